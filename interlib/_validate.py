@@ -1,0 +1,101 @@
+"""Argument validation shared by every public ``interlib`` function.
+
+Each check raises ``ValueError`` whose message names the parameter, the value it got and
+the allowed range, e.g. ``size_bytes=-1.0 is out of range: must be >= 0``.
+Checks accept scalars or numpy arrays (every element is checked).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from numbers import Integral, Real
+from typing import Iterable
+
+import numpy as np
+
+
+def _as_array(name: str, value) -> np.ndarray:
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}={value!r} must be a number, not a boolean")
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={value!r} must be a number") from None
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if not np.all(np.isfinite(arr)):
+        bad = arr[~np.isfinite(arr)].flat[0]
+        raise ValueError(f"{name}={bad!r} must be a finite number (got NaN or infinity)")
+    return arr
+
+
+def number(name: str, value, *, lo: float | None = None, hi: float | None = None,
+           lo_open: bool = False, hi_open: bool = False):
+    """Check a finite real (or array of them) within [lo, hi]; return it unchanged.
+
+    ``lo_open``/``hi_open`` make the bound strict (``>`` rather than ``>=``).
+    """
+    arr = _as_array(name, value)
+    if lo is not None:
+        bad = arr <= lo if lo_open else arr < lo
+        if np.any(bad):
+            v = arr[bad].flat[0]
+            op = ">" if lo_open else ">="
+            rng = f"must be {op} {lo:g}" + (f" and <= {hi:g}" if hi is not None else "")
+            raise ValueError(f"{name}={v!r} is out of range: {rng}")
+    if hi is not None:
+        bad = arr >= hi if hi_open else arr > hi
+        if np.any(bad):
+            v = arr[bad].flat[0]
+            op = "<" if hi_open else "<="
+            rng = (f"must be >= {lo:g} and " if lo is not None else "must be ") + f"{op} {hi:g}"
+            raise ValueError(f"{name}={v!r} is out of range: {rng}")
+    return value
+
+
+def positive(name: str, value):
+    """Check a finite number (or array) > 0."""
+    return number(name, value, lo=0.0, lo_open=True)
+
+
+def non_negative(name: str, value):
+    """Check a finite number (or array) >= 0."""
+    return number(name, value, lo=0.0)
+
+
+def fraction(name: str, value, *, allow_zero: bool = False):
+    """Check a number in (0, 1] (or [0, 1] with ``allow_zero``)."""
+    return number(name, value, lo=0.0, hi=1.0, lo_open=not allow_zero)
+
+
+def integer(name: str, value, *, lo: int | None = None, hi: int | None = None) -> int:
+    """Check an integer (Python or numpy; floats with integral value are refused)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        if isinstance(value, Real) and not isinstance(value, (bool, np.bool_)) \
+                and math.isfinite(value) and float(value).is_integer():
+            raise ValueError(f"{name}={value!r} must be an integer (got a float)")
+        raise ValueError(f"{name}={value!r} must be an integer")
+    value = int(value)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if lo is not None and hi is not None:
+            rng = f"must be between {lo} and {hi}"
+        elif lo is not None:
+            rng = f"must be >= {lo}"
+        else:
+            rng = f"must be <= {hi}"
+        raise ValueError(f"{name}={value!r} is out of range: {rng}")
+    return value
+
+
+def choice(name: str, value, options: Iterable[str]) -> str:
+    """Check that ``value`` is one of ``options``; suggest the closest on a miss."""
+    options = list(options)
+    if isinstance(value, str) and value in options:
+        return value
+    hint = ""
+    if isinstance(value, str):
+        close = difflib.get_close_matches(value.lower(), options, n=1, cutoff=0.5)
+        if close:
+            hint = f"; did you mean {close[0]!r}?"
+    raise ValueError(f"{name}={value!r} is not one of {options}{hint}")

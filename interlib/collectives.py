@@ -1,0 +1,398 @@
+"""Collective communication: textbook alpha-beta costs and a calibrated NCCL-style model.
+
+Conventions mirror nccl-tests (``doc/PERFORMANCE.md``, :cite:`nccltests`):
+
+* ``size_bytes`` is nccl-tests' *size*: the per-rank buffer for all-reduce, broadcast and
+  reduce; the total (gathered) array for all-gather, reduce-scatter and all-to-all.
+* ``algbw = size / time``; ``busbw = algbw x bus_factor(collective, n)`` with the factors
+  in :data:`BUS_FACTOR`. busbw is comparable to a link's per-direction bandwidth.
+
+Two layers:
+
+1. :func:`alpha_beta`: the classic formulas (MPICH's cost comments, Thakur, Rabenseifner
+   and Gropp 2005 :cite:`thakur2005`) for ring, tree, recursive halving/doubling, given a
+   per-message latency alpha and a link bandwidth. Chapter 1 teaches these.
+2. :func:`predict`: what a real 8-GPU node or cluster achieves. It follows NCCL's own
+   performance model (``tuning.cc``): each (algorithm, protocol) pair has a latency and a
+   bandwidth built from NCCL's constants, and ``"auto"`` takes the fastest, as NCCL does.
+   Four calibrated constants (launch overhead, LL efficiency, and the pipeline window and
+   chunk count that set how long a chunked pipeline takes to fill) cover what NCCL's model
+   leaves out; Appendix A measures the error against published runs.
+
+Limits of :func:`predict` (stated, not hidden): one communicator, no contention with other
+traffic, no compute overlap, full-bisection network, NCCL's channel counts not modelled
+(so mid-size messages, 1-64 MiB, are the least accurate), no PXN/PAT/CollNet-chain variants.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _validate as v
+from .specs import System, calibration as C, system as _system_lookup
+
+COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
+               "all_to_all")
+ALGORITHMS = ("auto", "ring", "tree", "rhd", "hierarchical", "nvls", "sharp", "direct")
+
+
+# ------------------------------------------------------------------ bus bandwidth
+def bus_factor(collective: str, n):
+    """nccl-tests' bus-bandwidth factor for ``n`` ranks.
+
+    AllReduce 2(n-1)/n; ReduceScatter, AllGather, AlltoAll (n-1)/n; Broadcast, Reduce 1
+    (``doc/PERFORMANCE.md``). For n = 1 every factor is 0 except Broadcast/Reduce.
+
+    >>> bus_factor("all_reduce", 8)
+    1.75
+    """
+    v.choice("collective", collective, COLLECTIVES)
+    v.number("n", n, lo=1)
+    n = np.asarray(n, dtype=float)
+    if collective == "all_reduce":
+        f = 2 * (n - 1) / n
+    elif collective in ("broadcast", "reduce"):
+        f = np.ones_like(n)
+    else:
+        f = (n - 1) / n
+    return float(f) if f.ndim == 0 else f
+
+
+BUS_FACTOR = {c: (lambda n, c=c: bus_factor(c, n)) for c in COLLECTIVES}
+"""The factor table, one callable per collective (see :func:`bus_factor`)."""
+
+
+def algbw(size_bytes, time_s):
+    """Algorithm bandwidth, bytes/s: ``size / time`` (nccl-tests)."""
+    v.non_negative("size_bytes", size_bytes)
+    v.positive("time_s", time_s)
+    return np.asarray(size_bytes, dtype=float)[()] / np.asarray(time_s, dtype=float)[()]
+
+
+def busbw(collective: str, size_bytes, time_s, n):
+    """Bus bandwidth, bytes/s: ``algbw x bus_factor(collective, n)`` (nccl-tests)."""
+    return algbw(size_bytes, time_s) * bus_factor(collective, n)
+
+
+# -------------------------------------------------------------- textbook alpha-beta
+def wire_bytes_per_rank(collective: str, size_bytes, n, algorithm: str = "ring"):
+    """Bytes each rank sends (and receives) for a bandwidth-optimal ring-style algorithm.
+
+    All-reduce: 2(n-1)/n x size; all-gather / reduce-scatter / all-to-all: (n-1)/n x size;
+    broadcast / reduce (pipelined chain): size. With in-network reduction (``"nvls"``,
+    ``"sharp"``) each rank sends its buffer once and receives the result once: size.
+    """
+    v.choice("algorithm", algorithm, ("ring", "nvls", "sharp"))
+    v.non_negative("size_bytes", size_bytes)
+    if algorithm in ("nvls", "sharp"):
+        v.choice("collective", collective, ("all_reduce",))
+        return np.asarray(size_bytes, dtype=float)[()] * 1.0
+    return np.asarray(size_bytes, dtype=float)[()] * bus_factor(collective, n)
+
+
+def alpha_beta(collective: str, algorithm: str, size_bytes, n, alpha, bandwidth, gamma=0.0):
+    """Textbook cost of a collective, seconds.
+
+    Args:
+        collective: One of :data:`COLLECTIVES` (all_to_all only with ``"ring"``, meaning
+            pairwise exchange).
+        algorithm: ``"ring"``, ``"tree"`` (binomial/binary tree) or ``"rhd"`` (recursive
+            halving/doubling; Rabenseifner for all-reduce).
+        size_bytes: nccl-tests size (see module docstring), bytes >= 0.
+        n: Number of ranks, integer >= 1.
+        alpha: Per-message latency, s >= 0.
+        bandwidth: Per-direction link bandwidth, bytes/s > 0 (beta = 1 / bandwidth).
+        gamma: Reduction compute time per byte, s/byte >= 0.
+
+    Formulas (p = n ranks, m = size_bytes, beta = 1/bandwidth; from MPICH's cost comments
+    and Thakur et al. 2005):
+
+    * ring all-reduce: 2(p-1) alpha + 2 (p-1)/p m beta + (p-1)/p m gamma
+    * ring all-gather / reduce-scatter: (p-1) alpha + (p-1)/p m beta (+ (p-1)/p m gamma
+      for reduce-scatter)
+    * rhd all-reduce (p a power of two): 2 lg p alpha + 2 (p-1)/p m beta + (p-1)/p m gamma;
+      otherwise (2 floor(lg p) + 2) alpha + (2 (p-1)/p + 2) m beta + (1 + (p-1)/p) m gamma
+    * rhd all-gather / reduce-scatter: lg p alpha + (p-1)/p m beta (+ gamma term)
+    * tree broadcast / reduce (binomial): lg p alpha + lg p m beta; tree all-reduce =
+      reduce then broadcast: 2 lg p (alpha + m beta) + lg p m gamma
+    * ring broadcast / reduce (pipelined chain, large m): (p-1) alpha + m beta
+    * ring (pairwise) all-to-all: (p-1) alpha + (p-1)/p m beta
+
+    >>> round(alpha_beta("all_reduce", "ring", 8e9, 8, 0.0, 4e11), 6)
+    0.035
+    """
+    v.choice("collective", collective, COLLECTIVES)
+    v.choice("algorithm", algorithm, ("ring", "tree", "rhd"))
+    p = v.integer("n", n, lo=1)
+    v.non_negative("size_bytes", size_bytes)
+    v.non_negative("alpha", alpha)
+    v.positive("bandwidth", bandwidth)
+    v.non_negative("gamma", gamma)
+    m = np.asarray(size_bytes, dtype=float)
+    beta = 1.0 / bandwidth
+    if p == 1:
+        return float(0.0) if m.ndim == 0 else np.zeros_like(m)
+    f = (p - 1) / p
+    lg = math.log2(p)
+    clg = math.ceil(lg)
+    red = collective in ("all_reduce", "reduce_scatter", "reduce")
+    if algorithm == "ring":
+        t = {"all_reduce": 2 * (p - 1) * alpha + 2 * f * m * beta + f * m * gamma,
+             "all_gather": (p - 1) * alpha + f * m * beta,
+             "reduce_scatter": (p - 1) * alpha + f * m * beta + f * m * gamma,
+             "broadcast": (p - 1) * alpha + m * beta,
+             "reduce": (p - 1) * alpha + m * beta + m * gamma,
+             "all_to_all": (p - 1) * alpha + f * m * beta}[collective]
+    elif algorithm == "rhd":
+        if collective == "all_reduce":
+            if p & (p - 1) == 0:
+                t = 2 * lg * alpha + 2 * f * m * beta + f * m * gamma
+            else:
+                t = ((2 * math.floor(lg) + 2) * alpha + (2 * f + 2) * m * beta
+                     + (1 + f) * m * gamma)
+        elif collective in ("all_gather", "reduce_scatter"):
+            t = clg * alpha + f * m * beta + (f * m * gamma if red else 0.0)
+        else:
+            raise ValueError(f"algorithm='rhd' is not defined for collective={collective!r}; "
+                             "use 'ring' or 'tree'")
+    else:  # tree
+        if collective in ("broadcast", "reduce"):
+            t = clg * (alpha + m * beta) + (clg * m * gamma if red else 0.0)
+        elif collective == "all_reduce":
+            t = 2 * clg * (alpha + m * beta) + clg * m * gamma
+        else:
+            raise ValueError(f"algorithm='tree' is not defined for collective={collective!r}; "
+                             "use 'ring' or 'rhd'")
+    t = np.asarray(t, dtype=float)
+    return float(t) if t.ndim == 0 else t
+
+
+# ------------------------------------------------------------ NCCL-style prediction
+@dataclass(frozen=True)
+class Prediction:
+    """Result of :func:`predict`. Arrays when ``size_bytes`` was an array.
+
+    Attributes:
+        time_s: Predicted time of one collective, seconds.
+        algbw: ``size / time``, bytes/s.
+        busbw: ``algbw x bus_factor``, bytes/s (what nccl-tests prints).
+        algorithm: The algorithm used (the fastest one for ``"auto"``).
+        protocol: NCCL protocol used: ``"LL"``, ``"LL128"`` or ``"Simple"``.
+        n: Total ranks.
+    """
+
+    time_s: object
+    algbw: object
+    busbw: object
+    algorithm: object
+    protocol: object
+    n: int
+
+
+def _links(sys_: System, g: int, k: int):
+    """Effective per-GPU intra bandwidth, per-node network bandwidth, intra hop kind."""
+    gpu = sys_.gpu
+    if sys_.intra == "nvswitch":
+        b_intra = gpu.nvlink.per_gpu_effective
+        hop = "nvlink"
+    else:
+        from .specs import PCIE_HOST_COPY_EFFICIENCY
+        b_intra = gpu.pcie.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value
+        hop = "pcie"
+    nics_used = min(sys_.nics_per_node, g * sys_.nics_per_gpu)
+    b_node_net = nics_used * sys_.nic.rate.value * C.NET_EFFICIENCY.value
+    return b_intra, b_node_net, hop
+
+
+def _supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> str | None:
+    """Why ``algorithm`` cannot run here, or None if it can."""
+    if algorithm == "nvls":
+        if collective != "all_reduce":
+            return "NVLS (NVLink SHARP) is modelled for all_reduce only"
+        if sys_.intra != "nvswitch" or sys_.nvswitch_gen is None or sys_.nvswitch_gen < 3:
+            return f"{sys_.name} has no NVSwitch with in-switch reduction (needs NVSwitch 3+)"
+    if algorithm == "sharp":
+        if collective != "all_reduce":
+            return "SHARP in-network reduction is modelled for all_reduce only"
+        if k < 2:
+            return "SHARP reduces in the network switches: it needs nodes >= 2"
+    if algorithm in ("tree", "hierarchical") and collective != "all_reduce":
+        return f"{algorithm!r} is modelled for all_reduce only (NCCL uses ring for the rest)"
+    if algorithm == "rhd" and collective not in ("all_reduce", "all_gather", "reduce_scatter"):
+        return "'rhd' is defined for all_reduce, all_gather and reduce_scatter"
+    if algorithm == "direct" and collective != "all_to_all":
+        return "'direct' (pairwise exchange) is the all_to_all algorithm"
+    if collective == "all_to_all" and algorithm not in ("direct",):
+        return "all_to_all uses algorithm 'direct' (or 'auto')"
+    return None
+
+
+def _candidates(sys_, collective, algorithm, g, k):
+    """(algorithm, protocol) pairs to evaluate."""
+    n = g * k
+    if algorithm == "auto":
+        if collective == "all_to_all":
+            algs = ["direct"]
+        elif collective == "all_reduce":
+            algs = ["ring", "tree"]
+            if _supported(sys_, collective, "nvls", g, k) is None \
+                    and g >= C.NVLS_MIN_GPUS.value:
+                algs.append("nvls")
+        else:
+            algs = ["ring"]
+    else:
+        algs = [algorithm]
+    pairs = []
+    for a in algs:
+        if a in ("nvls", "sharp", "rhd", "hierarchical", "direct"):
+            pairs.append((a, "Simple"))
+            continue
+        for p in C.PROTOCOLS:
+            if p == "LL128" and sys_.intra != "nvswitch":
+                continue  # NCCL enables LL128 by default only over NVLink
+            if a == "tree" and n <= 2 and k == 1:
+                continue
+            pairs.append((a, p))
+    return pairs
+
+
+def _time(sys_, collective, a, p, S, g, k):
+    """Time for one (algorithm, protocol) pair; S is an array of sizes."""
+    n = g * k
+    b_intra, b_net, hop = _links(sys_, g, k)
+    t0 = C.LAUNCH_OVERHEAD.value
+    if p == "LL":
+        eff = C.LL_EFFICIENCY.value
+    else:
+        eff = C.PROTOCOL_EFFICIENCY[p].value
+    F = bus_factor(collective, n)
+    if n == 1:
+        return np.full_like(S, t0)
+
+    def hl(kind, alg=a, proto=p):
+        return C.HOP_LATENCY[(kind, alg, proto)].value
+
+    def fill(steps, bw):
+        """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows."""
+        window = np.minimum(C.PIPELINE_WINDOW.value, S / C.PIPELINE_CHUNKS.value)
+        return (steps - 1) * window / bw
+
+    if a == "ring":
+        steps = {"all_reduce": 2 * (n - 1)}.get(collective, n - 1)
+        inter = {"all_reduce": 2 * (k - 1)}.get(collective, k - 1)
+        lat = C.BASE_LATENCY[("ring", p)].value + (steps - inter) * hl(hop) + inter * hl("net")
+        if k > 1 and p == "Simple":
+            lat *= C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR.value
+        b = (b_intra if k == 1 else min(b_intra, b_net)) * eff
+        return t0 + lat + fill(steps, b) + F * S / b
+    if a == "tree":
+        lat = C.BASE_LATENCY[("tree", p)].value + 2 * ((g - 1) * hl(hop) + math.log2(k) * hl("net"))
+        b = (b_intra if k == 1 else min(b_intra, b_net)) * C.TREE_EFFICIENCY.value \
+            * (eff if p != "Simple" else 1.0)
+        corr = np.asarray(C.TREE_CORRECTION[p])
+        idx = np.clip(np.floor(np.log2(np.maximum(S / 64, 1))).astype(int), 0, corr.size)
+        b = b * np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
+        return t0 + lat + fill(2 * (g - 1 + math.log2(k)), b) + 2 * S / b
+    if a == "rhd":
+        alpha = hl("net" if k > 1 else hop, "ring", "Simple")
+        b = b_intra if k == 1 else min(b_intra, b_net / g)
+        return t0 + alpha_beta(collective, "rhd", S, n, alpha, b)
+    if a == "direct":  # all-to-all: (g-1)/n of the data over NVLink, (n-g)/n over the NICs
+        lat = C.BASE_LATENCY[("ring", "Simple")].value + hl(hop, "ring", "Simple") \
+            + (hl("net", "ring", "Simple") if k > 1 else 0.0)
+        t_intra = (g - 1) / n * S / b_intra
+        t_inter = (n - g) / n * S / (b_net / g) if k > 1 else 0.0 * S
+        return t0 + lat + fill(n - 1, b_intra) + np.maximum(t_intra, t_inter)
+    # all-reduce algorithms built from an intra-node part and (for k > 1) an inter-node part
+    eta = C.NVLS_EFFICIENCY.get(sys_.gpu.arch)
+    if a == "nvls":
+        # each GPU pushes its buffer once into the switch and pulls the result once:
+        # algbw = eta * B * n/(n+1)  (nccl-tests PR #239)
+        t_intra = S * (g + 1) / (g * eta.value * b_intra)
+        lat = hl("nvlink")
+        steps, b_fill = (g - 1), eta.value * b_intra
+    else:  # hierarchical or sharp: ring reduce-scatter + all-gather inside the node
+        t_intra = 2 * (g - 1) / g * S / b_intra if g > 1 else 0.0 * S
+        lat = C.BASE_LATENCY[("ring", "Simple")].value + 2 * (g - 1) * hl(hop, "ring", "Simple")
+        steps, b_fill = 2 * (g - 1), b_intra
+    if k > 1:
+        shard = S / g
+        b_gpu_net = b_net / g
+        if a == "sharp":  # the switches reduce: each GPU sends its shard once
+            t_inter = shard / b_gpu_net
+            lat += 2 * hl("net", "tree", "Simple")
+        else:  # ring all-reduce of the shard across nodes, one NIC set per GPU
+            t_inter = 2 * (k - 1) / k * shard / b_gpu_net
+            lat += (hl("net", "nvls", "Simple") * 2 * math.log2(k) if a == "nvls"
+                    else 2 * (k - 1) * hl("net", "ring", "Simple"))
+        # NCCL pipelines the phases chunk by chunk: the slower phase sets the pace
+        steps += 2 * (k - 1)
+        return t0 + lat + fill(steps, min(b_fill, b_net / g)) + np.maximum(t_intra, t_inter)
+    return t0 + lat + fill(steps, b_fill) + t_intra
+
+
+def predict(collective: str, size_bytes, system, gpus_per_node: int | None = None,
+            nodes: int = 1, algorithm: str = "auto") -> Prediction:
+    """Predict one collective as nccl-tests would measure it.
+
+    Args:
+        collective: One of :data:`COLLECTIVES`.
+        size_bytes: nccl-tests size in bytes (scalar or numpy array), >= 1.
+        system: A :class:`~interlib.specs.System` or its catalogue id (``"dgx-h100"``).
+        gpus_per_node: GPUs used per node, 1 .. the system's ``gpus_per_node``
+            (default: all of them).
+        nodes: Number of nodes (>= 1); more than one goes over the scale-out NICs.
+        algorithm: ``"auto"`` (what NCCL would pick: the fastest of ring, tree and, on
+            NVSwitch 3+ with >= 5 GPUs, NVLS, each with its best protocol), or one of
+            ``"ring"``, ``"tree"``, ``"rhd"``, ``"hierarchical"``, ``"nvls"``, ``"sharp"``,
+            ``"direct"`` (all-to-all). A named algorithm still picks its best protocol,
+            as ``NCCL_ALGO`` does.
+
+    Returns:
+        A :class:`Prediction` (time_s in s, algbw and busbw in bytes/s).
+
+    Model: for each (algorithm, protocol) pair, ``t = t_launch + latency + fill(size) +
+    bytes_on_the_bottleneck / bandwidth``, where ``fill = (steps - 1) x min(window,
+    size / chunks) / bandwidth`` is the time for the first chunk to cross the pipeline with NCCL's latencies and efficiencies
+    (:mod:`interlib.specs.calibration`). Ring busbw tends to the effective NVLink
+    bandwidth (e.g. 18 x 20.6 GB/s = 370.8 GB/s on H100); NVLS busbw tends to
+    2(n-1)/(n+1) x 0.85 x 370.8 = 490 GB/s on 8 x H100 (measured: 370 and 480).
+    Multi-node rings are limited by the node's NICs (min of NVLink and NICs, as
+    NCCL's rings cross each node boundary once per channel).
+
+    >>> from interlib.units import GiB
+    >>> r = predict("all_reduce", 8 * GiB, "dgx-h100", 8, 1, "ring")
+    >>> 350e9 < r.busbw < 380e9
+    True
+    """
+    v.choice("collective", collective, COLLECTIVES)
+    v.choice("algorithm", algorithm, ALGORITHMS)
+    sys_ = _system_lookup(system) if isinstance(system, str) else system
+    if not isinstance(sys_, System):
+        raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
+    g = sys_.gpus_per_node if gpus_per_node is None else v.integer(
+        "gpus_per_node", gpus_per_node, lo=1, hi=sys_.gpus_per_node)
+    k = v.integer("nodes", nodes, lo=1, hi=100_000)
+    v.number("size_bytes", size_bytes, lo=1)
+    if algorithm != "auto":
+        why = _supported(sys_, collective, algorithm, g, k)
+        if why:
+            raise ValueError(f"algorithm={algorithm!r} is not available: {why}")
+    S = np.atleast_1d(np.asarray(size_bytes, dtype=float))
+    pairs = _candidates(sys_, collective, algorithm, g, k)
+    times = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k), S.shape)
+                      for a, p in pairs])
+    best = np.argmin(times, axis=0)
+    t = times[best, np.arange(S.size)]
+    n = g * k
+    alg = np.array([pairs[i][0] for i in best])
+    proto = np.array([pairs[i][1] for i in best])
+    ab = S / t
+    bb = ab * bus_factor(collective, n)
+    if np.ndim(size_bytes) == 0:
+        return Prediction(float(t[0]), float(ab[0]), float(bb[0]), str(alg[0]),
+                          str(proto[0]), n)
+    return Prediction(t, ab, bb, alg, proto, n)

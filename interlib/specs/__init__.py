@@ -1,0 +1,27 @@
+"""The cited hardware catalogue.
+
+Every hardware figure the book prints lives here once, as a :class:`Spec` with its unit,
+direction, kind and :class:`Source`. Look things up with the functions below::
+
+    >>> from interlib import specs
+    >>> specs.nvlink(4).per_gpu_per_direction / 1e9
+    450.0
+    >>> specs.system("dgx-h100").nics_per_gpu
+    1.0
+"""
+
+from ._base import DIRECTIONS, KINDS, Source, Spec
+from .hardware import (GPU, GPUS, NIC, NICS, NVSWITCH, SYSTEMS, NVSwitchGen, System, gpu,
+                       nic, nvswitch, system)
+from .links import (ETHERNET, INFINIBAND, NVLINK, NVLINK_BIDIRECTIONAL_NOTE, PCIE,
+                    PCIE_HOST_COPY_EFFICIENCY, InfiniBandGen, NVLinkGen, PCIeGen, ethernet,
+                    infiniband, nvlink, pcie)
+from . import calibration, sources
+
+__all__ = [
+    "DIRECTIONS", "KINDS", "Source", "Spec", "GPU", "GPUS", "NIC", "NICS", "NVSWITCH",
+    "SYSTEMS", "NVSwitchGen", "System", "gpu", "nic", "nvswitch", "system", "ETHERNET",
+    "INFINIBAND", "NVLINK", "NVLINK_BIDIRECTIONAL_NOTE", "PCIE", "PCIE_HOST_COPY_EFFICIENCY",
+    "InfiniBandGen", "NVLinkGen", "PCIeGen", "ethernet", "infiniband", "nvlink", "pcie",
+    "calibration", "sources",
+]

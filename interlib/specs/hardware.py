@@ -1,0 +1,243 @@
+"""GPUs, NICs, NVSwitch generations and whole systems (nodes and NVLink domains)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import _validate as v
+from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
+from . import sources as S
+from ._base import Spec
+from .links import NVLINK, PCIE, NVLinkGen, PCIeGen
+
+
+# ---------------------------------------------------------------------------- GPUs
+@dataclass(frozen=True)
+class GPU:
+    """One GPU model.
+
+    Attributes:
+        name: Marketing name.
+        arch: ``"Ampere"``, ``"Hopper"`` or ``"Blackwell"`` (selects NCCL's per-architecture
+            model constants).
+        nvlink_gen: NVLink generation number (see :data:`interlib.specs.links.NVLINK`).
+        pcie_gen: Host PCIe generation, e.g. ``"5.0"``.
+        hbm: Memory technology.
+        hbm_capacity: Usable memory capacity, bytes.
+        hbm_bandwidth: Peak memory bandwidth, bytes/s, shared by reads and writes.
+    """
+
+    name: str
+    arch: str
+    nvlink_gen: int
+    pcie_gen: str
+    hbm: str
+    hbm_capacity: Spec
+    hbm_bandwidth: Spec
+
+    def __post_init__(self):
+        v.choice("arch", self.arch, ("Ampere", "Hopper", "Blackwell"))
+        v.integer("nvlink_gen", self.nvlink_gen, lo=1, hi=5)
+        v.choice("pcie_gen", self.pcie_gen, PCIE)
+
+    @property
+    def nvlink(self) -> NVLinkGen:
+        return NVLINK[self.nvlink_gen]
+
+    @property
+    def pcie(self) -> PCIeGen:
+        return PCIE[self.pcie_gen]
+
+
+def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note=""):
+    return GPU(name, arch, nvl, pcie, hbm,
+               Spec(cap_gb * GB, "GB", "vendor peak", src, note=cap_note),
+               Spec(bw, "TB_per_s", "vendor peak", src, "read + write", bw_note))
+
+
+GPUS = {
+    "a100-sxm-80gb": _gpu("A100 SXM 80GB", "Ampere", 3, "4.0", "HBM2e", 80,
+                          2039 * GB_per_s, S.A100_DATASHEET),
+    "h100-sxm": _gpu("H100 SXM", "Hopper", 4, "5.0", "HBM3", 80, 3.35 * TB_per_s,
+                     S.H100_DATASHEET,
+                     bw_note="measured on Azure ND H100 v5: 2.90 TB/s copy, 3.18 TB/s dot"),
+    "h200": _gpu("H200 SXM", "Hopper", 4, "5.0", "HBM3e", 141, 4.8 * TB_per_s,
+                 S.H200_DATASHEET),
+    "b200": _gpu("B200", "Blackwell", 5, "5.0", "HBM3e", 180, 8 * TB_per_s, S.DGX_B200,
+                 cap_note="usable in DGX B200 (1,440 GB / 8); 192 GB is the physical stack "
+                          "total",
+                 bw_note="DGX B200: 64 TB/s for 8 GPUs"),
+    "gb200": _gpu("GB200 (Blackwell GPU)", "Blackwell", 5, "5.0", "HBM3e", 186,
+                  8 * TB_per_s, S.MLPERF_GB200,
+                  cap_note="exposed per GPU in MLPerf system JSON",
+                  bw_note="576 TB/s per NVL72 rack / 72 GPUs (NVIDIA GB200 NVL72 page)"),
+}
+
+
+# ---------------------------------------------------------------------------- NICs
+@dataclass(frozen=True)
+class NIC:
+    """A scale-out network adapter.
+
+    Attributes:
+        name: e.g. ``"ConnectX-7"``.
+        rate: Port data rate, bytes/s per direction (stored in Gb/s, as vendors quote it).
+        fabric: ``"InfiniBand"``, ``"Ethernet"``, ``"InfiniBand or Ethernet"``, ``"EFA"``.
+    """
+
+    name: str
+    rate: Spec
+    fabric: str
+
+
+def _nic(name, gbps, fabric, src, note=""):
+    return NIC(name, Spec(gbps * Gbit_per_s, "Gbit_per_s", "vendor peak", src,
+                          "per direction", note), fabric)
+
+
+NICS = {
+    "connectx-6-hdr": _nic("ConnectX-6 HDR", 200, "InfiniBand", S.STAS_NETWORK),
+    "connectx-7": _nic("ConnectX-7", 400, "InfiniBand or Ethernet", S.CX7_DOC),
+    "connectx-8": _nic("ConnectX-8", 800, "InfiniBand or Ethernet", S.CX8_NOTES),
+}
+
+
+# ------------------------------------------------------------------------ NVSwitch
+@dataclass(frozen=True)
+class NVSwitchGen:
+    """One NVSwitch generation as used in an 8-GPU baseboard.
+
+    Attributes:
+        name: e.g. ``"NVSwitch 3"``.
+        system: Where it shipped.
+        chips_per_board: Switch chips on one 8-GPU baseboard.
+        ports_per_chip: NVLink ports per chip (None where our sources do not confirm it).
+        nvlink_gen: NVLink generation of its ports.
+        in_network_reduction: Whether it can reduce in the switch (NVLink SHARP / NVLS).
+    """
+
+    name: str
+    system: str
+    chips_per_board: Spec
+    ports_per_chip: Spec | None
+    nvlink_gen: int
+    in_network_reduction: bool
+
+
+NVSWITCH = {
+    2: NVSwitchGen("NVSwitch 2", "DGX/HGX A100", Spec(6, "count", "vendor peak",
+                                                        S.A100_WHITEPAPER),
+                   Spec(36, "count", "secondary", S.A100_WHITEPAPER,
+                        note="port count from secondary summaries of the whitepaper"),
+                   3, False),
+    3: NVSwitchGen("NVSwitch 3", "DGX/HGX H100 and H200",
+                   Spec(4, "count", "vendor peak", S.DGX_BASEPOD),
+                   Spec(64, "count", "vendor peak", S.NVSWITCH_BLOG,
+                        note="64 NVLink 4 ports per chip"),
+                   4, True),
+    4: NVSwitchGen("NVLink Switch (Blackwell)", "DGX/HGX B200, GB200 NVL72",
+                   Spec(2, "count", "secondary", S.SCALING_BOOK,
+                        note="two chips on the HGX B200 baseboard; NVL72 uses 9 trays x 2"),
+                   None, 5, True),
+}
+
+
+# ------------------------------------------------------------------------- systems
+@dataclass(frozen=True)
+class System:
+    """A node (or NVLink domain) design.
+
+    Attributes:
+        name: Catalogue id, e.g. ``"dgx-h100"``.
+        title: Display name.
+        gpu: Its GPU.
+        gpus_per_node: GPUs inside one NVLink domain (8 for DGX, 72 for NVL72).
+        intra: ``"nvswitch"`` (every GPU reaches every other at full NVLink rate) or
+            ``"pcie"`` (GPUs talk through PCIe switches and the host).
+        nvswitch_gen: NVSwitch generation, or None.
+        nics_per_node: Scale-out (compute fabric) NICs per node; storage and management
+            NICs are not counted.
+        nic: Their model.
+        source: Where the node design comes from.
+    """
+
+    name: str
+    title: str
+    gpu: GPU
+    gpus_per_node: int
+    intra: str
+    nvswitch_gen: int | None
+    nics_per_node: int
+    nic: NIC
+    source: "S.Source"
+
+    def __post_init__(self):
+        v.integer("gpus_per_node", self.gpus_per_node, lo=1, hi=576)
+        v.choice("intra", self.intra, ("nvswitch", "pcie"))
+        v.integer("nics_per_node", self.nics_per_node, lo=1, hi=1024)
+
+    @property
+    def nics_per_gpu(self) -> float:
+        """Scale-out NICs per GPU (1.0 means one NIC per GPU, "1:1")."""
+        return self.nics_per_node / self.gpus_per_node
+
+    @property
+    def node_injection(self) -> float:
+        """Scale-out bandwidth of the whole node, bytes/s per direction."""
+        return self.nics_per_node * self.nic.rate.value
+
+    @property
+    def nic_bw_per_gpu(self) -> float:
+        """Scale-out bandwidth per GPU, bytes/s per direction."""
+        return self.node_injection / self.gpus_per_node
+
+    @property
+    def intra_peak_per_gpu(self) -> float:
+        """Line-rate intra-node bandwidth per GPU, bytes/s per direction."""
+        if self.intra == "nvswitch":
+            return self.gpu.nvlink.per_gpu_per_direction
+        return self.gpu.pcie.usable_per_direction(16)
+
+
+SYSTEMS = {
+    "dgx-a100": System("dgx-a100", "NVIDIA DGX A100", GPUS["a100-sxm-80gb"], 8, "nvswitch", 2,
+                       8, NICS["connectx-6-hdr"], S.A100_WHITEPAPER),
+    "dgx-h100": System("dgx-h100", "NVIDIA DGX H100", GPUS["h100-sxm"], 8, "nvswitch", 3,
+                       8, NICS["connectx-7"], S.DGX_BASEPOD),
+    "hgx-h200": System("hgx-h200", "NVIDIA HGX H200", GPUS["h200"], 8, "nvswitch", 3,
+                       8, NICS["connectx-7"], S.DGX_BASEPOD),
+    "dgx-b200": System("dgx-b200", "NVIDIA DGX B200", GPUS["b200"], 8, "nvswitch", 4,
+                       8, NICS["connectx-7"], S.DGX_B200),
+    "gb200-nvl72": System("gb200-nvl72", "NVIDIA GB200 NVL72 (one rack)", GPUS["gb200"], 72,
+                          "nvswitch", 4, 72, NICS["connectx-7"], S.GB200_PAGE),
+}
+
+
+def _lookup(kind: str, name, table: dict):
+    return table[v.choice(kind, name, table)]
+
+
+def gpu(name: str) -> GPU:
+    """Look up a GPU by catalogue id (``"h100-sxm"``, ...)."""
+    return _lookup("name", name, GPUS)
+
+
+def nic(name: str) -> NIC:
+    """Look up a NIC by catalogue id (``"connectx-7"``, ...)."""
+    return _lookup("name", name, NICS)
+
+
+def nvswitch(gen: int) -> NVSwitchGen:
+    """Look up an NVSwitch generation (2, 3 or 4)."""
+    if gen not in NVSWITCH:
+        raise ValueError(f"gen={gen!r} is not one of {sorted(NVSWITCH)}")
+    return NVSWITCH[gen]
+
+
+def system(name: str) -> System:
+    """Look up a system by catalogue id, with a "did you mean" on a miss.
+
+    >>> system("dgx-h100").gpus_per_node
+    8
+    """
+    return _lookup("name", name, SYSTEMS)

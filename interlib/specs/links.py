@@ -1,0 +1,228 @@
+"""Link generations: PCIe, NVLink, InfiniBand, Ethernet.
+
+Stored figures are the ones the sources state (lane signalling, encodings, per-link rate
+per direction). Everything else (x16 bandwidth, per-GPU totals, bidirectional headlines) is
+derived by the properties below, so a figure lives in exactly one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import _validate as v
+from ..units import GB_per_s, Gbit_per_s, GT_per_s, bit
+from . import sources as S
+from ._base import Spec
+
+
+# --------------------------------------------------------------------------- PCIe
+@dataclass(frozen=True)
+class PCIeGen:
+    """One PCI Express generation.
+
+    Attributes:
+        name: e.g. ``"PCIe 5.0"``.
+        transfer_rate: Per-lane signalling, GT/s (one bit per transfer per lane).
+        encoding: Line coding, e.g. ``"128b/130b"`` or ``"FLIT 236/256"``.
+        encoding_efficiency: Payload share of line bits after line coding (and, for Gen 6,
+            FLIT framing: 236 TLP bytes of every 256).
+        modulation: ``"NRZ"`` or ``"PAM4"``.
+    """
+
+    name: str
+    transfer_rate: Spec
+    encoding: str
+    encoding_efficiency: Spec
+    modulation: str
+
+    def __post_init__(self):
+        v.choice("modulation", self.modulation, ("NRZ", "PAM4"))
+
+    def raw_per_direction(self, lanes: int = 16) -> float:
+        """Raw signalling bandwidth, bytes/s per direction: GT/s x lanes / 8."""
+        lanes = v.integer("lanes", lanes, lo=1, hi=32)
+        return self.transfer_rate.value * lanes * bit
+
+    def usable_per_direction(self, lanes: int = 16) -> float:
+        """Bandwidth left after line coding, bytes/s per direction (before TLP headers)."""
+        return self.raw_per_direction(lanes) * self.encoding_efficiency.value
+
+    def headline_bidirectional(self, lanes: int = 16) -> float:
+        """The vendor "x16" headline: raw rate counted in both directions, bytes/s."""
+        return 2 * self.raw_per_direction(lanes)
+
+
+def _pcie(name, gts, enc, eff_num, eff_den, mod, src=S.PCIE_SPEC):
+    return PCIeGen(
+        name,
+        Spec(gts * GT_per_s, "GT_per_s", "vendor peak", src, "per direction",
+             "per lane, one bit per transfer"),
+        enc,
+        Spec(eff_num / eff_den, "fraction", "vendor peak", src,
+             note=f"{enc}: {eff_num} payload units per {eff_den} line units"),
+        mod)
+
+
+PCIE = {
+    "3.0": _pcie("PCIe 3.0", 8, "128b/130b", 128, 130, "NRZ"),
+    "4.0": _pcie("PCIe 4.0", 16, "128b/130b", 128, 130, "NRZ"),
+    "5.0": _pcie("PCIe 5.0", 32, "128b/130b", 128, 130, "NRZ"),
+    "6.0": _pcie("PCIe 6.0", 64, "FLIT 236/256", 236, 256, "PAM4", S.LOCKWOOD_PCIE6),
+}
+
+PCIE_HOST_COPY_EFFICIENCY = Spec(
+    51 / 63, "fraction", "measured", S.AZURE_BENCH,
+    note="nvbandwidth host_to_device_memcpy_ce on ND H100 v5: 51 GB/s measured over 63 GB/s "
+         "usable (Gen5 x16, 128b/130b); Bekman measured 55.43 GB/s (88%) on an H200 node.")
+
+
+# -------------------------------------------------------------------------- NVLink
+@dataclass(frozen=True)
+class NVLinkGen:
+    """One NVLink generation, on its flagship GPU.
+
+    Attributes:
+        name: e.g. ``"NVLink 4"``.
+        gpu: The GPU that introduced it.
+        links_per_gpu: NVLink links on that GPU.
+        per_link: Line rate of one link, **per direction**.
+        lane_signalling: Per-lane signalling rate (bits/s) and ``lanes_per_direction``.
+        nccl_effective_per_link: What NCCL's topology model assumes one link delivers to
+            an application, per direction (``topo.h``).
+    """
+
+    name: str
+    gpu: str
+    links_per_gpu: Spec
+    per_link: Spec
+    lane_signalling: Spec
+    lanes_per_direction: int
+    nccl_effective_per_link: Spec
+
+    @property
+    def per_link_bidirectional(self) -> float:
+        """One link counted in both directions, bytes/s."""
+        return 2 * self.per_link.value
+
+    @property
+    def per_gpu_per_direction(self) -> float:
+        """links x per-link rate, bytes/s each way (e.g. 450 GB/s for NVLink 4)."""
+        return self.links_per_gpu.value * self.per_link.value
+
+    @property
+    def per_gpu_bidirectional(self) -> float:
+        """The vendor headline, both directions added (e.g. 900 GB/s for NVLink 4)."""
+        return 2 * self.per_gpu_per_direction
+
+    @property
+    def per_gpu_effective(self) -> float:
+        """NCCL's application-level bandwidth per GPU per direction (links x topo.h)."""
+        return self.links_per_gpu.value * self.nccl_effective_per_link.value
+
+
+def _nvl(name, gpu, links, per_link_gbs, lane_gbit, lanes, nccl_gbs, src):
+    return NVLinkGen(
+        name, gpu,
+        Spec(links, "count", "vendor peak", src),
+        Spec(per_link_gbs * GB_per_s, "GB_per_s", "vendor peak", src, "per direction",
+             "line rate of one link in one direction"),
+        Spec(lane_gbit * Gbit_per_s, "Gbit_per_s", "vendor peak", S.STAS_NETWORK,
+             "per direction", f"{lanes} lanes (signal pairs) per direction"),
+        lanes,
+        Spec(nccl_gbs * GB_per_s, "GB_per_s", "model constant", S.NCCL_TOPO,
+             "per direction", "application-level bandwidth of one link assumed by NCCL"))
+
+
+NVLINK = {
+    1: _nvl("NVLink 1", "P100", 4, 20, 20, 8, 18.0, S.STAS_NETWORK),
+    2: _nvl("NVLink 2", "V100", 6, 25, 25, 8, 20.0, S.STAS_NETWORK),
+    3: _nvl("NVLink 3", "A100", 12, 25, 50, 4, 20.0, S.SJEAUGEY_149),
+    4: _nvl("NVLink 4", "H100", 18, 25, 100, 2, 20.6, S.SCALING_BOOK),
+    5: _nvl("NVLink 5", "B200", 18, 50, 200, 2, 40.1, S.NVLINK_PAGE),
+}
+
+NVLINK_BIDIRECTIONAL_NOTE = (
+    "Vendors quote NVLink per GPU with both directions added: 900 GB/s for NVLink 4 is "
+    "450 GB/s each way (18 links x 25 GB/s per direction). A transfer from GPU A to GPU B "
+    "uses one direction and can never exceed the per-direction figure.")
+
+
+# ---------------------------------------------------------------------- InfiniBand
+@dataclass(frozen=True)
+class InfiniBandGen:
+    """One InfiniBand generation (a 4x port unless ``lanes`` says otherwise).
+
+    Attributes:
+        name: SDR ... XDR.
+        lane_signalling: Per-lane signalling rate, bits/s.
+        encoding: Line coding.
+        lane_data: Per-lane data rate after line coding, bits/s.
+        year: Approximate year of first products.
+    """
+
+    name: str
+    lane_signalling: Spec
+    encoding: str
+    lane_data: Spec
+    year: int
+
+    def port_rate(self, lanes: int = 4) -> float:
+        """Port data rate, bytes/s per direction (a 4x NDR port: 400 Gb/s = 50 GB/s)."""
+        lanes = v.integer("lanes", lanes, lo=1, hi=12)
+        return self.lane_data.value * lanes
+
+
+def _ib(name, sig, enc, data, year, sig_note="per lane"):
+    return InfiniBandGen(
+        name,
+        Spec(sig * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IB_ROADMAP, "per direction",
+             sig_note),
+        enc,
+        Spec(data * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IB_ROADMAP, "per direction",
+             "per lane, after line coding"),
+        year)
+
+
+INFINIBAND = {
+    "SDR": _ib("SDR", 2.5, "8b/10b", 2, 2001),
+    "DDR": _ib("DDR", 5, "8b/10b", 4, 2005),
+    "QDR": _ib("QDR", 10, "8b/10b", 8, 2007),
+    "FDR": _ib("FDR", 14.0625, "64b/66b", 13.64, 2011),
+    "EDR": _ib("EDR", 25.78125, "64b/66b", 25, 2014),
+    "HDR": _ib("HDR", 53.125, "64b/66b + FEC, PAM4", 50, 2019),
+    "NDR": _ib("NDR", 106.25, "64b/66b + FEC, PAM4", 100, 2022),
+    "XDR": _ib("XDR", 200, "PAM4 + FEC", 200, 2025,
+               "per lane, nominal (~200 Gb/s); the exact SerDes rate is not in our sources"),
+}
+
+
+# ------------------------------------------------------------------------ Ethernet
+ETHERNET = {
+    gbps: Spec(gbps * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IEEE_8023, "per direction",
+               f"{gbps} GbE MAC data rate, full duplex")
+    for gbps in (100, 200, 400, 800)
+}
+
+
+def pcie(gen: str) -> PCIeGen:
+    """Look up a PCIe generation by ``"3.0"`` ... ``"6.0"``."""
+    return PCIE[v.choice("gen", gen, PCIE)]
+
+
+def nvlink(gen: int) -> NVLinkGen:
+    """Look up an NVLink generation by number 1..5."""
+    v.integer("gen", gen, lo=1, hi=5)
+    return NVLINK[gen]
+
+
+def infiniband(name: str) -> InfiniBandGen:
+    """Look up an InfiniBand generation by name, ``"SDR"`` ... ``"XDR"``."""
+    return INFINIBAND[v.choice("name", name, INFINIBAND)]
+
+
+def ethernet(gbps: int) -> Spec:
+    """Look up an Ethernet port speed (100, 200, 400 or 800 Gb/s) as a per-direction Spec."""
+    if gbps not in ETHERNET:
+        raise ValueError(f"gbps={gbps!r} is not one of {sorted(ETHERNET)}")
+    return ETHERNET[gbps]
+

@@ -1,0 +1,139 @@
+"""The sources the catalogue cites, each defined once."""
+
+from ._base import Source
+
+PCIE_SPEC = Source(
+    "PCI-SIG PCI Express Base Specifications 3.0-6.0 (per-lane rates and encodings)",
+    "https://pcisig.com/specifications",
+    "8 / 16 / 32 GT/s NRZ with 128b/130b for Gen 3/4/5; 64 GT/s PAM4 with 256-byte FLITs "
+    "(236 B TLP + 6 B DLP + 8 B CRC + 6 B FEC) for Gen 6.",
+    key="pcisig")
+LOCKWOOD_PCIE6 = Source(
+    "Glenn K. Lockwood, PCIe Gen6 (digital garden)",
+    "https://www.glennklockwood.com/garden/PCIe-Gen6",
+    "~118 GB/s usable per direction on Gen6 x16 (236/256 of 128 GB/s); PCI-SIG's 256 GB/s "
+    "adds both directions.", key="lockwoodpcie6")
+AZURE_BENCH = Source(
+    "Azure AI-benchmarking-guide, ND H100 v5 / ND H200 v5 / ND A100 v4 results",
+    "https://github.com/Azure/AI-benchmarking-guide/tree/main/Azure_Results",
+    "nvbandwidth H2D 51 GB/s, D2H 52 GB/s on ND H100 v5 (PCIe Gen5 x16); NCCL 2.18.5 "
+    "all-reduce busbw 478.87 GB/s at 8 GB on 8xH100 (NVLS).", key="azurebench")
+STAS_NETWORK = Source(
+    "Stas Bekman, Machine Learning Engineering Open Book, network chapter",
+    "https://github.com/stas00/ml-engineering/tree/master/network",
+    "Per-direction tables for PCIe, NVLink, NICs; nvbandwidth and nccl-tests measurements.",
+    key="bekman")
+NVLINK_PAGE = Source(
+    "NVIDIA NVLink and NVLink Switch product page",
+    "https://www.nvidia.com/en-us/data-center/nvlink/",
+    "A single NVIDIA Blackwell Tensor Core GPU supports up to 18 NVLink 100 gigabyte-per-"
+    "second (GB/s) connections for a total bandwidth of 1.8 terabytes per second (TB/s).",
+    key="nvlinkpage")
+HOPPER_PAGE = Source(
+    "NVIDIA Hopper architecture page",
+    "https://www.nvidia.com/en-us/technologies/hopper-architecture/",
+    "900 gigabytes/second (GB/s) bi-directional per GPU, over 7X the bandwidth of PCIe "
+    "Gen5.", key="hopperpage")
+SCALING_BOOK = Source(
+    "Austin et al., How to Scale Your Model, Part 12: How to Think About GPUs (2025)",
+    "https://jax-ml.github.io/scaling-book/gpus/",
+    "NVLink 4: 25 GB/s full-duplex per link, 18 links, 450 GB/s per GPU per direction; "
+    "NVLink 5: 50 GB/s per link; DGX H100 bisection 3.6 TB/s.", key="scalingbook")
+NCCL_TOPO = Source(
+    "NVIDIA NCCL source, src/graph/topo.h",
+    "https://github.com/NVIDIA/nccl/blob/master/src/graph/topo.h",
+    "Per-link effective bandwidths NCCL assumes (GB/s, per direction): SM60_NVLINK_BW 18.0, "
+    "SM70 20.0, SM80 20.0, SM90 20.6, SM100 40.1; PCI_BW 12.0 (Gen3 x16); NET_BW 12.0 "
+    "(100 Gbit).", key="nccltopo")
+NCCL_TUNING = Source(
+    "NVIDIA NCCL source, src/graph/tuning.cc",
+    "https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc",
+    "Base and per-hop latencies per algorithm and protocol; LL busBw x0.5, LL128 x0.92; "
+    "NVLS efficiency 0.85 (Hopper), 0.74 (Blackwell).", key="nccltuning")
+SJEAUGEY_212 = Source(
+    "NVIDIA/nccl-tests issue 212 (maintainer answer)",
+    "https://github.com/NVIDIA/nccl-tests/issues/212",
+    "450GB/s is the line rate. With the protocol overhead (~20%) NCCL can get an effective "
+    "NVLink bandwidth of 370GB/s ... NVLS peak busBw of ~480GB/s.", key="ncclt212")
+SJEAUGEY_149 = Source(
+    "NVIDIA/nccl-tests issue 149 (maintainer answer)",
+    "https://github.com/NVIDIA/nccl-tests/issues/149",
+    "Each NVLink has a line rate of 25GB/s (in each direction) ... ~230GB/s [A100 all-reduce "
+    "busbw] in practice.", key="ncclt149")
+NCCL_TESTS_PERF = Source(
+    "NVIDIA nccl-tests, doc/PERFORMANCE.md",
+    "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md",
+    "algbw = S/t; busbw = algbw x factor: AllReduce 2(n-1)/n, ReduceScatter (n-1)/n, "
+    "AllGather (n-1)/n, Broadcast 1, Reduce 1, AlltoAll (n-1)/n.", key="nccltests")
+DGX_BASEPOD = Source(
+    "NVIDIA DGX BasePOD reference architecture, core components",
+    "https://docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-"
+    "enterprise-ai/latest/core-components.html",
+    "Four NVIDIA NVSwitch chips ... eight single-port NVIDIA ConnectX-7 VPI ... up to "
+    "400 Gb/s InfiniBand/Ethernet.", key="dgxbasepod")
+NVSWITCH_BLOG = Source(
+    "NVIDIA technical blog, third-generation NVSwitch / NVLink Switch System",
+    "https://developer.nvidia.com/blog/nvidia-nvlink-and-nvidia-nvswitch-supercharge-large-"
+    "language-model-inference/",
+    "up to 256 connected NVIDIA H100 ... 57.6 TB/s of all-to-all bandwidth; NVSwitch "
+    "incorporates multicast and NVIDIA SHARP in-network reductions.", key="nvswitchblog")
+A100_WHITEPAPER = Source(
+    "NVIDIA A100 Tensor Core GPU architecture whitepaper",
+    "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-"
+    "architecture-whitepaper.pdf",
+    "Six second-generation NVSwitch ... GPU to GPU communication to peak at 600 GB/s; "
+    "12 NVLink links per A100.", key="a100whitepaper")
+GB200_PAGE = Source(
+    "NVIDIA GB200 NVL72 product page",
+    "https://www.nvidia.com/en-us/data-center/gb200-nvl72/",
+    "72 Blackwell GPUs in one NVLink domain; NVLink Switch enables 130TB/s of GPU bandwidth; "
+    "Up to 13.4 TB HBM3e | 576 TB/s.", key="gb200page")
+IB_ROADMAP = Source(
+    "InfiniBand lane rates and encodings (IBTA roadmap, as tabulated by infiniband.jp and "
+    "Bekman)",
+    "https://www.infinibandta.org/infiniband-roadmap/",
+    "Lane signalling 2.5/5/10/14.0625/25.78125/53.125/106.25 Gb/s; data 2/4/8/13.64/25/50/100 "
+    "Gb/s per lane for SDR..NDR; XDR 200 Gb/s per lane.", key="ibroadmap")
+CX7_DOC = Source(
+    "NVIDIA ConnectX-7 VPI adapter documentation",
+    "https://docs.nvidia.com/networking/display/connectx7vpi",
+    "single-port NDR 400 Gb/s InfiniBand or 400GbE; PCIe Gen5 x16.", key="cx7")
+CX8_NOTES = Source(
+    "NVIDIA ConnectX-8 SuperNIC firmware release notes",
+    "https://docs.nvidia.com/networking/display/connectx8firmware",
+    "ConnectX-8 SuperNIC supports 800Gb/s or XDR IB or 2 x 400GbE.", key="cx8")
+IEEE_8023 = Source(
+    "IEEE 802.3 Ethernet (802.3ba/bs/ck/df: 100/200/400/800 Gb/s MAC rates)",
+    "https://standards.ieee.org/ieee/802.3/10422/",
+    "MAC data rates of 100, 200, 400 and 800 Gb/s, full duplex.", key="ieee8023")
+A100_DATASHEET = Source(
+    "NVIDIA A100 datasheet",
+    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-"
+    "datasheet-us-nvidia-1758950-r4-web.pdf",
+    "A100 80GB SXM: HBM2e, 2,039 GB/s; NVLink 600 GB/s; PCIe Gen4 64 GB/s.",
+    key="a100datasheet")
+H100_DATASHEET = Source(
+    "NVIDIA H100 Tensor Core GPU datasheet",
+    "https://www.nvidia.com/en-us/data-center/h100/",
+    "H100 SXM: 80 GB HBM3, 3.35 TB/s; NVLink 900 GB/s; PCIe Gen5 128 GB/s.",
+    key="h100datasheet")
+H200_DATASHEET = Source(
+    "NVIDIA H200 Tensor Core GPU datasheet",
+    "https://www.nvidia.com/en-us/data-center/h200/",
+    "H200 SXM: 141 GB HBM3e, 4.8 TB/s; NVLink 900 GB/s; PCIe Gen5 128 GB/s.",
+    key="h200datasheet")
+DGX_B200 = Source(
+    "NVIDIA DGX B200 datasheet",
+    "https://www.nvidia.com/en-us/data-center/dgx-b200/",
+    "8x B200, 1,440 GB total GPU memory, 64 TB/s HBM3e bandwidth, 14.4 TB/s aggregate "
+    "NVLink; 8x single-port ConnectX-7 400 Gb/s.", key="dgxb200")
+MLPERF_GB200 = Source(
+    "MLCommons inference v6.1 submission, Crusoe GB200 system description",
+    "https://github.com/mlcommons/inference_results_v6.1",
+    "\"accelerator_memory_capacity\": \"186 GB\"; for each 4-GPU node: 4x ConnectX-7 400G.",
+    key="mlperfgb200")
+THIS_BOOK_FIT = Source(
+    "Interconnects, Appendix A (calibration of the collective model)",
+    "book/appendix_validation",
+    "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
+    "curve), then frozen; checked against held-out measurements.", key="")

@@ -1,0 +1,85 @@
+"""Time to move bytes over one link: the alpha-beta model.
+
+.. math:: t(S) = \\alpha + \\frac{S}{\\eta \\, B}
+
+with latency :math:`\\alpha` (s), size :math:`S` (bytes), peak bandwidth :math:`B` (bytes/s,
+one direction) and efficiency :math:`\\eta` (achieved / peak). The book introduces it in
+Chapter 1 and uses it for PCIe in Chapter 2. All functions accept numpy arrays.
+
+>>> from interlib.units import GB, GB_per_s, us
+>>> round(transfer_time(1 * GB, 50 * GB_per_s) , 6)
+0.02
+>>> round(effective_bandwidth(1 * GB, 50 * GB_per_s, latency=10 * us) / GB_per_s, 3)
+49.975
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate as v
+
+
+def transfer_time(size_bytes, bandwidth, latency=0.0, efficiency=1.0):
+    """Seconds to move ``size_bytes`` one way over a link.
+
+    Args:
+        size_bytes: Bytes to move (>= 0), scalar or array.
+        bandwidth: Peak link bandwidth in one direction, bytes/s (> 0).
+        latency: Fixed start-up time, s (>= 0).
+        efficiency: Achieved share of peak bandwidth, in (0, 1].
+
+    Returns:
+        Time in seconds: ``latency + size_bytes / (bandwidth * efficiency)``.
+    """
+    v.non_negative("size_bytes", size_bytes)
+    v.positive("bandwidth", bandwidth)
+    v.non_negative("latency", latency)
+    v.fraction("efficiency", efficiency)
+    t = latency + np.asarray(size_bytes, dtype=float) / (bandwidth * efficiency)
+    return float(t) if t.ndim == 0 else t
+
+
+def effective_bandwidth(size_bytes, bandwidth, latency=0.0, efficiency=1.0):
+    """Achieved bandwidth ``size / time`` in bytes/s: approaches ``efficiency * bandwidth``
+    for large messages and falls towards ``size / latency`` for small ones.
+
+    Args:
+        size_bytes: Bytes moved (> 0), scalar or array.
+        bandwidth: Peak link bandwidth in one direction, bytes/s (> 0).
+        latency: Fixed start-up time, s (>= 0).
+        efficiency: Achieved share of peak bandwidth, in (0, 1].
+    """
+    v.positive("size_bytes", size_bytes)
+    return np.asarray(size_bytes, dtype=float)[()] / transfer_time(size_bytes, bandwidth,
+                                                                    latency, efficiency)
+
+
+def half_bandwidth_size(bandwidth, latency, efficiency=1.0):
+    """Message size (bytes) at which a link reaches half its achievable bandwidth:
+    :math:`S_{1/2} = \\alpha \\, \\eta B` (Hockney's :math:`n_{1/2}`).
+
+    Args:
+        bandwidth: Peak link bandwidth, bytes/s (> 0).
+        latency: Start-up time, s (>= 0).
+        efficiency: Achieved share of peak, in (0, 1].
+    """
+    v.positive("bandwidth", bandwidth)
+    v.non_negative("latency", latency)
+    v.fraction("efficiency", efficiency)
+    return latency * bandwidth * efficiency
+
+
+def shared_uplink_bandwidth(devices, uplink_bandwidth, device_bandwidth):
+    """Per-device bandwidth when ``devices`` transfer at once through one shared uplink
+    (e.g. GPUs under one PCIe switch): ``min(device_bandwidth, uplink_bandwidth / devices)``.
+
+    Args:
+        devices: Number of devices transferring at once (>= 1), scalar or array.
+        uplink_bandwidth: Bandwidth of the shared uplink, bytes/s per direction (> 0).
+        device_bandwidth: Each device's own link bandwidth, bytes/s per direction (> 0).
+    """
+    v.number("devices", devices, lo=1)
+    v.positive("uplink_bandwidth", uplink_bandwidth)
+    v.positive("device_bandwidth", device_bandwidth)
+    return np.minimum(device_bandwidth, uplink_bandwidth / np.asarray(devices, dtype=float))
