@@ -313,7 +313,9 @@ def _time(sys_, collective, a, p, S, g, k):
         # algbw = eta * B * n/(n+1)  (nccl-tests PR #239)
         t_intra = S * (g + 1) / (g * eta.value * b_intra)
         lat = hl("nvlink")
-        steps, b_fill = (g - 1), eta.value * b_intra
+        # the switch reduces and multicasts: the pipeline is g chunks deep, not a ring's
+        # 2(g-1) steps (calibrated choice, see Appendix A)
+        steps, b_fill = g, eta.value * b_intra
     else:  # hierarchical or sharp: ring reduce-scatter + all-gather inside the node
         t_intra = 2 * (g - 1) / g * S / b_intra if g > 1 else 0.0 * S
         lat = C.BASE_LATENCY[("ring", "Simple")].value + 2 * (g - 1) * hl(hop, "ring", "Simple")
