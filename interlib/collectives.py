@@ -398,3 +398,56 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
         return Prediction(float(t[0]), float(ab[0]), float(bb[0]), str(alg[0]),
                           str(proto[0]), n)
     return Prediction(t, ab, bb, alg, proto, n)
+
+
+# ------------------------------------------------------------- ring walkthrough
+def ring_all_reduce_state(n: int, step: int):
+    """Which partial sums each GPU holds after ``step`` steps of a ring all-reduce.
+
+    The buffer is cut into ``n`` chunks. In reduce-scatter step s (0-based), GPU g sends
+    chunk ``(g - s) mod n`` to GPU ``g+1``, which adds it to its own copy. After n-1 steps
+    GPU g holds the complete sum of chunk ``(g+1) mod n``. All-gather then passes the
+    complete chunks around for another n-1 steps. Total: 2(n-1) steps, each moving 1/n of
+    the buffer per GPU, hence 2(n-1)/n of the buffer per GPU.
+
+    Args:
+        n: GPUs in the ring (2..16).
+        step: Steps completed, 0 .. 2(n-1).
+
+    Returns:
+        ``counts``: int array (n GPUs, n chunks): how many GPUs' contributions the copy of
+        each chunk on each GPU contains (1 = only its own, n = fully reduced).
+
+    >>> ring_all_reduce_state(4, 6).min()   # after 2(n-1) steps every chunk is complete
+    4
+    """
+    n = v.integer("n", n, lo=2, hi=16)
+    step = v.integer("step", step, lo=0, hi=2 * (n - 1))
+    counts = np.ones((n, n), dtype=int)
+    for s in range(step):
+        new = counts.copy()
+        for g in range(n):
+            if s < n - 1:
+                c = (g - s) % n
+                new[(g + 1) % n, c] = counts[(g + 1) % n, c] + counts[g, c]
+            else:
+                c = (g + 1 - (s - (n - 1))) % n
+                new[(g + 1) % n, c] = counts[g, c]
+        counts = new
+    return counts
+
+
+def ring_step_sends(n: int, step: int):
+    """The chunk each GPU sends in 0-based ``step`` of a ring all-reduce (array of n),
+    and the phase name (``"reduce-scatter"`` or ``"all-gather"``).
+
+    Args:
+        n: GPUs in the ring (2..16).
+        step: Step index, 0 .. 2(n-1) - 1.
+    """
+    n = v.integer("n", n, lo=2, hi=16)
+    step = v.integer("step", step, lo=0, hi=2 * (n - 1) - 1)
+    g = np.arange(n)
+    if step < n - 1:
+        return (g - step) % n, "reduce-scatter"
+    return (g + 1 - (step - (n - 1))) % n, "all-gather"

@@ -1,0 +1,124 @@
+"""Formatting only: numbers with SI prefixes and units, and tables generated from data.
+
+>>> fmt_rate(450e9)
+'450 GB/s'
+>>> fmt_time(2.56e-5)
+'25.6 µs'
+>>> fmt_bytes(8 * 2**30, binary=True)
+'8 GiB'
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from . import _validate as v
+
+_PREFIX = {15: "P", 12: "T", 9: "G", 6: "M", 3: "k", 0: "", -3: "m", -6: "µ", -9: "n"}
+_BIN = [(2**50, "Pi"), (2**40, "Ti"), (2**30, "Gi"), (2**20, "Mi"), (2**10, "Ki"), (1, "")]
+
+
+def _sig(x: float, digits: int) -> str:
+    if x == 0:
+        return "0"
+    d = max(digits - 1 - int(math.floor(math.log10(abs(x)))), 0)
+    s = f"{x:.{d}f}"
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return s
+
+
+def fmt_si(x: float, unit: str, digits: int = 3) -> str:
+    """``x`` with a decimal SI prefix and ``digits`` significant figures: ``'1.8 TB/s'``."""
+    v.number("x", x)
+    if x == 0:
+        return f"0 {unit}"
+    exp = min(max(int(math.floor(math.log10(abs(x)) / 3)) * 3, -9), 15)
+    if abs(float(_sig(x / 10.0**exp, digits))) >= 1000 and exp < 15:
+        exp += 3
+    return f"{_sig(x / 10.0**exp, digits)} {_PREFIX[exp]}{unit}"
+
+
+def fmt_rate(bytes_per_s: float, digits: int = 3, direction: str | None = None) -> str:
+    """A bandwidth in bytes/s with decimal prefix; optionally append its direction."""
+    s = fmt_si(bytes_per_s, "B/s", digits)
+    return f"{s} {direction}" if direction else s
+
+
+def fmt_bits(bits_per_s: float, digits: int = 3) -> str:
+    """A bit rate (value already in bits/s): ``'400 Gb/s'``."""
+    return fmt_si(bits_per_s, "b/s", digits)
+
+
+def fmt_time(seconds: float, digits: int = 3) -> str:
+    """A duration: ``'25.6 µs'``, ``'1.5 ms'``, ``'4.2 s'``; hours and days past 1 h."""
+    v.non_negative("seconds", seconds)
+    if seconds >= 86400:
+        return f"{_sig(seconds / 86400, digits)} days"
+    if seconds >= 3600:
+        return f"{_sig(seconds / 3600, digits)} h"
+    if seconds >= 1:
+        return f"{_sig(seconds, digits)} s"
+    return fmt_si(seconds, "s", digits)
+
+
+def fmt_bytes(n_bytes: float, binary: bool = False, digits: int = 3) -> str:
+    """A size: decimal (``'140 GB'``) or, when the quantity is spelled binary, ``'8 GiB'``."""
+    v.non_negative("n_bytes", n_bytes)
+    if not binary:
+        return fmt_si(n_bytes, "B", digits)
+    for scale, p in _BIN:
+        if n_bytes >= scale or scale == 1:
+            return f"{_sig(n_bytes / scale, digits)} {p}B"
+    raise AssertionError("unreachable")
+
+
+def fmt_ratio(x: float, digits: int = 2) -> str:
+    """A ratio as ``'9×'``."""
+    v.number("x", x, lo=0)
+    return f"{_sig(x, digits)}×"
+
+
+def fmt_pct(fraction: float, digits: int = 3) -> str:
+    """A fraction as a percentage: ``0.875 -> '87.5 %'``."""
+    v.number("fraction", fraction)
+    return f"{_sig(100 * fraction, digits)} %"
+
+
+class Table:
+    """A small table generated from data, shown as HTML in notebooks and as aligned text
+    elsewhere (so nbval compares a stable plain-text form).
+
+    Args:
+        columns: Column headings.
+        rows: Row values (already formatted strings or numbers).
+        caption: Optional caption (sources go here).
+    """
+
+    def __init__(self, columns, rows, caption: str = ""):
+        self.columns = [str(c) for c in columns]
+        self.rows = [[str(x) for x in r] for r in rows]
+        for i, r in enumerate(self.rows):
+            if len(r) != len(self.columns):
+                raise ValueError(f"rows[{i}] has {len(r)} cells; expected {len(self.columns)}")
+        self.caption = caption
+
+    def __repr__(self) -> str:
+        widths = [max(len(c), *(len(r[i]) for r in self.rows)) if self.rows else len(c)
+                  for i, c in enumerate(self.columns)]
+        line = " | ".join(c.ljust(w) for c, w in zip(self.columns, widths))
+        out = [line, "-+-".join("-" * w for w in widths)]
+        out += [" | ".join(x.ljust(w) for x, w in zip(r, widths)) for r in self.rows]
+        if self.caption:
+            out.append(self.caption)
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        e = html.escape
+        head = "".join(f"<th>{e(c)}</th>" for c in self.columns)
+        body = "".join("<tr>" + "".join(f"<td>{e(x)}</td>" for x in r) + "</tr>"
+                       for r in self.rows)
+        cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
+        return (f'<table class="interlib-table">{cap}<thead><tr>{head}</tr></thead>'
+                f"<tbody>{body}</tbody></table>")

@@ -1,0 +1,95 @@
+"""Chapter 1 demos."""
+
+from __future__ import annotations
+
+from .. import collectives, display, hierarchy, scaling
+from ..plots import ch01 as P
+from ..units import billion
+from . import Demo, Dropdown, FloatSlider, IntSlider, register
+
+
+def _ring_summary(n, step):
+    step = min(step, 2 * (n - 1))
+    done = int((collectives.ring_all_reduce_state(n, step) == n).sum())
+    moved = step / n
+    return (f"{n} GPUs, {step} of {2 * (n - 1)} steps: {done} of {n * n} chunk copies fully "
+            f"reduced; each GPU has sent {moved:.3g} buffers so far "
+            f"(2(n-1)/n = {collectives.bus_factor('all_reduce', n):.3g} in total)")
+
+
+register(Demo(
+    "ring_all_reduce", P.ring_all_reduce,
+    {"n": IntSlider(2, 8, 4, "GPUs"), "step": IntSlider(0, 14, 0, "steps done")},
+    _ring_summary,
+    ("After how many steps does the first chunk become fully reduced somewhere? Why that "
+     "many?",
+     "How many buffers does each GPU send in total for n = 2, 4 and 8? What does it "
+     "approach as n grows, and why does that make the ring bandwidth-optimal?",
+     "Which step would a GPU that is twice as slow as the others delay, and by how much?")))
+
+
+def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
+    p = params_billion * billion
+    rung = hierarchy.link(link)
+    t = scaling.ring_sync_time(p, n_gpus, rung, bytes_per_param)
+    t_peak = scaling.ring_sync_time(p, n_gpus, rung, bytes_per_param, achieved=False)
+    g = scaling.gradient_bytes(p, bytes_per_param)
+    return (f"{display.fmt_bytes(g)} gradient, {n_gpus} GPUs over {link}: "
+            f"{display.fmt_time(t)} at {display.fmt_rate(rung.effective)} achieved "
+            f"({display.fmt_time(t_peak)} at the {display.fmt_rate(rung.peak)} line rate); "
+            f"each GPU sends {display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
+
+
+register(Demo(
+    "gradient_sync", P.gradient_sync,
+    {"params_billion": FloatSlider(1.0, 1000.0, 70.0, "parameters (billions)", step=0.01,
+                                   log=True),
+     "n_gpus": IntSlider(2, 1024, 8, "GPUs in the ring"),
+     "link": Dropdown(tuple(hierarchy.link_options()), "NVLink 4", "link"),
+     "bytes_per_param": Dropdown((2, 4), 2, "bytes per gradient value")},
+    _sync_summary,
+    ("Move the GPU count from 8 to 1024. Why does the time barely change for large models "
+     "but grow for small ones?",
+     "How many times longer does PCIe take than NVLink 4 for the same model? Compare with "
+     "the ratio of their achieved bandwidths.",
+     "If a training step computes for 1 s, which links let a 70B model synchronise its "
+     "gradient without doubling the step time?")))
+
+
+def _straggler_summary(n_gpus, jitter):
+    t = scaling.expected_step_time(n_gpus, 1.0, jitter)
+    sim = scaling.simulated_step_time(n_gpus, 1.0, jitter)
+    return (f"{n_gpus} GPUs with {display.fmt_pct(jitter)} jitter: expected step "
+            f"{t:.3f}× the mean GPU time (simulation of {scaling.simulation_steps(n_gpus)} steps: "
+            f"{sim:.3f}×)")
+
+
+register(Demo(
+    "straggler", P.straggler,
+    {"n_gpus": IntSlider(1, 100000, 64, "GPUs"),
+     "jitter": FloatSlider(0.0, 0.3, 0.05, "jitter (std/mean)", step=0.005)},
+    _straggler_summary,
+    ("Going from 1,000 to 100,000 GPUs, how much slower does the average step get? Why does "
+     "the growth slow down?",
+     "Halve the jitter. What happens to the slowdown, and what does that suggest about the "
+     "value of consistent hardware and quiet networks?")))
+
+
+def _traffic_summary(tp, pp, dp):
+    m = scaling.model("llama-3-70b")
+    tr = scaling.parallelism_traffic(m.params, m.layers, m.hidden, 4096, 1, 8, tp=tp, pp=pp,
+                                     dp=dp)
+    return (f"{m.name}, TP={tp} PP={pp} DP={dp}: per GPU per step DP "
+            f"{display.fmt_bytes(tr.dp)}, TP {display.fmt_bytes(tr.tp)}, "
+            f"PP {display.fmt_bytes(tr.pp)}")
+
+
+register(Demo(
+    "parallelism_traffic", P.parallelism_traffic,
+    {"tp": Dropdown((1, 2, 4, 8), 8, "tensor parallel"),
+     "pp": Dropdown((1, 2, 4, 8, 16), 4, "pipeline parallel"),
+     "dp": Dropdown((1, 2, 8, 16, 64, 256), 16, "data parallel")},
+    _traffic_summary,
+    ("Which kind of parallelism sends the most bytes per GPU? Which one must finish inside "
+     "every layer before the next can start?",
+     "Set TP to 1. Where did the traffic go, and what new problem (memory) appears?")))
