@@ -137,3 +137,36 @@ THIS_BOOK_FIT = Source(
     "book/appendix_validation",
     "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
     "curve), then frozen; checked against held-out measurements.", key="")
+
+# ---------------------------------------------------------------- Appendix B (errata)
+ZERO_PAPER = Source(
+    "Rajbhandari, Rasley, Ruwase and He, ZeRO: Memory Optimizations Toward Training Trillion "
+    "Parameter Models (SC20, arXiv:1910.02054)",
+    "https://arxiv.org/abs/1910.02054",
+    "Mixed-precision Adam keeps fp16 parameters and gradients (2 + 2 bytes) and fp32 "
+    "parameters, momentum and variance (12 bytes): 16 bytes per parameter.", key="zero")
+LLAMA3_PAPER = Source(
+    "Llama Team, AI @ Meta, The Llama 3 Herd of Models (arXiv:2407.21783), Table 5",
+    "https://arxiv.org/abs/2407.21783",
+    "54-day snapshot of 405B pre-training: 466 interruptions, 419 unexpected; Network "
+    "Switch/Cable 35 (8.4%), NIC 7 (1.7%); trained on up to 16K H100 GPUs on the RoCE "
+    "cluster. Table as reproduced by Glenn Lockwood.", key="llama3")
+META_CLUSTERS = Source(
+    "Meta engineering blog, Building Meta's GenAI infrastructure (12 March 2024)",
+    "https://engineering.fb.com/2024/03/12/data-center-engineering/building-metas-genai-"
+    "infrastructure/",
+    "Two 24,576-GPU clusters: one RoCE (Arista 7800, Wedge400 and Minipack2), one NVIDIA "
+    "Quantum-2 InfiniBand, both with 400 Gbps endpoints.", key="metaclusters")
+KIM_DRAGONFLY = Source(
+    "Kim, Dally, Scott and Abts, Technology-Driven, Highly-Scalable Dragonfly Topology "
+    "(ISCA 2008)",
+    "https://doi.org/10.1109/ISCA.2008.19",
+    "a dragonfly reduces cost by 20% compared to a flattened butterfly and by 52% compared "
+    "to a folded Clos network in configurations with 16K nodes.", key="kim2008dragonfly")
+ALFARES_FATTREE = Source(
+    "Al-Fares, Loukissas and Vahdat, A Scalable, Commodity Data Center Network Architecture "
+    "(SIGCOMM 2008)",
+    "https://doi.org/10.1145/1402958.1402967",
+    "A k-ary fat-tree of k-port switches supports k^3/4 hosts with (k/2)^2 core switches and "
+    "k pods of k/2 edge and k/2 aggregation switches (5k^2/4 switches in all).",
+    key="alfares2008")
