@@ -540,12 +540,27 @@ def overview_table() -> display.Table:
                                  "figures and sources.")
 
 
-def claim_text(key: str) -> str:
-    """The claim, its verdict and the reasons, as plain text for ``print``."""
+class ClaimText(str):
+    """Plain text that shows as itself in a notebook (one ``text/plain`` output, stable
+    under re-execution) and as Markdown on the site."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_markdown_(self) -> str:
+        head, _, rest = str(self).partition("\n\n")
+        claim_line, verdict_line = head.split("\n", 1)
+        c = claim_line.removeprefix("Claim: ")
+        v_ = verdict_line.removeprefix("Verdict: ")
+        return f"**Claim:** {c}\n\n**Verdict: {v_}**\n\n{rest}\n"
+
+
+def claim_text(key: str) -> ClaimText:
+    """The claim, its verdict and the reasons, as text (a ``str``; Markdown in notebooks)."""
     c = claim(key)
     lines = [f"Claim: {c.claim}", f"Verdict: {c.verdict}", ""]
     lines += [f"- {w}" for w in c.why]
-    return "\n".join(lines)
+    return ClaimText("\n".join(lines))
 
 
 def claim_table(key: str) -> display.Table:

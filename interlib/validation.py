@@ -353,3 +353,34 @@ def curves(rows=None) -> list[dict]:
                     "size": np.array([r.size_bytes for r in rs]),
                     "busbw": np.array([r.busbw for r in rs])})
     return out
+
+
+def calibration_table() -> display.Table:
+    """The constants behind :func:`interlib.collectives.predict` that are not plain link
+    rates: the book's four calibrated constants and NCCL's efficiency factors, each with
+    its kind and source (from :mod:`interlib.specs.calibration`)."""
+    from .specs import calibration as C
+
+    def fmt(s):
+        if s.unit == "us":
+            return display.fmt_time(s.value)
+        if s.unit == "B":
+            return display.fmt_bytes(s.value, binary=True)
+        if s.unit == "fraction":
+            return f"{s.value:.3g}"
+        return f"{s.value:g}"
+
+    items = [("launch overhead", C.LAUNCH_OVERHEAD), ("LL efficiency", C.LL_EFFICIENCY),
+             ("pipeline window", C.PIPELINE_WINDOW), ("pipeline chunks", C.PIPELINE_CHUNKS),
+             ("LL128 efficiency", C.PROTOCOL_EFFICIENCY["LL128"]),
+             ("tree efficiency", C.TREE_EFFICIENCY),
+             ("NVLS efficiency, Hopper", C.NVLS_EFFICIENCY["Hopper"]),
+             ("NVLS efficiency, Blackwell", C.NVLS_EFFICIENCY["Blackwell"]),
+             ("network efficiency", C.NET_EFFICIENCY),
+             ("multi-node Ring/Simple latency factor", C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR),
+             ("NVLS minimum GPUs", C.NVLS_MIN_GPUS)]
+    return display.Table(["constant", "value", "kind", "source"],
+                         [[name, fmt(s), s.kind, s.source.title] for name, s in items],
+                         caption="Besides these, predict() uses NCCL's per-algorithm base and "
+                                 "per-hop latencies and NCCL's effective NVLink rates "
+                                 "(topo.h), all in interlib.specs.")
