@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import collectives, display, scaling, specs, transfer
-from .errata import (ADAM_BYTES_PER_PARAM, ARTICLES, CLAIM_GIVENS, LLAMA3_INTERRUPTIONS,
-                     Claim, Figure, clos_switches, fat_tree_counts)
+from .errata import (ADAM_BYTES_PER_PARAM, ARTICLES, CLAIM_GIVENS, DERIVED,
+                     LLAMA3_INTERRUPTIONS, Claim, Figure, clos_switches, fat_tree_counts)
 from .specs import sources as S
 from .units import GiB
 
@@ -37,9 +37,9 @@ def _a():
            display.fmt_rate(nvl.per_gpu_per_direction), "18 links x 25 GB/s",
            nvl.per_link.source),
         _f("fp32 gradient (what the claim's bytes are)", fp32, display.fmt_bytes(fp32),
-           "scaling.gradient_bytes(params, 4)", ARTICLES),
+           "scaling.gradient_bytes(params, 4)", DERIVED),
         _f("bf16 gradient", bf16, display.fmt_bytes(bf16), "scaling.gradient_bytes(params, 2)",
-           ARTICLES),
+           DERIVED),
         _f("bytes each GPU sends in a ring all-reduce (bf16)", wire, display.fmt_bytes(wire),
            "2(N-1)/N x size (collectives.wire_bytes_per_rank)", S.NCCL_TESTS_PERF),
         _f("ring all-reduce time, 8 x H100 (model)", ring.time_s, display.fmt_time(ring.time_s),
@@ -52,7 +52,7 @@ def _a():
            display.fmt_time(pcie_t), "wire bytes / (63 GB/s x measured efficiency)",
            specs.PCIE_HOST_COPY_EFFICIENCY.source),
         _f("PCIe time / NVLink ring time", pcie_t / ring.time_s,
-           display.fmt_ratio(pcie_t / ring.time_s), "ratio of the two rows above", ARTICLES),
+           display.fmt_ratio(pcie_t / ring.time_s), "ratio of the two rows above", DERIVED),
         _f("training state, mixed-precision Adam", mem, display.fmt_bytes(mem),
            "params x 16 B", ADAM_BYTES_PER_PARAM.source),
         _f("HBM of the 8 GPUs", node_mem, display.fmt_bytes(node_mem), "8 x 80 GB",
@@ -94,7 +94,7 @@ def _b():
         _f("NVLink 5 effective (NCCL) per direction", n5.per_gpu_effective,
            display.fmt_rate(n5.per_gpu_effective), "18 x 40.1 GB/s (topo.h)", S.NCCL_TOPO),
         _f("effective ratio", n5.per_gpu_effective / meas,
-           display.fmt_ratio(n5.per_gpu_effective / meas, 3), "row 6 / row 5", S.NCCL_TOPO),
+           display.fmt_ratio(n5.per_gpu_effective / meas, 3), "row 6 / row 5", DERIVED),
         _f("NVLink 4 / PCIe 5 raw (H100)", n4.per_gpu_per_direction / raw,
            display.fmt_ratio(n4.per_gpu_per_direction / raw, 3), "450 GB/s / raw PCIe",
            S.HOPPER_PAGE),
@@ -136,10 +136,11 @@ def _c():
            f"(B200) or {figs[2].text} (B300 with 800G NICs).",
            "No unit-consistent pair gives the claimed gap; the nearest, "
            f"{figs[4].text}, compares a node's bidirectional total with one NIC.",
-           "Between one node and four, the all-reduce busbw gap for large messages is "
-           f"smaller still (model: {figs[5].text} at 1 GiB on B200; Bekman measured 2.0-2.2x "
-           "at >= 1 GiB) and grows at small sizes, where latency dominates. Tensor "
-           "parallelism stays in the node for bandwidth and for latency.")
+           "Measured collective gaps are smaller still for large messages (Bekman, B200: "
+           "2.0-2.2x at >= 1 GiB; the model gives "
+           f"{figs[5].text} between one node and four at 1 GiB) and grow at small sizes, "
+           "where latency dominates. Tensor parallelism stays in the node for bandwidth "
+           "and for latency.")
     return Claim("c", "The NVLink vs InfiniBand gap", "The 160x gap between NVLink and "
                  "InfiniBand is why tensor parallelism stays within a node.", "WRONG", why, figs)
 
@@ -177,7 +178,7 @@ def _e():
         _f("NCCL's network hop latency (Ring/LL)", hop.value, display.fmt_time(hop.value),
            "tuning.cc hwLat", hop.source),
         _f("a 1 us wire difference, share of the 2-node time", g["wire_difference"] / p2.time_s,
-           display.fmt_pct(g["wire_difference"] / p2.time_s, 2), "1 us / row 2", ARTICLES),
+           display.fmt_pct(g["wire_difference"] / p2.time_s, 2), "1 us / row 2", DERIVED),
     )
     why = ("No primary, like-for-like measurement of InfiniBand vs RoCEv2 latency was found; "
            "the published sets come from vendor blogs and contradict each other.",

@@ -35,6 +35,10 @@ ARTICLES = Source("popular articles and blog posts on GPU networking (the claim 
                   "book/appendix_errata",
                   "Claims collected in the book's fact sheet, section 4 (seed errata).")
 
+DERIVED = Source("derived here from the figures above (arithmetic shown in 'how')",
+                 "book/appendix_errata",
+                 "Ratios and products of the cited figures in the same table.")
+
 CLAIM_GIVENS = {
     "a": {"params": 70 * billion, "gpus": 8, "claimed_bytes": 280 * GB,
           "claimed_nvlink": 3350 * GB_per_s, "claimed_pcie": 50 * GB_per_s},
@@ -211,16 +215,17 @@ def claim_table(key: str) -> display.Table:
 
 
 def sources_table(key: str | None = None) -> display.Table:
-    """Sources behind one claim's figures (or all claims'), with links."""
+    """Sources behind one claim's figures (or all claims'), with links (the claims
+    themselves and this book's own arithmetic are not listed)."""
     keys = KEYS if key is None else (v.choice("key", key, KEYS),)
     seen = []
     for k in keys:
         for s in claim(k).sources:
-            if s not in seen:
+            if s not in seen and s not in (ARTICLES, DERIVED):
                 seen.append(s)
     return display.Table(["source", "link"], [[s.title, s.url] for s in seen])
 
 
-__all__ = ["VERDICTS", "CLAIM_GIVENS", "ADAM_BYTES_PER_PARAM", "LLAMA3_INTERRUPTIONS",
-           "Figure", "Claim", "fat_tree_counts", "clos_switches", "claim", "claims", "KEYS",
+__all__ = ["VERDICTS", "ARTICLES", "DERIVED", "CLAIM_GIVENS", "ADAM_BYTES_PER_PARAM",
+           "LLAMA3_INTERRUPTIONS", "Figure", "Claim", "fat_tree_counts", "clos_switches", "claim", "claims", "KEYS",
            "overview_table", "claim_text", "claim_table", "sources_table"]
