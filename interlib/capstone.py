@@ -20,7 +20,7 @@ from .units import Gbit_per_s, day
 
 REFERENCE = dict(gpu="h100-sxm", nodes=32, gpus_per_node=8, nics_per_node=8,
                  nic_gbps=400.0, fabric="InfiniBand", radix=64, oversubscription=1.0,
-                 model="llama-3-70b", tp=8, pp=4, micro_batches=8, seq_len=4096, mfu=0.4,
+                 model="llama-3-70b", tp=8, pp=4, micro_batches=16, seq_len=4096, mfu=0.4,
                  overlap=0.8)
 """The 256-GPU reference design: 32 DGX H100-class servers (8 GPUs, 8 x 400 Gb/s NDR
 each) on a non-blocking leaf/spine of 64-port switches (one DGX H100 SuperPOD scalable
@@ -61,7 +61,7 @@ class Design:
 def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
            nics_per_node: int = 8, nic_gbps: float = 400.0, fabric: str = "InfiniBand",
            radix: int = 64, oversubscription: float = 1.0, model: str = "llama-3-70b",
-           tp: int = 8, pp: int = 4, micro_batches: int = 8, seq_len: int = 4096,
+           tp: int = 8, pp: int = 4, micro_batches: int = 16, seq_len: int = 4096,
            mfu: float = 0.4, overlap: float = 0.8,
            price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
            period_days: float = 30.0) -> Design:

@@ -150,3 +150,81 @@ def network_interruptions() -> float:
     I = LLAMA3_INTERRUPTIONS
     return sum(I[k].value for k in ("Network switch/cable", "NIC",
                                     "NCCL watchdog timeouts"))
+
+
+# ------------------------------------------------------------ cost at three scales
+SCALES = (8, 1024, 16384)
+"""The GPU counts Chapter 8 prices: one node, "1K" and "16K" (Llama 3 405B's scale)."""
+
+
+def communication_cost(system="NVLink + NDR InfiniBand", n_gpus=SCALES,
+                       model: str = "llama-3-70b", tp: int = 8, pp: int = 1,
+                       mfu: float = 0.4, overlap: float = 0.8, period_s=30 * day,
+                       price_per_gpu_hour=DEFAULT_PRICE_PER_GPU_HOUR):
+    """Step time and money lost to exposed communication at several GPU counts.
+
+    Weak scaling with :func:`interlib.steptime.step_time`: TP x PP fixed, dp = n / (tp pp),
+    8 micro-batches of one 4,096-token sequence per replica.
+
+    Args:
+        system: Catalogue id, :data:`interlib.steptime.FABRICS` name or System.
+        n_gpus: GPU counts (each a multiple of tp x pp).
+        model, tp, pp, mfu, overlap: As in :func:`interlib.steptime.step_time`.
+        period_s: Run length, s; price_per_gpu_hour: reader's price, $.
+
+    Returns:
+        A list of ``(n, StepTime, IdleCost)``.
+    """
+    from . import steptime
+
+    out = []
+    for n in n_gpus:
+        n = v.integer("n_gpus", n, lo=1)
+        if n % (tp * pp):
+            raise ValueError(f"n_gpus={n} is out of range: must be a multiple of tp x pp")
+        st = steptime.step_time(system, model, tp, pp, n // (tp * pp), mfu=mfu,
+                                overlap=overlap)
+        out.append((n, st, idle_cost(n, st.comm_fraction, period_s, price_per_gpu_hour)))
+    return out
+
+
+def communication_cost_table(price_per_gpu_hour=DEFAULT_PRICE_PER_GPU_HOUR,
+                             mfu: float = 0.4, overlap: float = 0.8, period_s=30 * day,
+                             model: str = "llama-3-70b"):
+    """:func:`communication_cost` for both Chapter 8 fabrics as a Table."""
+    from . import display, steptime
+
+    rows = []
+    for fab in steptime.FABRICS:
+        for n, st, ic in communication_cost(fab, SCALES, model, mfu=mfu, overlap=overlap,
+                                            period_s=period_s,
+                                            price_per_gpu_hour=price_per_gpu_hour):
+            rows.append([fab, f"{n:,}", display.fmt_time(st.step),
+                         display.fmt_pct(st.comm_fraction), display.fmt_pct(st.efficiency),
+                         f"{ic.gpu_hours_lost:,.0f}", f"${ic.dollars_lost:,.0f}"])
+    return display.Table(
+        ["fabric", "GPUs", "step", "waiting on network", "efficiency", "GPU-hours lost",
+         "dollars lost"], rows,
+        f"{display.fmt_time(period_s)} of training, TP 8 x DP, MFU {display.fmt_pct(mfu)}, "
+        f"overlap {display.fmt_pct(overlap)}, ${price_per_gpu_hour:.2f} per GPU-hour "
+        "(reader assumption).")
+
+
+def interruption_scale_table(n_gpus=SCALES, restart_s=10 * 60.0, checkpoint_s=60.0):
+    """Mean time between interruptions, Young's checkpoint interval and the share of time
+    lost, at several GPU counts (Llama 3 interruption rate), as a Table."""
+    from . import display
+
+    rows = []
+    for n in n_gpus:
+        mtbi = float(mean_time_between_interruptions(n))
+        rows.append([f"{n:,}", display.fmt_time(mtbi),
+                     display.fmt_time(float(young_checkpoint_interval(checkpoint_s, mtbi))),
+                     display.fmt_pct(float(interruption_overhead(n, restart_s,
+                                                                 checkpoint_s)))])
+    return display.Table(
+        ["GPUs", "mean time between interruptions", "checkpoint every (Young)",
+         "time lost"], rows,
+        f"Assumes interruptions scale with GPU count at the Llama 3 rate; restart "
+        f"{display.fmt_time(restart_s)} and checkpoint write {display.fmt_time(checkpoint_s)}"
+        " are reader assumptions.")

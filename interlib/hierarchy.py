@@ -35,43 +35,6 @@ class Rung:
         return self.effective / self.peak
 
 
-def _hop(kind: str) -> float:
-    return C.HOP_LATENCY[(kind, "ring", "Simple")].value
-
-
-def link_options() -> dict[str, Rung]:
-    """The four links Chapter 1 compares, per GPU and per direction.
-
-    * PCIe 5.0 x16: usable rate after 128b/130b; achieved = measured host-copy efficiency.
-    * NVLink 4 (H100) and NVLink 5 (B200): line rate = links x per-link rate; achieved =
-      links x NCCL's per-link effective bandwidth (topo.h).
-    * InfiniBand NDR, one 400 Gb/s NIC per GPU: achieved = NCCL's NET efficiency.
-    Latencies are NCCL's per-hop Ring/Simple latencies (tuning.cc).
-    """
-    pcie5 = PCIE["5.0"]
-    nic = system("dgx-h100").nic
-    out = {
-        "PCIe 5.0 x16": Rung("PCIe 5.0 x16", pcie5.usable_per_direction(16),
-                             pcie5.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value,
-                             _hop("pcie"), "usable rate x measured host-copy efficiency"),
-    }
-    for gen in (4, 5):
-        nv = NVLINK[gen]
-        out[f"NVLink {gen}"] = Rung(f"NVLink {gen}", nv.per_gpu_per_direction,
-                                    nv.per_gpu_effective, _hop("nvlink"),
-                                    "links x NCCL's effective per-link bandwidth")
-    out["InfiniBand NDR (1 NIC/GPU)"] = Rung(
-        "InfiniBand NDR (1 NIC/GPU)", nic.rate.value, nic.rate.value * C.NET_EFFICIENCY.value,
-        _hop("net"), "port rate x NCCL's network efficiency")
-    return out
-
-
-def link(name: str) -> Rung:
-    """One of :func:`link_options` by name."""
-    opts = link_options()
-    return opts[v.choice("name", name, opts)]
-
-
 # ------------------------------------------------------------------ Chapter 7: the ladder
 LADDER_SYSTEMS = {"A100": "dgx-a100", "H100": "dgx-h100", "H200": "hgx-h200",
                   "B200": "dgx-b200", "GB200 NVL72": "gb200-nvl72"}
@@ -210,3 +173,41 @@ def nvlink_network_gap(system_name="dgx-h100") -> dict:
         "mixed scopes: node NVLink total, both directions / one NIC, one direction":
             sys_.gpus_per_node * nv.per_gpu_bidirectional / sys_.nic.rate.value,
     }
+
+
+def _hop(kind: str) -> float:
+    return C.HOP_LATENCY[(kind, "ring", "Simple")].value
+
+
+def link_options() -> dict[str, Rung]:
+    """The four links Chapter 1 compares, per GPU and per direction.
+
+    * PCIe 5.0 x16: usable rate after 128b/130b; achieved = measured host-copy efficiency.
+    * NVLink 4 (H100) and NVLink 5 (B200): line rate = links x per-link rate; achieved =
+      links x NCCL's per-link effective bandwidth (topo.h).
+    * InfiniBand NDR, one 400 Gb/s NIC per GPU: achieved = NCCL's NET efficiency.
+    Latencies are NCCL's per-hop Ring/Simple latencies (tuning.cc).
+    """
+    pcie5 = PCIE["5.0"]
+    nic = system("dgx-h100").nic
+    out = {
+        "PCIe 5.0 x16": Rung("PCIe 5.0 x16", pcie5.usable_per_direction(16),
+                             pcie5.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value,
+                             _hop("pcie"), "usable rate x measured host-copy efficiency"),
+    }
+    for gen in (4, 5):
+        nv = NVLINK[gen]
+        out[f"NVLink {gen}"] = Rung(f"NVLink {gen}", nv.per_gpu_per_direction,
+                                    nv.per_gpu_effective, _hop("nvlink"),
+                                    "links x NCCL's effective per-link bandwidth")
+    out["InfiniBand NDR (1 NIC/GPU)"] = Rung(
+        "InfiniBand NDR (1 NIC/GPU)", nic.rate.value, nic.rate.value * C.NET_EFFICIENCY.value,
+        _hop("net"), "port rate x NCCL's network efficiency")
+    return out
+
+
+def link(name: str) -> Rung:
+    """One of :func:`link_options` by name."""
+    opts = link_options()
+    return opts[v.choice("name", name, opts)]
+

@@ -174,7 +174,7 @@ def _p2p(sys_, intra: bool):
 
 def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
                    dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
-                   micro_batches: int = 8, oversubscription: float = 1.0,
+                   micro_batches: int = 16, oversubscription: float = 1.0,
                    leaf_nodes: int = 32) -> Layout:
     """Bytes and time per step of each kind of parallelism, and the rung each lands on.
 
@@ -314,7 +314,7 @@ class StepTime:
 
 def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
               dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
-              micro_batches: int = 8, mfu: float = 0.4, overlap: float = 0.8,
+              micro_batches: int = 16, mfu: float = 0.4, overlap: float = 0.8,
               oversubscription: float = 1.0, leaf_nodes: int = 32) -> StepTime:
     """Step time = compute + bubble + communication - overlap (module docstring).
 
@@ -344,7 +344,7 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
 
 def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8, 1024),
                        tp: int = 8, pp: int = 1, seq_len: int = 4096, micro_batch: int = 1,
-                       micro_batches: int = 8, mfu: float = 0.4, overlap: float = 0.8,
+                       micro_batches: int = 16, mfu: float = 0.4, overlap: float = 0.8,
                        oversubscription: float = 1.0, leaf_nodes: int = 32):
     """compute / step time for each GPU count (weak scaling: each data-parallel replica
     keeps its batch; dp = n_gpus / (tp x pp)).
@@ -367,3 +367,36 @@ def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8,
                              micro_batches, mfu, overlap, oversubscription,
                              leaf_nodes).efficiency)
     return np.array(out)
+
+
+# ---------------------------------------------------------------------- tables
+def gpu_compute_table():
+    """Chapter 8's spec table: dense bf16 peaks from the catalogue, with their sources."""
+    from . import display
+    from .specs import BF16_DENSE_FLOPS
+    from .specs.compute import TFLOPS
+
+    rows = [[GPUS[k].name, f"{s.value / TFLOPS:,.0f}", s.kind, s.source.title, s.note]
+            for k, s in BF16_DENSE_FLOPS.items()]
+    return display.Table(["GPU", "dense bf16 peak, TFLOP/s", "kind", "source", "note"], rows,
+                         "Dense = without 2:4 structured sparsity. MFU is measured against "
+                         "these peaks.")
+
+
+def breakdown_table(st: StepTime):
+    """A :class:`StepTime` as a Table: each part, its time and its share of the step."""
+    from . import display
+
+    lay = st.layout
+    parts = [("compute (at the given MFU)", st.compute, "—"),
+             ("pipeline bubble", st.bubble, "—"),
+             ("TP all-reduces", st.tp, lay.phase("TP").rung),
+             ("PP sends", st.pp, lay.phase("PP").rung),
+             ("DP gradient all-reduce", st.dp, lay.phase("DP").rung),
+             ("hidden by overlap (subtracted)", -st.hidden, "—")]
+    rows = [[name, ("−" if t < 0 else "") + display.fmt_time(abs(t)), rung,
+             display.fmt_pct(t / st.step)] for name, t, rung in parts]
+    rows.append(["step", display.fmt_time(st.step), "—", display.fmt_pct(1.0)])
+    return display.Table(["part", "time", "rung", "share of step"], rows,
+                         f"{lay.n_gpus:,} GPUs; efficiency (compute / step) "
+                         f"{display.fmt_pct(st.efficiency)}")
