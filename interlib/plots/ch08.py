@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import capstone, cost, display, steptime
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from .. import capstone, cost, display, scaling, steptime
 from ..units import day
 from . import COLORS, new_figure, si_axis
 
@@ -28,10 +30,12 @@ def scaling_efficiency(model: str = "llama-3-70b", mfu: float = 0.4, overlap: fl
     ax.set_xscale("log", base=2)
     ax.set_xlim(6, 2.2e4)
     ax.set_ylim(0, 1.05)
-    si_axis(ax, "x", "")
+    ticks = GPU_COUNTS[::2]
+    ax.set_xticks(ticks, [f"{n:,}" for n in ticks])
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("GPUs (TP 8 inside each server, data parallel across servers)")
     ax.set_ylabel("efficiency = compute / step time")
-    ax.set_title(f"{model}: scaling efficiency, MFU {display.fmt_pct(mfu)}, overlap "
+    ax.set_title(f"{scaling.model(model).name}: scaling efficiency, MFU {display.fmt_pct(mfu)}, overlap "
                  f"{display.fmt_pct(overlap)}", fontsize=10)
     ax.legend(fontsize=8, loc="lower left", frameon=False)
     return fig
@@ -51,17 +55,22 @@ def idle_cost(price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
         vals = np.array([max(r[2].dollars_lost, 1.0) for r in rows])
         ax.bar(x + (i - 0.5) * width, vals, width, color=col, label=fab)
         for xi, val in zip(x, vals):
-            ax.text(xi + (i - 0.5) * width, val * 1.15, f"${val:,.3g}", ha="center",
-                    fontsize=7)
+            ax.text(xi + (i - 0.5) * width, val * 1.15, _dollars(val), ha="center",
+                    fontsize=8)
     ax.set_xticks(x, [f"{n:,} GPUs" for n in cost.SCALES])
     ax.set_yscale("log")
     ax.set_ylim(1, 1e10)
-    si_axis(ax, "y", "$")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: _dollars(y)))
     ax.set_ylabel("dollars lost to waiting (log)")
     ax.set_title(f"Cost of communication over {days:g} days at ${price_per_gpu_hour:.2f} "
                  "per GPU-hour (your assumption)", fontsize=10)
     ax.legend(fontsize=8, loc="upper left", frameon=False)
     return fig
+
+
+def _dollars(x: float) -> str:
+    """``$2.05k``, ``$17.2M``."""
+    return "$" + display.fmt_si(x, "").replace(" ", "")
 
 
 _PARTS = (("compute", COLORS["green"]), ("bubble", COLORS["grey"]),
@@ -71,8 +80,8 @@ _PARTS = (("compute", COLORS["green"]), ("bubble", COLORS["grey"]),
 def capstone_design(**params):
     """The capstone's step-time breakdown (stacked bar; the hatched part is hidden by
     overlap) and the network it needs. Parameters: :func:`interlib.capstone.design`."""
-    fig, ax = new_figure(figsize=(7.5, 3.8))
-    fig.subplots_adjust(left=0.06, right=0.97, top=0.8, bottom=0.42)
+    fig, ax = new_figure(figsize=(7.5, 3.4))
+    fig.subplots_adjust(left=0.05, right=0.97, top=0.9, bottom=0.33)
     try:
         d = capstone.design(**params)
     except ValueError as e:
@@ -91,15 +100,15 @@ def capstone_design(**params):
             height=0.5, label="hidden by overlap")
     ax.axvline(s.step, color="black", lw=1.5)
     ax.set_yticks([])
+    ax.set_ylim(-0.4, 1.0)
     ax.set_xlim(0, max(left, 1e-3) * 1.05)
     si_axis(ax, "x", "s")
     ax.set_xlabel("time per training step")
-    ax.legend(fontsize=7, ncol=6, loc="upper center", bbox_to_anchor=(0.5, 1.32),
-              frameon=False)
+    ax.legend(fontsize=8, ncol=6, loc="upper center", frameon=False)
     t = d.tree
     ax.set_title(f"{d.n_gpus:,} GPUs: step {display.fmt_time(s.step)}, efficiency "
-                 f"{display.fmt_pct(s.efficiency)}", fontsize=10, pad=28)
-    fig.text(0.06, 0.04,
+                 f"{display.fmt_pct(s.efficiency)} (the black line ends the step)", fontsize=10)
+    fig.text(0.05, 0.03,
              f"Network: {t.switches:,} switches {t.switches_per_tier}, {t.cables:,} cables, "
              f"{t.tiers} tiers, bisection {display.fmt_rate(t.bisection_per_direction)} per "
              f"direction\nLost to waiting: {d.idle.gpu_hours_lost:,.0f} GPU-hours = "
