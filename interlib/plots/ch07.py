@@ -57,11 +57,14 @@ def layout(tp: int = 8, pp: int = 4, dp: int = 8, model: str = "llama-3-70b",
     fig.subplots_adjust(left=0.2, right=0.8)
     bn = lay.bottleneck
     for i, ph in enumerate(lay.phases):
-        ax.barh(i, ph.time_s, color=_RUNG_COLORS[ph.rung], height=0.6,
-                edgecolor="black" if ph is bn and ph.time_s > 0 else "none", linewidth=2)
-        ax.text(max(ph.time_s, 1e-4) * 1.1, i,
-                f"{display.fmt_time(ph.time_s)} over {ph.rung}\n"
-                f"{display.fmt_bytes(ph.bytes)} per GPU", va="center", fontsize=8)
+        if ph.time_s > 0:
+            ax.barh(i, ph.time_s, color=_RUNG_COLORS[ph.rung], height=0.6,
+                    edgecolor="black" if ph is bn else "none", linewidth=2)
+            label = (f"{display.fmt_time(ph.time_s)} over {ph.rung}\n"
+                     f"{display.fmt_bytes(ph.bytes)} per GPU")
+        else:
+            label = "no traffic (degree 1)"
+        ax.text(max(ph.time_s, 1e-4) * 1.1, i, label, va="center", fontsize=8)
     ax.set_yticks(range(3), ["tensor (TP)", "pipeline (PP)", "data (DP)"])
     ax.invert_yaxis()
     ax.set_xscale("log")

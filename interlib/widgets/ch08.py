@@ -82,12 +82,18 @@ def _capstone(gpu, nodes, nics_per_node, nic_gbps, fabric, oversubscription, mod
                 mfu=mfu, overlap=overlap, price_per_gpu_hour=price_per_gpu_hour)
 
 
-def _capstone_plot(**kw):
-    return P.capstone_design(**_capstone(**kw))
+def _capstone_plot(gpu, nodes, nics_per_node, nic_gbps, fabric, oversubscription, model, tp,
+                   pp, mfu, overlap, price_per_gpu_hour):
+    return P.capstone_design(**_capstone(gpu, nodes, nics_per_node, nic_gbps, fabric,
+                                         oversubscription, model, tp, pp, mfu, overlap,
+                                         price_per_gpu_hour))
 
 
-def _capstone_text(**kw):
-    return _capstone_summary(**_capstone(**kw))
+def _capstone_text(gpu, nodes, nics_per_node, nic_gbps, fabric, oversubscription, model, tp,
+                   pp, mfu, overlap, price_per_gpu_hour):
+    return _capstone_summary(**_capstone(gpu, nodes, nics_per_node, nic_gbps, fabric,
+                                         oversubscription, model, tp, pp, mfu, overlap,
+                                         price_per_gpu_hour))
 
 
 R = capstone.REFERENCE
