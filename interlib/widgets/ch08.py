@@ -75,25 +75,26 @@ def _capstone_summary(**params):
             f"${d.idle.dollars_lost:,.0f} per {display.fmt_time(d.period_s)}")
 
 
-def _capstone(gpu, nodes, nics_per_node, nic_gbps, fabric, oversubscription, model, tp, pp,
-              mfu, overlap, price_per_gpu_hour):
+def _capstone(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubscription, model,
+              tp, pp, mfu, overlap, price_per_gpu_hour):
     return dict(gpu=gpu, nodes=nodes, nics_per_node=nics_per_node, nic_gbps=nic_gbps,
-                fabric=fabric, oversubscription=oversubscription, model=model, tp=tp, pp=pp,
+                fabric=fabric, radix=radix, oversubscription=oversubscription, model=model,
+                tp=tp, pp=pp,
                 mfu=mfu, overlap=overlap, price_per_gpu_hour=price_per_gpu_hour)
 
 
-def _capstone_plot(gpu, nodes, nics_per_node, nic_gbps, fabric, oversubscription, model, tp,
-                   pp, mfu, overlap, price_per_gpu_hour):
+def _capstone_plot(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubscription, model,
+                   tp, pp, mfu, overlap, price_per_gpu_hour):
     return P.capstone_design(**_capstone(gpu, nodes, nics_per_node, nic_gbps, fabric,
-                                         oversubscription, model, tp, pp, mfu, overlap,
-                                         price_per_gpu_hour))
+                                         radix, oversubscription, model, tp, pp, mfu,
+                                         overlap, price_per_gpu_hour))
 
 
-def _capstone_text(gpu, nodes, nics_per_node, nic_gbps, fabric, oversubscription, model, tp,
-                   pp, mfu, overlap, price_per_gpu_hour):
+def _capstone_text(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubscription, model,
+                   tp, pp, mfu, overlap, price_per_gpu_hour):
     return _capstone_summary(**_capstone(gpu, nodes, nics_per_node, nic_gbps, fabric,
-                                         oversubscription, model, tp, pp, mfu, overlap,
-                                         price_per_gpu_hour))
+                                         radix, oversubscription, model, tp, pp, mfu,
+                                         overlap, price_per_gpu_hour))
 
 
 R = capstone.REFERENCE
@@ -104,6 +105,7 @@ register(Demo(
      "nics_per_node": Dropdown((1, 2, 4, 8), R["nics_per_node"], "NICs per server"),
      "nic_gbps": Dropdown((100.0, 200.0, 400.0, 800.0), R["nic_gbps"], "Gb/s per NIC"),
      "fabric": Dropdown(("InfiniBand", "Ethernet"), R["fabric"], "fabric"),
+     "radix": Dropdown((32, 64, 128), R["radix"], "switch ports (fat tree)"),
      "oversubscription": FloatSlider(1.0, 7.0, R["oversubscription"],
                                      "leaf oversubscription (x:1)", step=0.5),
      "model": Dropdown(tuple(scaling.MODELS), R["model"], "model"),
