@@ -113,6 +113,8 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
 
 def design_table(d: Design):
     """The capstone's outputs as a :class:`~interlib.display.Table`."""
+    if not isinstance(d, Design):
+        raise ValueError(f"d={d!r} must be a Design (from design)")
     t, s = d.tree, d.step
     bn = s.layout.bottleneck
     rows = [

@@ -387,6 +387,8 @@ def breakdown_table(st: StepTime):
     """A :class:`StepTime` as a Table: each part, its time and its share of the step."""
     from . import display
 
+    if not isinstance(st, StepTime):
+        raise ValueError(f"st={st!r} must be a StepTime (from step_time)")
     lay = st.layout
     parts = [("compute (at the given MFU)", st.compute, "—"),
              ("pipeline bubble", st.bubble, "—"),

@@ -47,3 +47,11 @@ def test_table_has_all_rows():
 def test_bad_input(kw, param):
     with pytest.raises(ValueError, match=param):
         capstone.design(**kw)
+
+
+def test_tables_refuse_other_objects():
+    from interlib import steptime
+    with pytest.raises(ValueError, match="d="):
+        capstone.design_table("reference")
+    with pytest.raises(ValueError, match="st="):
+        steptime.breakdown_table(None)
