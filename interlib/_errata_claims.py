@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from . import collectives, display, scaling, specs, transfer
+from . import collectives, display, scaling, specs, topology, transfer
 from .errata import (ADAM_BYTES_PER_PARAM, ARTICLES, CLAIM_GIVENS, DERIVED,
-                     LLAMA3_INTERRUPTIONS, Claim, Figure, clos_switches, fat_tree_counts)
+                     LLAMA3_INTERRUPTIONS, Claim, Figure)
 from .specs import sources as S
 from .units import GiB
 
@@ -309,8 +307,8 @@ def _k():
     gpus = g["pods"] * g["gpus_per_pod"]
     figs = (
         _f("Network Switch/Cable share of unexpected interruptions", sw, display.fmt_pct(sw, 2),
-           "35 / 419", S.LLAMA3_PAPER),
-        _f("NIC share", nic, display.fmt_pct(nic, 2), "7 / 419", S.LLAMA3_PAPER),
+           "35 / 419", S.LLAMA3),
+        _f("NIC share", nic, display.fmt_pct(nic, 2), "7 / 419", S.LLAMA3),
         _f("GPUs per cluster", gpus, f"{gpus:,}", "8 pods x 3,072 GPUs", S.META_CLUSTERS),
     )
     why = ("First claim: no 'network configuration' row and no such share exists in Llama 3's "
@@ -326,14 +324,16 @@ def _k():
 def _l():
     g = CLAIM_GIVENS["l"]
     k = g["radix"]
-    hosts, switches = fat_tree_counts(k)
-    lv, sws = clos_switches(np.array(g["hosts"]), k)
-    figs = (_f(f"{k}-port fat-tree: hosts", hosts, f"{hosts:,}", "k^3/4", S.ALFARES_FATTREE),
-            _f(f"{k}-port fat-tree: switches", switches, f"{switches:,}", "5k^2/4",
+    ft = topology.k_ary_fat_tree(k)
+    nets = [topology.fat_tree(n, k) for n in g["hosts"]]
+    figs = (_f(f"{k}-port fat-tree: hosts", ft.hosts, f"{ft.hosts:,}", "k^3/4 "
+               "(topology.k_ary_fat_tree)", S.ALFARES_FATTREE),
+            _f(f"{k}-port fat-tree: switches", ft.switches, f"{ft.switches:,}", "5k^2/4",
                S.ALFARES_FATTREE)) + tuple(
-        _f(f"folded Clos, {n:,} hosts: switches per host", s / n,
-           f"{s / n:.4f} ({lvl} levels)", "(2L-1)/k", S.ALFARES_FATTREE)
-        for n, lvl, s in zip(g["hosts"], lv, sws))
+        _f(f"fat-tree, {t.hosts:,} hosts: switches per host", t.switches / t.hosts,
+           f"{t.switches / t.hosts:.4f} ({t.tiers} tiers)", "topology.fat_tree: "
+           "(2L-1)/k per host", S.ALFARES_FATTREE)
+        for t in nets)
     why = (f"A fixed 3-level fat-tree is linear: {figs[0].text} hosts on {figs[1].text} "
            "switches, 5/k switches per host. Only when a larger network needs another level "
            "does the switch count per host step up, hence O(n log n) asymptotically.",

@@ -10,15 +10,12 @@ anchors are ``errata-a`` ... ``errata-m``.
 
 >>> claim("h").verdict
 'MISLEADING'
->>> fat_tree_counts(4)
-(16, 20)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
 from . import _validate as v
 from . import display, specs
@@ -61,9 +58,9 @@ ADAM_BYTES_PER_PARAM = specs.Spec(
          "momentum, variance) bytes per parameter")
 
 LLAMA3_INTERRUPTIONS = {
-    "unexpected interruptions": specs.Spec(419, "count", "secondary", S.LLAMA3_PAPER),
-    "Network Switch/Cable": specs.Spec(35, "count", "secondary", S.LLAMA3_PAPER),
-    "NIC": specs.Spec(7, "count", "secondary", S.LLAMA3_PAPER),
+    "unexpected interruptions": specs.Spec(419, "count", "secondary", S.LLAMA3),
+    "Network Switch/Cable": specs.Spec(35, "count", "secondary", S.LLAMA3),
+    "NIC": specs.Spec(7, "count", "secondary", S.LLAMA3),
 }
 """Llama 3 Table 5 counts (54-day snapshot), as reproduced by Glenn Lockwood."""
 
@@ -112,53 +109,6 @@ class Claim:
             if f.source not in out:
                 out.append(f.source)
         return tuple(out)
-
-
-def fat_tree_counts(k: int):
-    """Hosts and switches of a 3-level k-ary fat-tree (Al-Fares et al., SIGCOMM 2008).
-
-    ``hosts = k^3/4``, ``switches = 5 k^2/4`` ((k/2)^2 core, k^2/2 aggregation, k^2/2 edge),
-    so ``switches = 5 hosts / k``: linear in hosts for a fixed radix.
-
-    Args:
-        k: Switch radix (ports), even, 2..1024.
-
-    Returns:
-        ``(hosts, switches)`` as ints.
-    """
-    k = v.integer("k", k, lo=2, hi=1024)
-    if k % 2:
-        raise ValueError(f"k={k!r} is out of range: must be even")
-    return k**3 // 4, 5 * k**2 // 4
-
-
-def clos_switches(hosts, k: int):
-    """Levels and switches of the smallest full-bisection folded Clos of radix-``k``
-    switches with at least ``hosts`` hosts.
-
-    An L-level folded Clos serves up to ``2 (k/2)^L`` hosts with ``(2L - 1) (k/2)^(L-1)``
-    switches, i.e. ``(2L - 1) n / k`` switches for n hosts (L = 3 is the k-ary fat-tree).
-    For a fixed radix L grows like ``log_{k/2} n``, hence O((n/k) log n) switches.
-
-    Args:
-        hosts: Number of hosts (>= 1), scalar or array.
-        k: Switch radix, even, 4..1024.
-
-    Returns:
-        ``(levels, switches)``: arrays (or ints for a scalar ``hosts``); switches counted
-        for the full Clos of that many levels, scaled to ``hosts`` (``(2L-1) hosts / k``,
-        rounded up).
-    """
-    k = v.integer("k", k, lo=4, hi=1024)
-    if k % 2:
-        raise ValueError(f"k={k!r} is out of range: must be even")
-    v.number("hosts", hosts, lo=1)
-    n = np.asarray(hosts, dtype=float)
-    levels = np.maximum(1, np.ceil(np.log(n / 2) / np.log(k / 2) - 1e-12)).astype(int)
-    switches = np.ceil((2 * levels - 1) * n / k).astype(int)
-    if n.ndim == 0:
-        return int(levels), int(switches)
-    return levels, switches
 
 
 KEYS = tuple("abcdefghijklm")
@@ -227,5 +177,5 @@ def sources_table(key: str | None = None) -> display.Table:
 
 
 __all__ = ["VERDICTS", "ARTICLES", "DERIVED", "CLAIM_GIVENS", "ADAM_BYTES_PER_PARAM",
-           "LLAMA3_INTERRUPTIONS", "Figure", "Claim", "fat_tree_counts", "clos_switches", "claim", "claims", "KEYS",
+           "LLAMA3_INTERRUPTIONS", "Figure", "Claim", "claim", "claims", "KEYS",
            "overview_table", "claim_text", "claim_table", "sources_table"]
