@@ -137,3 +137,47 @@ THIS_BOOK_FIT = Source(
     "book/appendix_validation",
     "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
     "curve), then frozen; checked against held-out measurements.", key="")
+
+# ------------------------------------------------- Chapters 2-4 (inside the box)
+AZURE_H200_BENCH = Source(
+    "Azure AI-benchmarking-guide, ND H200 v5 results",
+    "https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/"
+    "ND_H200_v5_results.md",
+    "nvbandwidth host-to-device 52 GB/s and device-to-host 52 GB/s (PCIe Gen5 x16).",
+    key="azurebench")
+NCCL_1264 = Source(
+    "NVIDIA/nccl issue 1264 (user report, HGX H100)",
+    "https://github.com/NVIDIA/nccl/issues/1264",
+    "p2pBandwidthLatencyTest on HGX H100: about 380 GB/s unidirectional and about 749 GB/s "
+    "bidirectional between two GPUs.", key="nccl1264")
+H100_DATASHEET_COMPUTE = Source(
+    "NVIDIA H100 Tensor Core GPU datasheet (compute table)",
+    "https://www.nvidia.com/en-us/data-center/h100/",
+    "H100 SXM BFLOAT16 Tensor Core 1,979 teraFLOPS, shown with sparsity; specifications "
+    "are one-half lower without sparsity.", key="h100datasheet")
+A100_DATASHEET_COMPUTE = Source(
+    "NVIDIA A100 datasheet (compute table)",
+    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-"
+    "datasheet-us-nvidia-1758950-r4-web.pdf",
+    "BFLOAT16 Tensor Core 312 TFLOPS | 624 TFLOPS (with sparsity).", key="a100datasheet")
+B200_COMPUTE = Source(
+    "Glenn K. Lockwood, B200 (digital garden), from NVIDIA's Blackwell datasheet",
+    "https://www.glennklockwood.com/garden/processors/B200",
+    "HGX B200 at 1,000 W: BF16 2,250 TFLOPS matrix (dense), 4,500 with sparsity.",
+    key="lockwoodb200")
+NVSWITCH_HOTCHIPS = Source(
+    "Ishii and Wells, NVLink-Network Switch: NVIDIA's switch chip for high communication-"
+    "bandwidth superpods, Hot Chips 34 (2022), as summarised by the scaling book",
+    "https://jax-ml.github.io/scaling-book/gpus/",
+    "DGX H100: the 18 NVLink 4 links of each GPU go 5 + 4 + 4 + 5 to the four NVSwitch "
+    "chips; 3.6 TB/s bisection bandwidth.", key="austin2025")
+NVLINK_576 = Source(
+    "NVIDIA Mission Control / Base Command Manager documentation, GB200 NVLink domains",
+    "https://docs.nvidia.com/mission-control/",
+    "Support for up to 576 GPUs in a single NVLink domain.", key="nvidiamissioncontrol")
+PCIE_ONLY_HYPOTHETICAL = Source(
+    "derived in this book: a hypothetical 8-GPU box without NVLink",
+    "interlib/specs/hardware.py",
+    "8 x H100 attached only by PCIe 5.0 x16 (no NVLink, no NVSwitch), each GPU assumed to "
+    "get its full x16 link; built from the DGX H100 entry to isolate the effect of the "
+    "GPU-to-GPU link. No such product is claimed.", key="")
