@@ -196,3 +196,10 @@ def ring_vs_nvls(size_bytes, system: str = "dgx-h100", gpus: int | None = None) 
     """
     return {a: collectives.predict("all_reduce", size_bytes, system, gpus, 1, a)
             for a in ("ring", "nvls", "auto")}
+
+
+def nvls_factor_table(ns=(2, 4, 8, 72)) -> display.Table:
+    """Ideal busbw / wire-rate ratio under NVLS, 2(n-1)/(n+1), next to the ring's 1."""
+    rows = [[str(n), f"{nvls_busbw_factor(n):.3g}", "1"] for n in ns]
+    return display.Table(["GPUs", "busbw / wire rate, NVLS (ideal)", "busbw / wire rate, ring"],
+                         rows, "nccl-tests PR #239: NVLS algbw = B n / (n + 1).")

@@ -181,3 +181,18 @@ def host_copy_table() -> display.Table:
         ["system", "link", "host to device", "device to host", "usable line rate",
          "H2D / usable", "source"],
         rows, "All figures per direction; nvbandwidth copy-engine copies from pinned memory.")
+
+
+def box_comparison_table(systems=("h100-pcie-only", "dgx-h100")) -> display.Table:
+    """The systems Chapter 2 compares: GPUs, GPU-to-GPU path and per-GPU line rate per
+    direction (from :mod:`interlib.specs`)."""
+    from .specs import system
+
+    rows = []
+    for name in systems:
+        s = system(name)
+        path = (f"{s.gpu.pcie.name} x16 only" if s.intra == "pcie" else f"{s.gpu.nvlink.name} via NVSwitch")
+        rows.append([s.title, str(s.gpus_per_node), path, display.fmt_rate(s.intra_peak_per_gpu)])
+    return display.Table(["system", "GPUs", "GPU-to-GPU path",
+                          "per GPU, per direction (line rate)"], rows,
+                         "The PCIe-only box is hypothetical, derived from the DGX H100 entry.")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate as v
-from . import collectives
+from . import collectives, display
 from .specs import gpu as _gpu
 from .specs.inside_box import GPU_BF16_DENSE
 
@@ -144,3 +144,14 @@ def layer_cost(batch, seq_len, hidden, tp: int, link: str = "NVLink 4 (H100)",
 def gpu_name(link: str) -> str:
     """Display name of the GPU that goes with ``link``."""
     return _gpu(LINKS[v.choice("link", link, LINKS)][1]).name
+
+
+def compute_table(gpus=("a100-sxm-80gb", "h100-sxm", "b200")) -> display.Table:
+    """Peak dense BF16 FLOP/s of the GPUs Chapter 3 uses, with sources."""
+    for g in gpus:
+        v.choice("gpu", g, GPU_BF16_DENSE)
+    rows = [[_gpu(g).name, display.fmt_si(peak_flops(g), "FLOP/s"),
+             GPU_BF16_DENSE[g].source.title] for g in gpus]
+    return display.Table(["GPU", "peak dense BF16 (vendor)", "source"], rows,
+                         "Dense: without 2:4 structured sparsity, which datasheets often "
+                         "quote (doubling the figure).")

@@ -246,6 +246,9 @@ def test_ring_vs_nvls_on_dgx_h100_matches_measurements():
     (lambda: nvswitch.aggregate_bandwidth(8, 0), "per_gpu_both_directions"),
     (lambda: nvswitch.nvls_busbw_factor(0), "n"),
     (lambda: nvswitch.nvls_efficiency("Ampere"), "arch"),
+    (lambda: nvswitch.nvls_factor_table((0, 8)), "n"),
+    (lambda: pcie.box_comparison_table(("dgx-h999",)), "name"),
+    (lambda: TP.compute_table(("tpu-v5",)), "gpu"),
 ])
 def test_bad_input_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
@@ -254,5 +257,6 @@ def test_bad_input_names_the_parameter(call, param):
 
 def test_tables_are_generated():
     for t in (pcie.generation_table(), pcie.host_copy_table(), nvlink.generation_table(),
-              nvlink.p2p_table(), nvswitch.dgx_h100_wiring(), nvswitch.domain_table()):
+              nvlink.p2p_table(), nvswitch.dgx_h100_wiring(), nvswitch.domain_table(),
+              pcie.box_comparison_table(), TP.compute_table(), nvswitch.nvls_factor_table()):
         assert t.rows and "|" in repr(t) and "<table" in t._repr_html_()
