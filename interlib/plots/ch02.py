@@ -74,9 +74,9 @@ def shared_uplink(devices: int = 4, gen: str = "5.0", uplink_lanes: int = 16):
 
 
 _AR_SIZES = np.logspace(np.log2(64 * KiB), np.log2(16 * GiB), 57, base=2)
-_SYSTEMS = (("h100-pcie-only", "ring", COLORS["orange"], "8 x H100, PCIe only: ring", 6),
-            ("dgx-h100", "ring", COLORS["blue"], "DGX H100, NVLink: ring", 6),
-            ("dgx-h100", "auto", COLORS["green"], "DGX H100, NVLink: NCCL's choice", -16))
+_SYSTEMS = (("h100-pcie-only", "ring", COLORS["orange"], "8 x H100, PCIe only: ring", (-58, 6)),
+            ("dgx-h100", "ring", COLORS["blue"], "DGX H100, NVLink: ring", (-12, 12)),
+            ("dgx-h100", "auto", COLORS["green"], "DGX H100, NVLink: NCCL's choice", (8, -16)))
 
 
 def allreduce_pcie_vs_nvlink(size_mib: float = 1024.0, gpus: int = 8):
@@ -84,12 +84,12 @@ def allreduce_pcie_vs_nvlink(size_mib: float = 1024.0, gpus: int = 8):
     H100 (collectives.predict)."""
     fig, ax = new_figure()
     s = size_mib * MiB
-    for sys_, alg, col, label, dy in _SYSTEMS:
+    for sys_, alg, col, label, offset in _SYSTEMS:
         ax.plot(_AR_SIZES, collectives.predict("all_reduce", _AR_SIZES, sys_, gpus, 1,
                                                alg).time_s, color=col, lw=2, label=label)
         t = collectives.predict("all_reduce", s, sys_, gpus, 1, alg).time_s
         ax.plot([s], [t], "o", color=col, ms=8, zorder=5)
-        ax.annotate(display.fmt_time(t), (s, t), textcoords="offset points", xytext=(8, dy),
+        ax.annotate(display.fmt_time(t), (s, t), textcoords="offset points", xytext=offset,
                     fontsize=9, color=col, fontweight="bold")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
