@@ -22,6 +22,7 @@ from . import _validate as v
 from . import collectives, display
 from .specs import NVLINK, NVSWITCH, calibration as C
 from .specs.inside_box import DGX_H100_LINKS_PER_SWITCH, NVLINK_DOMAINS
+from .units import GiB
 
 
 # ------------------------------------------------------------ mesh vs switch counting
@@ -203,3 +204,29 @@ def nvls_factor_table(ns=(2, 4, 8, 72)) -> display.Table:
     rows = [[str(n), f"{nvls_busbw_factor(n):.3g}", "1"] for n in ns]
     return display.Table(["GPUs", "busbw / wire rate, NVLS (ideal)", "busbw / wire rate, ring"],
                          rows, "nccl-tests PR #239: NVLS algbw = B n / (n + 1).")
+
+
+def nvls_validation_table(size_bytes: float = 8 * GiB) -> display.Table:
+    """Published ring and NVLS all-reduce busbw (:data:`interlib.specs.inside_box.
+    NVLS_MEASURED`) next to this book's model at ``size_bytes`` (default 8 GiB, the
+    large-message plateau).
+
+    Args:
+        size_bytes: All-reduce buffer per GPU for the model, bytes (>= 1).
+    """
+    from .specs.inside_box import NVLS_MEASURED
+
+    v.number("size_bytes", size_bytes, lo=1)
+    rows = []
+    for m in NVLS_MEASURED.values():
+        p = ring_vs_nvls(size_bytes, m.system, m.gpus)
+        rows.append([m.system, str(m.gpus), display.fmt_rate(m.ring.value),
+                     display.fmt_rate(p["ring"].busbw), display.fmt_rate(m.nvls.value),
+                     display.fmt_rate(p["nvls"].busbw),
+                     display.fmt_ratio(m.nvls.value / m.ring.value, 3),
+                     display.fmt_ratio(p["nvls"].busbw / p["ring"].busbw, 3)])
+    return display.Table(
+        ["system", "GPUs", "ring, measured", "ring, model", "NVLS, measured", "NVLS, model",
+         "NVLS / ring, measured", "NVLS / ring, model"], rows,
+        "busbw (nccl-tests definition) for large all-reduces. Sources: nccl-tests#212 "
+        "(H100), NVIDIA GTC 2025 S72583 via NVIDIA/nccl#1374 (NVL72).")

@@ -214,6 +214,20 @@ def test_ring_vs_nvls_on_dgx_h100_matches_measurements():
     assert p["auto"].algorithm == "nvls"
 
 
+def test_nvls_measurements_catalogued_and_ring_model_agrees():
+    # nccl-tests#212 (H100: ring ~370, NVLS ~480); GTC25 S72583 via nccl#1374 (NVL72 680/850)
+    m = IB.NVLS_MEASURED
+    assert (m["dgx-h100"].ring.value, m["dgx-h100"].nvls.value) == (370 * u.GB_per_s,
+                                                                    480 * u.GB_per_s)
+    assert (m["gb200-nvl72"].ring.value, m["gb200-nvl72"].nvls.value) == (680 * u.GB_per_s,
+                                                                          850 * u.GB_per_s)
+    for meas in m.values():
+        p = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)
+        assert p["ring"].busbw == pytest.approx(meas.ring.value, rel=0.03)
+        assert p["nvls"].busbw > p["ring"].busbw
+    assert "measured" in repr(nvswitch.nvls_validation_table())
+
+
 # --------------------------------------------------------------- bad input
 @pytest.mark.parametrize("call,param", [
     (lambda: pcie.link_bandwidth("7.0"), "gen"),
@@ -247,6 +261,7 @@ def test_ring_vs_nvls_on_dgx_h100_matches_measurements():
     (lambda: nvswitch.nvls_busbw_factor(0), "n"),
     (lambda: nvswitch.nvls_efficiency("Ampere"), "arch"),
     (lambda: nvswitch.nvls_factor_table((0, 8)), "n"),
+    (lambda: nvswitch.nvls_validation_table(0), "size_bytes"),
     (lambda: pcie.box_comparison_table(("dgx-h999",)), "name"),
     (lambda: TP.compute_table(("tpu-v5",)), "gpu"),
 ])

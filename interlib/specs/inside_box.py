@@ -186,3 +186,39 @@ NVLINK_DOMAINS = {
              "576 x 1.8 TB/s; NVIDIA says 'over 1 PB/s'"),
         "aggregate: every GPU's bidirectional bandwidth added"),
 }
+
+
+# ------------------------------------------------------ NVLS vs ring, measured
+@dataclass(frozen=True)
+class NVLSMeasurement:
+    """Published large-message all-reduce busbw with the ring and with NVLS.
+
+    Attributes:
+        system: Catalogue system id.
+        gpus: GPUs in the all-reduce.
+        ring: Ring busbw (nccl-tests definition).
+        nvls: NVLS busbw.
+    """
+
+    system: str
+    gpus: int
+    ring: Spec
+    nvls: Spec
+
+
+def _bus(gbs, src, note):
+    return Spec(gbs * GB_per_s, "GB_per_s", "measured", src, "per direction", note)
+
+
+NVLS_MEASURED = {
+    "dgx-h100": NVLSMeasurement(
+        "dgx-h100", 8,
+        _bus(370, S.SJEAUGEY_212, "8 x H100, ring, large messages (maintainer)"),
+        _bus(480, S.SJEAUGEY_212, "8 x H100, NVLS peak busbw (maintainer)")),
+    "gb200-nvl72": NVLSMeasurement(
+        "gb200-nvl72", 72,
+        _bus(680, S.NCCL_1374, "NVL72, ring; GPU count not stated in our source, taken as "
+                               "the full 72-GPU domain"),
+        _bus(850, S.NCCL_1374, "NVL72, with NVLink SHARP; GPU count as for the ring")),
+}
+"""Large-message all-reduce busbw, ring vs NVLS, as published (per direction, busbw)."""

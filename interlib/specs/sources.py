@@ -181,3 +181,8 @@ PCIE_ONLY_HYPOTHETICAL = Source(
     "8 x H100 attached only by PCIe 5.0 x16 (no NVLink, no NVSwitch), each GPU assumed to "
     "get its full x16 link; built from the DGX H100 entry to isolate the effect of the "
     "GPU-to-GPU link. No such product is claimed.", key="")
+NCCL_1374 = Source(
+    "NVIDIA/nccl issue 1374, quoting NVIDIA GTC 2025 talk S72583",
+    "https://github.com/NVIDIA/nccl/issues/1374",
+    "All-reduce bus bandwidth: NVLink 4 370 -> 480 GB/s with NVLink SHARP; NVL72 680 -> "
+    "850 GB/s.", key="")
