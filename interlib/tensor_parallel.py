@@ -21,7 +21,7 @@ import numpy as np
 from . import _validate as v
 from . import collectives, display
 from .specs import gpu as _gpu
-from .specs.inside_box import GPU_BF16_DENSE
+from .specs.compute import BF16_DENSE_FLOPS as GPU_BF16_DENSE
 
 LINKS = {
     "PCIe 5.0 only (H100)": ("h100-pcie-only", "h100-sxm"),
@@ -66,7 +66,7 @@ def activation_bytes(batch, seq_len, hidden, bytes_per_elem: int = 2):
 
 def peak_flops(gpu: str) -> float:
     """Peak dense BF16 tensor-core FLOP/s of a catalogue GPU
-    (:data:`interlib.specs.inside_box.GPU_BF16_DENSE`)."""
+    (:data:`interlib.specs.compute.BF16_DENSE_FLOPS`)."""
     return GPU_BF16_DENSE[v.choice("gpu", gpu, GPU_BF16_DENSE)].value
 
 

@@ -1,6 +1,6 @@
 """Catalogue entries for Chapters 2-4 (inside the box): measured PCIe host copies and
-NVLink point-to-point bandwidth, GPU compute peaks, DGX H100 NVSwitch wiring and NVLink
-domains.
+NVLink point-to-point bandwidth, DGX H100 NVSwitch wiring, NVLink domains and measured
+ring vs NVLS all-reduce bandwidth. (GPU compute peaks live in :mod:`.compute`.)
 
 Measurements are ``measured`` Specs with their conditions in the note; they sit beside
 the line rates in :mod:`interlib.specs.links` so a chapter can show theory and practice
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..units import GB_per_s, TB_per_s, TFLOP_per_s
+from ..units import GB_per_s, TB_per_s
 from . import sources as S
 from ._base import Spec
 
@@ -112,21 +112,6 @@ NVLINK_APP_EFFICIENCY = Spec(
     note="NCCL maintainer (nccl#1054, nccl-tests#212): 'Roughly, the app-level bandwidth is "
          "80% of the peak bandwidth'; NCCL's own per-link constants encode it per "
          "generation (e.g. 20.6 of 25 GB/s on H100)")
-
-
-# ------------------------------------------------------------------ GPU compute peak
-GPU_BF16_DENSE = {
-    "a100-sxm-80gb": Spec(312 * TFLOP_per_s, "TFLOP_per_s", "vendor peak", S.A100_DATASHEET_COMPUTE,
-                          note="BF16 tensor-core FLOP/s, dense (624 T with sparsity)"),
-    "h100-sxm": Spec(989 * TFLOP_per_s, "TFLOP_per_s", "vendor peak", S.H100_DATASHEET_COMPUTE,
-                     note="BF16 tensor-core FLOP/s, dense: half the 1,979 T datasheet "
-                          "figure, which assumes 2:4 sparsity"),
-    "h200": Spec(989 * TFLOP_per_s, "TFLOP_per_s", "vendor peak", S.H100_DATASHEET_COMPUTE,
-                 note="same GH100 compute as H100 SXM"),
-    "b200": Spec(2250 * TFLOP_per_s, "TFLOP_per_s", "vendor peak", S.B200_COMPUTE,
-                 note="BF16 tensor-core FLOP/s, dense, HGX B200 at 1,000 W"),
-}
-"""Peak dense BF16 tensor-core throughput per GPU, FLOP/s."""
 
 
 # --------------------------------------------------------------- NVSwitch wiring

@@ -150,21 +150,6 @@ NCCL_1264 = Source(
     "https://github.com/NVIDIA/nccl/issues/1264",
     "p2pBandwidthLatencyTest on HGX H100: about 380 GB/s unidirectional and about 749 GB/s "
     "bidirectional between two GPUs.", key="nccl1264")
-H100_DATASHEET_COMPUTE = Source(
-    "NVIDIA H100 Tensor Core GPU datasheet (compute table)",
-    "https://www.nvidia.com/en-us/data-center/h100/",
-    "H100 SXM BFLOAT16 Tensor Core 1,979 teraFLOPS, shown with sparsity; specifications "
-    "are one-half lower without sparsity.", key="h100datasheet")
-A100_DATASHEET_COMPUTE = Source(
-    "NVIDIA A100 datasheet (compute table)",
-    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-"
-    "datasheet-us-nvidia-1758950-r4-web.pdf",
-    "BFLOAT16 Tensor Core 312 TFLOPS | 624 TFLOPS (with sparsity).", key="a100datasheet")
-B200_COMPUTE = Source(
-    "Glenn K. Lockwood, B200 (digital garden), from NVIDIA's Blackwell datasheet",
-    "https://www.glennklockwood.com/garden/processors/B200",
-    "HGX B200 at 1,000 W: BF16 2,250 TFLOPS matrix (dense), 4,500 with sparsity.",
-    key="lockwoodb200")
 NVSWITCH_HOTCHIPS = Source(
     "Ishii and Wells, NVLink-Network Switch: NVIDIA's switch chip for high communication-"
     "bandwidth superpods, Hot Chips 34 (2022), as summarised by the scaling book",
@@ -186,3 +171,27 @@ NCCL_1374 = Source(
     "https://github.com/NVIDIA/nccl/issues/1374",
     "All-reduce bus bandwidth: NVLink 4 370 -> 480 GB/s with NVLink SHARP; NVL72 680 -> "
     "850 GB/s.", key="")
+H100_FLOPS = Source(
+    "NVIDIA H100 Tensor Core GPU datasheet (compute table)",
+    "https://www.nvidia.com/en-us/data-center/h100/",
+    "H100 SXM: BF16 Tensor Core 1,979 teraFLOPS, footnote 'With sparsity'; dense is half: "
+    "989 teraFLOPS.", key="h100datasheet")
+A100_FLOPS = Source(
+    "NVIDIA A100 datasheet (compute table)",
+    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-"
+    "datasheet-us-nvidia-1758950-r4-web.pdf",
+    "A100 BF16 Tensor Core 312 TFLOPS (624 TFLOPS with sparsity).", key="a100datasheet")
+LOCKWOOD_B200 = Source(
+    "Glenn K. Lockwood, B200 (digital garden), citing NVIDIA's Blackwell datasheet",
+    "https://glennklockwood.com/garden/processors/B200",
+    "HGX B200 at 1,000 W: BF16 matrix 2,250 TFLOPS dense, 4,500 sparse; FP8 4,500 dense, "
+    "9,000 sparse. GB200 at 1,200 W: BF16 2,500 dense, 5,000 sparse. (DGX B200's '72 "
+    "petaFLOPS FP8' for 8 GPUs is 9,000 TFLOPS per GPU, the sparse FP8 figure.)",
+    key="lockwoodb200")
+LLAMA3 = Source(
+    "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 5",
+    "https://arxiv.org/abs/2407.21783",
+    "54-day snapshot of Llama 3 405B pre-training on 16,384 H100 GPUs: 466 job "
+    "interruptions, 47 planned, 419 unexpected. Faulty GPU 148 (30.1%), GPU HBM3 memory 72 "
+    "(17.2%), Network Switch/Cable 35 (8.4%), NIC 7 (1.7%), NCCL watchdog timeouts 7 "
+    "(1.7%). As reproduced by Glenn Lockwood and DatacenterDynamics.", key="llama3")
