@@ -60,8 +60,8 @@ def idle_cost(n_gpus, comm_fraction, period_s=30 * day,
     v.non_negative("price_per_gpu_hour", price_per_gpu_hour)
     total = np.asarray(n_gpus, float) * period_s / hour
     lost = total * np.asarray(comm_fraction, float)
-    return IdleCost(total[()], lost[()], (lost * price_per_gpu_hour)[()],
-                    np.asarray(comm_fraction, float)[()])
+    return IdleCost(v.result(total), v.result(lost), v.result(lost * price_per_gpu_hour),
+                    v.result(comm_fraction))
 
 
 # --------------------------------------------------------------------- interruptions
@@ -81,7 +81,7 @@ def mean_time_between_interruptions(n_gpus):
         n_gpus: GPUs (>= 1), scalar or array.
     """
     v.number("n_gpus", n_gpus, lo=1)
-    return (hour / (interruption_rate_per_gpu_hour() * np.asarray(n_gpus, float)))[()]
+    return v.result(hour / (interruption_rate_per_gpu_hour() * np.asarray(n_gpus, float)))
 
 
 def young_checkpoint_interval(checkpoint_s, mtbi_s):
@@ -94,7 +94,7 @@ def young_checkpoint_interval(checkpoint_s, mtbi_s):
     """
     v.positive("checkpoint_s", checkpoint_s)
     v.positive("mtbi_s", mtbi_s)
-    return np.sqrt(2 * np.asarray(checkpoint_s, float) * mtbi_s)[()]
+    return v.result(np.sqrt(2 * np.asarray(checkpoint_s, float) * mtbi_s))
 
 
 def interruption_overhead(n_gpus, restart_s=10 * 60.0, checkpoint_s=60.0):
@@ -113,7 +113,7 @@ def interruption_overhead(n_gpus, restart_s=10 * 60.0, checkpoint_s=60.0):
     v.non_negative("restart_s", restart_s)
     mtbi = mean_time_between_interruptions(n_gpus)
     T = young_checkpoint_interval(checkpoint_s, mtbi)
-    return np.minimum(checkpoint_s / T + (restart_s + T / 2) / mtbi, 1.0)[()]
+    return v.result(np.minimum(checkpoint_s / T + (restart_s + T / 2) / mtbi, 1.0))
 
 
 def interruption_table():

@@ -270,8 +270,8 @@ def compute_time(params, tokens, n_gpus, gpu: str = "h100-sxm", mfu: float = 0.4
     v.number("n_gpus", n_gpus, lo=1)
     v.fraction("mfu", mfu)
     peak = gpu_flops(gpu).value
-    return 6.0 * np.asarray(params, float) * tokens / (np.asarray(n_gpus, float) * peak
-                                                       * mfu)[()]
+    return v.result(6.0 * np.asarray(params, float) * tokens
+                    / (np.asarray(n_gpus, float) * peak * mfu))
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ GiB_per_s = GiB / s
 # --- signalling (transfers per second, per lane) ----------------------------------
 GT_per_s = 1e9  # giga-transfers (symbols) per second; bits per symbol is separate
 
-# --- compute (base unit: floating-point operation per second) -------------------
+# --- compute (base unit: floating-point operation per second) ----------------------
 FLOP = 1.0
 FLOP_per_s = FLOP / s
 TFLOP_per_s = 1e12 * FLOP_per_s

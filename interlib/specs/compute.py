@@ -13,22 +13,21 @@ from .. import _validate as v
 from . import sources as S
 from ._base import Spec
 
-TFLOPS = 1e12
-"""FLOP/s per teraFLOP/s (a count, not a unit of :mod:`interlib.units`)."""
+from ..units import TFLOP_per_s as TFLOPS
 
 _NOTE = "dense bf16 Tensor Core peak (half the 'with sparsity' figure)"
 
 BF16_DENSE_FLOPS = {
-    "a100-sxm-80gb": Spec(312 * TFLOPS, "count", "vendor peak", S.A100_FLOPS,
+    "a100-sxm-80gb": Spec(312 * TFLOPS, "TFLOP_per_s", "vendor peak", S.A100_FLOPS,
                           note="FLOP/s; " + _NOTE),
-    "h100-sxm": Spec(989 * TFLOPS, "count", "vendor peak", S.H100_FLOPS,
+    "h100-sxm": Spec(989 * TFLOPS, "TFLOP_per_s", "vendor peak", S.H100_FLOPS,
                      note="FLOP/s; " + _NOTE + ": 1,979 / 2"),
-    "h200": Spec(989 * TFLOPS, "count", "vendor peak", S.H100_FLOPS,
+    "h200": Spec(989 * TFLOPS, "TFLOP_per_s", "vendor peak", S.H100_FLOPS,
                  note="FLOP/s; same GH100 Tensor Cores and clocks as H100 SXM"),
-    "b200": Spec(2250 * TFLOPS, "count", "secondary", S.LOCKWOOD_B200,
+    "b200": Spec(2250 * TFLOPS, "TFLOP_per_s", "secondary", S.LOCKWOOD_B200,
                  note="FLOP/s; HGX B200 at 1,000 W; " + _NOTE + ". DGX B200's 72 PFLOPS "
                       "FP8 / 8 GPUs = 9 PFLOPS is sparse FP8 = 4 x dense bf16"),
-    "gb200": Spec(2500 * TFLOPS, "count", "secondary", S.LOCKWOOD_B200,
+    "gb200": Spec(2500 * TFLOPS, "TFLOP_per_s", "secondary", S.LOCKWOOD_B200,
                   note="FLOP/s; GB200 at 1,200 W; " + _NOTE),
 }
 
