@@ -68,7 +68,7 @@ def transfer_time(size_bytes, gen: int = 4, achieved: bool = True):
 def effective_bandwidth(size_bytes, gen: int = 4, achieved: bool = True):
     """Delivered bytes/s for a copy of ``size_bytes`` (``S / t``), per direction."""
     v.positive("size_bytes", size_bytes)
-    return np.asarray(size_bytes, dtype=float)[()] / transfer_time(size_bytes, gen, achieved)
+    return v.result(np.asarray(size_bytes, dtype=float) / transfer_time(size_bytes, gen, achieved))
 
 
 def p2p_vs_staged(size_bytes, gen: int = 4, pcie_gen: str = "5.0") -> dict:

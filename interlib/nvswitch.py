@@ -26,6 +26,12 @@ from .units import GiB
 
 
 # ------------------------------------------------------------ mesh vs switch counting
+def _count(x):
+    """A plain int for a scalar count, an integer array otherwise."""
+    a = np.asarray(x, dtype=np.int64)
+    return int(a) if a.ndim == 0 else a
+
+
 def mesh_links(n):
     """Cables for a full mesh of ``n`` GPUs, one link per pair: ``n (n - 1) / 2``.
 
@@ -34,13 +40,13 @@ def mesh_links(n):
     """
     v.number("n", n, lo=1)
     n = np.asarray(n, dtype=np.int64)
-    return (n * (n - 1) // 2)[()]
+    return _count(n * (n - 1) // 2)
 
 
 def mesh_ports_per_gpu(n):
     """NVLink ports each GPU needs to reach every other GPU directly: ``n - 1``."""
     v.number("n", n, lo=1)
-    return (np.asarray(n, dtype=np.int64) - 1)[()]
+    return _count(np.asarray(n, dtype=np.int64) - 1)
 
 
 def mesh_pair_bandwidth(n, gen: int = 4):
@@ -56,7 +62,7 @@ def mesh_pair_bandwidth(n, gen: int = 4):
     v.number("n", n, lo=2)
     nv = NVLINK[v.integer("gen", gen, lo=1, hi=5)]
     links = np.floor(nv.links_per_gpu.value / (np.asarray(n, dtype=float) - 1))
-    return (links * nv.per_link.value)[()]
+    return v.result(links * nv.per_link.value)
 
 
 def switch_links(n, gen: int = 4):
@@ -64,7 +70,7 @@ def switch_links(n, gen: int = 4):
     switches: ``n x links_per_gpu`` (grows linearly, not quadratically)."""
     v.number("n", n, lo=1)
     nv = NVLINK[v.integer("gen", gen, lo=1, hi=5)]
-    return (np.asarray(n, dtype=np.int64) * int(nv.links_per_gpu.value))[()]
+    return _count(np.asarray(n, dtype=np.int64) * int(nv.links_per_gpu.value))
 
 
 def switch_chips_needed(n, links_per_gpu: int = 18, ports_per_chip: int = 64):
@@ -80,7 +86,7 @@ def switch_chips_needed(n, links_per_gpu: int = 18, ports_per_chip: int = 64):
     v.integer("links_per_gpu", links_per_gpu, lo=1)
     v.integer("ports_per_chip", ports_per_chip, lo=1)
     n = np.asarray(n, dtype=np.int64)
-    return (-(-n * links_per_gpu // ports_per_chip))[()]
+    return _count(-(-n * links_per_gpu // ports_per_chip))
 
 
 def dgx_h100_wiring() -> display.Table:
@@ -127,7 +133,7 @@ def cut_bandwidth(n: int, k, per_gpu):
     v.number("k", k, lo=1, hi=n - 1)
     v.positive("per_gpu", per_gpu)
     k = np.asarray(k, dtype=float)
-    return (np.minimum(k, n - k) * per_gpu)[()]
+    return v.result(np.minimum(k, n - k) * per_gpu)
 
 
 def bisection_bandwidth(n: int, per_gpu, both_directions: bool = False):
@@ -143,7 +149,7 @@ def aggregate_bandwidth(n, per_gpu_both_directions):
     injection rates, not a cut."""
     v.number("n", n, lo=1)
     v.positive("per_gpu_both_directions", per_gpu_both_directions)
-    return (np.asarray(n, dtype=float) * per_gpu_both_directions)[()]
+    return v.result(np.asarray(n, dtype=float) * per_gpu_both_directions)
 
 
 def domain_table() -> display.Table:
@@ -179,7 +185,7 @@ def nvls_busbw_factor(n):
     """
     v.number("n", n, lo=1)
     n = np.asarray(n, dtype=float)
-    return (2 * (n - 1) / (n + 1))[()]
+    return v.result(2 * (n - 1) / (n + 1))
 
 
 def nvls_efficiency(arch: str) -> float:

@@ -90,8 +90,8 @@ def effective_bandwidth(size_bytes, gen: str = "5.0", lanes: int = 16,
         gen, lanes, achieved: As in :func:`transfer_time`.
     """
     v.positive("size_bytes", size_bytes)
-    return np.asarray(size_bytes, dtype=float)[()] / transfer_time(size_bytes, gen, lanes,
-                                                                    achieved)
+    return v.result(np.asarray(size_bytes, dtype=float)
+                    / transfer_time(size_bytes, gen, lanes, achieved))
 
 
 def switch_bandwidth_per_device(devices, gen: str = "5.0", traffic: str = "host",
@@ -117,8 +117,9 @@ def switch_bandwidth_per_device(devices, gen: str = "5.0", traffic: str = "host"
     v.choice("traffic", traffic, ("host", "peer"))
     b_dev = link_bandwidth(gen, device_lanes)
     if traffic == "peer":
-        return np.full_like(np.asarray(devices, dtype=float), b_dev)[()]
-    return transfer.shared_uplink_bandwidth(devices, link_bandwidth(gen, uplink_lanes), b_dev)
+        return v.result(np.full_like(np.asarray(devices, dtype=float), b_dev))
+    return v.result(transfer.shared_uplink_bandwidth(devices, link_bandwidth(gen, uplink_lanes),
+                                                     b_dev))
 
 
 def staged_copy_time(size_bytes, gen: str = "5.0", lanes: int = 16, pipelined: bool = False):

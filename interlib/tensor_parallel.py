@@ -47,7 +47,7 @@ def layer_forward_flops(batch, seq_len, hidden, attention_scores: bool = False):
         v.number(name, val, lo=1)
     b, s, h = (np.asarray(x, dtype=float) for x in (batch, seq_len, hidden))
     f = 24 * b * s * h**2 + (4 * b * s**2 * h if attention_scores else 0.0)
-    return f[()]
+    return v.result(f)
 
 
 def activation_bytes(batch, seq_len, hidden, bytes_per_elem: int = 2):
@@ -61,7 +61,7 @@ def activation_bytes(batch, seq_len, hidden, bytes_per_elem: int = 2):
         v.number(name, val, lo=1)
     if bytes_per_elem not in (1, 2, 4):
         raise ValueError(f"bytes_per_elem={bytes_per_elem!r} is not one of [1, 2, 4]")
-    return (np.asarray(batch, dtype=float) * seq_len * hidden * bytes_per_elem)[()]
+    return v.result(np.asarray(batch, dtype=float) * seq_len * hidden * bytes_per_elem)
 
 
 def peak_flops(gpu: str) -> float:
