@@ -137,6 +137,40 @@ THIS_BOOK_FIT = Source(
     "book/appendix_validation",
     "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
     "curve), then frozen; checked against held-out measurements.", key="")
+
+# ------------------------------------------------- Chapters 2-4 (inside the box)
+AZURE_H200_BENCH = Source(
+    "Azure AI-benchmarking-guide, ND H200 v5 results",
+    "https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/"
+    "ND_H200_v5_results.md",
+    "nvbandwidth host-to-device 52 GB/s and device-to-host 52 GB/s (PCIe Gen5 x16).",
+    key="azurebench")
+NCCL_1264 = Source(
+    "NVIDIA/nccl issue 1264 (user report, HGX H100)",
+    "https://github.com/NVIDIA/nccl/issues/1264",
+    "p2pBandwidthLatencyTest on HGX H100: about 380 GB/s unidirectional and about 749 GB/s "
+    "bidirectional between two GPUs.", key="nccl1264")
+NVSWITCH_HOTCHIPS = Source(
+    "Ishii and Wells, NVLink-Network Switch: NVIDIA's switch chip for high communication-"
+    "bandwidth superpods, Hot Chips 34 (2022), as summarised by the scaling book",
+    "https://jax-ml.github.io/scaling-book/gpus/",
+    "DGX H100: the 18 NVLink 4 links of each GPU go 5 + 4 + 4 + 5 to the four NVSwitch "
+    "chips; 3.6 TB/s bisection bandwidth.", key="austin2025")
+NVLINK_576 = Source(
+    "NVIDIA Mission Control / Base Command Manager documentation, GB200 NVLink domains",
+    "https://docs.nvidia.com/mission-control/",
+    "Support for up to 576 GPUs in a single NVLink domain.", key="nvidiamissioncontrol")
+PCIE_ONLY_HYPOTHETICAL = Source(
+    "derived in this book: a hypothetical 8-GPU box without NVLink",
+    "interlib/specs/hardware.py",
+    "8 x H100 attached only by PCIe 5.0 x16 (no NVLink, no NVSwitch), each GPU assumed to "
+    "get its full x16 link; built from the DGX H100 entry to isolate the effect of the "
+    "GPU-to-GPU link. No such product is claimed.", key="")
+NCCL_1374 = Source(
+    "NVIDIA/nccl issue 1374, quoting NVIDIA GTC 2025 talk S72583",
+    "https://github.com/NVIDIA/nccl/issues/1374",
+    "All-reduce bus bandwidth: NVLink 4 370 -> 480 GB/s with NVLink SHARP; NVL72 680 -> "
+    "850 GB/s.", key="")
 H100_FLOPS = Source(
     "NVIDIA H100 Tensor Core GPU datasheet (compute table)",
     "https://www.nvidia.com/en-us/data-center/h100/",
