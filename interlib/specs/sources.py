@@ -222,3 +222,19 @@ ALFARES_FATTREE = Source(
     "A k-ary fat-tree of k-port switches supports k^3/4 hosts with (k/2)^2 core switches and "
     "k pods of k/2 edge and k/2 aggregation switches (5k^2/4 switches in all).",
     key="alfares2008")
+
+
+def all_sources() -> list[Source]:
+    """Every Source defined in this module, in definition order."""
+    return [obj for obj in globals().values() if isinstance(obj, Source)]
+
+
+def sources_table():
+    """The catalogue's sources as a table (for the References page)."""
+    from ..display import Table
+
+    return Table(["source", "link", "what the book takes from it"],
+                 [[s.title, s.url, s.says] for s in all_sources()],
+                 "Every hardware figure in interlib.specs cites one of these; each figure "
+                 "also records whether it is a vendor peak, a measurement, a derivation, an "
+                 "NCCL model constant or a calibrated constant.")
