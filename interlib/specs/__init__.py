@@ -16,6 +16,7 @@ from .hardware import (GPU, GPUS, NIC, NICS, NVSWITCH, SYSTEMS, NVSwitchGen, Sys
 from .links import (ETHERNET, INFINIBAND, NVLINK, NVLINK_BIDIRECTIONAL_NOTE, PCIE,
                     PCIE_HOST_COPY_EFFICIENCY, InfiniBandGen, NVLinkGen, PCIeGen, ethernet,
                     infiniband, nvlink, pcie)
+from .fabric import SUPERPOD_SU, SWITCHES, Switch, switch
 from . import calibration, sources
 
 __all__ = [
@@ -23,5 +24,5 @@ __all__ = [
     "SYSTEMS", "NVSwitchGen", "System", "gpu", "nic", "nvswitch", "system", "ETHERNET",
     "INFINIBAND", "NVLINK", "NVLINK_BIDIRECTIONAL_NOTE", "PCIE", "PCIE_HOST_COPY_EFFICIENCY",
     "InfiniBandGen", "NVLinkGen", "PCIeGen", "ethernet", "infiniband", "nvlink", "pcie",
-    "calibration", "sources",
+    "calibration", "sources", "SUPERPOD_SU", "SWITCHES", "Switch", "switch",
 ]
