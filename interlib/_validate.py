@@ -15,18 +15,30 @@ from typing import Iterable
 import numpy as np
 
 
+def _show(x) -> str:
+    """repr of a value as the reader typed it (numpy scalars shown as plain numbers)."""
+    if isinstance(x, np.generic):
+        x = x.item()
+    return repr(x)
+
+
+def _bad(value, arr: np.ndarray, mask: np.ndarray):
+    """The first offending value: the scalar itself when a scalar was given."""
+    return value if np.ndim(value) == 0 else arr[mask].flat[0]
+
+
 def _as_array(name: str, value) -> np.ndarray:
     if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name}={value!r} must be a number, not a boolean")
+        raise ValueError(f"{name}={_show(value)} must be a number, not a boolean")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name}={value!r} must be a number") from None
+        raise ValueError(f"{name}={_show(value)} must be a number") from None
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty")
     if not np.all(np.isfinite(arr)):
-        bad = arr[~np.isfinite(arr)].flat[0]
-        raise ValueError(f"{name}={bad!r} must be a finite number (got NaN or infinity)")
+        bad = _bad(value, arr, ~np.isfinite(arr))
+        raise ValueError(f"{name}={_show(bad)} must be a finite number (got NaN or infinity)")
     return arr
 
 
@@ -40,17 +52,15 @@ def number(name: str, value, *, lo: float | None = None, hi: float | None = None
     if lo is not None:
         bad = arr <= lo if lo_open else arr < lo
         if np.any(bad):
-            v = arr[bad].flat[0]
             op = ">" if lo_open else ">="
             rng = f"must be {op} {lo:g}" + (f" and <= {hi:g}" if hi is not None else "")
-            raise ValueError(f"{name}={v!r} is out of range: {rng}")
+            raise ValueError(f"{name}={_show(_bad(value, arr, bad))} is out of range: {rng}")
     if hi is not None:
         bad = arr >= hi if hi_open else arr > hi
         if np.any(bad):
-            v = arr[bad].flat[0]
             op = "<" if hi_open else "<="
             rng = (f"must be >= {lo:g} and " if lo is not None else "must be ") + f"{op} {hi:g}"
-            raise ValueError(f"{name}={v!r} is out of range: {rng}")
+            raise ValueError(f"{name}={_show(_bad(value, arr, bad))} is out of range: {rng}")
     return value
 
 
@@ -95,7 +105,8 @@ def choice(name: str, value, options: Iterable[str]) -> str:
         return value
     hint = ""
     if isinstance(value, str):
-        close = difflib.get_close_matches(value.lower(), options, n=1, cutoff=0.5)
+        lower = {str(o).lower(): o for o in options}
+        close = difflib.get_close_matches(value.lower(), list(lower), n=1, cutoff=0.5)
         if close:
-            hint = f"; did you mean {close[0]!r}?"
+            hint = f"; did you mean {lower[close[0]]!r}?"
     raise ValueError(f"{name}={value!r} is not one of {options}{hint}")

@@ -1,0 +1,256 @@
+"""Collectives: nccl-tests definitions, textbook alpha-beta formulas (hand derivations),
+the calibrated model against published measurements, and properties."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from interlib import collectives as co, specs, units as u
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+# ------------------------------------------------------- nccl-tests definitions
+@pytest.mark.parametrize("coll,n,factor", [
+    # nccl-tests doc/PERFORMANCE.md summary factors
+    ("all_reduce", 8, 2 * 7 / 8), ("all_reduce", 2, 1.0), ("reduce_scatter", 8, 7 / 8),
+    ("all_gather", 4, 3 / 4), ("broadcast", 8, 1.0), ("reduce", 16, 1.0),
+    ("all_to_all", 8, 7 / 8), ("all_reduce", 1, 0.0)])
+def test_bus_factor(coll, n, factor):
+    assert co.bus_factor(coll, n) == pytest.approx(factor)
+
+
+@SETTINGS
+@given(size=st.floats(1, 1e12), t=st.floats(1e-7, 10), n=st.integers(1, 4096),
+       coll=st.sampled_from(co.COLLECTIVES))
+def test_busbw_is_algbw_times_factor(size, t, n, coll):
+    assert co.busbw(coll, size, t, n) == pytest.approx(co.algbw(size, t) * co.bus_factor(coll, n))
+
+
+@SETTINGS
+@given(n=st.integers(2, 10**6))
+def test_all_reduce_factor_tends_to_two(n):
+    f = co.bus_factor("all_reduce", n)
+    assert 1.0 <= f < 2.0
+    assert 2 - f == pytest.approx(2 / n)
+
+
+def test_wire_bytes_ring_vs_in_network():
+    # facts.md 4g: ring all-reduce sends 2(N-1)/N x K per GPU; with NVLS/SHARP about K
+    assert co.wire_bytes_per_rank("all_reduce", 140e9, 8) == pytest.approx(245e9)
+    assert co.wire_bytes_per_rank("all_reduce", 140e9, 8, "nvls") == pytest.approx(140e9)
+
+
+# ------------------------------------------------------------ textbook formulas
+def test_ring_all_reduce_hand_derivation():
+    # 2(p-1) alpha + 2(p-1)/p m/B: p=8, m=8 GB, B=400 GB/s, alpha=5 us
+    # = 14 x 5 us + 1.75 x 8e9 / 4e11 = 70 us + 35 ms
+    t = co.alpha_beta("all_reduce", "ring", 8e9, 8, 5 * u.us, 400 * u.GB_per_s)
+    assert t == pytest.approx(0.035 + 70e-6)
+
+
+def test_rhd_all_reduce_power_of_two_and_not():
+    a, B, m = 1e-6, 1e11, 1e9
+    # p = 8: 2 lg p alpha + 2 (p-1)/p m/B = 6 us + 17.5 ms
+    assert co.alpha_beta("all_reduce", "rhd", m, 8, a, B) == pytest.approx(6e-6 + 0.0175)
+    # p = 6: (2 floor(lg 6) + 2) alpha + (2 x 5/6 + 2) m/B = 6 us + (11/3) x 10 ms
+    assert co.alpha_beta("all_reduce", "rhd", m, 6, a, B) == pytest.approx(6e-6 + 11 / 3 * 0.01)
+
+
+def test_tree_broadcast_and_ring_allgather():
+    # binomial broadcast: ceil(lg p) (alpha + m/B); p=5 -> 3 rounds
+    assert co.alpha_beta("broadcast", "tree", 1e6, 5, 1e-6, 1e9) == pytest.approx(3 * (1e-6 + 1e-3))
+    # ring all-gather: (p-1) alpha + (p-1)/p m/B
+    assert co.alpha_beta("all_gather", "ring", 4e6, 4, 2e-6, 1e9) == pytest.approx(6e-6 + 3e-3)
+
+
+def test_gamma_term_adds_reduction_cost():
+    base = co.alpha_beta("all_reduce", "ring", 1e9, 4, 0.0, 1e11)
+    with_gamma = co.alpha_beta("all_reduce", "ring", 1e9, 4, 0.0, 1e11, gamma=1e-12)
+    assert with_gamma - base == pytest.approx(3 / 4 * 1e9 * 1e-12)
+
+
+def test_single_rank_costs_nothing():
+    assert co.alpha_beta("all_reduce", "ring", 1e9, 1, 1e-6, 1e9) == 0.0
+
+
+@SETTINGS
+@given(m=st.floats(1, 1e11), p=st.integers(2, 512), alpha=st.floats(0, 1e-4))
+def test_ring_bandwidth_term_beats_tree_for_large_messages(m, p, alpha):
+    B = 1e11
+    ring = co.alpha_beta("all_reduce", "ring", m, p, 0.0, B)
+    tree = co.alpha_beta("all_reduce", "tree", m, p, 0.0, B)
+    assert ring <= tree + 1e-15  # bandwidth-optimal ring never loses on bytes alone
+
+
+# ------------------------------------------- the model vs published measurements
+GiB = u.GiB
+
+
+def _busbw(system, algorithm, size=8 * GiB, g=8, nodes=1, coll="all_reduce"):
+    return co.predict(coll, size, system, g, nodes, algorithm).busbw / u.GB_per_s
+
+
+def test_h100_ring_busbw_matches_nccl_maintainer():
+    # sjeaugey, nccl-tests#212: ring effective ~370 GB/s on 8xH100 (within 10 %)
+    assert _busbw("dgx-h100", "ring") == pytest.approx(370, rel=0.10)
+
+
+def test_h100_nvls_busbw_matches_measurements():
+    # Azure ND H100 v5 (478.87 GB/s at 8 GB) and nccl-tests#212 (~480 GB/s)
+    assert _busbw("dgx-h100", "nvls") == pytest.approx(480, rel=0.10)
+    assert _busbw("dgx-h100", "auto") == pytest.approx(478.87, rel=0.10)
+
+
+def test_a100_ring_busbw_matches_nccl_maintainer():
+    # sjeaugey, nccl-tests#149: ~230 GB/s on 8xA100 at 8 GB
+    assert _busbw("dgx-a100", "ring", size=8e9) == pytest.approx(230, rel=0.10)
+
+
+def test_dgx_a100_multinode_ring_is_nic_bound():
+    # AddyLaddy (nccl#812): 8x200 Gb/s IB per node, 192 GB/s all-reduce busbw
+    assert _busbw("dgx-a100", "ring", nodes=4) == pytest.approx(192, rel=0.10)
+
+
+def test_nvls_asymptote_formula():
+    # facts.md 2.5: busbw_NVLS -> 2(n-1)/(n+1) x 0.85 x 370.8 GB/s = 490 GB/s on 8xH100
+    expect = 2 * 7 / 9 * 0.85 * 370.8
+    assert _busbw("dgx-h100", "nvls", size=1e13) == pytest.approx(expect, rel=0.01)
+
+
+def test_ring_asymptote_is_effective_nvlink():
+    assert _busbw("dgx-h100", "ring", size=1e13) == pytest.approx(370.8, rel=0.01)
+
+
+def test_small_messages_are_latency_bound():
+    # Azure ND H100 v5: 1 KiB all-reduce busbw 0.07 GB/s, i.e. ~25 us (facts.md V1)
+    r = co.predict("all_reduce", 1024, "dgx-h100", 8, 1)
+    assert r.time_s == pytest.approx(25.6e-6, rel=0.25)
+
+
+def test_hierarchical_beats_nic_bound_ring_on_two_nodes():
+    # On 2 nodes only 1/g of the buffer needs to cross the NICs: busbw can exceed the NIC
+    # bound (nccl-tests#196); a flat ring cannot.
+    ring = _busbw("dgx-h100", "ring", nodes=2)
+    hier = _busbw("dgx-h100", "hierarchical", nodes=2)
+    nic_bound = specs.system("dgx-h100").node_injection / u.GB_per_s
+    assert ring <= nic_bound
+    assert hier > ring
+
+
+def test_sharp_halves_inter_node_bytes():
+    s = 8 * GiB
+    shp = co.predict("all_reduce", s, "dgx-h100", 8, 16, "sharp")
+    hie = co.predict("all_reduce", s, "dgx-h100", 8, 16, "hierarchical")
+    assert shp.time_s < hie.time_s
+
+
+def test_auto_is_never_slower_than_the_algorithms_it_considers():
+    sizes = np.logspace(3, 10, 30)
+    auto = co.predict("all_reduce", sizes, "dgx-h100", 8, 1).time_s
+    for alg in ("ring", "tree", "nvls"):
+        assert np.all(auto <= co.predict("all_reduce", sizes, "dgx-h100", 8, 1, alg).time_s
+                      * (1 + 1e-12))
+
+
+def test_auto_skips_nvls_where_hardware_lacks_it():
+    r = co.predict("all_reduce", 8 * GiB, "dgx-a100", 8, 1)
+    assert r.algorithm != "nvls"
+    with pytest.raises(ValueError, match="algorithm='nvls'"):
+        co.predict("all_reduce", 8 * GiB, "dgx-a100", 8, 1, "nvls")
+
+
+@SETTINGS
+@given(system=st.sampled_from(list(specs.SYSTEMS)), g=st.integers(1, 8),
+       nodes=st.integers(1, 64), coll=st.sampled_from(co.COLLECTIVES))
+def test_time_is_monotone_in_size(system, g, nodes, coll):
+    sizes = np.logspace(1, 11, 80)
+    t = co.predict(coll, sizes, system, g, nodes).time_s
+    assert np.all(np.diff(t) >= -1e-15)
+    assert np.all(t > 0)
+
+
+@SETTINGS
+@given(system=st.sampled_from(list(specs.SYSTEMS)), g=st.integers(2, 8),
+       coll=st.sampled_from(co.COLLECTIVES))
+def test_busbw_never_exceeds_a_physical_bound(system, g, coll):
+    # Single node: busbw <= per-GPU NVLink line rate x 2(n-1)/(n+1)-style in-switch gain (< 2)
+    r = co.predict(coll, np.logspace(3, 12, 40), system, g, 1)
+    peak = specs.system(system).intra_peak_per_gpu
+    assert np.all(r.busbw <= 2 * peak)
+
+
+def test_scalar_and_array_agree():
+    sizes = np.array([1e3, 1e6, 1e9])
+    arr = co.predict("all_gather", sizes, "dgx-b200", 8, 2)
+    for i, s in enumerate(sizes):
+        one = co.predict("all_gather", float(s), "dgx-b200", 8, 2)
+        assert one.time_s == pytest.approx(arr.time_s[i])
+        assert one.algorithm == arr.algorithm[i]
+
+
+def test_single_gpu_is_a_local_copy():
+    r = co.predict("all_reduce", 1e9, "dgx-h100", 1, 1)
+    assert r.busbw == 0.0 and r.time_s > 0
+
+
+# -------------------------------------------------------------------- ring walk
+@pytest.mark.parametrize("n", [2, 3, 4, 8])
+def test_ring_state_invariants(n):
+    half = co.ring_all_reduce_state(n, n - 1)
+    # after reduce-scatter every GPU holds exactly one fully reduced chunk, all different
+    full = half == n
+    assert np.all(full.sum(axis=1) == 1)
+    assert sorted(np.argmax(full, axis=1)) == list(range(n))
+    assert np.all(co.ring_all_reduce_state(n, 2 * (n - 1)) == n)
+    assert np.all(co.ring_all_reduce_state(n, 0) == 1)
+
+
+def test_ring_step_sends_phases():
+    assert co.ring_step_sends(4, 0)[1] == "reduce-scatter"
+    assert co.ring_step_sends(4, 3)[1] == "all-gather"
+    sends, _ = co.ring_step_sends(4, 0)
+    assert list(sends) == [0, 1, 2, 3]  # GPU g starts by sending its own chunk g
+
+
+# -------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kwargs,param", [
+    (dict(size_bytes=-1), "size_bytes"),
+    (dict(size_bytes=math.nan), "size_bytes"),
+    (dict(size_bytes=0), "size_bytes"),
+    (dict(gpus_per_node=0), "gpus_per_node=0"),
+    (dict(gpus_per_node=9), "gpus_per_node=9"),
+    (dict(nodes=0), "nodes=0"),
+    (dict(nodes=2.0), "nodes=2.0"),
+    (dict(system="dgx-h10"), "did you mean 'dgx-h100'"),
+    (dict(system=42), "system=42"),
+    (dict(algorithm="ringg"), "did you mean 'ring'"),
+    (dict(collective="allreduce"), "did you mean 'all_reduce'"),
+    (dict(algorithm="sharp"), "nodes >= 2"),
+])
+def test_predict_rejects_bad_input(kwargs, param):
+    args = dict(collective="all_reduce", size_bytes=1e6, system="dgx-h100", gpus_per_node=8,
+                nodes=1, algorithm="auto")
+    args.update(kwargs)
+    with pytest.raises(ValueError) as e:
+        co.predict(**args)
+    assert param in str(e.value)
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: co.bus_factor("all_reduce", 0), "n=0"),
+    (lambda: co.algbw(1e6, 0), "time_s=0"),
+    (lambda: co.alpha_beta("all_reduce", "ring", 1e6, 0, 0, 1e9), "n=0"),
+    (lambda: co.alpha_beta("all_reduce", "ring", 1e6, 4, -1, 1e9), "alpha=-1"),
+    (lambda: co.alpha_beta("all_reduce", "ring", 1e6, 4, 0, 0), "bandwidth=0"),
+    (lambda: co.alpha_beta("all_to_all", "tree", 1e6, 4, 0, 1e9), "algorithm='tree'"),
+    (lambda: co.ring_all_reduce_state(1, 0), "n=1"),
+    (lambda: co.ring_all_reduce_state(4, 7), "step=7"),
+    (lambda: co.wire_bytes_per_rank("all_gather", 1e6, 4, "nvls"), "collective='all_gather'"),
+])
+def test_helpers_reject_bad_input(call, param):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert param in str(e.value)

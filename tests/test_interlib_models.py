@@ -1,0 +1,199 @@
+"""transfer, scaling, hierarchy, display, widgets: hand derivations, published order
+statistics, invariants and bad input."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from interlib import display, hierarchy, scaling, transfer, units as u, widgets
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+# ---------------------------------------------------------------------- transfer
+def test_transfer_time_hand():
+    # 1 GB at 50 GB/s = 20 ms; plus 10 us latency; at 80 % efficiency 25 ms
+    assert transfer.transfer_time(1 * u.GB, 50 * u.GB_per_s) == pytest.approx(0.02)
+    assert transfer.transfer_time(1 * u.GB, 50 * u.GB_per_s, 10 * u.us) == pytest.approx(0.02001)
+    assert transfer.transfer_time(1 * u.GB, 50 * u.GB_per_s, 0, 0.8) == pytest.approx(0.025)
+
+
+@SETTINGS
+@given(bw=st.floats(1e6, 1e13), lat=st.floats(0, 1e-3), eff=st.floats(0.01, 1))
+def test_effective_bandwidth_limits(bw, lat, eff):
+    big = transfer.effective_bandwidth(1e18, bw, lat, eff)
+    assert big == pytest.approx(eff * bw, rel=1e-3)
+    half = transfer.half_bandwidth_size(bw, lat, eff)
+    if half > 0:
+        assert transfer.effective_bandwidth(half, bw, lat, eff) == pytest.approx(eff * bw / 2)
+
+
+def test_transfer_vectorised_and_monotone():
+    s = np.logspace(0, 12, 50)
+    t = transfer.transfer_time(s, 1e10, 1e-6)
+    assert t.shape == s.shape and np.all(np.diff(t) > 0)
+
+
+def test_shared_uplink():
+    # 4 GPUs behind one x16 uplink: each gets a quarter when the uplink is the bottleneck
+    assert transfer.shared_uplink_bandwidth(4, 64e9, 64e9) == pytest.approx(16e9)
+    assert transfer.shared_uplink_bandwidth(1, 64e9, 32e9) == pytest.approx(32e9)
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: transfer.transfer_time(-1, 1e9), "size_bytes=-1"),
+    (lambda: transfer.transfer_time(1, 0), "bandwidth=0"),
+    (lambda: transfer.transfer_time(1, 1e9, -1e-6), "latency=-1e-06"),
+    (lambda: transfer.transfer_time(1, 1e9, 0, 1.5), "efficiency=1.5"),
+    (lambda: transfer.transfer_time(math.nan, 1e9), "size_bytes=nan"),
+    (lambda: transfer.effective_bandwidth(0, 1e9), "size_bytes=0"),
+    (lambda: transfer.shared_uplink_bandwidth(0, 1e9, 1e9), "devices=0"),
+    (lambda: transfer.half_bandwidth_size(1e9, -1), "latency=-1"),
+])
+def test_transfer_bad_input(call, param):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert param in str(e.value)
+
+
+# ----------------------------------------------------------------------- scaling
+def test_gradient_bytes():
+    assert scaling.gradient_bytes(70e9, 2) == pytest.approx(140e9)  # facts.md 4a: bf16
+    assert scaling.gradient_bytes(70e9, 4) == pytest.approx(280e9)  # the seed's fp32 figure
+
+
+def test_70b_gradient_sync_done_right():
+    # facts.md 4a: 1.75 x 140 GB / 370 GB/s ~ 0.66 s (ring); 1.75 x 140 / 480 ~ 0.51 s (NVLS)
+    assert scaling.gradient_sync_time(70e9, 8) == pytest.approx(0.66, rel=0.05)
+    assert scaling.gradient_sync_time(70e9, 8, algorithm="nvls") == pytest.approx(0.51, rel=0.05)
+
+
+def test_ring_sync_time_uses_the_link():
+    # ring over PCIe 5 achieved (51/63 x 63.02 GB/s = 51 GB/s): 1.75 x 140e9 / 51e9 ~ 4.8 s
+    # facts.md 4a: "PCIe Gen5 at ~50-55 GB/s achieved: ~4.5-4.9 s"
+    t = scaling.ring_sync_time(70e9, 8, "PCIe 5.0 x16")
+    assert 4.5 <= t <= 4.9
+
+
+def test_expected_max_of_normals_known_values():
+    assert scaling.expected_max_standard_normal(1) == pytest.approx(0, abs=1e-9)
+    assert scaling.expected_max_standard_normal(2) == pytest.approx(1 / math.sqrt(math.pi))
+    # Harter (1961) tables of normal order statistics: n=10 -> 1.53875, n=100 -> 2.50759
+    assert scaling.expected_max_standard_normal(10) == pytest.approx(1.53875, abs=1e-4)
+    assert scaling.expected_max_standard_normal(100) == pytest.approx(2.50759, abs=1e-4)
+
+
+@SETTINGS
+@given(n=st.integers(1, 10**6))
+def test_expected_max_grows_slower_than_sqrt_2lnn(n):
+    e = scaling.expected_max_standard_normal(n)
+    assert e <= math.sqrt(2 * math.log(n)) + 1e-9
+
+
+def test_no_jitter_no_straggler_cost():
+    assert scaling.expected_step_time(10000, 1.0, 0.0) == pytest.approx(1.0)
+
+
+def test_simulation_agrees_with_the_formula():
+    t = scaling.expected_step_time(64, 1.0, 0.05)
+    assert scaling.simulated_step_time(64, 1.0, 0.05) == pytest.approx(t, rel=0.01)
+
+
+def test_straggler_samples_are_seeded():
+    a = scaling.straggler_samples(8, 1.0, 0.1, 10, seed=3)
+    b = scaling.straggler_samples(8, 1.0, 0.1, 10, seed=3)
+    assert np.array_equal(a, b) and a.shape == (10, 8)
+
+
+def test_parallelism_traffic_hand():
+    # params 1e9, 2 layers, h=4, s=3, mb=1, bf16 (2 B): act = 1*3*4*2 = 24 B
+    # DP=2, TP=2: shard 1e9/2 params x 2 B = 1e9 B, times 2*(2-1)/2 = 1 -> 1e9 B
+    # TP=2 (pp=1): 2 layers * 4 all-reduces * 2*(1/2) * 24 B = 192 B
+    tr = scaling.parallelism_traffic(1e9, 2, 4, 3, 1, 1, tp=2, pp=1, dp=2)
+    assert tr.dp == pytest.approx(1e9)
+    assert tr.tp == pytest.approx(192)
+    assert tr.pp == 0
+    tr2 = scaling.parallelism_traffic(1e9, 2, 4, 3, 1, 5, tp=1, pp=2, dp=1)
+    assert tr2.dp == 0 and tr2.tp == 0 and tr2.pp == pytest.approx(2 * 24 * 5)
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: scaling.gradient_bytes(0), "params=0"),
+    (lambda: scaling.gradient_bytes(1e9, 3), "bytes_per_param=3"),
+    (lambda: scaling.expected_step_time(0, 1, 0.1), "n=0"),
+    (lambda: scaling.expected_step_time(8, 1, 0.9), "jitter=0.9"),
+    (lambda: scaling.straggler_samples(8, 1, 0.1, 0), "steps=0"),
+    (lambda: scaling.parallelism_traffic(1e9, 4, 8, 8, 1, tp=0), "tp=0"),
+    (lambda: scaling.parallelism_traffic(1e9, 4, 8, 8, 1, pp=8), "pp=8"),
+    (lambda: scaling.model("llama-70b"), "did you mean"),
+    (lambda: scaling.ring_sync_time(1e9, 8, "NVlink 4"), "did you mean 'NVLink 4'"),
+])
+def test_scaling_bad_input(call, param):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert param in str(e.value)
+
+
+# --------------------------------------------------------------------- hierarchy
+def test_link_options_per_direction():
+    opts = hierarchy.link_options()
+    assert opts["NVLink 4"].peak == pytest.approx(450 * u.GB_per_s)
+    assert opts["NVLink 5"].peak == pytest.approx(900 * u.GB_per_s)
+    assert opts["InfiniBand NDR (1 NIC/GPU)"].peak == pytest.approx(50 * u.GB_per_s)
+    for r in opts.values():
+        assert 0 < r.efficiency <= 1
+
+
+# ----------------------------------------------------------------------- display
+@pytest.mark.parametrize("value,text", [
+    (450e9, "450 GB/s"), (1.8e12, "1.8 TB/s"), (999.9e9, "1 TB/s"), (0, "0 B/s"),
+    (12.5e9, "12.5 GB/s")])
+def test_fmt_rate(value, text):
+    assert display.fmt_rate(value) == text
+
+
+@pytest.mark.parametrize("value,text", [
+    (2.56e-5, "25.6 µs"), (0.66, "660 ms"), (4.2, "4.2 s"), (7200, "2 h"),
+    (3 * 86400, "3 days")])
+def test_fmt_time(value, text):
+    assert display.fmt_time(value) == text
+
+
+def test_fmt_bytes_binary_and_decimal():
+    assert display.fmt_bytes(8 * u.GiB, binary=True) == "8 GiB"
+    assert display.fmt_bytes(140e9) == "140 GB"
+    assert display.fmt_ratio(9) == "9×" and display.fmt_pct(0.875) == "87.5 %"
+
+
+def test_table_text_and_html():
+    t = display.Table(["a", "b"], [[1, "<x>"]], "cap")
+    assert "a | b" in repr(t) and "&lt;x&gt;" in t._repr_html_()
+    with pytest.raises(ValueError, match="rows\\[0\\]"):
+        display.Table(["a"], [[1, 2]])
+
+
+# ----------------------------------------------------------------------- widgets
+def test_controls_validate_defaults():
+    with pytest.raises(ValueError, match="default"):
+        widgets.IntSlider(0, 10, 11, "x")
+    with pytest.raises(ValueError, match="min"):
+        widgets.FloatSlider(0.0, 1.0, 0.5, "x", log=True)
+    with pytest.raises(ValueError, match="default"):
+        widgets.Dropdown(("a", "b"), "c", "x")
+
+
+def test_every_demo_has_questions_and_matching_controls():
+    import inspect
+
+    assert len(widgets.DEMOS) >= 3
+    for name, d in widgets.DEMOS.items():
+        assert 1 <= len(d.questions) <= 3, name
+        params = set(inspect.signature(d.func).parameters)
+        assert set(d.controls) <= params, name
+
+
+def test_unknown_demo():
+    with pytest.raises(ValueError, match="did you mean 'straggler'"):
+        widgets.get("stragler")

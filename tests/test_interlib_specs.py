@@ -1,0 +1,193 @@
+"""Units and the cited catalogue. Expected values come from the sources cited inline
+(vendor pages, standards, facts.md) or from arithmetic shown in the comment."""
+
+import math
+
+import pytest
+
+from interlib import specs, units as u
+from interlib.specs import Source, Spec
+
+
+# ------------------------------------------------------------------------- units
+def test_bits_are_an_eighth_of_a_byte():
+    assert 400 * u.Gbit_per_s == 50 * u.GB_per_s  # STYLE.md rule 2
+    assert 8 * u.bit == u.B
+
+
+def test_binary_prefixes_are_powers_of_two():
+    assert u.GiB == 2**30
+    assert u.GiB / u.GB == pytest.approx(1.073741824)
+    assert u.KiB * 1024 == u.MiB
+
+
+def test_time_units():
+    assert u.us * 1e6 == pytest.approx(1.0)
+    assert u.hour == 3600
+    assert 1 * u.ms == 1000 * u.us
+
+
+# ---------------------------------------------------------------------- PCIe
+@pytest.mark.parametrize("gen,raw,usable", [
+    # facts.md 1.1: raw = GT/s x 16 / 8; usable = raw x 128/130 (Gen 3-5), 236/256 (Gen 6)
+    ("3.0", 16.0, 15.75), ("4.0", 32.0, 31.5), ("5.0", 64.0, 63.0), ("6.0", 128.0, 118.0)])
+def test_pcie_x16_per_direction(gen, raw, usable):
+    g = specs.pcie(gen)
+    assert g.raw_per_direction(16) / u.GB_per_s == pytest.approx(raw)
+    assert g.usable_per_direction(16) / u.GB_per_s == pytest.approx(usable, abs=0.02)
+
+
+def test_pcie5_headline_is_both_directions():
+    # H100/H200 datasheets: "PCIe Gen5 128 GB/s" = 2 x 64 GB/s raw
+    assert specs.pcie("5.0").headline_bidirectional(16) / u.GB_per_s == pytest.approx(128)
+
+
+def test_pcie_lanes_scale_linearly():
+    g = specs.pcie("4.0")
+    assert g.raw_per_direction(8) * 2 == pytest.approx(g.raw_per_direction(16))
+
+
+# --------------------------------------------------------------------- NVLink
+@pytest.mark.parametrize("gen,per_dir,bidir", [
+    # facts.md 1.2 (NVIDIA NVLink and Hopper pages; scaling book)
+    (1, 80, 160), (2, 150, 300), (3, 300, 600), (4, 450, 900), (5, 900, 1800)])
+def test_nvlink_per_gpu(gen, per_dir, bidir):
+    nv = specs.nvlink(gen)
+    assert nv.per_gpu_per_direction / u.GB_per_s == pytest.approx(per_dir)
+    assert nv.per_gpu_bidirectional / u.GB_per_s == pytest.approx(bidir)
+
+
+def test_nvlink5_link_is_100GBps_bidirectional():
+    # NVIDIA NVLink page: "18 NVLink 100 gigabyte-per-second (GB/s) connections"
+    assert specs.nvlink(5).per_link_bidirectional / u.GB_per_s == pytest.approx(100)
+
+
+@pytest.mark.parametrize("gen,eff", [(3, 240.0), (4, 370.8), (5, 721.8)])
+def test_nccl_effective_nvlink(gen, eff):
+    # facts.md 1.2 [D]: links x topo.h constant
+    assert specs.nvlink(gen).per_gpu_effective / u.GB_per_s == pytest.approx(eff)
+
+
+def test_nvlink4_lane_arithmetic():
+    # 2 lanes x 100 Gb/s PAM4 per direction = 200 Gb/s = 25 GB/s per link per direction
+    nv = specs.nvlink(4)
+    assert nv.lanes_per_direction * nv.lane_signalling.value == pytest.approx(nv.per_link.value)
+
+
+# ----------------------------------------------------------------- InfiniBand
+@pytest.mark.parametrize("name,gbps", [("EDR", 100), ("HDR", 200), ("NDR", 400),
+                                       ("XDR", 800), ("QDR", 32), ("SDR", 8)])
+def test_infiniband_4x_port(name, gbps):
+    assert specs.infiniband(name).port_rate(4) / u.Gbit_per_s == pytest.approx(gbps)
+
+
+def test_ndr_port_is_50GBps_per_direction():
+    assert specs.infiniband("NDR").port_rate() == pytest.approx(50 * u.GB_per_s)
+
+
+def test_ethernet():
+    assert specs.ethernet(400).value == pytest.approx(50 * u.GB_per_s)
+    assert specs.ethernet(800).direction == "per direction"
+
+
+# -------------------------------------------------------------------- systems
+def test_dgx_h100_scale_out():
+    # DGX BasePOD RA: eight single-port ConnectX-7 at 400 Gb/s, one per GPU
+    s = specs.system("dgx-h100")
+    assert s.gpus_per_node == 8 and s.nics_per_gpu == 1.0
+    assert s.node_injection / u.Tbit_per_s == pytest.approx(3.2)
+    assert s.node_injection / u.GB_per_s == pytest.approx(400)
+
+
+def test_dgx_a100_scale_out():
+    # NVIDIA maintainer (nccl#812): "8x200Gbit/s IB cards"
+    assert specs.system("dgx-a100").node_injection / u.GB_per_s == pytest.approx(200)
+
+
+def test_nvl72_domain_aggregate_is_130TBps():
+    # NVIDIA: "130TB/s of GPU bandwidth in one NVL72" = 72 x 1.8 TB/s (bidirectional)
+    s = specs.system("gb200-nvl72")
+    agg = s.gpus_per_node * s.gpu.nvlink.per_gpu_bidirectional
+    assert agg / u.TB_per_s == pytest.approx(129.6)
+
+
+def test_hbm():
+    assert specs.gpu("h100-sxm").hbm_bandwidth.value == pytest.approx(3.35 * u.TB_per_s)
+    assert specs.gpu("h100-sxm").hbm_bandwidth.direction == "read + write"
+    assert specs.gpu("b200").hbm_capacity.value == pytest.approx(180 * u.GB)
+
+
+# -------------------------------------------------------------- catalogue hygiene
+def _all_specs():
+    out = []
+
+    def walk(obj, path):
+        if isinstance(obj, Spec):
+            out.append((path, obj))
+        elif isinstance(obj, dict):
+            for k, val in obj.items():
+                walk(val, f"{path}[{k!r}]")
+        elif hasattr(obj, "__dataclass_fields__") and not isinstance(obj, type):
+            for k in obj.__dataclass_fields__:
+                walk(getattr(obj, k), f"{path}.{k}")
+
+    for name in ("PCIE", "NVLINK", "INFINIBAND", "ETHERNET", "GPUS", "NICS", "NVSWITCH",
+                 "SYSTEMS"):
+        walk(getattr(specs, name), name)
+    for name in dir(specs.calibration):
+        walk(getattr(specs.calibration, name), f"calibration.{name}")
+    return out
+
+
+def test_catalogue_is_large_and_every_spec_is_cited():
+    found = _all_specs()
+    assert len(found) > 80
+    for path, s in found:
+        assert s.source.url.strip(), path
+        assert s.kind in specs.KINDS, path
+        if s.unit.endswith("_per_s") and s.unit != "GT_per_s":
+            assert s.direction in ("per direction", "bidirectional", "read + write"), path
+
+
+def test_spec_refuses_a_rate_without_direction():
+    src = Source("t", "u")
+    with pytest.raises(ValueError, match="direction"):
+        Spec(1.0, "GB_per_s", "vendor peak", src)
+    with pytest.raises(ValueError, match="kind"):
+        Spec(1.0, "GB", "guess", src)
+    with pytest.raises(ValueError, match="value"):
+        Spec(math.nan, "GB", "measured", src)
+    with pytest.raises(ValueError, match="url"):
+        Source("title", " ")
+
+
+def test_spec_in_unit():
+    s = specs.nvlink(4).per_link
+    assert s.in_unit() == pytest.approx(25)
+    assert s.in_unit("Gbit_per_s") == pytest.approx(200)
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: specs.system("dgx-h10"), "name='dgx-h10'"),
+    (lambda: specs.pcie("7.0"), "gen='7.0'"),
+    (lambda: specs.nvlink(6), "gen=6"),
+    (lambda: specs.nvlink(4.0), "gen=4.0"),
+    (lambda: specs.infiniband("ndr"), "name='ndr'"),
+    (lambda: specs.ethernet(300), "gbps=300"),
+    (lambda: specs.gpu("h100"), "name='h100'"),
+    (lambda: specs.nic("cx7"), "name='cx7'"),
+    (lambda: specs.nvswitch(9), "gen=9"),
+    (lambda: specs.pcie("5.0").raw_per_direction(0), "lanes=0"),
+    (lambda: specs.infiniband("NDR").port_rate(-4), "lanes=-4"),
+])
+def test_lookups_reject_bad_input_naming_the_parameter(call, param):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert param in str(e.value)
+
+
+def test_did_you_mean():
+    with pytest.raises(ValueError, match="did you mean 'dgx-h100'"):
+        specs.system("dgx-h10")
+    with pytest.raises(ValueError, match="did you mean 'NDR'"):
+        specs.infiniband("ndr")
