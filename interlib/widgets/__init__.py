@@ -172,3 +172,5 @@ def questions(name: str):
 
 
 from . import ch01  # noqa: E402,F401  (registers the chapter's demos)
+from . import ch05  # noqa: E402,F401
+from . import ch06  # noqa: E402,F401
