@@ -55,6 +55,11 @@ def drop_slowdown(drop_rate: float = 1e-6, n_gpus: int = 1024, penalty_ms: float
     ax.set_xlim(1, 32768)
     top = max(top, float(p99[-1] / base))
     ax.set_ylim(0.9, 1.6 * top)
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 1.2, 1.5, 2.0, 3.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}×"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
     si_axis(ax, "x", "")
     ax.set_xlabel("GPUs in the collective")
     ax.set_ylabel("step time / drop-free step time (log)")
