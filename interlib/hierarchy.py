@@ -70,3 +70,19 @@ def link(name: str) -> Rung:
     """One of :func:`link_options` by name."""
     opts = link_options()
     return opts[v.choice("name", name, opts)]
+
+
+def link_table():
+    """Chapter 1's spec table: the four links, per GPU, per direction, line rate vs achieved
+    (a :class:`~interlib.display.Table` generated from the catalogue)."""
+    from .display import Table, fmt_pct, fmt_rate, fmt_time
+
+    rows = [[r.name, fmt_rate(r.peak), fmt_rate(2 * r.peak), fmt_rate(r.effective),
+             fmt_pct(r.efficiency), fmt_time(r.latency), r.basis]
+            for r in link_options().values()]
+    return Table(["link", "line rate, per direction", "both directions added",
+                  "achieved, per direction", "achieved / line rate", "per-hop latency",
+                  "how achieved is obtained"], rows,
+                 "Sources: PCI-SIG and Azure nvbandwidth (PCIe); NVIDIA NVLink pages and NCCL "
+                 "topo.h (NVLink); ConnectX-7 docs and NCCL topo.h (InfiniBand); NCCL "
+                 "tuning.cc (latencies).")

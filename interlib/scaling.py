@@ -44,6 +44,21 @@ def gradient_sync_time(params, n_gpus: int, system="dgx-h100", bytes_per_param=2
     return collectives.predict("all_reduce", size, system, n_gpus, nodes, algorithm).time_s
 
 
+def naive_sync_time(params, bandwidth, bytes_per_param=4):
+    """The flawed estimate popular articles print: the whole gradient divided by one
+    bandwidth, ``params x bytes_per_param / bandwidth``. It ignores the 2(N-1)/N bytes a
+    ring really sends, latency, and (in the errata) even uses the HBM figure as if it were
+    NVLink. Kept so the book can show *how far off* it is (Appendix B, claim a).
+
+    Args:
+        params: Model parameters (> 0).
+        bandwidth: The bandwidth the article divides by, bytes/s (> 0).
+        bytes_per_param: Bytes per gradient element (the articles use fp32: 4).
+    """
+    v.positive("bandwidth", bandwidth)
+    return gradient_bytes(params, bytes_per_param) / bandwidth
+
+
 # ---------------------------------------------------------------------- stragglers
 _Z = np.linspace(-9.0, 9.0, 4001)
 _PHI = np.exp(-_Z**2 / 2) / math.sqrt(2 * math.pi)
@@ -87,6 +102,32 @@ def expected_step_time(n_gpus, mean_s, jitter):
     v.positive("mean_s", mean_s)
     v.number("jitter", jitter, lo=0.0, hi=0.5)
     return mean_s * (1 + jitter * expected_max_standard_normal(n_gpus))
+
+
+def gpus_for_slowdown(slowdown, jitter) -> int:
+    """Smallest GPU count whose expected synchronous step is at least ``slowdown`` times the
+    mean GPU time (see :func:`expected_step_time`); solved by bisection on n.
+
+    Args:
+        slowdown: Target ratio step / mean, > 1 (e.g. 1.1 for 10 % slower).
+        jitter: Coefficient of variation of one GPU's time, in (0, 0.5].
+
+    Raises:
+        ValueError: if even 10^9 GPUs stay below the target.
+    """
+    v.number("slowdown", slowdown, lo=1.0, lo_open=True)
+    v.number("jitter", jitter, lo=0.0, hi=0.5, lo_open=True)
+    lo, hi = 1, 10**9
+    if expected_step_time(hi, 1.0, jitter) < slowdown:
+        raise ValueError(f"slowdown={slowdown} is out of range for jitter={jitter}: "
+                         f"not reached below {hi:,} GPUs")
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if expected_step_time(mid, 1.0, jitter) >= slowdown:
+            hi = mid
+        else:
+            lo = mid
+    return hi if expected_step_time(lo, 1.0, jitter) < slowdown else lo
 
 
 def straggler_samples(n_gpus: int, mean_s: float, jitter: float, steps: int = 200,
