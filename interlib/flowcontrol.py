@@ -307,3 +307,58 @@ def pfc_storm(senders: int = 4, load: float = 0.6, failure: bool = True,
                    (np.asarray(c) for c in cols)))
     return PFCRun(np.arange(T), out["good"], out["bad"], out["ql"], out["qg"], out["qb"],
                   out["pu"], out["ph"], out["dr"], pause_steps, wd_fired)
+
+
+# ------------------------------------------------------------ buffer sizing
+#: Signal speed in optical fibre, m/s (refractive index about 1.5: about 5 ns per metre).
+FIBRE_SPEED = 2.0e8
+
+
+def round_trip(distance_m, extra_s: float = 0.0):
+    """Round-trip propagation time over ``distance_m`` of fibre plus ``extra_s``, s:
+    ``2 x distance / FIBRE_SPEED + extra_s`` (about 10 ns per metre of cable).
+
+    Args:
+        distance_m: One-way cable length, m (>= 0), scalar or array.
+        extra_s: Added fixed delay (switch and NIC pipeline), s (>= 0).
+    """
+    v.non_negative("distance_m", distance_m)
+    v.non_negative("extra_s", extra_s)
+    t = 2 * np.asarray(distance_m, dtype=float) / FIBRE_SPEED + extra_s
+    return float(t) if t.ndim == 0 else t
+
+
+def credit_buffer_bytes(link_rate, distance_m, extra_s: float = 0.0):
+    """Receive buffer (credits) a credit-based link needs to run at full rate: the
+    bandwidth-delay product ``link_rate x round_trip(distance_m, extra_s)``, bytes.
+
+    Args:
+        link_rate: bytes/s per direction (> 0).
+        distance_m: One-way cable length, m (>= 0).
+        extra_s: Added fixed delay in the loop, s (>= 0).
+
+    >>> from interlib.units import GB_per_s
+    >>> credit_buffer_bytes(50 * GB_per_s, 100)      # 400 Gb/s over 100 m: 1 us round trip
+    50000.0
+    """
+    v.positive("link_rate", link_rate)
+    return link_rate * round_trip(distance_m, extra_s)
+
+
+def pfc_headroom_bytes(link_rate, distance_m, response_s: float = 0.0,
+                       mtu_bytes: float = 4096.0):
+    """Buffer a PFC switch must keep free above its XOFF threshold so nothing is lost
+    while a pause takes effect: what the sender keeps sending during the round trip and
+    the receiver's reaction time, plus one maximum-size packet in flight at each end:
+    ``link_rate x (round_trip + response_s) + 2 x mtu_bytes`` (the usual headroom
+    reasoning, e.g. Guo et al. SIGCOMM 2016).
+
+    Args:
+        link_rate: bytes/s per direction (> 0).
+        distance_m: One-way cable length, m (>= 0).
+        response_s: Time for the upstream port to react to a pause frame, s (>= 0).
+        mtu_bytes: Largest frame, bytes (> 0).
+    """
+    v.positive("link_rate", link_rate)
+    v.positive("mtu_bytes", mtu_bytes)
+    return link_rate * round_trip(distance_m, response_s) + 2 * mtu_bytes

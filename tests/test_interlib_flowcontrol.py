@@ -111,3 +111,18 @@ def test_pfc_watchdog_contains_the_storm():
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_buffer_sizing_by_hand():
+    from interlib.units import GB_per_s, us
+
+    # 100 m of fibre at 2e8 m/s: 0.5 us each way, 1 us round trip
+    assert F.round_trip(100) == pytest.approx(1 * us)
+    # 400 Gb/s = 50 GB/s x 1 us = 50 kB
+    assert F.credit_buffer_bytes(50 * GB_per_s, 100) == pytest.approx(50e3)
+    assert F.pfc_headroom_bytes(50 * GB_per_s, 100, 1 * us, 4096) == pytest.approx(
+        50 * GB_per_s * 2 * us + 2 * 4096)
+    with pytest.raises(ValueError, match="distance_m"):
+        F.round_trip(-1)
+    with pytest.raises(ValueError, match="link_rate"):
+        F.credit_buffer_bytes(0, 1)
