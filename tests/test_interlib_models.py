@@ -197,3 +197,14 @@ def test_every_demo_has_questions_and_matching_controls():
 def test_unknown_demo():
     with pytest.raises(ValueError, match="did you mean 'straggler'"):
         widgets.get("stragler")
+
+
+# ---------------------------------------------------------------------- notation
+def test_notation_tables_state_both_conventions():
+    rows = {r[0]: r for r in __import__("interlib.notation").notation.direction_table().rows}
+    # NVIDIA Hopper page: 900 GB/s bidirectional per GPU = 450 GB/s per direction
+    assert rows["NVLink 4, one H100"][1:3] == ["900 GB/s", "450 GB/s"]
+    # ConnectX-7: 400 Gb/s per direction = 50 GB/s
+    assert rows["ConnectX-7 NIC"][2] == "50 GB/s"
+    text = repr(__import__("interlib.notation").notation.prefix_table())
+    assert "1 GiB = 1,073,741,824 bytes" in text and "1 Gb/s = 0.125 GB/s" in text

@@ -1,0 +1,88 @@
+"""Shared helpers for the book's tests: the table of contents and one book build per run."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+# --all: a fresh environment, so warnings of unchanged pages are reported again.
+BUILD_CMD = ["jupyter-book", "build", ".", "--all", "-W", "-n", "--keep-going"]
+HTML = REPO / "_build" / "html"
+
+
+def toc_docnames() -> list[str]:
+    """Every document named in _toc.yml (root, files), as written there (no suffix)."""
+    toc = yaml.safe_load((REPO / "_toc.yml").read_text())
+    out: list[str] = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key in ("root", "file"):
+                if isinstance(node.get(key), str):
+                    out.append(node[key])
+            for value in node.values():
+                if isinstance(value, (dict, list)):
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(toc)
+    return [str(Path(d).with_suffix("")) if Path(d).suffix in {".md", ".ipynb"} else d for d in out]
+
+
+def toc_notebooks() -> list[Path]:
+    """Every .ipynb named in _toc.yml, in toc order."""
+    return [REPO / f"{d}.ipynb" for d in toc_docnames() if (REPO / f"{d}.ipynb").exists()]
+
+
+@dataclass
+class BuildResult:
+    returncode: int
+    output: str
+    seconds: float
+
+
+def _venv_bin(name: str) -> str:
+    """The console script next to this interpreter (the project's venv), else from PATH."""
+    candidate = Path(sys.executable).parent / name
+    return str(candidate) if candidate.exists() else name
+
+
+@pytest.fixture(scope="session")
+def book_build() -> BuildResult:
+    """Build the book into _build/html once per pytest run, shared by xdist workers.
+
+    Workers take a file lock; the first one builds and writes a stamp carrying the run's id,
+    the others reuse its result.
+    """
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    build_dir = REPO / "_build"
+    build_dir.mkdir(exist_ok=True)
+    stamp = build_dir / ".pytest-book-build.json"
+    with open(build_dir / ".pytest-book-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.exists():
+            data = json.loads(stamp.read_text())
+            if data.get("run_id") == run_id:
+                return BuildResult(data["returncode"], data["output"], data["seconds"])
+        env = dict(os.environ)
+        env.pop("MPLBACKEND", None)
+        cmd = [_venv_bin(BUILD_CMD[0]), *BUILD_CMD[1:]]
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        output = proc.stdout + proc.stderr
+        stamp.write_text(json.dumps({"run_id": run_id, "returncode": proc.returncode,
+                                     "output": output[-20000:], "seconds": seconds}))
+        return BuildResult(proc.returncode, output[-20000:], seconds)

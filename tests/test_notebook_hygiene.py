@@ -1,0 +1,239 @@
+"""Hygiene of every notebook in _toc.yml: how it was executed, what it stores, what its code
+cells may contain. Failures name the notebook, the cell and (for code) the line.
+
+Conventions checked here (see README "Writing notebooks"):
+
+* executed top to bottom on a fresh kernel (`make execute`): execution counts 1..k;
+* kernelspec ``python3``; the first cell is markdown starting with ``# Title``;
+* every ``image/png`` output has alt text in the cell metadata ``mystnb.image.alt``;
+* widget outputs come with saved widget state (``metadata.widgets``) covering every view;
+* cells whose outputs hold a widget view are tagged ``nbval-ignore-output``, and any other
+  cell with that tag explains why in a comment (``# nbval-ignore-output: <reason>``);
+* no error outputs, no tracebacks or warnings on stderr;
+* code cells hold no numbers that belong in ``interlib``: no float literal and no arithmetic
+  between two numeric literals, except in cells tagged ``worked-problem-input``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from IPython.core.inputtransformer2 import TransformerManager
+
+from conftest import REPO, toc_notebooks
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+IGNORE_TAG = "nbval-ignore-output"
+GIVENS_TAG = "worked-problem-input"
+IGNORE_REASON = re.compile(r"#\s*nbval-ignore-output\s*[:\-\u2014]\s*\S.{9,}")
+MIN_ALT = 15
+
+NOTEBOOKS = toc_notebooks()
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(REPO).as_posix()
+
+
+def _where(path: Path, index: int, cell) -> str:
+    cid = cell.get("id")
+    return f"{_rel(path)} cell {index}" + (f" (id {cid})" if cid else "")
+
+
+def _tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def _outputs_mime(cell) -> set[str]:
+    mimes: set[str] = set()
+    for out in cell.get("outputs", []):
+        mimes.update(out.get("data", {}).keys())
+    return mimes
+
+
+@pytest.fixture(params=NOTEBOOKS, ids=[_rel(p) for p in NOTEBOOKS] or None)
+def notebook(request):
+    path = request.param
+    nb = nbformat.read(path, as_version=4)
+    return path, nb
+
+
+def test_toc_has_notebooks():
+    assert NOTEBOOKS, "_toc.yml lists no notebook: the hygiene checks would check nothing"
+
+
+def test_valid_nbformat(notebook):
+    path, nb = notebook
+    nbformat.validate(nb)
+
+
+def test_fresh_sequential_execution(notebook):
+    path, nb = notebook
+    counts = [(i, c.execution_count) for i, c in enumerate(nb.cells)
+              if c.cell_type == "code" and c.source.strip()]
+    expected = list(range(1, len(counts) + 1))
+    got = [n for _, n in counts]
+    assert got == expected, (
+        f"{_rel(path)}: execution counts {got}, expected {expected}. "
+        "Re-run it top to bottom on a fresh kernel: make execute"
+    )
+
+
+def test_kernelspec_python3(notebook):
+    path, nb = notebook
+    name = nb.metadata.get("kernelspec", {}).get("name")
+    assert name == "python3", f"{_rel(path)}: kernelspec name is {name!r}, must be 'python3'"
+
+
+def test_first_cell_is_title(notebook):
+    path, nb = notebook
+    first = nb.cells[0] if nb.cells else None
+    assert first is not None and first.cell_type == "markdown" and first.source.startswith("# "), (
+        f"{_rel(path)}: the first cell must be markdown starting with '# Title' "
+        "(Jupyter Book takes the page title from it; -W fails otherwise)"
+    )
+
+
+def test_figures_have_alt_text(notebook):
+    path, nb = notebook
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or "image/png" not in _outputs_mime(cell):
+            continue
+        alt = (cell.metadata.get("mystnb", {}).get("image", {}) or {}).get("alt", "")
+        alt = alt.strip() if isinstance(alt, str) else ""
+        if len(alt) < MIN_ALT or alt.lower().rstrip(".") in {"figure", "plot", "image", "graph"}:
+            problems.append(
+                f"{_where(path, i, cell)}: image/png output needs alt text of at least {MIN_ALT} "
+                f'characters in cell metadata {{"mystnb": {{"image": {{"alt": "..."}}}}}}; '
+                f"found {alt!r}"
+            )
+    assert not problems, "\n".join(problems)
+
+
+def test_widget_state_saved(notebook):
+    path, nb = notebook
+    views = []
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(WIDGET_VIEW)
+            if view:
+                views.append((i, view.get("model_id")))
+    if not views:
+        return
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state")
+    assert state, (
+        f"{_rel(path)}: has widget outputs but no saved widget state in metadata.widgets "
+        f"[{WIDGET_STATE!r}]; execute with `make execute` (store_widget_state=True)"
+    )
+    missing = [f"cell {i}: model {mid}" for i, mid in views if mid not in state]
+    assert not missing, f"{_rel(path)}: widget views without saved state: {missing}"
+
+
+def test_nbval_ignore_output_tags(notebook):
+    path, nb = notebook
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        has_widget = WIDGET_VIEW in _outputs_mime(cell)
+        tagged = IGNORE_TAG in _tags(cell)
+        if has_widget and not tagged:
+            problems.append(f"{_where(path, i, cell)}: shows a widget but is not tagged "
+                            f"{IGNORE_TAG!r} (strict nbval cannot compare widget output)")
+        if tagged and not has_widget and not IGNORE_REASON.search(cell.source):
+            problems.append(f"{_where(path, i, cell)}: tagged {IGNORE_TAG!r} without a widget "
+                            f"output; explain why in a comment '# {IGNORE_TAG}: <reason>'")
+    assert not problems, "\n".join(problems)
+
+
+def test_no_errors_or_tracebacks(notebook):
+    path, nb = notebook
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                problems.append(f"{_where(path, i, cell)}: error output "
+                                f"{out.get('ename')}: {out.get('evalue')}")
+            elif out.get("output_type") == "stream" and out.get("name") == "stderr":
+                text = out.get("text", "")
+                if re.search(r"Traceback|Error|Warning", text):
+                    problems.append(f"{_where(path, i, cell)}: stderr shows "
+                                    f"{text.strip().splitlines()[0][:160]!r}")
+    assert not problems, "\n".join(problems)
+
+
+# --- no formulas or spec values in code cells -------------------------------------------------
+
+_TRANSFORMER = TransformerManager()
+
+
+def _is_number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return (isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex))
+            and not isinstance(node.value, bool))
+
+
+def literal_problems(source: str) -> list[tuple[int, str]]:
+    """(line, message) for each float literal and each arithmetic between two numeric
+    literals in IPython source (magics are translated first)."""
+    code = _TRANSFORMER.transform_cell(source)
+    tree = ast.parse(code)
+    lines = code.splitlines()
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and _is_number(node.left) and _is_number(node.right):
+            found.append((node.lineno, f"arithmetic between numeric literals "
+                                       f"`{ast.get_source_segment(code, node)}`"))
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, (float, complex))):
+            found.append((node.lineno, f"float literal `{ast.get_source_segment(code, node)}`"))
+    return sorted(set((ln, f"{msg}  | {lines[ln - 1].strip()[:100]}") for ln, msg in found))
+
+
+def test_no_numbers_in_code_cells(notebook):
+    path, nb = notebook
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or GIVENS_TAG in _tags(cell):
+            continue
+        try:
+            found = literal_problems(cell.source)
+        except SyntaxError as exc:
+            problems.append(f"{_where(path, i, cell)} line {exc.lineno}: syntax error {exc.msg}")
+            continue
+        for line, msg in found:
+            problems.append(f"{_where(path, i, cell)} line {line}: {msg}")
+    assert not problems, (
+        "Numbers belong in interlib (catalogue or model), not in notebook code. Move them, "
+        f"or tag the cell {GIVENS_TAG!r} if they are a worked problem's givens:\n"
+        + "\n".join(problems)
+    )
+
+
+@pytest.mark.parametrize("source, n", [
+    ("x = 1e9", 1),
+    ("y = 10 ** 9", 1),
+    ("z = -2 * 3", 1),
+    ("f(n=8)\n%matplotlib inline", 0),
+    ("bw = 450 * GB_per_s", 0),
+    ("a = b * 2", 0),
+    ("t = 0.5", 1),
+])
+def test_literal_checker_itself(source, n):
+    assert len(literal_problems(source)) == n, literal_problems(source)
+
+
+def test_footcite_has_footbibliography(notebook):
+    # Without a {footbibliography} on the page, {footcite} references dangle silently in HTML.
+    path, nb = notebook
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    if "{footcite" in text:
+        assert "{footbibliography}" in text, (
+            f"{_rel(path)}: uses {{footcite}} but has no {{footbibliography}} directive "
+            "(put one under the chapter's References heading)")
