@@ -193,6 +193,42 @@ def fat_tree(hosts: int, radix: int = 64, oversubscription: float = 1.0,
                    2 * L - 1, max_hosts(k, L, oversubscription), rate)
 
 
+def fat_tree_counts(hosts, radix: int = 64, oversubscription: float = 1.0):
+    """Vectorised switch and cable counts of :func:`fat_tree` for an array of host
+    counts (fewest tiers each): returns ``(tiers, switches, cables)`` integer arrays.
+
+    Args:
+        hosts: Host counts (>= 1), array or scalar; each must fit in 5 tiers.
+        radix: Even port count 4..1024.
+        oversubscription: Leaf down:up ratio >= 1.
+    """
+    down, up = leaf_ports(radix, oversubscription)
+    k = int(radix)
+    v.number("hosts", hosts, lo=1)
+    n = np.atleast_1d(np.asarray(hosts, dtype=np.int64))
+    caps = np.array([max_hosts(k, t, oversubscription) for t in range(1, 6)])
+    if np.any(n > caps[-1]):
+        raise ValueError(f"hosts={int(n.max())} is out of range: at most {caps[-1]} in 5 "
+                         f"tiers of {k}-port switches")
+    tiers = np.searchsorted(caps, n, side="left") + 1
+    switches = np.where(tiers == 1, 1, 0).astype(np.int64)
+    cables = n.copy()
+    leaves = -(-n // down)
+    links = leaves * up
+    total = leaves.copy()
+    sw_cables = links.copy()
+    for level in range(2, 6):
+        top = -(-links // k)
+        is_top = tiers == level
+        switches = np.where(is_top, total + top, switches)
+        cables = np.where(is_top, n + sw_cables, cables)
+        mid = -(-links // (k // 2))
+        total = total + mid
+        links = mid * (k // 2)
+        sw_cables = sw_cables + links
+    return tiers, switches, cables
+
+
 def k_ary_fat_tree(k: int, link_rate: float | None = None) -> FatTree:
     """The full three-tier k-ary fat-tree of Al-Fares et al. (SIGCOMM 2008):
     k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 core switches,

@@ -129,3 +129,13 @@ def test_link_rate_units():
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 60_000), min_size=1, max_size=20),
+       st.sampled_from([16, 32, 64, 128]), st.sampled_from([1.0, 3.0]))
+def test_vectorised_counts_match_fat_tree(hosts, radix, r):
+    tiers, sw, cab = T.fat_tree_counts(hosts, radix, r)
+    for h, t, s, c in zip(hosts, tiers, sw, cab):
+        ft = T.fat_tree(h, radix, r)
+        assert (ft.tiers, ft.switches, ft.cables) == (t, s, c)

@@ -18,6 +18,7 @@ from .links import (ETHERNET, INFINIBAND, NVLINK, NVLINK_BIDIRECTIONAL_NOTE, PCI
                     infiniband, nvlink, pcie)
 from .compute import (BF16_DENSE_FLOPS, HBM_COPY_EFFICIENCY, LLAMA3_GPUS,
                       LLAMA3_INTERRUPTIONS, LLAMA3_SNAPSHOT_DAYS, gpu_flops)
+from .fabric import SUPERPOD_SU, SWITCHES, Switch, switch
 from . import calibration, compute, sources
 
 __all__ = [
@@ -27,4 +28,5 @@ __all__ = [
     "InfiniBandGen", "NVLinkGen", "PCIeGen", "ethernet", "infiniband", "nvlink", "pcie",
     "calibration", "sources", "compute", "BF16_DENSE_FLOPS", "HBM_COPY_EFFICIENCY",
     "LLAMA3_GPUS", "LLAMA3_INTERRUPTIONS", "LLAMA3_SNAPSHOT_DAYS", "gpu_flops",
+    "SUPERPOD_SU", "SWITCHES", "Switch", "switch",
 ]

@@ -238,3 +238,18 @@ def sources_table():
                  "Every hardware figure in interlib.specs cites one of these; each figure "
                  "also records whether it is a vendor peak, a measurement, a derivation, an "
                  "NCCL model constant or a calibrated constant.")
+QUANTUM2 = Source(
+    "NVIDIA LinkX documentation (MMA4Z00-NS twin-port OSFP) on Quantum-2 switches",
+    "https://docs.nvidia.com/networking/display/mma4z00ns400",
+    "Quantum-2 NDR switches: 64 ports at 400Gbps or 128 ports at 200Gbps, in twin-port "
+    "OSFP cages.", key="quantum2")
+SUPERPOD_RA = Source(
+    "NVIDIA DGX SuperPOD (H100) reference architecture, as summarised in Austin et al., "
+    "How to Scale Your Model, Part 12",
+    "https://jax-ml.github.io/scaling-book/gpus/",
+    "32 nodes (256 GPUs) per scalable unit under 8 leaf switches; 4 SUs and 16 spine "
+    "switches make 1,024 GPUs; NDR 64-port switches; full bisection.", key="scalingbook")
+SPECTRUM4 = Source(
+    "Stas Bekman, ML Engineering, network chapter (from NVIDIA's Ethernet switching page)",
+    "https://github.com/stas00/ml-engineering/tree/master/network",
+    "Spectrum-4 SN5600: 64 x OSFP 800GbE, 51.2 Tb/s.", key="bekman")

@@ -1,0 +1,222 @@
+"""ECN marking and DCQCN: a fluid model of N RDMA senders sharing one bottleneck link.
+
+DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015)
+has three parts:
+
+* the switch (congestion point) marks packets with ECN with a probability that rises
+  linearly from 0 at queue ``kmin`` to ``pmax`` at ``kmax`` and is 1 above ``kmax``
+  (RED-style marking);
+* the receiver (notification point) sends at most one Congestion Notification Packet
+  (CNP) per ``cnp_interval`` when marked packets arrived;
+* the sender (reaction point) on a CNP sets its target rate ``R_T = R_C`` and cuts its
+  current rate ``R_C <- R_C (1 - alpha/2)``, with ``alpha <- (1-g) alpha + g``; without
+  CNPs alpha decays ``alpha <- (1-g) alpha`` every ``alpha_interval``. A timer
+  (``increase_interval``) and a byte counter raise the rate: the first ``fast_recovery``
+  increase events move ``R_C`` halfway to ``R_T`` (fast recovery), later ones also add
+  ``rate_ai`` to ``R_T`` (additive increase).
+
+This module integrates the *expected* behaviour (a fluid model in the style of the
+paper's Section 5): with marking probability p and R_C x tau / MTU packets in an interval
+tau, a sender sees at least one mark with probability ``1 - (1 - p)^(R_C tau / MTU)``.
+The queue obeys ``dq/dt = sum(R_C) - C`` (at least 0, at most ``buffer_bytes``; a full
+buffer is held by PFC, not dropped). Senders join one after another, so the figure shows
+the newcomer being pulled down and the rates converging to a fair share.
+
+The default parameters follow the paper's values for its 40 Gb/s testbed (Kmin 5 KB,
+Kmax 200 KB, Pmax 1 %, g = 1/256, 50 us CNP interval, 55 us alpha and timer intervals,
+10 MB byte counter, F = 5, R_AI 40 Mb/s); treat them as illustrative at 400 Gb/s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _validate as v
+from .units import MB, Mbit, kB, s as _s, us
+
+Mbit_per_s = Mbit / _s
+
+
+def marking_probability(queue_bytes, kmin: float = 5 * kB, kmax: float = 200 * kB,
+                        pmax: float = 0.01):
+    """ECN marking probability of a RED-style switch queue (DCQCN's congestion point).
+
+    ``0`` below ``kmin``; ``pmax x (q - kmin) / (kmax - kmin)`` between; ``1`` above
+    ``kmax`` (Zhu et al. 2015, Figure 5).
+
+    Args:
+        queue_bytes: Queue depth, bytes (>= 0), scalar or array.
+        kmin: Marking starts, bytes (>= 0).
+        kmax: Marking reaches pmax, bytes (> kmin).
+        pmax: Probability at kmax, (0, 1].
+
+    >>> marking_probability([0, 102_500, 300_000])
+    array([0.   , 0.005, 1.   ])
+    """
+    v.non_negative("queue_bytes", queue_bytes)
+    v.non_negative("kmin", kmin)
+    v.number("kmax", kmax, lo=float(kmin), lo_open=True)
+    v.fraction("pmax", pmax)
+    q = np.asarray(queue_bytes, dtype=float)
+    p = np.where(q <= kmin, 0.0,
+                 np.where(q <= kmax, pmax * (q - kmin) / (kmax - kmin), 1.0))
+    return float(p) if p.ndim == 0 else p
+
+
+@dataclass(frozen=True)
+class DCQCNRun:
+    """Result of :func:`dcqcn`; arrays have one entry per time step.
+
+    Attributes:
+        t: Time, s.
+        rates: Current rate of each sender, bytes/s, shape (steps, senders).
+        queue: Bottleneck queue, bytes.
+        mark: ECN marking probability.
+        capacity: Bottleneck rate, bytes/s.
+        join_times: When each sender starts, s.
+    """
+
+    t: np.ndarray
+    rates: np.ndarray
+    queue: np.ndarray
+    mark: np.ndarray
+    capacity: float
+    join_times: np.ndarray
+
+    def tail(self, share: float = 0.25) -> slice:
+        """The last ``share`` of the run (where steady-state statistics are taken)."""
+        n = self.t.size
+        return slice(int(n * (1 - share)), n)
+
+    @property
+    def utilisation(self) -> float:
+        """Mean total rate / capacity over the last quarter of the run."""
+        return float(self.rates[self.tail()].sum(axis=1).mean() / self.capacity)
+
+    @property
+    def mean_queue(self) -> float:
+        """Mean queue over the last quarter, bytes."""
+        return float(self.queue[self.tail()].mean())
+
+    @property
+    def fairness(self) -> float:
+        """Jain's fairness index of the senders' mean rates over the last quarter:
+        ``(sum x)^2 / (n sum x^2)`` (1 = perfectly fair)."""
+        x = self.rates[self.tail()].mean(axis=0)
+        return float(x.sum() ** 2 / (x.size * (x**2).sum())) if x.any() else 1.0
+
+
+def dcqcn(senders: int = 4, capacity: float | None = None, kmin: float = 5 * kB,
+          kmax: float = 200 * kB, pmax: float = 0.01, duration: float = 12e-3,
+          dt: float = 4 * us, join_time: float = 4e-3, g: float = 1 / 256,
+          cnp_interval: float = 50 * us, alpha_interval: float = 55 * us,
+          increase_interval: float = 55 * us, byte_counter: float = 10 * MB,
+          fast_recovery: int = 5, rate_ai: float | None = None,
+          mtu: float = 4096.0, buffer_bytes: float = 32 * MB) -> DCQCNRun:
+    """Integrate the DCQCN fluid model for ``senders`` flows into one link.
+
+    ``senders - 1`` identical flows start at t = 0 at line rate (DCQCN starts flows at
+    line rate); one more flow joins at ``join_time`` (with one sender, it starts at 0).
+    Identical flows stay identical in a fluid model, so the state is two classes: the
+    incumbents and the newcomer. Per step of ``dt`` (marking uses the queue one step
+    earlier: the feedback delay):
+
+    * ``P_x = 1 - (1 - p)^(R_C x / mtu)`` for an interval x;
+    * decrease: ``dR_C = -R_C alpha/2 x P_cnp / cnp_interval dt``,
+      ``dR_T = (R_C - R_T) P_cnp / cnp_interval dt``;
+    * ``d alpha = g (P_alpha - alpha) / alpha_interval dt``;
+    * increase events at rate ``e = (1-P_T)/increase_interval + (1-P_B) R_C/byte_counter``
+      (timer and byte counter expiring without a CNP); ``dR_C = e (R_T - R_C)/2 dt``,
+      ``dR_T = e w rate_ai dt`` with ``w = (1 - P_T)^fast_recovery`` the share of events
+      past fast recovery;
+    * ``dq = (sum R_C - capacity) dt``, clipped to [0, buffer_bytes].
+
+    Args:
+        senders: Flows, 1..64.
+        capacity: Bottleneck (and line) rate, bytes/s per direction; default 400 GbE.
+        kmin, kmax, pmax: ECN marking thresholds (bytes) and maximum probability.
+        duration: Simulated time, s (0 < duration <= 0.1).
+        dt: Time step, s (0.1 us .. 50 us); duration / dt at most 20,000 steps.
+        join_time: When the last sender starts, s (>= 0).
+        g: alpha gain, (0, 1].
+        cnp_interval, alpha_interval, increase_interval: s (> 0).
+        byte_counter: bytes (> 0).
+        fast_recovery: Increase events before additive increase (0..20).
+        rate_ai: Additive increase step, bytes/s (>= 0); default 0.1 % of the line rate
+            (the paper's 40 Mb/s at 40 Gb/s, scaled).
+        mtu: Bytes per packet (> 0).
+        buffer_bytes: Queue cap, bytes (> kmax).
+
+    Returns:
+        :class:`DCQCNRun` (``rates`` has one column per sender).
+
+    >>> r = dcqcn(1)
+    >>> round(r.utilisation, 3), r.mean_queue
+    (1.0, 0.0)
+    """
+    import math
+
+    from .specs import ethernet
+
+    n = v.integer("senders", senders, lo=1, hi=64)
+    C = float(ethernet(400).value) if capacity is None else float(v.positive("capacity",
+                                                                             capacity))
+    marking_probability(0.0, kmin, kmax, pmax)
+    v.number("duration", duration, lo=0.0, hi=0.1, lo_open=True)
+    v.number("dt", dt, lo=0.1 * us, hi=50 * us)
+    steps = int(round(duration / dt))
+    if steps > 20_000 or steps < 2:
+        raise ValueError(f"dt={dt!r} is out of range for duration={duration!r}: "
+                         "duration / dt must be between 2 and 20,000 steps")
+    v.non_negative("join_time", join_time)
+    v.fraction("g", g)
+    for name, val in (("cnp_interval", cnp_interval), ("alpha_interval", alpha_interval),
+                      ("increase_interval", increase_interval),
+                      ("byte_counter", byte_counter), ("mtu", mtu)):
+        v.positive(name, val)
+    F = v.integer("fast_recovery", fast_recovery, lo=0, hi=20)
+    rai = 1e-3 * C if rate_ai is None else float(v.non_negative("rate_ai", rate_ai))
+    v.number("buffer_bytes", buffer_bytes, lo=float(kmax), lo_open=True)
+
+    # two classes: 0 = the (n-1) incumbents, 1 = the newcomer
+    mult = (n - 1, 1)
+    start = (0.0, float(join_time) if n > 1 else 0.0)
+    rc, rt, al = [C, C], [C, C], [1.0, 1.0]
+    q, p_prev = 0.0, 0.0
+    span = kmax - kmin
+    out_rc = [[0.0] * steps, [0.0] * steps]
+    Q = [0.0] * steps
+    Pm = [0.0] * steps
+    lo = 1e-6 * C
+    for s in range(steps):
+        now = s * dt
+        lq = math.log1p(-min(p_prev, 1.0 - 1e-12))
+        total = 0.0
+        for c in (0, 1):
+            if mult[c] == 0 or now < start[c]:
+                continue
+            r, tr, a = rc[c], rt[c], al[c]
+            pk = r / mtu * lq
+            p_cnp = -math.expm1(pk * cnp_interval)
+            p_alpha = -math.expm1(pk * alpha_interval)
+            no_t = math.exp(pk * increase_interval)
+            ev = no_t / increase_interval + math.exp(byte_counter / mtu * lq) * r / byte_counter
+            cut = p_cnp / cnp_interval * dt
+            r_new = r - r * a / 2 * cut + ev * (tr - r) / 2 * dt
+            tr_new = tr + (r - tr) * cut + ev * no_t**F * rai * dt
+            al[c] = a + g * (p_alpha - a) / alpha_interval * dt
+            rc[c] = min(max(r_new, lo), C)
+            rt[c] = min(max(tr_new, lo), C)
+            out_rc[c][s] = rc[c]
+            total += mult[c] * rc[c]
+        q = min(max(q + (total - C) * dt, 0.0), buffer_bytes)
+        p_prev = 0.0 if q <= kmin else (pmax * (q - kmin) / span if q <= kmax else 1.0)
+        Q[s] = q
+        Pm[s] = p_prev
+    inc = np.asarray(out_rc[0])
+    new = np.asarray(out_rc[1])
+    rates = np.column_stack([inc] * (n - 1) + [new])
+    joins = np.array([start[0]] * (n - 1) + [start[1]])
+    return DCQCNRun(np.arange(steps) * dt, rates, np.asarray(Q), np.asarray(Pm), C, joins)

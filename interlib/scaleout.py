@@ -1,0 +1,249 @@
+"""Between the boxes: InfiniBand generations, NICs per node, multi-node all-reduce,
+and the DGX SuperPOD as a worked fat-tree (Chapter 5; Chapter 6 reuses the NIC tables).
+
+Nothing here changes :func:`interlib.collectives.predict`; these are helpers around it
+(systems with a different NIC or NIC count, and the textbook byte accounting of the
+hierarchical all-reduce, facts.md 2.4).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _validate as v
+from . import collectives, topology
+from .display import Table, fmt_bits, fmt_bytes, fmt_rate, fmt_ratio
+from .specs import INFINIBAND, SUPERPOD_SU, System, nic as _nic, switch, system as _system
+from .units import bit
+
+ALLREDUCE_ALGORITHMS = ("ring", "hierarchical", "sharp", "auto")
+
+
+def ib_generations_table() -> Table:
+    """InfiniBand SDR -> XDR from the catalogue: lane signalling, encoding, lane data
+    rate, and the 4x port rate in Gb/s and GB/s, per direction."""
+    rows = []
+    for name, gen in INFINIBAND.items():
+        port = gen.port_rate(4)
+        rows.append([name, str(gen.year), fmt_bits(gen.lane_signalling.value / bit),
+                     gen.encoding, fmt_bits(gen.lane_data.value / bit),
+                     fmt_bits(port / bit), fmt_rate(port)])
+    return Table(["generation", "first products (approx.)", "lane signalling",
+                  "encoding", "lane data rate", "4x port (bits/s, per direction)",
+                  "4x port (bytes/s, per direction)"], rows,
+                 "Per direction. 1 byte = 8 bits; PAM4 carries 2 bits per symbol. Sources: "
+                 "IBTA roadmap as tabulated by infiniband.jp and Bekman; XDR lane rate "
+                 "nominal.")
+
+
+def node_nic_table(names=("dgx-a100", "dgx-h100", "dgx-b200", "gb200-nvl72")) -> Table:
+    """Scale-out NICs per node from the catalogue: count, model, GPU:NIC ratio and the
+    node's injection bandwidth in bits/s and bytes/s per direction."""
+    rows = []
+    for n in names:
+        s = _system(n)
+        rows.append([s.title, str(s.gpus_per_node), f"{s.nics_per_node} x {s.nic.name}",
+                     fmt_bits(s.nic.rate.value / bit),
+                     f"{s.nics_per_gpu:g} NIC per GPU",
+                     fmt_bits(s.node_injection / bit), fmt_rate(s.node_injection)])
+    return Table(["system", "GPUs", "compute NICs", "NIC rate (per direction)", "ratio",
+                  "node injection (bits/s)", "node injection (bytes/s)"], rows,
+                 "Compute-fabric NICs only (storage and management NICs not counted); "
+                 "per direction.")
+
+
+def with_nics(system="dgx-h100", nic: str = "connectx-7", nics_per_node: int | None = None
+              ) -> System:
+    """A copy of ``system`` with a different scale-out NIC model and/or NIC count, for
+    what-if questions ("one NIC per node instead of eight").
+
+    Args:
+        system: Catalogue id or :class:`~interlib.specs.System`.
+        nic: NIC catalogue id (``"connectx-6-hdr"``, ``"connectx-7"``, ``"connectx-8"``).
+        nics_per_node: Compute NICs per node, 1..gpus_per_node (default unchanged).
+    """
+    s = _system(system) if isinstance(system, str) else system
+    if not isinstance(s, System):
+        raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
+    n = s.nics_per_node if nics_per_node is None else v.integer(
+        "nics_per_node", nics_per_node, lo=1, hi=s.gpus_per_node)
+    return dataclasses.replace(s, nic=_nic(nic), nics_per_node=n)
+
+
+def multinode_all_reduce(size_bytes, nodes: int, system="dgx-h100",
+                         algorithms=ALLREDUCE_ALGORITHMS) -> dict:
+    """All-reduce predictions for each algorithm (``collectives.predict``, all GPUs of
+    each node): ``{algorithm: Prediction}``. ``"auto"`` is NCCL's choice among ring,
+    tree and NVLS; ``"sharp"`` is in-network reduction in the InfiniBand switches.
+
+    Args:
+        size_bytes: Per-GPU buffer, bytes (scalar or array, >= 1).
+        nodes: Nodes, 2..100,000.
+        system: Catalogue id or System (e.g. from :func:`with_nics`).
+        algorithms: Subset of ``("ring", "hierarchical", "sharp", "auto")``.
+    """
+    k = v.integer("nodes", nodes, lo=2, hi=100_000)
+    for a in algorithms:
+        v.choice("algorithms", a, ALLREDUCE_ALGORITHMS)
+    return {a: collectives.predict("all_reduce", size_bytes, system, None, k, a)
+            for a in algorithms}
+
+
+@dataclass(frozen=True)
+class HierarchicalBytes:
+    """Per-GPU bytes of a hierarchical all-reduce (facts.md 2.4), each direction.
+
+    Attributes:
+        intra: Bytes each GPU sends over NVLink: reduce-scatter + all-gather,
+            ``2 (g-1)/g x S``.
+        inter: Bytes each GPU sends over its NIC share: ring all-reduce of its ``S/g``
+            shard across k nodes, ``2 (k-1)/k x S/g``.
+        flat_ring: Bytes each GPU sends in a flat ring over all n = g k GPUs,
+            ``2 (n-1)/n x S``.
+        node_out: Bytes leaving each node, ``g x inter`` = ``2 (k-1)/k x S``.
+    """
+
+    intra: float
+    inter: float
+    flat_ring: float
+    node_out: float
+
+
+def hierarchical_bytes(size_bytes, gpus_per_node: int, nodes: int) -> HierarchicalBytes:
+    """The byte accounting of the hierarchical all-reduce (Chapter 5).
+
+    1. reduce-scatter inside the node over NVLink: each GPU ends with a 1/g shard;
+    2. all-reduce of that shard across the k nodes over the NICs;
+    3. all-gather inside the node.
+
+    Args:
+        size_bytes: Per-GPU buffer S, bytes (>= 0).
+        gpus_per_node: g, 1..576.
+        nodes: k, 1..100,000.
+
+    >>> b = hierarchical_bytes(8e9, 8, 4)
+    >>> b.intra / 1e9, b.inter / 1e9
+    (14.0, 1.5)
+    """
+    v.non_negative("size_bytes", size_bytes)
+    g = v.integer("gpus_per_node", gpus_per_node, lo=1, hi=576)
+    k = v.integer("nodes", nodes, lo=1, hi=100_000)
+    S = np.asarray(size_bytes, dtype=float)
+    if S.ndim == 0:
+        S = float(S)
+    n = g * k
+    return HierarchicalBytes(2 * (g - 1) / g * S, 2 * (k - 1) / k * S / g,
+                             2 * (n - 1) / n * S, 2 * (k - 1) / k * S)
+
+
+def nic_phase_time(size_bytes, system="dgx-h100", nodes: int = 4):
+    """Line-rate time of the inter-node phase of a hierarchical all-reduce: each GPU's
+    shard goes through ``nics_per_node / gpus_per_node`` of the node's NICs, so the node
+    sends ``2 (k-1)/k x S`` through ``nics_per_node`` NICs: ``t = 2 (k-1)/k x S /
+    (nics_per_node x NIC rate)``. With one NIC per GPU every shard has its own NIC; with
+    one NIC per node all eight shards queue for it.
+
+    Args:
+        size_bytes: Per-GPU buffer, bytes (>= 0).
+        system: Catalogue id or System.
+        nodes: k >= 2.
+    """
+    s = _system(system) if isinstance(system, str) else system
+    k = v.integer("nodes", nodes, lo=2, hi=100_000)
+    b = hierarchical_bytes(size_bytes, s.gpus_per_node, k)
+    return b.node_out / s.node_injection
+
+
+@dataclass(frozen=True)
+class SuperPOD:
+    """A DGX H100 SuperPOD built from scalable units (SUs).
+
+    Attributes:
+        scalable_units: SUs.
+        nodes: DGX nodes; gpus: GPUs (one NDR port each).
+        fabric: The compute fat-tree (:class:`~interlib.topology.FatTree`).
+    """
+
+    scalable_units: int
+    nodes: int
+    gpus: int
+    fabric: topology.FatTree
+
+
+def superpod(scalable_units: int = 4) -> SuperPOD:
+    """Size the compute fabric of a DGX H100 SuperPOD: ``scalable_units x 32`` nodes,
+    8 GPUs and 8 NDR ports per node, 64-port Quantum-2 switches, full bisection
+    (facts.md 1.7: 8 leaves per SU; 4 SUs and 16 spines make 1,024 GPUs).
+
+    Args:
+        scalable_units: 1..64 (beyond 8 SUs a third tier appears).
+    """
+    su = v.integer("scalable_units", scalable_units, lo=1, hi=64)
+    node = _system("dgx-h100")
+    nodes = su * int(SUPERPOD_SU["nodes_per_su"].value)
+    gpus = nodes * node.gpus_per_node
+    sw = switch("quantum-2")
+    ft = topology.fat_tree(nodes * node.nics_per_node, int(sw.ports.value), 1.0,
+                           sw.port_rate.value)
+    return SuperPOD(su, nodes, gpus, ft)
+
+
+def fabric_table(ft: topology.FatTree) -> Table:
+    """One fat-tree's counts as a two-column table."""
+    rows = [["hosts (NIC ports)", f"{ft.hosts:,}"], ["switch radix", str(ft.radix)],
+            ["tiers", str(ft.tiers)],
+            ["switches per tier (leaf first)", " + ".join(f"{x:,}" for x in
+                                                          ft.switches_per_tier)],
+            ["switches", f"{ft.switches:,}"], ["cables", f"{ft.cables:,}"],
+            ["leaf ports down : up", f"{ft.leaf_down} : {ft.leaf_up}"],
+            ["bisection (per direction)", fmt_rate(ft.bisection_per_direction)],
+            ["bisection / full bisection", fmt_ratio(ft.bisection_ratio)],
+            ["max switch hops", str(ft.max_hops)]]
+    return Table(["quantity", "value"], rows,
+                 f"Fat-tree of {ft.radix}-port switches, links {fmt_rate(ft.link_rate)} "
+                 "per direction (topology.fat_tree).")
+
+
+def topology_table(hosts: int = 4096, radix: int = 64) -> Table:
+    """Fat-tree, balanced dragonfly and 3D torus for about ``hosts`` endpoints."""
+    ft = topology.fat_tree(hosts, radix)
+    # the smallest balanced dragonfly of radix <= radix with at least `hosts` hosts
+    df = None
+    for k in range(3, radix + 1):
+        cand = topology.balanced_dragonfly(k)
+        if cand.hosts >= hosts:
+            p = cand.p
+            groups = max(2, -(-hosts // (cand.a * p)))
+            df = topology.dragonfly(p, cand.a, cand.h, min(groups, cand.a * cand.h + 1))
+            break
+    tor = topology.cube_torus(hosts)
+    rows = [["fat-tree", f"{ft.hosts:,}", f"{ft.switches:,}", f"{ft.cables:,}",
+             fmt_rate(ft.bisection_per_direction), fmt_ratio(ft.bisection_ratio),
+             str(ft.max_hops)]]
+    if df is not None:
+        rows.append([f"dragonfly (p={df.p}, a={df.a}, h={df.h}, {df.groups} groups)",
+                     f"{df.hosts:,}", f"{df.switches:,}", f"{df.cables:,}",
+                     fmt_rate(df.bisection_per_direction), fmt_ratio(df.bisection_ratio),
+                     str(df.max_hops)])
+    rows.append([f"3D torus {tor.dims[0]}x{tor.dims[1]}x{tor.dims[2]}", f"{tor.hosts:,}",
+                 "0 (direct)", f"{tor.cables:,}", fmt_rate(tor.bisection_per_direction),
+                 fmt_ratio(tor.bisection_ratio), str(tor.max_hops)])
+    return Table(["topology", "hosts", "switches", "cables", "bisection (per direction)",
+                  "bisection / full", "max hops"], rows,
+                 f"About {hosts:,} endpoints, {radix}-port switches where switches are used, "
+                 "every link 400 Gb/s per direction.")
+
+
+def fmt_nic(system: System) -> str:
+    """``'8 x ConnectX-7 (400 Gb/s) = 400 GB/s per direction'``."""
+    return (f"{system.nics_per_node} x {system.nic.name} "
+            f"({fmt_bits(system.nic.rate.value / bit)}) = "
+            f"{fmt_rate(system.node_injection)} per direction")
+
+
+__all__ = ["ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
+           "hierarchical_bytes", "nic_phase_time", "superpod", "SuperPOD", "fabric_table",
+           "topology_table", "fmt_nic", "HierarchicalBytes", "fmt_bytes"]

@@ -1,0 +1,87 @@
+"""Chapter 5 demos."""
+
+from __future__ import annotations
+
+from .. import display, flowcontrol, scaleout, topology
+from ..plots import ch05 as P
+from ..units import MiB
+from . import Demo, Dropdown, FloatSlider, IntSlider, register
+
+
+def _allreduce_summary(nodes, nic, nics_per_node, size_mib):
+    sys_ = scaleout.with_nics("dgx-h100", nic, nics_per_node)
+    size = size_mib * MiB
+    preds = scaleout.multinode_all_reduce(size, nodes, sys_)
+    parts = [f"{a} {display.fmt_time(p.time_s)}" for a, p in preds.items() if a != "auto"]
+    auto = preds["auto"]
+    return (f"{display.fmt_bytes(size, binary=True)} per GPU on {nodes} nodes "
+            f"({nodes * 8} GPUs), {scaleout.fmt_nic(sys_)}: " + ", ".join(parts)
+            + f"; NCCL's choice: {auto.algorithm} {display.fmt_time(auto.time_s)} "
+            f"(busbw {display.fmt_rate(auto.busbw)})")
+
+
+register(Demo(
+    "ib_allreduce", P.allreduce_multinode,
+    {"nodes": Dropdown((2, 4, 8, 16, 32, 64, 128), 16, "nodes (8 GPUs each)"),
+     "nic": Dropdown(("connectx-6-hdr", "connectx-7", "connectx-8"), "connectx-7", "NIC"),
+     "nics_per_node": Dropdown((1, 2, 4, 8), 8, "NICs per node"),
+     "size_mib": FloatSlider(1.0, 4096.0, 1024.0, "size per GPU (MiB)", step=0.01,
+                             log=True)},
+    _allreduce_summary,
+    ("Drop NICs per node from 8 to 1 at 1 GiB. By how much does the time grow, and why is "
+     "it close to the NIC ratio?",
+     "At 128 nodes, which algorithm wins for 1 MiB and which for 4 GiB? What does that say "
+     "about latency (steps) versus bandwidth (bytes)?",
+     "Switch from ConnectX-7 to ConnectX-8 with 8 NICs. Why does the large-message time "
+     "improve less than 2x? (Look at what NVLink carries.)")))
+
+
+def _fat_tree_summary(hosts, radix, oversubscription):
+    ft = topology.fat_tree(hosts, radix, oversubscription)
+    return (f"{ft.hosts:,} hosts on {radix}-port switches, leaf {ft.leaf_down}:{ft.leaf_up}: "
+            f"{ft.tiers} tier(s), {ft.switches:,} switches "
+            f"({' + '.join(f'{x:,}' for x in ft.switches_per_tier)}), {ft.cables:,} cables, "
+            f"bisection {display.fmt_rate(ft.bisection_per_direction)} per direction "
+            f"({display.fmt_ratio(ft.bisection_ratio)} of full), "
+            f"up to {ft.max_hops} switch hops")
+
+
+register(Demo(
+    "fat_tree", P.fat_tree_sizing,
+    {"hosts": IntSlider(16, 65536, 4096, "hosts (NIC ports)", step=16),
+     "radix": Dropdown((16, 32, 48, 64, 128), 64, "switch radix (ports)"),
+     "oversubscription": Dropdown((1.0, 2.0, 3.0, 7.0), 1.0, "leaf down:up ratio")},
+    _fat_tree_summary,
+    ("Double the hosts from 1,024 to 2,048 and then to 2,049 on 64-port switches. What "
+     "happens to the switch count at 2,049, and why?",
+     "Set the leaf ratio to 3:1. How many switches do you save, and what fraction of the "
+     "bisection do you give up?",
+     "With 128-port switches, how many hosts fit in two tiers? Why do switch vendors race "
+     "to higher radix?")))
+
+
+def _credit_summary(buffer_packets, load, rtt_steps):
+    c = flowcontrol.credit_vs_lossy("credit", buffer_packets, load, rtt_steps, steps=2000)
+    lo = flowcontrol.credit_vs_lossy("lossy", buffer_packets, load, rtt_steps, steps=2000)
+    bound = flowcontrol.credit_throughput_bound(buffer_packets, rtt_steps, 1 - load)
+    return (f"{buffer_packets} buffer packets, RTT {rtt_steps} packet times, "
+            f"{display.fmt_pct(load)} of the receiver's port taken by others. "
+            f"Credit: goodput {c.goodput:.3f} of the link (bound {bound:.3f}), "
+            f"0 drops, sender busy {c.offered:.3f}. "
+            f"Lossy: goodput {lo.goodput:.3f}, {lo.drops} drops, {lo.discarded} packets "
+            f"discarded and resent, sender busy {lo.offered:.3f}")
+
+
+register(Demo(
+    "credit_flow", P.credit_flow,
+    {"buffer_packets": IntSlider(1, 128, 16, "receive buffer = credits (packets)"),
+     "load": FloatSlider(0.0, 0.9, 0.5, "receiver's port taken by other traffic",
+                         step=0.05),
+     "rtt_steps": Dropdown((8, 16, 32, 64), 32, "round trip (packet times)")},
+    _credit_summary,
+    ("With no other traffic (load 0), how many credits does the sender need to reach full "
+     "rate for each round trip? Compare with the bandwidth-delay product.",
+     "At load 0.5, both senders deliver about the same goodput. What is the lossy sender "
+     "doing with the rest of the link, and who else pays for it?",
+     "Why does a longer cable (larger round trip) force an InfiniBand switch to have "
+     "more buffer per port?")))

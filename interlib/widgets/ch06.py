@@ -1,0 +1,87 @@
+"""Chapter 6 demos."""
+
+from __future__ import annotations
+
+from .. import congestion, display, flowcontrol, reliability
+from ..plots import ch06 as P
+from ..plots.ch06 import PFC_STEPS
+from ..units import kB, ms
+from . import Demo, Dropdown, FloatSlider, IntSlider, register
+
+
+def _drop_summary(drop_rate, n_gpus, penalty_ms):
+    packets, base = P.drop_step_setup()
+    s = reliability.step_time_with_drops(n_gpus, drop_rate, packets, base,
+                                         penalty_ms * ms, samples=2000)
+    return (f"{n_gpus:,} GPUs, drop rate {drop_rate:.0e}, {packets:,} packets per GPU per "
+            f"step, {display.fmt_time(penalty_ms * ms)} per drop: a step sees a drop "
+            f"somewhere with probability {s.p_step_hit:.3f}; mean step "
+            f"{s.mean_slowdown:.3f}× and 99th percentile {s.p99_slowdown:.3f}× the "
+            f"drop-free {display.fmt_time(base)} (Monte Carlo: "
+            f"{s.mc_mean_step / base:.3f}×, {s.mc_p99_step / base:.3f}×)")
+
+
+register(Demo(
+    "drop_slowdown", P.drop_slowdown,
+    {"drop_rate": FloatSlider(1e-9, 1e-4, 1e-6, "drop probability per packet",
+                              step=0.1, log=True, readout_format=".1e"),
+     "n_gpus": IntSlider(1, 32768, 1024, "GPUs"),
+     "penalty_ms": FloatSlider(0.01, 100.0, 1.0, "time lost per drop (ms)", step=0.1,
+                               log=True)},
+    _drop_summary,
+    ("At a drop rate of one in a billion, how many GPUs does it take before most steps "
+     "contain at least one drop?",
+     "Why does the 99th-percentile step matter more than the mean for a synchronous "
+     "training job of thousands of steps?",
+     "Which lever helps more at 16K GPUs: halving the drop rate or halving the time lost "
+     "per drop? Try both.")))
+
+
+def _pfc_summary(failure, watchdog, watchdog_steps, load):
+    r = flowcontrol.pfc_storm(4, load, failure, watchdog, 50, watchdog_steps, steps=PFC_STEPS)
+    last = r.good_rx[-100:].mean()
+    fired = (f"watchdog fired at t = {r.watchdog_fired_at}, dropping "
+             f"{r.dropped[-1]:.0f} packets for the dead port" if r.watchdog_fired_at >= 0
+             else "watchdog did not fire")
+    return (f"load {load:.2f}, failure {'on' if failure else 'off'}, watchdog "
+            f"{'on' if watchdog else 'off'} ({watchdog_steps} steps): healthy receiver gets "
+            f"{last:.3f} packets/step at the end (it is offered {0.75 * load:.3f}); "
+            f"most senders paused at once: {int(r.paused_hosts.max())} of 4; {fired}")
+
+
+register(Demo(
+    "pfc_storm", P.pfc_storm,
+    {"failure": Dropdown((True, False), True, "receiver gets stuck"),
+     "watchdog": Dropdown((True, False), True, "PFC watchdog"),
+     "watchdog_steps": IntSlider(50, 800, 600, "watchdog trigger (steps paused)", step=10),
+     "load": FloatSlider(0.2, 1.0, 0.6, "total offered load", step=0.05)},
+    _pfc_summary,
+    ("Turn the watchdog off. Which senders end up paused, and which of them were sending "
+     "to the broken receiver?",
+     "Shorten the watchdog trigger. What does the network gain, and what is the risk of "
+     "a trigger that is too short (think of a receiver that is only briefly slow)?")))
+
+
+def _dcqcn_summary(senders, kmin_kb, kmax_kb, pmax):
+    r = congestion.dcqcn(senders, kmin=kmin_kb * kB, kmax=kmax_kb * kB, pmax=pmax)
+    tail = r.tail()
+    return (f"{senders} senders, Kmin {kmin_kb:g} KB, Kmax {kmax_kb:g} KB, Pmax {pmax:g}: "
+            f"utilisation {display.fmt_pct(r.utilisation)}, mean queue "
+            f"{display.fmt_bytes(r.mean_queue)}, fairness (Jain) {r.fairness:.3f}, "
+            f"late joiner {display.fmt_rate(r.rates[tail, -1].mean())} vs fair share "
+            f"{display.fmt_rate(r.capacity / senders)} (last quarter)")
+
+
+register(Demo(
+    "dcqcn", P.dcqcn,
+    {"senders": IntSlider(2, 32, 8, "senders"),
+     "kmin_kb": FloatSlider(1.0, 100.0, 5.0, "Kmin (KB)", step=1.0),
+     "kmax_kb": FloatSlider(101.0, 2000.0, 200.0, "Kmax (KB)", step=1.0),
+     "pmax": FloatSlider(0.001, 1.0, 0.01, "Pmax", step=0.001, log=True)},
+    _dcqcn_summary,
+    ("Raise Kmax from 200 KB to 2 MB. What happens to the queue, and what does a deeper "
+     "queue cost a latency-sensitive small message behind it?",
+     "Lower Kmax towards Kmin. Does the link stay fully used? What is the trade-off "
+     "DCQCN's thresholds control?",
+     "Watch the late joiner. How long does it take to get near its fair share, and what "
+     "sets that time?")))

@@ -1,0 +1,127 @@
+"""Tests for interlib.packets (header overhead) and interlib.reliability (drops at scale).
+
+Header sizes are the standards' (IEEE 802.3: MAC 14 + FCS 4, preamble/SFD 8 + IFG 12;
+RFC 791 IPv4 20; RFC 768 UDP 8; IBTA: BTH 12, ICRC 4, LRH 8, VCRC 2). Drop statistics are
+checked against closed forms: no drops -> no slowdown; one GPU -> E[max] = m p; P(some
+drop) = 1 - (1-p)^(m n); the exact and Monte-Carlo maxima agree.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from interlib import packets as P
+from interlib import reliability as R
+from interlib.units import GB_per_s, us
+
+
+def test_rocev2_header_stack_by_hand():
+    r = P.packet_layout(4096)
+    assert r.frame == 4096 + 14 + 20 + 8 + 12 + 4 + 4
+    assert r.wire == r.frame + 8 + 12
+    assert r.efficiency == pytest.approx(4096 / 4178)
+    assert P.packet_layout(4096, ipv6=True).wire == 4178 + 20
+    assert P.packet_layout(4096, reth=True).wire == 4178 + 16
+    assert P.packet_layout(1000, wire_framing=False).wire == 1062
+
+
+def test_native_ib_header_stack_by_hand():
+    ib = P.packet_layout(4096, "infiniband")
+    assert ib.wire == 4096 + 8 + 12 + 4 + 2
+
+
+def test_roce_needs_ethernet_mtu_above_payload():
+    # IP packet = IPv4 + UDP + BTH + payload + ICRC; must fit the Ethernet MTU
+    r = P.packet_layout(4096)
+    ip_packet = r.frame - 14 - 4
+    assert ip_packet == 4140 > 4096
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 8999))
+def test_efficiency_monotone_and_below_one(p):
+    assert P.payload_efficiency(p) < P.payload_efficiency(p + 1) < 1
+    assert P.payload_efficiency(p, "infiniband") > P.payload_efficiency(p, "rocev2")
+
+
+def test_goodput_scales_link_rate():
+    assert P.goodput(50 * GB_per_s, 4096) == pytest.approx(50 * GB_per_s * 4096 / 4178)
+    assert len(P.header_table().rows) == len(P.IB_MTUS)
+
+
+def test_no_drops_no_slowdown():
+    s = R.step_time_with_drops(16384, 0.0, 10**6, 0.1, 1e-3)
+    assert s.mean_slowdown == 1.0 and s.p99_slowdown == 1.0
+    assert s.mc_mean_step == pytest.approx(0.1, rel=1e-12)
+    assert s.p_step_hit == 0.0
+
+
+def test_zero_penalty_no_slowdown():
+    s = R.step_time_with_drops(1024, 1e-4, 10**5, 0.1, 0.0)
+    assert s.mean_slowdown == 1.0
+
+
+@pytest.mark.parametrize("m, p", [(1000, 1e-3), (10**5, 1e-6), (50, 0.2)])
+def test_one_gpu_expected_max_is_binomial_mean(m, p):
+    assert R.expected_max_drops(1, p, m) == pytest.approx(m * p, rel=1e-9)
+
+
+def test_two_gpus_bernoulli_max_by_hand():
+    # one packet each: max is 1 unless both survive -> E = 1 - (1-p)^2
+    p = 0.3
+    assert R.expected_max_drops(2, p, 1) == pytest.approx(1 - (1 - p) ** 2)
+
+
+def test_probability_some_gpu_hit():
+    s = R.step_time_with_drops(1000, 1e-7, 10**5, 0.1, 1e-3)
+    assert s.p_step_hit == pytest.approx(1 - (1 - 1e-7) ** (10**5 * 1000))
+
+
+@pytest.mark.parametrize("n", [1, 8, 64])
+def test_inversion_sampler_matches_per_gpu_draws(n):
+    m, p = 20_000, 1e-4
+    a = R.sample_max_drops(n, p, m, 20_000, seed=1)
+    b = R.sample_max_drops(n, p, m, 20_000 if n < 64 else 5000, seed=2, per_gpu=True)
+    exact = R.expected_max_drops(n, p, m)
+    assert a.mean() == pytest.approx(exact, abs=0.05)
+    assert b.mean() == pytest.approx(exact, abs=0.08)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 5000), st.floats(1e-9, 1e-3))
+def test_more_gpus_never_faster(n, p):
+    m = 10_000
+    assert R.expected_max_drops(n + 1, p, m) >= R.expected_max_drops(n, p, m) - 1e-9
+    assert R.max_drop_quantile(n, p, m) <= R.max_drop_quantile(n * 4, p, m)
+
+
+def test_retransmit_timeout_formula():
+    assert R.retransmit_timeout(0) == pytest.approx(4.096 * us)
+    assert R.retransmit_timeout(10) == pytest.approx(4.096 * us * 1024)
+
+
+def test_packets_for():
+    assert R.packets_for(4096, 4096) == 1 and R.packets_for(4097, 4096) == 2
+    assert list(R.packets_for(np.array([0, 8192]), 4096)) == [0, 2]
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: P.packet_layout(-1), "payload"),
+    (lambda: P.packet_layout(100, "ethernet"), "transport"),
+    (lambda: P.payload_efficiency(0), "payload"),
+    (lambda: P.goodput(0, 4096), "link_rate"),
+    (lambda: R.expected_max_drops(0, 1e-3, 10), "n_gpus"),
+    (lambda: R.expected_max_drops(2, 1.0, 10), "drop_rate"),
+    (lambda: R.expected_max_drops(2, 1e-3, 0), "packets"),
+    (lambda: R.step_time_with_drops(2, 1e-3, 10, 0.0, 1.0), "base_s"),
+    (lambda: R.step_time_with_drops(2, 1e-3, 10, 1.0, -1.0), "penalty_s"),
+    (lambda: R.sample_max_drops(10**6, 1e-3, 10, 100, per_gpu=True), "samples"),
+    (lambda: R.retransmit_timeout(40), "exponent"),
+    (lambda: R.max_drop_quantile(4, 1e-3, 10, 1.0), "q"),
+    (lambda: R.packets_for(-1), "size_bytes"),
+])
+def test_bad_input_names_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

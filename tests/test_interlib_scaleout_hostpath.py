@@ -1,0 +1,103 @@
+"""Tests for interlib.scaleout (Chapter 5 helpers) and interlib.hostpath (TCP vs RDMA).
+
+Expected values: the hierarchical all-reduce byte accounting of facts.md 2.4 by hand; the
+DGX H100 NIC facts (8 x 400 Gb/s = 400 GB/s per direction, 1:1; facts.md 1.7, errata d);
+the SuperPOD counts (facts.md 1.7); and structural properties of the host-path budget
+(RDMA has no copies and no per-byte CPU time).
+"""
+
+import pytest
+
+from interlib import hostpath as H
+from interlib import scaleout as S
+from interlib import specs
+from interlib.units import GB_per_s, GiB, Gbit_per_s, KiB, MiB
+
+
+def test_hierarchical_bytes_by_hand():
+    b = S.hierarchical_bytes(8e9, 8, 4)
+    assert b.intra == pytest.approx(2 * 7 / 8 * 8e9)
+    assert b.inter == pytest.approx(2 * 3 / 4 * 8e9 / 8)
+    assert b.flat_ring == pytest.approx(2 * 31 / 32 * 8e9)
+    assert b.node_out == pytest.approx(8 * b.inter)
+
+
+def test_dgx_h100_nics_one_per_gpu():
+    s = specs.system("dgx-h100")
+    assert s.nics_per_gpu == 1.0
+    assert s.node_injection == pytest.approx(8 * 400 * Gbit_per_s)
+    assert s.node_injection == pytest.approx(400 * GB_per_s)
+
+
+def test_one_nic_per_node_makes_nic_phase_eight_times_longer():
+    t8 = S.nic_phase_time(GiB, S.with_nics("dgx-h100", "connectx-7", 8), 16)
+    t1 = S.nic_phase_time(GiB, S.with_nics("dgx-h100", "connectx-7", 1), 16)
+    assert t1 == pytest.approx(8 * t8)
+    # 2 (k-1)/k x S through 8 x 50 GB/s
+    assert t8 == pytest.approx(2 * 15 / 16 * GiB / (400 * GB_per_s))
+
+
+def test_with_nics_does_not_touch_catalogue():
+    S.with_nics("dgx-h100", "connectx-8", 2)
+    assert specs.system("dgx-h100").nics_per_node == 8
+    assert specs.system("dgx-h100").nic.name == "ConnectX-7"
+
+
+def test_multinode_all_reduce_uses_predict():
+    from interlib import collectives
+    out = S.multinode_all_reduce(64 * MiB, 4)
+    assert set(out) == {"ring", "hierarchical", "sharp", "auto"}
+    direct = collectives.predict("all_reduce", 64 * MiB, "dgx-h100", 8, 4, "sharp")
+    assert out["sharp"].time_s == direct.time_s
+    assert out["auto"].time_s <= min(out["ring"].time_s, out["auto"].time_s)
+
+
+def test_superpod_counts():
+    p = S.superpod(4)
+    assert (p.nodes, p.gpus) == (128, 1024)
+    assert p.fabric.switches_per_tier == (32, 16)
+    assert S.superpod(1).fabric.switches_per_tier[0] == 8
+
+
+def test_tables_render():
+    assert len(S.ib_generations_table().rows) == len(specs.INFINIBAND)
+    assert "400 Gb/s" in repr(S.ib_generations_table())
+    assert len(S.topology_table(1024, 64).rows) == 3
+    assert "2,048" in repr(S.fabric_table(S.superpod(4).fabric))
+
+
+def test_rdma_has_no_copies_and_constant_cpu():
+    rate = 50 * GB_per_s
+    small, big = H.path_budget(4 * KiB, "rdma", rate), H.path_budget(GiB, "rdma", rate)
+    assert small.cpu_time == big.cpu_time
+    assert not any("copy" in name for name, _, _ in big.stages)
+    tcp_small, tcp_big = H.path_budget(4 * KiB, "tcp", rate), H.path_budget(GiB, "tcp", rate)
+    assert tcp_big.cpu_time > tcp_small.cpu_time
+    # TCP copies every byte twice at copy_bandwidth
+    a = H.HostPathAssumptions()
+    copies = [t for name, t, _ in tcp_big.stages if "copy" in name]
+    assert sum(copies) == pytest.approx(2 * GiB / a.copy_bandwidth)
+    assert tcp_big.latency > big.latency
+
+
+def test_wire_time_is_size_over_rate():
+    b = H.path_budget(1e6, "rdma", 50 * GB_per_s)
+    wire = dict((n, t) for n, t, _ in b.stages)["wire (serialisation)"]
+    assert wire == pytest.approx(1e6 / (50 * GB_per_s))
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: S.hierarchical_bytes(-1, 8, 2), "size_bytes"),
+    (lambda: S.hierarchical_bytes(1, 0, 2), "gpus_per_node"),
+    (lambda: S.multinode_all_reduce(1e6, 1), "nodes"),
+    (lambda: S.multinode_all_reduce(1e6, 2, algorithms=("tcp",)), "algorithms"),
+    (lambda: S.with_nics("dgx-h100", "connectx-7", 9), "nics_per_node"),
+    (lambda: S.with_nics("dgx-h100", "cx9"), "name"),
+    (lambda: S.superpod(0), "scalable_units"),
+    (lambda: H.path_budget(0, "tcp", 1e9), "size_bytes"),
+    (lambda: H.path_budget(10, "udp", 1e9), "path"),
+    (lambda: H.path_budget(10, "tcp", 0), "link_rate"),
+])
+def test_bad_input_names_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
