@@ -191,3 +191,15 @@ def test_did_you_mean():
         specs.system("dgx-h10")
     with pytest.raises(ValueError, match="did you mean 'NDR'"):
         specs.infiniband("ndr")
+
+
+def test_source_keys_name_real_bibliography_entries():
+    import re
+    from pathlib import Path
+
+    bib = Path(__file__).resolve().parent.parent / "book" / "references.bib"
+    keys = set(re.findall(r"^@\w+\{([^,]+),", bib.read_text(), re.M))
+    srcs = specs.sources.all_sources()
+    assert len(srcs) > 30
+    for s in srcs:
+        assert s.key == "" or s.key in keys, (s.title, s.key)

@@ -41,7 +41,8 @@ class Source:
         title: Human-readable name of the document, e.g. "NVIDIA Hopper architecture page".
         url: Link (or arXiv/DOI id) a reader can follow.
         says: What the source says, quoted or closely paraphrased.
-        key: Optional bibtex key in ``book/references.bib``.
+        key: Bibtex key in ``book/references.bib`` when the work is cited in prose; empty
+            otherwise (the References page lists every Source in a generated table).
     """
 
     title: str

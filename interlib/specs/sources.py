@@ -7,12 +7,12 @@ PCIE_SPEC = Source(
     "https://pcisig.com/specifications",
     "8 / 16 / 32 GT/s NRZ with 128b/130b for Gen 3/4/5; 64 GT/s PAM4 with 256-byte FLITs "
     "(236 B TLP + 6 B DLP + 8 B CRC + 6 B FEC) for Gen 6.",
-    key="pcisig")
+    key="")
 LOCKWOOD_PCIE6 = Source(
     "Glenn K. Lockwood, PCIe Gen6 (digital garden)",
     "https://www.glennklockwood.com/garden/PCIe-Gen6",
     "~118 GB/s usable per direction on Gen6 x16 (236/256 of 128 GB/s); PCI-SIG's 256 GB/s "
-    "adds both directions.", key="lockwoodpcie6")
+    "adds both directions.", key="")
 AZURE_BENCH = Source(
     "Azure AI-benchmarking-guide, ND H100 v5 / ND H200 v5 / ND A100 v4 results",
     "https://github.com/Azure/AI-benchmarking-guide/tree/main/Azure_Results",
@@ -28,23 +28,23 @@ NVLINK_PAGE = Source(
     "https://www.nvidia.com/en-us/data-center/nvlink/",
     "A single NVIDIA Blackwell Tensor Core GPU supports up to 18 NVLink 100 gigabyte-per-"
     "second (GB/s) connections for a total bandwidth of 1.8 terabytes per second (TB/s).",
-    key="nvlinkpage")
+    key="")
 HOPPER_PAGE = Source(
     "NVIDIA Hopper architecture page",
     "https://www.nvidia.com/en-us/technologies/hopper-architecture/",
     "900 gigabytes/second (GB/s) bi-directional per GPU, over 7X the bandwidth of PCIe "
-    "Gen5.", key="hopperpage")
+    "Gen5.", key="nvidiahopper")
 SCALING_BOOK = Source(
     "Austin et al., How to Scale Your Model, Part 12: How to Think About GPUs (2025)",
     "https://jax-ml.github.io/scaling-book/gpus/",
     "NVLink 4: 25 GB/s full-duplex per link, 18 links, 450 GB/s per GPU per direction; "
-    "NVLink 5: 50 GB/s per link; DGX H100 bisection 3.6 TB/s.", key="scalingbook")
+    "NVLink 5: 50 GB/s per link; DGX H100 bisection 3.6 TB/s.", key="austin2025")
 NCCL_TOPO = Source(
     "NVIDIA NCCL source, src/graph/topo.h",
     "https://github.com/NVIDIA/nccl/blob/master/src/graph/topo.h",
     "Per-link effective bandwidths NCCL assumes (GB/s, per direction): SM60_NVLINK_BW 18.0, "
     "SM70 20.0, SM80 20.0, SM90 20.6, SM100 40.1; PCI_BW 12.0 (Gen3 x16); NET_BW 12.0 "
-    "(100 Gbit).", key="nccltopo")
+    "(100 Gbit).", key="")
 NCCL_TUNING = Source(
     "NVIDIA NCCL source, src/graph/tuning.cc",
     "https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc",
@@ -54,12 +54,12 @@ SJEAUGEY_212 = Source(
     "NVIDIA/nccl-tests issue 212 (maintainer answer)",
     "https://github.com/NVIDIA/nccl-tests/issues/212",
     "450GB/s is the line rate. With the protocol overhead (~20%) NCCL can get an effective "
-    "NVLink bandwidth of 370GB/s ... NVLS peak busBw of ~480GB/s.", key="ncclt212")
+    "NVLink bandwidth of 370GB/s ... NVLS peak busBw of ~480GB/s.", key="")
 SJEAUGEY_149 = Source(
     "NVIDIA/nccl-tests issue 149 (maintainer answer)",
     "https://github.com/NVIDIA/nccl-tests/issues/149",
     "Each NVLink has a line rate of 25GB/s (in each direction) ... ~230GB/s [A100 all-reduce "
-    "busbw] in practice.", key="ncclt149")
+    "busbw] in practice.", key="")
 NCCL_TESTS_PERF = Source(
     "NVIDIA nccl-tests, doc/PERFORMANCE.md",
     "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md",
@@ -76,18 +76,18 @@ NVSWITCH_BLOG = Source(
     "https://developer.nvidia.com/blog/nvidia-nvlink-and-nvidia-nvswitch-supercharge-large-"
     "language-model-inference/",
     "up to 256 connected NVIDIA H100 ... 57.6 TB/s of all-to-all bandwidth; NVSwitch "
-    "incorporates multicast and NVIDIA SHARP in-network reductions.", key="nvswitchblog")
+    "incorporates multicast and NVIDIA SHARP in-network reductions.", key="")
 A100_WHITEPAPER = Source(
     "NVIDIA A100 Tensor Core GPU architecture whitepaper",
     "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-"
     "architecture-whitepaper.pdf",
     "Six second-generation NVSwitch ... GPU to GPU communication to peak at 600 GB/s; "
-    "12 NVLink links per A100.", key="a100whitepaper")
+    "12 NVLink links per A100.", key="")
 GB200_PAGE = Source(
     "NVIDIA GB200 NVL72 product page",
     "https://www.nvidia.com/en-us/data-center/gb200-nvl72/",
     "72 Blackwell GPUs in one NVLink domain; NVLink Switch enables 130TB/s of GPU bandwidth; "
-    "Up to 13.4 TB HBM3e | 576 TB/s.", key="gb200page")
+    "Up to 13.4 TB HBM3e | 576 TB/s.", key="")
 IB_ROADMAP = Source(
     "InfiniBand lane rates and encodings (IBTA roadmap, as tabulated by infiniband.jp and "
     "Bekman)",
@@ -97,11 +97,11 @@ IB_ROADMAP = Source(
 CX7_DOC = Source(
     "NVIDIA ConnectX-7 VPI adapter documentation",
     "https://docs.nvidia.com/networking/display/connectx7vpi",
-    "single-port NDR 400 Gb/s InfiniBand or 400GbE; PCIe Gen5 x16.", key="cx7")
+    "single-port NDR 400 Gb/s InfiniBand or 400GbE; PCIe Gen5 x16.", key="")
 CX8_NOTES = Source(
     "NVIDIA ConnectX-8 SuperNIC firmware release notes",
     "https://docs.nvidia.com/networking/display/connectx8firmware",
-    "ConnectX-8 SuperNIC supports 800Gb/s or XDR IB or 2 x 400GbE.", key="cx8")
+    "ConnectX-8 SuperNIC supports 800Gb/s or XDR IB or 2 x 400GbE.", key="")
 IEEE_8023 = Source(
     "IEEE 802.3 Ethernet (802.3ba/bs/ck/df: 100/200/400/800 Gb/s MAC rates)",
     "https://standards.ieee.org/ieee/802.3/10422/",
@@ -111,27 +111,27 @@ A100_DATASHEET = Source(
     "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-"
     "datasheet-us-nvidia-1758950-r4-web.pdf",
     "A100 80GB SXM: HBM2e, 2,039 GB/s; NVLink 600 GB/s; PCIe Gen4 64 GB/s.",
-    key="a100datasheet")
+    key="")
 H100_DATASHEET = Source(
     "NVIDIA H100 Tensor Core GPU datasheet",
     "https://www.nvidia.com/en-us/data-center/h100/",
     "H100 SXM: 80 GB HBM3, 3.35 TB/s; NVLink 900 GB/s; PCIe Gen5 128 GB/s.",
-    key="h100datasheet")
+    key="")
 H200_DATASHEET = Source(
     "NVIDIA H200 Tensor Core GPU datasheet",
     "https://www.nvidia.com/en-us/data-center/h200/",
     "H200 SXM: 141 GB HBM3e, 4.8 TB/s; NVLink 900 GB/s; PCIe Gen5 128 GB/s.",
-    key="h200datasheet")
+    key="")
 DGX_B200 = Source(
     "NVIDIA DGX B200 datasheet",
     "https://www.nvidia.com/en-us/data-center/dgx-b200/",
     "8x B200, 1,440 GB total GPU memory, 64 TB/s HBM3e bandwidth, 14.4 TB/s aggregate "
-    "NVLink; 8x single-port ConnectX-7 400 Gb/s.", key="dgxb200")
+    "NVLink; 8x single-port ConnectX-7 400 Gb/s.", key="")
 MLPERF_GB200 = Source(
     "MLCommons inference v6.1 submission, Crusoe GB200 system description",
     "https://github.com/mlcommons/inference_results_v6.1",
     "\"accelerator_memory_capacity\": \"186 GB\"; for each 4-GPU node: 4x ConnectX-7 400G.",
-    key="mlperfgb200")
+    key="")
 THIS_BOOK_FIT = Source(
     "Interconnects, Appendix A (calibration of the collective model)",
     "book/appendix_validation",
@@ -149,7 +149,7 @@ NCCL_1264 = Source(
     "NVIDIA/nccl issue 1264 (user report, HGX H100)",
     "https://github.com/NVIDIA/nccl/issues/1264",
     "p2pBandwidthLatencyTest on HGX H100: about 380 GB/s unidirectional and about 749 GB/s "
-    "bidirectional between two GPUs.", key="nccl1264")
+    "bidirectional between two GPUs.", key="")
 NVSWITCH_HOTCHIPS = Source(
     "Ishii and Wells, NVLink-Network Switch: NVIDIA's switch chip for high communication-"
     "bandwidth superpods, Hot Chips 34 (2022), as summarised by the scaling book",
@@ -159,7 +159,7 @@ NVSWITCH_HOTCHIPS = Source(
 NVLINK_576 = Source(
     "NVIDIA Mission Control / Base Command Manager documentation, GB200 NVLink domains",
     "https://docs.nvidia.com/mission-control/",
-    "Support for up to 576 GPUs in a single NVLink domain.", key="nvidiamissioncontrol")
+    "Support for up to 576 GPUs in a single NVLink domain.", key="")
 PCIE_ONLY_HYPOTHETICAL = Source(
     "derived in this book: a hypothetical 8-GPU box without NVLink",
     "interlib/specs/hardware.py",
@@ -175,19 +175,19 @@ H100_FLOPS = Source(
     "NVIDIA H100 Tensor Core GPU datasheet (compute table)",
     "https://www.nvidia.com/en-us/data-center/h100/",
     "H100 SXM: BF16 Tensor Core 1,979 teraFLOPS, footnote 'With sparsity'; dense is half: "
-    "989 teraFLOPS.", key="h100datasheet")
+    "989 teraFLOPS.", key="")
 A100_FLOPS = Source(
     "NVIDIA A100 datasheet (compute table)",
     "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-"
     "datasheet-us-nvidia-1758950-r4-web.pdf",
-    "A100 BF16 Tensor Core 312 TFLOPS (624 TFLOPS with sparsity).", key="a100datasheet")
+    "A100 BF16 Tensor Core 312 TFLOPS (624 TFLOPS with sparsity).", key="")
 LOCKWOOD_B200 = Source(
     "Glenn K. Lockwood, B200 (digital garden), citing NVIDIA's Blackwell datasheet",
     "https://glennklockwood.com/garden/processors/B200",
     "HGX B200 at 1,000 W: BF16 matrix 2,250 TFLOPS dense, 4,500 sparse; FP8 4,500 dense, "
     "9,000 sparse. GB200 at 1,200 W: BF16 2,500 dense, 5,000 sparse. (DGX B200's '72 "
     "petaFLOPS FP8' for 8 GPUs is 9,000 TFLOPS per GPU, the sparse FP8 figure.)",
-    key="lockwoodb200")
+    key="")
 LLAMA3 = Source(
     "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 5",
     "https://arxiv.org/abs/2407.21783",
@@ -202,19 +202,19 @@ ZERO_PAPER = Source(
     "Parameter Models (SC20, arXiv:1910.02054)",
     "https://arxiv.org/abs/1910.02054",
     "Mixed-precision Adam keeps fp16 parameters and gradients (2 + 2 bytes) and fp32 "
-    "parameters, momentum and variance (12 bytes): 16 bytes per parameter.", key="zero")
+    "parameters, momentum and variance (12 bytes): 16 bytes per parameter.", key="")
 META_CLUSTERS = Source(
     "Meta engineering blog, Building Meta's GenAI infrastructure (12 March 2024)",
     "https://engineering.fb.com/2024/03/12/data-center-engineering/building-metas-genai-"
     "infrastructure/",
     "Two 24,576-GPU clusters: one RoCE (Arista 7800, Wedge400 and Minipack2), one NVIDIA "
-    "Quantum-2 InfiniBand, both with 400 Gbps endpoints.", key="metaclusters")
+    "Quantum-2 InfiniBand, both with 400 Gbps endpoints.", key="metaclusters2024")
 KIM_DRAGONFLY = Source(
     "Kim, Dally, Scott and Abts, Technology-Driven, Highly-Scalable Dragonfly Topology "
     "(ISCA 2008)",
     "https://doi.org/10.1109/ISCA.2008.19",
     "a dragonfly reduces cost by 20% compared to a flattened butterfly and by 52% compared "
-    "to a folded Clos network in configurations with 16K nodes.", key="kim2008dragonfly")
+    "to a folded Clos network in configurations with 16K nodes.", key="kim2008")
 ALFARES_FATTREE = Source(
     "Al-Fares, Loukissas and Vahdat, A Scalable, Commodity Data Center Network Architecture "
     "(SIGCOMM 2008)",
@@ -242,13 +242,13 @@ QUANTUM2 = Source(
     "NVIDIA LinkX documentation (MMA4Z00-NS twin-port OSFP) on Quantum-2 switches",
     "https://docs.nvidia.com/networking/display/mma4z00ns400",
     "Quantum-2 NDR switches: 64 ports at 400Gbps or 128 ports at 200Gbps, in twin-port "
-    "OSFP cages.", key="quantum2")
+    "OSFP cages.", key="")
 SUPERPOD_RA = Source(
     "NVIDIA DGX SuperPOD (H100) reference architecture, as summarised in Austin et al., "
     "How to Scale Your Model, Part 12",
     "https://jax-ml.github.io/scaling-book/gpus/",
     "32 nodes (256 GPUs) per scalable unit under 8 leaf switches; 4 SUs and 16 spine "
-    "switches make 1,024 GPUs; NDR 64-port switches; full bisection.", key="scalingbook")
+    "switches make 1,024 GPUs; NDR 64-port switches; full bisection.", key="austin2025")
 SPECTRUM4 = Source(
     "Stas Bekman, ML Engineering, network chapter (from NVIDIA's Ethernet switching page)",
     "https://github.com/stas00/ml-engineering/tree/master/network",
