@@ -147,21 +147,107 @@ def summary(name: str, **params) -> str:
     return demo.summary(**{**demo.defaults(), **params})
 
 
+def figure_png(fig, dpi=None, **pil_kwargs) -> bytes:
+    """The figure rendered to PNG bytes by its own Agg canvas.
+
+    No ``bbox_inches="tight"`` (which draws the figure twice to measure it): the book's
+    figures have fixed margins (:func:`interlib.plots.new_figure`), so the image keeps the
+    same size and layout for every slider value.
+    """
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    if dpi is not None and dpi != fig.dpi:
+        fig.set_dpi(dpi)
+    canvas.print_png(buf, metadata={"Software": None}, pil_kwargs=pil_kwargs or None)
+    return buf.getvalue()
+
+
+def figure_alt(fig, demo_name: str, params: dict) -> str:
+    """Alt text for a demo image: the figure's titles and axis labels, then the settings."""
+    parts = []
+    if getattr(fig, "_suptitle", None) is not None and fig._suptitle.get_text():
+        parts.append(fig._suptitle.get_text())
+    for ax in fig.axes:
+        bits = [t for t in (ax.get_title(), ax.get_title("left"), ax.get_title("right")) if t]
+        if ax.get_ylabel() and ax.get_xlabel():
+            bits.append(f"{ax.get_ylabel()} against {ax.get_xlabel()}")
+        if bits:
+            parts.append("; ".join(bits))
+    settings = ", ".join(f"{k} = {v}" for k, v in params.items())
+    head = " | ".join(parts) or f"Figure of the {demo_name.replace('_', ' ')} demo"
+    return f"{head} (settings: {settings})".replace("\n", " ")
+
+
+def _img_html(png: bytes, alt: str) -> str:
+    import base64
+    import html
+
+    return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" '
+            f'alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto">')
+
+
+def _pre_html(text: str) -> str:
+    import html
+
+    return (f'<pre class="interlib-summary" style="white-space:pre-wrap;margin:0.3em 0">'
+            f'{html.escape(text)}</pre>')
+
+
+def render(name: str, **params) -> tuple[str, str]:
+    """The demo at ``params`` as ``(img_html, summary_html)``: what :func:`show` puts in its
+    two HTML widgets. Exposed for tests and the benchmark."""
+    import matplotlib.pyplot as plt
+
+    demo = get(name)
+    kw = {**demo.defaults(), **params}
+    fig = demo.func(**kw)
+    try:
+        img = _img_html(figure_png(fig), figure_alt(fig, name, kw))
+    finally:
+        plt.close(fig)  # harmless for a pyplot-free Figure; frees one made with pyplot
+    text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
+    return img, text
+
+
 def show(name: str):
-    """Build the demo's sliders and output; returns the widget box to display."""
+    """Build the demo's controls, plot and numbers; returns the widget box to display.
+
+    The fast pattern (``make bench`` measures it against ``interactive_output`` + a new
+    displayed Figure per move): the plot is one ``ipywidgets.HTML`` holding an ``<img>``
+    (PNG as a data URL, with alt text built from the figure's titles and the settings), the
+    numbers a second ``HTML`` holding a ``<pre>``. A slider change calls the pure
+    ``demo.func`` and renders it once on its Agg canvas; only the two widgets' ``value``
+    traits change. No Output widget, no ``clear_output``/``display`` messages, no second
+    draw for a tight bounding box, and the browser swaps one image of constant size, so the
+    page does not re-flow. The saved widget state is plain HTML, which the static site
+    renders without a kernel.
+    """
     import ipywidgets as W
-    from IPython.display import display
 
     demo = get(name)
     ctrls = {k: c.make() for k, c in demo.controls.items()}
+    img, text = render(name)
+    plot = W.HTML(img, layout=W.Layout(min_height="1px"))
+    plot.add_class("interlib-plot")
+    numbers = W.HTML(text)
+    numbers.add_class("interlib-numbers")
 
-    def _draw(**kw):
-        display(demo.func(**kw))
-        if demo.summary is not None:
-            print(demo.summary(**kw))
+    def _update(_change=None):
+        kw = {k: c.value for k, c in ctrls.items()}
+        new_img, new_text = render(name, **kw)
+        with plot.hold_sync(), numbers.hold_sync():
+            plot.value = new_img
+            numbers.value = new_text
 
-    out = W.interactive_output(_draw, ctrls)
-    return W.VBox([W.VBox(list(ctrls.values())), out])
+    for c in ctrls.values():
+        c.observe(_update, names="value")
+    box = W.VBox([W.VBox(list(ctrls.values())), plot, numbers])
+    box.add_class("interlib-demo")
+    return box
 
 
 def questions(name: str):
