@@ -177,7 +177,8 @@ def figure_alt(fig, demo_name: str, params: dict) -> str:
             bits.append(f"{ax.get_ylabel()} against {ax.get_xlabel()}")
         if bits:
             parts.append("; ".join(bits))
-    settings = ", ".join(f"{k} = {v}" for k, v in params.items())
+    settings = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
+                         for k, v in params.items())
     head = " | ".join(parts) or f"Figure of the {demo_name.replace('_', ' ')} demo"
     return f"{head} (settings: {settings})".replace("\n", " ")
 

@@ -1,0 +1,280 @@
+"""Headless Debian Chromium and a throwaway JupyterLab server, for the browser tests and
+``tools/bench.py``.
+
+* :func:`chromium_context`: Playwright driving ``/usr/bin/chromium`` (never a downloaded
+  browser) with a fresh profile.
+* :func:`jupyterlab_server`: JupyterLab on 127.0.0.1, a free port and a random token, as
+  root with ``--allow-root``, serving a temporary *copy* of the repository's notebooks (so
+  nothing a test does can modify them), with announcements, update checks and the PyPI
+  extension manager switched off (no request leaves the machine). The server and its
+  kernels are always stopped: kernels shut down over the REST API, then SIGTERM to the
+  server's process group, then SIGKILL to anything left (server, kernels, their children).
+* :class:`LabNotebook`: open a notebook, run all cells, find a demo, move its first
+  control and wait for the new plot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SKIP_REASON = (
+    "SKIPPED: /usr/bin/chromium not found, so the real-browser checks (static site and "
+    "JupyterLab) did not run. Install it with `apt-get install -y chromium` (never "
+    "`playwright install`).")
+
+
+def external_requests(urls) -> list[str]:
+    """The URLs that leave 127.0.0.1 (data:, blob: and about: are local)."""
+    return [u for u in urls if urlparse(u).scheme not in ("data", "blob", "about")
+            and urlparse(u).hostname != "127.0.0.1"]
+
+
+@contextlib.contextmanager
+def chromium_context(viewport=(1280, 1600)):
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    try:
+        with sync_playwright() as p:
+            context = p.chromium.launch_persistent_context(
+                profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
+                viewport={"width": viewport[0], "height": viewport[1]})
+            try:
+                yield context
+            finally:
+                context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# JupyterLab user settings for the test server: no news or update checks (network), all
+# cells attached to the DOM (the default 'full' windowing detaches cells out of view).
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+
+
+def copy_notebooks(dest: Path, notebooks) -> None:
+    """Copy the given notebooks (paths inside REPO) and the folders beside them that hold
+    no notebooks' outputs (data files a chapter may read) into dest, same layout."""
+    for nb in notebooks:
+        rel = Path(nb).resolve().relative_to(REPO)
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / rel, dest / rel)
+    for extra in ("book/data", "chapters/data"):
+        if (REPO / extra).is_dir() and not (dest / extra).exists():
+            shutil.copytree(REPO / extra, dest / extra)
+
+
+class LabServer:
+    def __init__(self, proc, url, token, root):
+        self.proc, self.url, self.token, self.root = proc, url, token, root
+
+    def api(self, path, method="GET"):
+        req = urllib.request.Request(f"{self.url}{path}", method=method,
+                                     headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def lab_url(self, rel: str) -> str:
+        return f"{self.url}/lab/tree/{rel}?token={self.token}&reset"
+
+
+@contextlib.contextmanager
+def jupyterlab_server(notebooks, startup_timeout=90.0):
+    """A JupyterLab server over a temporary copy of ``notebooks``; always stopped."""
+    import psutil
+
+    tmp = Path(tempfile.mkdtemp(prefix="interconnects-lab-"))
+    root = tmp / "root"
+    copy_notebooks(root, notebooks)
+    settings = tmp / "settings"
+    for name, value in LAB_SETTINGS.items():
+        (settings / name).parent.mkdir(parents=True, exist_ok=True)
+        (settings / name).write_text(json.dumps(value))
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    env.update(JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(tmp / "ws"),
+               JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
+               IPYTHONDIR=str(tmp / "ipython"), JUPYTER_PLATFORM_DIRS="1")
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+           f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
+           "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+           "--LabApp.expose_app_in_browser=True", "--ServerApp.open_browser=False"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(tmp / "server.log", "wb")
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    server = LabServer(proc, f"http://127.0.0.1:{port}", token, root)
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError("JupyterLab exited:\n" + (tmp / "server.log").read_text()[-3000:])
+            try:
+                server.api("/api/status")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("JupyterLab did not start:\n"
+                                       + (tmp / "server.log").read_text()[-3000:])
+                time.sleep(0.25)
+        yield server
+    finally:
+        family = []
+        with contextlib.suppress(psutil.Error):
+            family = psutil.Process(proc.pid).children(recursive=True)
+        with contextlib.suppress(Exception):
+            for k in server.api("/api/kernels"):
+                server.api(f"/api/kernels/{k['id']}", method="DELETE")
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        for child in family:  # kernels run in their own sessions: not in the group above
+            with contextlib.suppress(psutil.Error):
+                child.kill()
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# In-page helpers. A demo made by interlib.widgets.show() is a `.interlib-demo` box holding
+# its controls, a `.interlib-plot` (an <img>) and `.interlib-numbers` (a <pre>).
+_JS_STATE = """(demo) => {
+  const img = demo.querySelector('.interlib-plot img, .jp-OutputArea-output img');
+  const pre = demo.querySelector('.interlib-numbers pre');
+  const outText = demo.querySelector('.jp-OutputArea-output pre');
+  return {src: img ? img.getAttribute('src') : null,
+          alt: img ? img.getAttribute('alt') : null,
+          width: img ? img.naturalWidth : 0,
+          text: pre ? pre.textContent : (outText ? outText.textContent : null)};
+}"""
+
+# Resolves with the ms from the call to the first new plot image in the demo. Marks the
+# start, then the caller presses the key; a MutationObserver stamps the change.
+_JS_ARM = """(demo) => {
+  const current = () => { const i = demo.querySelector('.interlib-plot img, .jp-OutputArea-output img');
+                          return i ? i.getAttribute('src') : null; };
+  const before = current();
+  window.__plotChanged = null;
+  window.__t0 = performance.now();
+  const obs = new MutationObserver(() => {
+    const now = current();
+    if (now && now !== before && window.__plotChanged === null) {
+      window.__plotChanged = performance.now() - window.__t0; obs.disconnect();
+    }
+  });
+  obs.observe(demo, {subtree: true, childList: true, attributes: true, attributeFilter: ['src']});
+}"""
+
+
+class LabNotebook:
+    """One notebook open in JupyterLab in its own page."""
+
+    def __init__(self, context, server: LabServer, rel: str):
+        self.page = context.new_page()
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        self.page.goto(server.lab_url(rel), wait_until="load")
+        self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60000)
+        self.page.wait_for_function("() => window.jupyterapp !== undefined", timeout=30000)
+        # The toolbar can say idle before the kernel is connected: wait for the status bar.
+        self.page.locator("#jp-main-statusbar").get_by_text("Idle").first.wait_for(
+            timeout=90000)
+
+    _JS_COUNTS = """() => { const nb = window.jupyterapp.shell.currentWidget.content;
+        return nb.widgets.filter(c => c.model.type === 'code')
+                         .map(c => c.model.executionCount); }"""
+
+    def run_all(self, timeout_s=240.0):
+        """Clear the stored outputs (and execution counts), run all cells, and wait until
+        every code cell has run and the kernel is idle again."""
+        self.page.evaluate("""async () => {
+            const c = window.jupyterapp.commands;
+            await c.execute('notebook:clear-all-cell-outputs');
+            await c.execute('notebook:run-all-cells'); }""")
+        self.page.wait_for_function(
+            f"() => ({self._JS_COUNTS})().every(n => n !== null && n > 0)",
+            timeout=timeout_s * 1000, polling=250)
+        self.page.locator("#jp-main-statusbar").get_by_text("Idle").first.wait_for(
+            timeout=timeout_s * 1000)
+
+    def execution_counts(self) -> list:
+        return self.page.evaluate(self._JS_COUNTS)
+
+    def error_outputs(self) -> list[str]:
+        return self.page.eval_on_selector_all(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+            "els => els.map(e => e.textContent.slice(0, 500))")
+
+    def demos(self):
+        return self.page.locator(".interlib-demo")
+
+    def state(self, demo) -> dict:
+        return demo.evaluate(_JS_STATE)
+
+    def move_first_control(self, demo, key="ArrowRight") -> float | None:
+        """Move the demo's first slider one step (or pick the next option of its first
+        dropdown); returns ms until the plot image changed, None if it did not in 20 s."""
+        demo.scroll_into_view_if_needed()
+        slider = demo.locator(".noUi-handle")
+        if slider.count():
+            handle = slider.first
+            if handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax"):
+                key = "ArrowLeft"
+            handle.focus()
+            demo.evaluate(_JS_ARM)
+            self.page.keyboard.press(key)
+        else:
+            select = demo.locator("select").first
+            options = select.evaluate("s => [...s.options].map(o => o.value)")
+            current = select.evaluate("s => s.value")
+            nxt = options[(options.index(current) + 1) % len(options)]
+            demo.evaluate(_JS_ARM)
+            select.select_option(nxt)
+        try:
+            self.page.wait_for_function("() => window.__plotChanged !== null", timeout=20000,
+                                        polling="raf")
+        except Exception:  # noqa: BLE001 - reported as None
+            return None
+        return self.page.evaluate("() => window.__plotChanged")
+
+    def close(self):
+        self.page.close()
