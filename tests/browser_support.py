@@ -115,6 +115,7 @@ def jupyterlab_server(notebooks, startup_timeout=90.0):
 
     tmp = Path(tempfile.mkdtemp(prefix="interconnects-lab-"))
     root = tmp / "root"
+    root.mkdir()
     copy_notebooks(root, notebooks)
     settings = tmp / "settings"
     for name, value in LAB_SETTINGS.items():
@@ -185,14 +186,15 @@ _JS_STATE = """(demo) => {
           text: pre ? pre.textContent : (outText ? outText.textContent : null)};
 }"""
 
-# Resolves with the ms from the call to the first new plot image in the demo. Marks the
-# start, then the caller presses the key; a MutationObserver stamps the change.
-_JS_ARM = """(demo) => {
+# Arms a MutationObserver that stamps the first new plot image in the demo, then moves the
+# demo's first control in the same task, so the clock starts at the change itself: a
+# slider gets a keydown on its noUiSlider handle (one step; back if at the end, or when
+# asked), a dropdown the next option and a 'change' event.
+_JS_MOVE = """(demo, back) => {
   const current = () => { const i = demo.querySelector('.interlib-plot img, .jp-OutputArea-output img');
                           return i ? i.getAttribute('src') : null; };
   const before = current();
   window.__plotChanged = null;
-  window.__t0 = performance.now();
   const obs = new MutationObserver(() => {
     const now = current();
     if (now && now !== before && window.__plotChanged === null) {
@@ -200,6 +202,19 @@ _JS_ARM = """(demo) => {
     }
   });
   obs.observe(demo, {subtree: true, childList: true, attributes: true, attributeFilter: ['src']});
+  const handle = demo.querySelector('.noUi-handle');
+  window.__t0 = performance.now();
+  if (handle) {
+    const atMax = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemax');
+    const atMin = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemin');
+    const key = (back && !atMin) || atMax ? 'ArrowLeft' : 'ArrowRight';
+    handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+    return 'slider ' + key;
+  }
+  const sel = demo.querySelector('select');
+  sel.selectedIndex = (sel.selectedIndex + 1) % sel.options.length;
+  sel.dispatchEvent(new Event('change', {bubbles: true}));
+  return 'dropdown ' + sel.value;
 }"""
 
 
@@ -250,25 +265,12 @@ class LabNotebook:
     def state(self, demo) -> dict:
         return demo.evaluate(_JS_STATE)
 
-    def move_first_control(self, demo, key="ArrowRight") -> float | None:
-        """Move the demo's first slider one step (or pick the next option of its first
-        dropdown); returns ms until the plot image changed, None if it did not in 20 s."""
+    def move_first_control(self, demo, back=False) -> float | None:
+        """Move the demo's first slider one step (``back``: towards its minimum), or pick
+        the next option of its first dropdown; returns the ms from the change to a new
+        plot image in the page, or None if none came within 20 s."""
         demo.scroll_into_view_if_needed()
-        slider = demo.locator(".noUi-handle")
-        if slider.count():
-            handle = slider.first
-            if handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax"):
-                key = "ArrowLeft"
-            handle.focus()
-            demo.evaluate(_JS_ARM)
-            self.page.keyboard.press(key)
-        else:
-            select = demo.locator("select").first
-            options = select.evaluate("s => [...s.options].map(o => o.value)")
-            current = select.evaluate("s => s.value")
-            nxt = options[(options.index(current) + 1) % len(options)]
-            demo.evaluate(_JS_ARM)
-            select.select_option(nxt)
+        demo.evaluate(_JS_MOVE, back)
         try:
             self.page.wait_for_function("() => window.__plotChanged !== null", timeout=20000,
                                         polling="raf")

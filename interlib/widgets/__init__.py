@@ -147,22 +147,35 @@ def summary(name: str, **params) -> str:
     return demo.summary(**{**demo.defaults(), **params})
 
 
-def figure_png(fig, dpi=None, **pil_kwargs) -> bytes:
-    """The figure rendered to PNG bytes by its own Agg canvas.
+def figure_bbox(fig):
+    """The area to render, in inches: the whole figure, grown to include anything drawn
+    outside it (long tick labels, as ``bbox_inches="tight"`` would), padded 0.1 in.
 
-    No ``bbox_inches="tight"`` (which draws the figure twice to measure it): the book's
-    figures have fixed margins (:func:`interlib.plots.new_figure`), so the image keeps the
-    same size and layout for every slider value.
+    Measured once, at a demo's defaults; every later frame reuses it, so the image keeps
+    one size while a slider moves and no frame pays for a second, measuring draw.
     """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import Bbox
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    tight = fig.get_tightbbox(canvas.get_renderer())
+    full = Bbox.from_bounds(0, 0, *fig.get_size_inches())
+    return Bbox.union([tight.padded(0.1), full])
+
+
+def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
+    """The figure rendered to PNG bytes by Agg at its own dpi, cropped to ``bbox`` (inches;
+    default: :func:`figure_bbox`). ``compress_level`` is zlib's (1 is fastest)."""
     import io
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
     buf = io.BytesIO()
-    if dpi is not None and dpi != fig.dpi:
-        fig.set_dpi(dpi)
-    canvas.print_png(buf, metadata={"Software": None}, pil_kwargs=pil_kwargs or None)
+    fig.savefig(buf, format="png", dpi=fig.dpi, bbox_inches=bbox or figure_bbox(fig),
+                pad_inches=0, facecolor=fig.get_facecolor(), metadata={"Software": None},
+                pil_kwargs={"compress_level": compress_level})
     return buf.getvalue()
 
 
@@ -198,20 +211,22 @@ def _pre_html(text: str) -> str:
             f'{html.escape(text)}</pre>')
 
 
-def render(name: str, **params) -> tuple[str, str]:
-    """The demo at ``params`` as ``(img_html, summary_html)``: what :func:`show` puts in its
-    two HTML widgets. Exposed for tests and the benchmark."""
+def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6):
+    """The demo at its defaults updated by ``params``, as ``(img_html, summary_html,
+    bbox)``: what :func:`show` puts in its two HTML widgets, and the render area to reuse
+    for the next frame (``bbox=None``: measure it). Exposed for tests and the benchmark."""
     import matplotlib.pyplot as plt
 
     demo = get(name)
-    kw = {**demo.defaults(), **params}
+    kw = {**demo.defaults(), **(params or {})}
     fig = demo.func(**kw)
     try:
-        img = _img_html(figure_png(fig), figure_alt(fig, name, kw))
+        bbox = bbox or figure_bbox(fig)
+        img = _img_html(figure_png(fig, bbox, compress_level), figure_alt(fig, name, kw))
     finally:
         plt.close(fig)  # harmless for a pyplot-free Figure; frees one made with pyplot
     text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
-    return img, text
+    return img, text, bbox
 
 
 def show(name: str):
@@ -223,15 +238,16 @@ def show(name: str):
     numbers a second ``HTML`` holding a ``<pre>``. A slider change calls the pure
     ``demo.func`` and renders it once on its Agg canvas; only the two widgets' ``value``
     traits change. No Output widget, no ``clear_output``/``display`` messages, no second
-    draw for a tight bounding box, and the browser swaps one image of constant size, so the
-    page does not re-flow. The saved widget state is plain HTML, which the static site
-    renders without a kernel.
+    draw for a tight bounding box (the render area is measured once, at the defaults:
+    :func:`figure_bbox`), fast PNG compression for the updates, and the browser swaps one
+    image of constant size, so the page does not re-flow. The saved widget state is plain
+    HTML, which the static site renders without a kernel.
     """
     import ipywidgets as W
 
     demo = get(name)
     ctrls = {k: c.make() for k, c in demo.controls.items()}
-    img, text = render(name)
+    img, text, bbox = render(name)
     plot = W.HTML(img, layout=W.Layout(min_height="1px"))
     plot.add_class("interlib-plot")
     numbers = W.HTML(text)
@@ -239,7 +255,8 @@ def show(name: str):
 
     def _update(_change=None):
         kw = {k: c.value for k, c in ctrls.items()}
-        new_img, new_text = render(name, **kw)
+        # zlib level 1: about twice as fast to encode as the default, a larger image.
+        new_img, new_text, _ = render(name, kw, bbox, compress_level=1)
         with plot.hold_sync(), numbers.hold_sync():
             plot.value = new_img
             numbers.value = new_text
