@@ -111,6 +111,12 @@ class Demo:
             shows, as text (printed under the figure; the chapter prints it at the defaults
             in an ordinary cell so nbval compares it).
         questions: Thought questions the chapter asks about this demo.
+        update: Optional fast path for :func:`show`: ``update(fig, **params)`` changes, in
+            place, a Figure that ``func`` made (at any parameters) into what
+            ``func(**params)`` would draw (new line data, texts, line widths), so a slider
+            move redraws one existing figure instead of building one. It must give the
+            same picture as ``func``; tests/test_demo_updates.py compares the two pixel by
+            pixel. Without it, ``show`` calls ``func`` on every move.
     """
 
     name: str
@@ -118,6 +124,7 @@ class Demo:
     controls: dict
     summary: Callable | None = None
     questions: tuple = field(default_factory=tuple)
+    update: Callable | None = None
 
     def defaults(self) -> dict:
         return {k: c.default for k, c in self.controls.items()}
@@ -237,7 +244,8 @@ def show(name: str):
     (PNG as a data URL, with alt text built from the figure's titles and the settings), the
     numbers a second ``HTML`` holding a ``<pre>``. A slider change calls the pure
     ``demo.func`` and renders it once on its Agg canvas; only the two widgets' ``value``
-    traits change. No Output widget, no ``clear_output``/``display`` messages, no second
+    traits change. A demo with an ``update`` hook keeps one Figure and changes its artists
+    in place (no new Figure, axes or ticks per move). No Output widget, no ``clear_output``/``display`` messages, no second
     draw for a tight bounding box (the render area is measured once, at the defaults:
     :func:`figure_bbox`), fast PNG compression for the updates, and the browser swaps one
     image of constant size, so the page does not re-flow. The saved widget state is plain
@@ -253,10 +261,18 @@ def show(name: str):
     numbers = W.HTML(text)
     numbers.add_class("interlib-numbers")
 
+    # With an update hook, one Figure lives as long as the demo and is changed in place.
+    live = demo.func(**demo.defaults()) if demo.update is not None else None
+
     def _update(_change=None):
         kw = {k: c.value for k, c in ctrls.items()}
         # zlib level 1: about twice as fast to encode as the default, a larger image.
-        new_img, new_text, _ = render(name, kw, bbox, compress_level=1)
+        if live is None:
+            new_img, new_text, _ = render(name, kw, bbox, compress_level=1)
+        else:
+            demo.update(live, **kw)
+            new_img = _img_html(figure_png(live, bbox, 1), figure_alt(live, name, kw))
+            new_text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
         with plot.hold_sync(), numbers.hold_sync():
             plot.value = new_img
             numbers.value = new_text
