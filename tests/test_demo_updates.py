@@ -37,17 +37,19 @@ def test_show_builds_every_demo():
 
 @pytest.mark.parametrize("name", WITH_UPDATE)
 def test_update_matches_fresh_figure(name):
+    """Frames of a LiveFigure (blitted where it can) against fresh figures. Blitting draws
+    the changed artists after the spines, so a few antialiased pixels where a line meets
+    an axis may differ: at most 0.5% of the pixels, each by any amount."""
     demo = widgets.DEMOS[name]
-    live = demo.func(**demo.defaults())
-    bbox = widgets.figure_bbox(live)
+    live = widgets.LiveFigure(demo)
     combos = combinations(name, demo.controls)[:16]
-    for params in [*combos, demo.defaults()]:
-        demo.update(live, **params)
+    for params in [*combos, demo.defaults(), *combos[:3]]:
+        a = imread(io.BytesIO(live.frame(params)), format="png")
         fresh = demo.func(**params)
-        a, b = _pixels(live, bbox), _pixels(fresh, bbox)
-        assert a.shape == b.shape, f"{name} at {params}: image size differs"
-        diff = np.abs(a - b).max(axis=-1)
+        b = _pixels(fresh, live.bbox)
+        assert a.shape[:2] == b.shape[:2], f"{name} at {params}: image size differs"
+        diff = np.abs(a[..., :3] - b[..., :3]).max(axis=-1)
         bad = (diff > 0.02).mean()
-        assert bad == 0, f"{name} at {params}: {bad:.2%} of pixels differ from func(**params)"
-        assert (widgets.figure_alt(live, name, params)
+        assert bad <= 0.005, f"{name} at {params}: {bad:.2%} of pixels differ from func(**params)"
+        assert (widgets.figure_alt(live.fig, name, params)
                 == widgets.figure_alt(fresh, name, params))

@@ -114,7 +114,9 @@ class Demo:
         update: Optional fast path for :func:`show`: ``update(fig, **params)`` changes, in
             place, a Figure that ``func`` made (at any parameters) into what
             ``func(**params)`` would draw (new line data, texts, line widths), so a slider
-            move redraws one existing figure instead of building one. It must give the
+            move redraws one existing figure instead of building one. It may return the
+            artists it changed: then only those are redrawn over a cached background
+            (:class:`LiveFigure`; fixed axes limits make this valid). It must give the
             same picture as ``func``; tests/test_demo_updates.py compares the two pixel by
             pixel. Without it, ``show`` calls ``func`` on every move.
     """
@@ -167,6 +169,9 @@ def figure_bbox(fig):
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     tight = fig.get_tightbbox(canvas.get_renderer())
     full = Bbox.from_bounds(0, 0, *fig.get_size_inches())
+    if full.containsx(tight.x0) and full.containsx(tight.x1) and \
+            full.containsy(tight.y0) and full.containsy(tight.y1):
+        return full
     return Bbox.union([tight.padded(0.1), full])
 
 
@@ -218,6 +223,60 @@ def _pre_html(text: str) -> str:
             f'{html.escape(text)}</pre>')
 
 
+class LiveFigure:
+    """One Figure that lives as long as a demo with an ``update`` hook.
+
+    ``frame(params)`` updates it in place and returns PNG bytes. When the hook returns the
+    artists it changed and the image is the figure's own area, the frame is *blitted*: the
+    rest of the figure (axes, ticks, grid, labels) is rendered once and kept as a pixel
+    background; each frame restores it and draws only the changed artists, in z-order.
+    Otherwise the whole figure is redrawn (still without building a new one).
+    """
+
+    def __init__(self, demo: Demo, bbox=None):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.transforms import Bbox
+
+        self.demo = demo
+        self.fig = demo.func(**demo.defaults())
+        self.canvas = FigureCanvasAgg(self.fig)
+        self.bbox = bbox or figure_bbox(self.fig)
+        full = Bbox.from_bounds(0, 0, *self.fig.get_size_inches())
+        self.can_blit = bool(abs(self.bbox.get_points() - full.get_points()).max() < 1e-9)
+        self._animated: list = []
+        self._background = None
+
+    def frame(self, params: dict, compress_level: int = 1) -> bytes:
+        changed = self.demo.update(self.fig, **params)
+        if not changed or not self.can_blit:
+            return figure_png(self.fig, self.bbox, compress_level)
+        changed = sorted(dict.fromkeys(changed), key=lambda a: a.get_zorder())
+        if changed != self._animated:  # first frame, or other artists: new background
+            for a in self._animated:
+                a.set_animated(False)
+            for a in changed:
+                a.set_animated(True)
+            self._animated = changed
+            self.canvas.draw()
+            self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        else:
+            self.canvas.restore_region(self._background)
+        for a in changed:
+            self.fig.draw_artist(a)
+        return self._png(compress_level)
+
+    def _png(self, compress_level):
+        import io
+
+        from PIL import Image
+
+        w, h = self.canvas.get_width_height(physical=True)
+        img = Image.frombuffer("RGBA", (w, h), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        buf = io.BytesIO()
+        img.save(buf, format="png", compress_level=compress_level)
+        return buf.getvalue()
+
+
 def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6):
     """The demo at its defaults updated by ``params``, as ``(img_html, summary_html,
     bbox)``: what :func:`show` puts in its two HTML widgets, and the render area to reuse
@@ -245,7 +304,8 @@ def show(name: str):
     numbers a second ``HTML`` holding a ``<pre>``. A slider change calls the pure
     ``demo.func`` and renders it once on its Agg canvas; only the two widgets' ``value``
     traits change. A demo with an ``update`` hook keeps one Figure and changes its artists
-    in place (no new Figure, axes or ticks per move). No Output widget, no ``clear_output``/``display`` messages, no second
+    in place (no new Figure, axes or ticks per move), redrawing only the artists that
+    changed over a cached background where it can (:class:`LiveFigure`). No Output widget, no ``clear_output``/``display`` messages, no second
     draw for a tight bounding box (the render area is measured once, at the defaults:
     :func:`figure_bbox`), fast PNG compression for the updates, and the browser swaps one
     image of constant size, so the page does not re-flow. The saved widget state is plain
@@ -262,7 +322,7 @@ def show(name: str):
     numbers.add_class("interlib-numbers")
 
     # With an update hook, one Figure lives as long as the demo and is changed in place.
-    live = demo.func(**demo.defaults()) if demo.update is not None else None
+    live = LiveFigure(demo, bbox) if demo.update is not None else None
 
     def _update(_change=None):
         kw = {k: c.value for k, c in ctrls.items()}
@@ -270,8 +330,7 @@ def show(name: str):
         if live is None:
             new_img, new_text, _ = render(name, kw, bbox, compress_level=1)
         else:
-            demo.update(live, **kw)
-            new_img = _img_html(figure_png(live, bbox, 1), figure_alt(live, name, kw))
+            new_img = _img_html(live.frame(kw), figure_alt(live.fig, name, kw))
             new_text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
         with plot.hold_sync(), numbers.hold_sync():
             plot.value = new_img

@@ -60,6 +60,7 @@ def _sync_update(fig, params_billion, n_gpus, link, bytes_per_param):
     note.set_text(display.fmt_time(t))
     ax.set_title(f"Ring all-reduce of a {bytes_per_param}-byte gradient on {n_gpus} GPUs "
                  "(dashed: line rate)", fontsize=10)
+    return [*lines, ax.get_legend(), note, ax.title]
 
 
 register(Demo(
@@ -103,6 +104,7 @@ def _straggler_update(fig, n_gpus, jitter):
     note = ax.texts[-1]
     note.xy = (n_gpus, t)
     note.set_text(f"{t:.3f}× the mean")
+    return [*lines[3:], legend, note]
 
 
 register(Demo(
@@ -126,6 +128,28 @@ def _traffic_summary(tp, pp, dp):
             f"PP {display.fmt_bytes(tr.pp)}")
 
 
+def _traffic_update(fig, tp, pp, dp):
+    """In-place twin of plots.ch01.parallelism_traffic at its default model and sequence
+    (bars, value labels, x range, title). The x range changes, so the whole figure is
+    redrawn (returns None): no blitting."""
+    import inspect
+
+    ax = fig.axes[0]
+    d = {k: p.default for k, p in inspect.signature(P.parallelism_traffic).parameters.items()}
+    m = scaling.model(d["model"])
+    tr = scaling.parallelism_traffic(m.params, m.layers, m.hidden, d["seq_len"], 1,
+                                     d["micro_batches"], tp=tp, pp=pp, dp=dp)
+    vals = [tr.dp, tr.tp, tr.pp]
+    for bar, label, val in zip(ax.patches, ax.texts, vals):
+        bar.set_width(val)
+        label.set_x(val)
+        label.set_text(" " + display.fmt_bytes(val))
+    ax.set_xlim(0, max(max(vals), 1.0) * 1.3)
+    ax.set_title(f"{m.name}: traffic per GPU per step, TP={tp} × PP={pp} × DP={dp}",
+                 fontsize=10)
+    return None
+
+
 register(Demo(
     "parallelism_traffic", P.parallelism_traffic,
     {"tp": Dropdown((1, 2, 4, 8), 8, "tensor parallel"),
@@ -134,4 +158,5 @@ register(Demo(
     _traffic_summary,
     ("Which kind of parallelism sends the most bytes per GPU? Which one must finish inside "
      "every layer before the next can start?",
-     "Set TP to 1. Where did the traffic go, and what new problem (memory) appears?")))
+     "Set TP to 1. Where did the traffic go, and what new problem (memory) appears?"),
+    update=_traffic_update))
