@@ -42,6 +42,19 @@ SKIP_REASON = (
     "`playwright install`).")
 
 
+def require_chromium():
+    """Skip the calling test module, saying why, when /usr/bin/chromium is absent; fail
+    instead when INTERCONNECTS_REQUIRE_BROWSER=1 (set by .ci/run: in CI they must run)."""
+    import pytest
+
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("INTERCONNECTS_REQUIRE_BROWSER") == "1":
+        pytest.fail("INTERCONNECTS_REQUIRE_BROWSER=1 but " + SKIP_REASON[len("SKIPPED: "):],
+                    pytrace=False)
+    pytest.skip(SKIP_REASON, allow_module_level=True)
+
+
 def external_requests(urls) -> list[str]:
     """The URLs that leave 127.0.0.1 (data:, blob: and about: are local)."""
     return [u for u in urls if urlparse(u).scheme not in ("data", "blob", "about")

@@ -25,12 +25,11 @@ import hashlib
 
 import pytest
 
-from browser_support import CHROMIUM, SKIP_REASON, REPO, external_requests
+from browser_support import REPO, external_requests, require_chromium
 
 from conftest import toc_notebooks
 
-if not CHROMIUM.exists():
-    pytest.skip(SKIP_REASON, allow_module_level=True)
+require_chromium()
 
 from browser_support import LabNotebook, chromium_context, jupyterlab_server  # noqa: E402
 

@@ -37,10 +37,9 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = REPO / "_build" / "screenshots"
 
-from browser_support import SKIP_REASON  # noqa: E402
+from browser_support import require_chromium  # noqa: E402
 
-if not CHROMIUM.exists():
-    pytest.skip(SKIP_REASON, allow_module_level=True)
+require_chromium()
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
