@@ -110,3 +110,10 @@ def choice(name: str, value, options: Iterable[str]) -> str:
         if close:
             hint = f"; did you mean {lower[close[0]]!r}?"
     raise ValueError(f"{name}={value!r} is not one of {options}{hint}")
+
+
+def result(x):
+    """Return a plain Python float for a scalar result and a numpy array otherwise, so
+    scalar calls print as ``0.02`` rather than ``np.float64(0.02)``."""
+    a = np.asarray(x, dtype=float)
+    return float(a) if a.ndim == 0 else a

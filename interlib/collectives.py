@@ -69,7 +69,7 @@ def algbw(size_bytes, time_s):
     """Algorithm bandwidth, bytes/s: ``size / time`` (nccl-tests)."""
     v.non_negative("size_bytes", size_bytes)
     v.positive("time_s", time_s)
-    return np.asarray(size_bytes, dtype=float)[()] / np.asarray(time_s, dtype=float)[()]
+    return v.result(np.asarray(size_bytes, dtype=float) / np.asarray(time_s, dtype=float))
 
 
 def busbw(collective: str, size_bytes, time_s, n):
@@ -89,8 +89,8 @@ def wire_bytes_per_rank(collective: str, size_bytes, n, algorithm: str = "ring")
     v.non_negative("size_bytes", size_bytes)
     if algorithm in ("nvls", "sharp"):
         v.choice("collective", collective, ("all_reduce",))
-        return np.asarray(size_bytes, dtype=float)[()] * 1.0
-    return np.asarray(size_bytes, dtype=float)[()] * bus_factor(collective, n)
+        return v.result(size_bytes)
+    return v.result(np.asarray(size_bytes, dtype=float) * bus_factor(collective, n))
 
 
 def alpha_beta(collective: str, algorithm: str, size_bytes, n, alpha, bandwidth, gamma=0.0):
@@ -418,7 +418,7 @@ def ring_all_reduce_state(n: int, step: int):
         ``counts``: int array (n GPUs, n chunks): how many GPUs' contributions the copy of
         each chunk on each GPU contains (1 = only its own, n = fully reduced).
 
-    >>> ring_all_reduce_state(4, 6).min()   # after 2(n-1) steps every chunk is complete
+    >>> int(ring_all_reduce_state(4, 6).min())   # after 2(n-1) steps all chunks complete
     4
     """
     n = v.integer("n", n, lo=2, hi=16)

@@ -35,6 +35,146 @@ class Rung:
         return self.effective / self.peak
 
 
+# ------------------------------------------------------------------ Chapter 7: the ladder
+LADDER_SYSTEMS = {"A100": "dgx-a100", "H100": "dgx-h100", "H200": "hgx-h200",
+                  "B200": "dgx-b200", "GB200 NVL72": "gb200-nvl72"}
+"""GPU generation -> the catalogue system Chapter 7 builds its ladder from."""
+
+RUNG_NAMES = ("HBM", "NVLink", "PCIe", "Scale-out NIC", "Spine")
+
+
+def _system(system_name):
+    """A System from a catalogue id, a generation key or a System."""
+    from .specs import SYSTEMS, System
+
+    if isinstance(system_name, System):
+        return system_name
+    if isinstance(system_name, str) and system_name in LADDER_SYSTEMS:
+        system_name = LADDER_SYSTEMS[system_name]
+    return system(v.choice("system_name", system_name, list(SYSTEMS) + list(LADDER_SYSTEMS)))
+
+
+def ladder(system_name="dgx-h100", oversubscription: float = 1.0) -> list[Rung]:
+    """The bandwidth ladder one GPU of ``system_name`` sees, fastest first (Chapter 7).
+
+    Rungs (all per GPU; links per direction):
+
+    * **HBM**: the vendor memory bandwidth. It is a *read + write* figure: one number shared
+      by both, not "per direction". A GPU-to-GPU transfer reads each byte once from the
+      sender's HBM and writes it once into the receiver's, so the per-direction rate of a
+      link is compared with the full HBM figure at each end (an on-GPU copy, which reads
+      and writes the same HBM, gets at most half of it). Achieved: x the measured copy
+      efficiency (:data:`~interlib.specs.HBM_COPY_EFFICIENCY`).
+    * **NVLink** (or, for ``intra="pcie"`` systems, nothing: the rung is skipped):
+      links x per-link rate; achieved: links x NCCL's effective per-link rate (``topo.h``).
+    * **PCIe**: x16 usable rate of the GPU's host generation; achieved: x measured host-copy
+      efficiency.
+    * **Scale-out NIC**: node NIC bandwidth / GPUs per node; achieved: x NCCL's network
+      efficiency.
+    * **Spine**: the NIC share after the fabric's ``oversubscription`` (taper) between leaf
+      and spine: NIC / oversubscription (1 = non-blocking fat tree: the spine costs nothing
+      in bandwidth, only in hops).
+
+    Args:
+        system_name: Catalogue id (``"dgx-h100"``), a generation key of
+            :data:`LADDER_SYSTEMS` (``"H100"``), or a :class:`~interlib.specs.System`.
+        oversubscription: Leaf down / up bandwidth ratio, 1 .. 16 (Meta's 24K clusters
+            join pods with 1:7).
+
+    Returns:
+        A list of :class:`Rung`, peak bandwidth in bytes/s.
+
+    >>> [r.name for r in ladder("H100")][:2]
+    ['HBM', 'NVLink']
+    """
+    from .specs import HBM_COPY_EFFICIENCY
+
+    sys_ = _system(system_name)
+    v.number("oversubscription", oversubscription, lo=1.0, hi=16.0)
+    gpu = sys_.gpu
+    hbm = gpu.hbm_bandwidth.value
+    rungs = [Rung("HBM", hbm, hbm * HBM_COPY_EFFICIENCY.value, 0.0,
+                  "vendor peak (read + write, shared) x measured copy efficiency; "
+                  "latency not modelled")]
+    if sys_.intra == "nvswitch":
+        nv = gpu.nvlink
+        rungs.append(Rung("NVLink", nv.per_gpu_per_direction, nv.per_gpu_effective,
+                          _hop("nvlink"), f"{nv.name}: links x NCCL's effective per-link "
+                                          "bandwidth"))
+    pc = gpu.pcie
+    rungs.append(Rung("PCIe", pc.usable_per_direction(16),
+                      pc.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value,
+                      _hop("pcie"), f"{pc.name} x16 usable x measured host-copy efficiency"))
+    nic = sys_.nic_bw_per_gpu
+    rungs.append(Rung("Scale-out NIC", nic, nic * C.NET_EFFICIENCY.value, _hop("net"),
+                      f"{sys_.nics_per_node} x {sys_.nic.name} per {sys_.gpus_per_node} GPUs "
+                      "x NCCL's network efficiency"))
+    rungs.append(Rung("Spine", nic / oversubscription,
+                      nic / oversubscription * C.NET_EFFICIENCY.value, _hop("net"),
+                      f"NIC share / oversubscription {oversubscription:g}:1"))
+    return rungs
+
+
+def rung_ratios(system_name="dgx-h100", oversubscription: float = 1.0):
+    """Ratios between neighbouring rungs of :func:`ladder`: a list of
+    ``(upper, lower, peak ratio, achieved ratio)``."""
+    r = ladder(system_name, oversubscription)
+    return [(a.name, b.name, a.peak / b.peak, a.effective / b.effective)
+            for a, b in zip(r[:-1], r[1:])]
+
+
+def ladder_table(system_name="dgx-h100", oversubscription: float = 1.0):
+    """The ladder as a :class:`~interlib.display.Table` (Chapter 7's spec table)."""
+    from . import display
+
+    sys_ = _system(system_name)
+    r = ladder(sys_, oversubscription)
+    ratios = {a: pr for a, _, pr, _ in rung_ratios(sys_, oversubscription)}
+    rows = []
+    for x in r:
+        direction = "read + write" if x.name == "HBM" else "per direction"
+        rows.append([x.name, display.fmt_rate(x.peak), display.fmt_rate(x.effective),
+                     direction,
+                     display.fmt_ratio(ratios[x.name]) if x.name in ratios else "–",
+                     x.basis])
+    return display.Table(
+        ["rung", "peak per GPU", "achieved per GPU", "direction", "× the next rung (peak)",
+         "basis"], rows,
+        f"{sys_.title}, per GPU. Sources: the catalogue (interlib.specs); HBM is one figure "
+        "shared by reads and writes.")
+
+
+def nvlink_network_gap(system_name="dgx-h100") -> dict:
+    """How many times faster NVLink is than the scale-out network, counted several ways.
+
+    * ``per GPU, line rate``: NVLink per GPU per direction / NIC bandwidth per GPU per
+      direction (H100 with one 400 Gb/s NIC per GPU: 450 / 50 = 9).
+    * ``per GPU, achieved``: the same with NCCL's effective rates.
+    * ``mixed scopes``: a node's whole NVLink headline (GPUs x bidirectional per GPU)
+      over one NIC's per-direction rate: 8 x 900 / 50 = 144 on DGX H100. This is how
+      inflated "NVLink is 100-odd times InfiniBand" claims arise: node scope vs one link,
+      both directions vs one.
+
+    Args:
+        system_name: As in :func:`ladder` (must have NVLink).
+
+    Returns:
+        dict label -> ratio.
+    """
+    sys_ = _system(system_name)
+    if sys_.intra != "nvswitch":
+        raise ValueError(f"system_name={sys_.name!r} has no NVLink domain")
+    nv = sys_.gpu.nvlink
+    nic = sys_.nic_bw_per_gpu
+    return {
+        "per GPU, line rate (per direction)": nv.per_gpu_per_direction / nic,
+        "per GPU, achieved (per direction)": nv.per_gpu_effective
+        / (nic * C.NET_EFFICIENCY.value),
+        "mixed scopes: node NVLink total, both directions / one NIC, one direction":
+            sys_.gpus_per_node * nv.per_gpu_bidirectional / sys_.nic.rate.value,
+    }
+
+
 def _hop(kind: str) -> float:
     return C.HOP_LATENCY[(kind, "ring", "Simple")].value
 

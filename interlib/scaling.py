@@ -24,7 +24,7 @@ def gradient_bytes(params, bytes_per_param=2):
     v.positive("params", params)
     if bytes_per_param not in (1, 2, 4, 8):
         raise ValueError(f"bytes_per_param={bytes_per_param!r} is not one of [1, 2, 4, 8]")
-    return np.asarray(params, dtype=float)[()] * bytes_per_param
+    return v.result(np.asarray(params, dtype=float) * bytes_per_param)
 
 
 def gradient_sync_time(params, n_gpus: int, system="dgx-h100", bytes_per_param=2,

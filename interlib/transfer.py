@@ -51,8 +51,8 @@ def effective_bandwidth(size_bytes, bandwidth, latency=0.0, efficiency=1.0):
         efficiency: Achieved share of peak bandwidth, in (0, 1].
     """
     v.positive("size_bytes", size_bytes)
-    return np.asarray(size_bytes, dtype=float)[()] / transfer_time(size_bytes, bandwidth,
-                                                                    latency, efficiency)
+    t = transfer_time(size_bytes, bandwidth, latency, efficiency)
+    return v.result(np.asarray(size_bytes, dtype=float) / t)
 
 
 def half_bandwidth_size(bandwidth, latency, efficiency=1.0):

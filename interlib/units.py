@@ -58,6 +58,12 @@ GiB_per_s = GiB / s
 # --- signalling (transfers per second, per lane) ----------------------------------
 GT_per_s = 1e9  # giga-transfers (symbols) per second; bits per symbol is separate
 
+# --- compute (base unit: floating-point operation per second) ----------------------
+FLOP = 1.0
+FLOP_per_s = FLOP / s
+TFLOP_per_s = 1e12 * FLOP_per_s
+PFLOP_per_s = 1e15 * FLOP_per_s
+
 # --- counts ----------------------------------------------------------------------
 thousand = 1e3
 million = 1e6
@@ -68,5 +74,6 @@ __all__ = [
     "kbit", "Mbit", "Gbit", "Tbit",
     "s", "ms", "us", "ns", "minute", "hour", "day",
     "B_per_s", "MB_per_s", "GB_per_s", "TB_per_s", "PB_per_s", "Gbit_per_s",
-    "Tbit_per_s", "GiB_per_s", "GT_per_s", "thousand", "million", "billion",
+    "Tbit_per_s", "GiB_per_s", "GT_per_s", "FLOP", "FLOP_per_s", "TFLOP_per_s",
+    "PFLOP_per_s", "thousand", "million", "billion",
 ]

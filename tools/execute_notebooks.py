@@ -169,6 +169,27 @@ def clean_metadata(nb: nbformat.NotebookNode) -> None:
             cell.metadata.pop("collapsed", None)
 
 
+def merge_streams(nb: nbformat.NotebookNode) -> None:
+    """Join adjacent stream outputs of the same stream (stdout/stderr).
+
+    How the kernel's output is chunked into messages depends on timing (a loaded machine can
+    deliver one ``print`` as "text" and "\\n"), so the stored form would vary between runs.
+    Joining consecutive chunks makes it canonical; the text is unchanged.
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        merged = []
+        for out in cell.outputs:
+            if (merged and out.get("output_type") == "stream"
+                    and merged[-1].get("output_type") == "stream"
+                    and merged[-1].get("name") == out.get("name")):
+                merged[-1]["text"] = merged[-1]["text"] + out["text"]
+            else:
+                merged.append(out)
+        cell.outputs = merged
+
+
 def kernel_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
@@ -207,6 +228,7 @@ def execute(path: Path) -> None:
         key = path.name
     nb = renumber_widgets(nb, key)
     sort_widget_state(nb)
+    merge_streams(nb)
     clean_metadata(nb)
     nbformat.validate(nb)
     text = nbformat.writes(nb, version=4)  # indent=1, sorted keys

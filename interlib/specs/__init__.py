@@ -16,12 +16,15 @@ from .hardware import (GPU, GPUS, NIC, NICS, NVSWITCH, SYSTEMS, NVSwitchGen, Sys
 from .links import (ETHERNET, INFINIBAND, NVLINK, NVLINK_BIDIRECTIONAL_NOTE, PCIE,
                     PCIE_HOST_COPY_EFFICIENCY, InfiniBandGen, NVLinkGen, PCIeGen, ethernet,
                     infiniband, nvlink, pcie)
-from . import calibration, sources
+from .compute import (BF16_DENSE_FLOPS, HBM_COPY_EFFICIENCY, LLAMA3_GPUS,
+                      LLAMA3_INTERRUPTIONS, LLAMA3_SNAPSHOT_DAYS, gpu_flops)
+from . import calibration, compute, sources
 
 __all__ = [
     "DIRECTIONS", "KINDS", "Source", "Spec", "GPU", "GPUS", "NIC", "NICS", "NVSWITCH",
     "SYSTEMS", "NVSwitchGen", "System", "gpu", "nic", "nvswitch", "system", "ETHERNET",
     "INFINIBAND", "NVLINK", "NVLINK_BIDIRECTIONAL_NOTE", "PCIE", "PCIE_HOST_COPY_EFFICIENCY",
     "InfiniBandGen", "NVLinkGen", "PCIeGen", "ethernet", "infiniband", "nvlink", "pcie",
-    "calibration", "sources",
+    "calibration", "sources", "compute", "BF16_DENSE_FLOPS", "HBM_COPY_EFFICIENCY",
+    "LLAMA3_GPUS", "LLAMA3_INTERRUPTIONS", "LLAMA3_SNAPSHOT_DAYS", "gpu_flops",
 ]

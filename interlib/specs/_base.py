@@ -30,7 +30,7 @@ DIRECTIONS = ("per direction", "bidirectional", "read + write", "n/a")
 
 _RATE_UNITS = {"GB_per_s", "TB_per_s", "Gbit_per_s", "Tbit_per_s", "MB_per_s", "PB_per_s"}
 _UNITS = _RATE_UNITS | {"B", "GB", "TB", "GiB", "MiB", "KiB", "s", "us", "ns", "ms",
-                        "GT_per_s", "count", "fraction", "dollar_per_hour"}
+                        "GT_per_s", "TFLOP_per_s", "count", "fraction", "dollar_per_hour"}
 
 
 @dataclass(frozen=True)

@@ -137,3 +137,27 @@ THIS_BOOK_FIT = Source(
     "book/appendix_validation",
     "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
     "curve), then frozen; checked against held-out measurements.", key="")
+H100_FLOPS = Source(
+    "NVIDIA H100 Tensor Core GPU datasheet (compute table)",
+    "https://www.nvidia.com/en-us/data-center/h100/",
+    "H100 SXM: BF16 Tensor Core 1,979 teraFLOPS, footnote 'With sparsity'; dense is half: "
+    "989 teraFLOPS.", key="h100datasheet")
+A100_FLOPS = Source(
+    "NVIDIA A100 datasheet (compute table)",
+    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-"
+    "datasheet-us-nvidia-1758950-r4-web.pdf",
+    "A100 BF16 Tensor Core 312 TFLOPS (624 TFLOPS with sparsity).", key="a100datasheet")
+LOCKWOOD_B200 = Source(
+    "Glenn K. Lockwood, B200 (digital garden), citing NVIDIA's Blackwell datasheet",
+    "https://glennklockwood.com/garden/processors/B200",
+    "HGX B200 at 1,000 W: BF16 matrix 2,250 TFLOPS dense, 4,500 sparse; FP8 4,500 dense, "
+    "9,000 sparse. GB200 at 1,200 W: BF16 2,500 dense, 5,000 sparse. (DGX B200's '72 "
+    "petaFLOPS FP8' for 8 GPUs is 9,000 TFLOPS per GPU, the sparse FP8 figure.)",
+    key="lockwoodb200")
+LLAMA3 = Source(
+    "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 5",
+    "https://arxiv.org/abs/2407.21783",
+    "54-day snapshot of Llama 3 405B pre-training on 16,384 H100 GPUs: 466 job "
+    "interruptions, 47 planned, 419 unexpected. Faulty GPU 148 (30.1%), GPU HBM3 memory 72 "
+    "(17.2%), Network Switch/Cable 35 (8.4%), NIC 7 (1.7%), NCCL watchdog timeouts 7 "
+    "(1.7%). As reproduced by Glenn Lockwood and DatacenterDynamics.", key="llama3")

@@ -351,3 +351,4 @@ def questions(name: str):
 
 
 from . import ch01  # noqa: E402,F401  (registers the chapter's demos)
+from . import ch07, ch08  # noqa: E402,F401

@@ -1,0 +1,149 @@
+"""Chapter 8's capstone: design a cluster and see what it costs and how fast it trains.
+
+Every number comes from the same functions the earlier chapters use: the node from
+:func:`interlib.steptime.make_system` (catalogue GPUs and link rates), the network from
+:func:`interlib.topology.fat_tree`, communication from :func:`interlib.collectives.predict`
+(via :func:`interlib.steptime.step_time`), money from :mod:`interlib.cost`.
+
+Assumption for the leaf/spine boundary: the fabric is *rail-optimised* (NIC i of every node
+goes to leaf group i, as in NVIDIA's DGX SuperPOD reference architecture), so a leaf with
+``down`` host ports keeps the traffic of ``down`` nodes off the spine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import _validate as v
+from . import cost, display, steptime
+from .units import Gbit_per_s, day
+
+REFERENCE = dict(gpu="h100-sxm", nodes=32, gpus_per_node=8, nics_per_node=8,
+                 nic_gbps=400.0, fabric="InfiniBand", radix=64, oversubscription=1.0,
+                 model="llama-3-70b", tp=8, pp=4, micro_batches=16, seq_len=4096, mfu=0.4,
+                 overlap=0.8)
+"""The 256-GPU reference design: 32 DGX H100-class servers (8 GPUs, 8 x 400 Gb/s NDR
+each) on a non-blocking leaf/spine of 64-port switches (one DGX H100 SuperPOD scalable
+unit), training Llama 3 70B with TP 8 x PP 4 x DP 8."""
+
+
+@dataclass(frozen=True)
+class Design:
+    """Everything the capstone computes for one design.
+
+    Attributes:
+        system: The node (:class:`~interlib.specs.System`).
+        tree: The network (:class:`~interlib.topology.FatTree`).
+        step: The step-time breakdown (:class:`~interlib.steptime.StepTime`).
+        idle: GPU-hours and dollars lost to exposed communication over ``period_s``.
+        mtbi_s: Mean time between unexpected interruptions, s (Llama 3 rate).
+        interruption_overhead: Share of time lost to interruptions and checkpoints.
+        n_gpus: GPUs.
+        dp: Data-parallel degree.
+        tokens_per_s: Training throughput.
+        period_s: The costed period, s.
+        price_per_gpu_hour: The reader's price, $.
+    """
+
+    system: object
+    tree: object
+    step: object
+    idle: object
+    mtbi_s: float
+    interruption_overhead: float
+    n_gpus: int
+    dp: int
+    tokens_per_s: float
+    period_s: float
+    price_per_gpu_hour: float
+
+
+def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
+           nics_per_node: int = 8, nic_gbps: float = 400.0, fabric: str = "InfiniBand",
+           radix: int = 64, oversubscription: float = 1.0, model: str = "llama-3-70b",
+           tp: int = 8, pp: int = 4, micro_batches: int = 16, seq_len: int = 4096,
+           mfu: float = 0.4, overlap: float = 0.8,
+           price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
+           period_days: float = 30.0) -> Design:
+    """Design a cluster (defaults: :data:`REFERENCE`) and evaluate it.
+
+    Args:
+        gpu: GPU catalogue id.
+        nodes: Servers (1..4096).
+        gpus_per_node: GPUs per server / NVLink domain (1..72).
+        nics_per_node: Scale-out NICs per server (1..16).
+        nic_gbps: Port rate per NIC, Gb/s per direction.
+        fabric: ``"InfiniBand"`` or ``"Ethernet"``.
+        radix: Switch ports (even, 4..1024); 64 for NDR Quantum-2.
+        oversubscription: Leaf down:up ratio (1 = non-blocking).
+        model: Model id (:data:`interlib.scaling.MODELS`).
+        tp, pp: Tensor and pipeline degrees; dp = GPUs / (tp x pp) must be whole.
+        micro_batches: Micro-batches per step per pipeline; seq_len: tokens per sequence.
+        mfu: Model FLOPs utilisation of the compute kernels, (0, 1].
+        overlap: Share of DP and PP communication hidden behind compute, [0, 1].
+        price_per_gpu_hour: Reader's price, $ per GPU-hour (an assumption, not a fact).
+        period_days: Length of the run that is costed, days (> 0).
+    """
+    from .topology import fat_tree
+
+    v.integer("nodes", nodes, lo=1, hi=4096)
+    v.integer("gpus_per_node", gpus_per_node, lo=1, hi=72)
+    v.integer("nics_per_node", nics_per_node, lo=1, hi=16)
+    v.positive("period_days", period_days)
+    n = nodes * gpus_per_node
+    v.integer("tp", tp, lo=1, hi=n)
+    v.integer("pp", pp, lo=1, hi=n)
+    if n % (tp * pp):
+        raise ValueError(f"tp={tp}, pp={pp}: tp x pp must divide the GPU count {n}")
+    dp = n // (tp * pp)
+    sys_ = steptime.make_system(gpu, gpus_per_node, "nvswitch", nics_per_node, nic_gbps,
+                                fabric, "capstone")
+    tree = fat_tree(nodes * nics_per_node, radix, oversubscription,
+                    link_rate=nic_gbps * Gbit_per_s)
+    leaf_nodes = nodes if tree.tiers == 1 else max(1, tree.leaf_down)
+    st = steptime.step_time(sys_, model, tp, pp, dp, seq_len, 1, micro_batches, mfu, overlap,
+                            min(max(tree.oversubscription, 1.0), 16.0), leaf_nodes)
+    period = period_days * day
+    idle = cost.idle_cost(n, st.comm_fraction, period, price_per_gpu_hour)
+    mtbi = float(cost.mean_time_between_interruptions(n))
+    ovh = float(cost.interruption_overhead(n))
+    return Design(sys_, tree, st, idle, mtbi, ovh, n, dp, st.layout.tokens / st.step, period,
+                  float(price_per_gpu_hour))
+
+
+def design_table(d: Design):
+    """The capstone's outputs as a :class:`~interlib.display.Table`."""
+    if not isinstance(d, Design):
+        raise ValueError(f"d={d!r} must be a Design (from design)")
+    t, s = d.tree, d.step
+    bn = s.layout.bottleneck
+    rows = [
+        ["GPUs", f"{d.n_gpus:,} ({d.system.title})"],
+        ["parallelism", f"TP {s.layout.phase('TP').rung} · PP {s.layout.phase('PP').rung} · "
+                        f"DP {s.layout.phase('DP').rung} (dp = {d.dp})"],
+        ["switches (per tier, leaf first)", f"{t.switches:,} {t.switches_per_tier}"],
+        ["cables (host + switch)", f"{t.cables:,} ({t.host_cables:,} + {t.switch_cables:,})"],
+        ["tiers / max switch hops", f"{t.tiers} / {t.max_hops}"],
+        ["leaf oversubscription (achieved)", f"{t.oversubscription:.3g}:1"],
+        ["bisection, per direction", f"{display.fmt_rate(t.bisection_per_direction)} "
+                                     f"({display.fmt_pct(t.bisection_ratio)} of full)"],
+        ["compute per step", display.fmt_time(s.compute)],
+        ["pipeline bubble", display.fmt_time(s.bubble)],
+        ["TP / PP / DP communication", f"{display.fmt_time(s.tp)} / {display.fmt_time(s.pp)}"
+                                       f" / {display.fmt_time(s.dp)}"],
+        ["hidden by overlap", display.fmt_time(s.hidden)],
+        ["step time", display.fmt_time(s.step)],
+        ["slowest communication", f"{bn.kind} over {bn.rung}"],
+        ["efficiency (compute / step)", display.fmt_pct(s.efficiency)],
+        ["throughput", f"{d.tokens_per_s:,.0f} tokens/s"],
+        ["GPU-hours lost to communication", f"{d.idle.gpu_hours_lost:,.0f} of "
+                                            f"{d.idle.gpu_hours:,.0f} in "
+                                            f"{display.fmt_time(d.period_s)}"],
+        ["dollars lost to communication", f"${d.idle.dollars_lost:,.0f} at "
+                                          f"${d.price_per_gpu_hour:.2f}/GPU-hour (assumed)"],
+        ["mean time between interruptions", display.fmt_time(d.mtbi_s)],
+        ["time lost to interruptions + checkpoints",
+         display.fmt_pct(d.interruption_overhead)],
+    ]
+    return display.Table(["quantity", "value"], rows,
+                         "Computed by interlib.capstone.design; price is a reader assumption.")

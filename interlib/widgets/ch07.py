@@ -1,0 +1,59 @@
+"""Chapter 7 demos: the ladder of a GPU generation; a 3D layout on the ladder."""
+
+from __future__ import annotations
+
+from .. import display, hierarchy, scaling, steptime
+from ..plots import ch07 as P
+from . import Demo, Dropdown, FloatSlider, register
+
+
+def _ladder_summary(generation, oversubscription):
+    rungs = hierarchy.ladder(generation, oversubscription)
+    chain = " → ".join(f"{r.name} {display.fmt_rate(r.peak)}" for r in rungs)
+    gap = hierarchy.nvlink_network_gap(generation)
+    line, ach = list(gap.values())[:2]
+    return (f"{generation}, per GPU (HBM read + write; links per direction): {chain}. "
+            f"NVLink / scale-out NIC: {display.fmt_ratio(line)} at line rate, "
+            f"{display.fmt_ratio(ach)} achieved")
+
+
+register(Demo(
+    "ladder", P.ladder,
+    {"generation": Dropdown(tuple(hierarchy.LADDER_SYSTEMS), "H100", "GPU generation"),
+     "oversubscription": FloatSlider(1.0, 8.0, 1.0, "spine oversubscription (x:1)",
+                                     step=0.5)},
+    _ladder_summary,
+    ("Which step of the ladder is the steepest for each generation? Did it get steeper or "
+     "shallower from A100 to B200?",
+     "Set the oversubscription to 7 (Meta's taper between pods). Which rung does the spine "
+     "now sit below, and which parallelism would you keep off it?",
+     "Why is PCIe barely faster than one NIC per GPU, and what does that say about "
+     "staging network traffic through host memory?")))
+
+
+def _layout_summary(tp, pp, dp, model, oversubscription):
+    lay = steptime.layout_traffic("dgx-h100", model, tp, pp, dp,
+                                  oversubscription=oversubscription)
+    parts = "; ".join(f"{p.kind} {display.fmt_bytes(p.bytes)} in "
+                      f"{display.fmt_time(p.time_s)} over {p.rung}" for p in lay.phases)
+    bn = lay.bottleneck
+    return (f"{scaling.model(model).name} on {lay.n_gpus:,} DGX H100 GPUs "
+            f"({lay.nodes:,} nodes), per GPU per step: {parts}. Slowest: {bn.kind} over "
+            f"{bn.rung}")
+
+
+register(Demo(
+    "layout", P.layout,
+    {"tp": Dropdown((1, 2, 4, 8, 16), 8, "tensor parallel"),
+     "pp": Dropdown((1, 2, 4, 8), 4, "pipeline parallel"),
+     "dp": Dropdown((1, 2, 8, 64, 512), 8, "data parallel"),
+     "model": Dropdown(tuple(scaling.MODELS), "llama-3-70b", "model"),
+     "oversubscription": FloatSlider(1.0, 8.0, 1.0, "spine oversubscription (x:1)",
+                                     step=0.5)},
+    _layout_summary,
+    ("Move TP from 8 to 16. Which rung does tensor parallelism now cross, and how much "
+     "longer does it take per step?",
+     "With DP = 512 the gradient sync crosses the spine. Raise the oversubscription: how "
+     "far can you go before DP becomes the slowest phase?",
+     "Why does pipeline parallelism tolerate the scale-out network so much better than "
+     "tensor parallelism, although both move activations?")))

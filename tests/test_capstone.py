@@ -1,0 +1,57 @@
+"""The capstone: the 256-GPU reference against the DGX H100 SuperPOD scalable unit
+(facts.md 1.7: 32 nodes under 8 leaf switches) and bad input."""
+
+import pytest
+
+from interlib import capstone, steptime, topology, units as u
+
+
+def test_reference_network():
+    d = capstone.design()
+    assert d.n_gpus == 256 and d.dp == 8
+    assert d.tree.switches_per_tier[0] == 8          # 8 leaves per SU (facts.md 1.7)
+    # 256 NIC ports on 64-port switches, non-blocking: 8 leaves x 32 up / 64 = 4 spines
+    assert d.tree.switches_per_tier == (8, 4)
+    assert d.tree.cables == 256 + 256
+    assert d.tree.bisection_per_direction == pytest.approx(128 * 50 * u.GB_per_s)
+
+
+def test_design_uses_the_same_functions():
+    d = capstone.design()
+    st = steptime.step_time(steptime.make_system("h100-sxm", 8, "nvswitch", 8, 400.0),
+                            "llama-3-70b", 8, 4, 8, leaf_nodes=32)
+    assert d.step.step == pytest.approx(st.step)
+    assert d.tree == topology.fat_tree(256, 64, 1.0, link_rate=400 * u.Gbit_per_s)
+
+
+def test_fewer_nics_fewer_switches_slower_dp():
+    a = capstone.design(nodes=256)
+    b = capstone.design(nodes=256, nics_per_node=4)
+    assert b.tree.switches < a.tree.switches and b.tree.cables < a.tree.cables
+    assert b.step.dp > a.step.dp
+
+
+def test_table_has_all_rows():
+    t = capstone.design_table(capstone.design())
+    assert len(t.rows) >= 15 and "assum" in repr(t)
+
+
+@pytest.mark.parametrize("kw, param", [
+    (dict(nodes=0), "nodes"),
+    (dict(tp=3), "tp"),
+    (dict(nics_per_node=0), "nics_per_node"),
+    (dict(period_days=0), "period_days"),
+    (dict(gpu="h900"), "gpu"),
+    (dict(radix=63), "radix"),
+])
+def test_bad_input(kw, param):
+    with pytest.raises(ValueError, match=param):
+        capstone.design(**kw)
+
+
+def test_tables_refuse_other_objects():
+    from interlib import steptime
+    with pytest.raises(ValueError, match="d="):
+        capstone.design_table("reference")
+    with pytest.raises(ValueError, match="st="):
+        steptime.breakdown_table(None)

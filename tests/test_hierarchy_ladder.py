@@ -1,0 +1,87 @@
+"""Chapter 7's ladder: rung values against the sources (facts.md 1.1-1.7), the NVLink /
+network gap against facts.md 4c, and bad input."""
+
+import pytest
+
+from interlib import hierarchy, specs, units as u
+
+
+def _by_name(gen, over=1.0):
+    return {r.name: r for r in hierarchy.ladder(gen, over)}
+
+
+def test_h100_ladder_values():
+    r = _by_name("H100")
+    assert r["HBM"].peak == pytest.approx(3.35 * u.TB_per_s)          # H100 datasheet
+    assert r["NVLink"].peak == pytest.approx(450 * u.GB_per_s)        # 18 x 25 GB/s
+    assert r["NVLink"].effective == pytest.approx(18 * 20.6 * u.GB_per_s)  # topo.h SM90
+    assert r["PCIe"].peak == pytest.approx(32 * 16 / 8 * 128 / 130 * u.GB_per_s)  # Gen5
+    assert r["Scale-out NIC"].peak == pytest.approx(400 * u.Gbit_per_s)  # 1 CX-7 per GPU
+    assert r["Spine"].peak == pytest.approx(r["Scale-out NIC"].peak)  # non-blocking
+
+
+def test_nvlink_rung_is_specs_nvlink_per_direction():
+    for gen, nvl in (("A100", 3), ("H100", 4), ("B200", 5)):
+        assert _by_name(gen)["NVLink"].peak == specs.nvlink(nvl).per_gpu_per_direction
+
+
+def test_a100_and_b200_ladders():
+    a = _by_name("A100")
+    assert a["HBM"].peak == pytest.approx(2039 * u.GB_per_s)
+    assert a["NVLink"].peak == pytest.approx(300 * u.GB_per_s)        # 12 x 25
+    assert a["PCIe"].peak == pytest.approx(31.5 * u.GB_per_s, rel=1e-3)  # Gen4 x16
+    assert a["Scale-out NIC"].peak == pytest.approx(25 * u.GB_per_s)  # 200 Gb/s HDR
+    b = _by_name("B200")
+    assert b["NVLink"].peak == pytest.approx(900 * u.GB_per_s)
+    # NVIDIA: NVLink 5 is "over 14X the bandwidth of PCIe Gen5"
+    ratios = {(x, y): p for x, y, p, _ in hierarchy.rung_ratios("B200")}
+    assert 14 < ratios[("NVLink", "PCIe")] < 15
+
+
+def test_ladder_descends_and_achieved_below_peak():
+    for gen in hierarchy.LADDER_SYSTEMS:
+        rungs = hierarchy.ladder(gen, 2.0)
+        peaks = [r.peak for r in rungs]
+        assert peaks == sorted(peaks, reverse=True)
+        assert all(0 < r.effective <= r.peak for r in rungs)
+
+
+def test_spine_taper():
+    r = _by_name("H100", 7.0)
+    assert r["Spine"].peak == pytest.approx(50 * u.GB_per_s / 7)
+
+
+def test_nvlink_network_gap_facts_4c():
+    h = hierarchy.nvlink_network_gap("H100")
+    vals = list(h.values())
+    assert vals[0] == pytest.approx(9.0)        # 450 / 50
+    assert vals[2] == pytest.approx(144.0)      # 8 x 900 / 50: mixed scopes
+    assert hierarchy.nvlink_network_gap("B200")[
+        "per GPU, line rate (per direction)"] == pytest.approx(18.0)  # 900 / 50
+    # no unit-consistent pair gives the popular "160x"
+    assert all(abs(x - 160) > 10 for g in ("A100", "H100", "B200")
+               for x in hierarchy.nvlink_network_gap(g).values())
+
+
+def test_ladder_table_generated():
+    t = hierarchy.ladder_table("H100")
+    assert [row[0] for row in t.rows] == list(hierarchy.RUNG_NAMES)
+    assert "read + write" in repr(t)
+
+
+def test_link_options_unchanged():
+    assert set(hierarchy.link_options()) == {"PCIe 5.0 x16", "NVLink 4", "NVLink 5",
+                                             "InfiniBand NDR (1 NIC/GPU)"}
+
+
+@pytest.mark.parametrize("call, param", [
+    (lambda: hierarchy.ladder("X100"), "system_name"),
+    (lambda: hierarchy.ladder("H100", 0.5), "oversubscription"),
+    (lambda: hierarchy.ladder("H100", 40), "oversubscription"),
+    (lambda: hierarchy.rung_ratios("nope"), "system_name"),
+    (lambda: hierarchy.ladder_table("nope"), "system_name"),
+    (lambda: hierarchy.nvlink_network_gap("nope"), "system_name"),
+])
+def test_bad_input(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()

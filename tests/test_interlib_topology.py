@@ -1,0 +1,131 @@
+"""Tests for interlib.topology: fat-tree, dragonfly and torus counts.
+
+Expected values come from the papers' closed forms (Al-Fares et al. SIGCOMM 2008:
+k^3/4 hosts and 5k^2/4 switches; Kim et al. ISCA 2008: a p (a h + 1) hosts), from the DGX
+H100 SuperPOD reference design as described in facts.md section 1.7 (8 leaves per
+256-GPU scalable unit, 16 spines for 4 SUs, 64-port NDR switches), and from hand counts.
+"""
+
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from interlib import topology as T
+from interlib.units import GB_per_s, Gbit_per_s
+
+
+@pytest.mark.parametrize("k", [4, 8, 16, 24, 48, 64])
+def test_k_ary_fat_tree_matches_al_fares(k):
+    ft = T.k_ary_fat_tree(k)
+    assert ft.hosts == k**3 // 4
+    assert ft.switches == 5 * k**2 // 4
+    assert ft.switches_per_tier == (k**2 // 2, k**2 // 2, k**2 // 4)
+    # every host link and every switch-to-switch link: hosts + 2 x hosts (edge-agg, agg-core)
+    assert ft.cables == 3 * ft.hosts
+    assert ft.bisection_ratio == 1.0
+    assert ft.max_hops == 5
+
+
+def test_superpod_four_scalable_units():
+    # 4 SUs x 32 nodes x 8 GPUs, one NDR port per GPU, 64-port switches:
+    # 8 leaves per SU (32 in all) and 16 spines (facts.md 1.7, scaling book / NVIDIA RA).
+    ft = T.fat_tree(4 * 32 * 8, 64)
+    assert ft.tiers == 2
+    assert ft.switches_per_tier == (32, 16)
+    assert ft.host_cables == 1024 and ft.switch_cables == 1024
+    # full bisection: 512 links x 400 Gb/s per direction
+    assert ft.bisection_per_direction == pytest.approx(512 * 400 * Gbit_per_s)
+    one_su = T.fat_tree(256, 64)
+    assert one_su.switches_per_tier[0] == 8
+
+
+def test_single_switch_and_leaf_spine_limits():
+    assert T.fat_tree(64, 64).tiers == 1
+    assert T.fat_tree(65, 64).tiers == 2
+    assert T.fat_tree(64 * 32, 64).tiers == 2      # k^2/2 = 2048 hosts in two tiers
+    assert T.fat_tree(64 * 32 + 1, 64).tiers == 3
+    assert T.max_hosts(64, 3) == 64**3 // 4
+
+
+def test_oversubscription_taper():
+    # 3:1 on a 64-port leaf: 48 down, 16 up; bisection is a third of full
+    ft = T.fat_tree(48 * 16, 64, oversubscription=3)
+    assert (ft.leaf_down, ft.leaf_up) == (48, 16)
+    assert ft.oversubscription == 3.0
+    assert ft.bisection_ratio == pytest.approx(1 / 3)
+    # fewer switches than the non-blocking build for the same hosts
+    assert ft.switches < T.fat_tree(48 * 16, 64).switches
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 200_000), st.sampled_from([8, 16, 32, 48, 64, 128]),
+       st.sampled_from([1.0, 2.0, 3.0, 7.0]))
+def test_fat_tree_invariants(hosts, radix, r):
+    if hosts > T.max_hosts(radix, 5, r):
+        with pytest.raises(ValueError, match="hosts"):
+            T.fat_tree(hosts, radix, r)
+        return
+    ft = T.fat_tree(hosts, radix, r)
+    assert ft.hosts <= ft.max_hosts
+    assert ft.cables == ft.hosts + ft.switch_cables
+    assert ft.switches == sum(ft.switches_per_tier)
+    # enough leaf ports for every host, enough top ports for every link below
+    assert ft.switches_per_tier[0] * max(ft.leaf_down, 1) >= hosts or ft.tiers == 1
+    assert 0 < ft.bisection_ratio <= 1.0 + 1e-12 or hosts == 1
+    assert ft.max_hops == 2 * ft.tiers - 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 50_000), st.sampled_from([16, 32, 64]))
+def test_more_hosts_never_fewer_switches(hosts, radix):
+    assert T.fat_tree(hosts + 1, radix).switches >= T.fat_tree(hosts, radix).switches
+
+
+def test_dragonfly_counts():
+    d = T.dragonfly(4, 8, 4)
+    assert d.groups == 8 * 4 + 1
+    assert d.hosts == 8 * 4 * 33
+    assert d.radix == 4 + 7 + 4
+    assert d.local_cables == 33 * 8 * 7 // 2
+    assert d.global_cables == 33 * 32 // 2       # one link per pair of groups
+    assert d.bisection_links == 16 * 17
+    b = T.balanced_dragonfly(64)
+    assert b.a == 2 * b.p == 2 * b.h
+    assert b.radix <= 64
+
+
+def test_torus_counts():
+    t = T.torus((8, 8, 8))
+    assert t.hosts == 512 and t.switches == 0
+    assert t.cables == 3 * 512            # 6 links per node, each shared by two nodes
+    assert t.bisection_links == 2 * 512 // 8
+    assert t.max_hops == 12
+    assert t.mean_hops == pytest.approx(3 * 16 / 8)   # ring of 8: mean distance 2
+    assert T.torus((2, 2)).cables == 4
+    c = T.cube_torus(1000)
+    assert c.hosts >= 1000 and c.dims == (10, 10, 10)
+
+
+def test_link_rate_units():
+    ft = T.fat_tree(16, 8, link_rate=100 * GB_per_s)
+    assert ft.full_bisection_per_direction == pytest.approx(8 * 100 * GB_per_s)
+    assert T.fat_tree(16, 8).link_rate == pytest.approx(50 * GB_per_s)   # NDR 400 Gb/s
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: T.fat_tree(0, 64), "hosts"),
+    (lambda: T.fat_tree(10, 63), "radix"),
+    (lambda: T.fat_tree(10, 64, 0.5), "oversubscription"),
+    (lambda: T.fat_tree(10, 64, link_rate=-1), "link_rate"),
+    (lambda: T.fat_tree(5000, 64, tiers=2), "hosts"),
+    (lambda: T.k_ary_fat_tree(5), "k"),
+    (lambda: T.dragonfly(0, 4, 2), "p"),
+    (lambda: T.dragonfly(2, 4, 2, groups=100), "groups"),
+    (lambda: T.torus((8, 0)), "dims"),
+    (lambda: T.cube_torus(0), "hosts"),
+    (lambda: T.max_hosts(64, 9), "tiers"),
+])
+def test_bad_input_names_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

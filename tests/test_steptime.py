@@ -1,0 +1,132 @@
+"""Step-time model: hand derivations, placement rules, invariants, bad input."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from interlib import collectives, scaling, specs, steptime, transfer, units as u
+
+SETTINGS = settings(max_examples=40, deadline=None)
+
+
+def test_compute_time_hand():
+    # 6 x 70e9 x 1e6 tokens / (8 GPUs x 989e12 FLOP/s x 0.4) = 132.7 s
+    t = steptime.compute_time(70e9, 1e6, 8, "h100-sxm", 0.4)
+    assert t == pytest.approx(6 * 70e9 * 1e6 / (8 * 989e12 * 0.4))
+    assert t == pytest.approx(132.71, rel=1e-3)
+
+
+def test_dense_bf16_peaks():
+    # datasheets: H100 SXM 1,979 sparse -> 989 dense; A100 312; B200 (HGX) 2,250 dense
+    assert specs.gpu_flops("h100-sxm").value == 989e12
+    assert specs.gpu_flops("a100-sxm-80gb").value == 312e12
+    # DGX B200: 72 PFLOPS FP8 (sparse) for 8 GPUs = 4 x dense bf16 per GPU
+    assert specs.gpu_flops("b200").value == pytest.approx(72e15 / 8 / 4)
+
+
+def test_placement_rungs():
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 4, 8)
+    assert [p.rung for p in lay.phases] == ["NVLink", "Scale-out NIC", "Scale-out NIC"]
+    assert lay.n_gpus == 256 and lay.nodes == 32
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-70b", 16, 1, 2)
+    assert lay.phase("TP").rung == "Scale-out NIC"
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-70b", 2, 4, 1)
+    assert lay.phase("PP").rung == "NVLink"
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 1, 64, leaf_nodes=32)
+    assert lay.phase("DP").rung == "Spine"
+    lay = steptime.layout_traffic("PCIe + 100 GbE", "llama-3-70b", 8, 1, 1)
+    assert lay.phase("TP").rung == "PCIe"
+
+
+def test_layout_bytes_are_parallelism_traffic():
+    m = scaling.model("llama-3-70b")
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 4, 16, 4096, 1, 8)
+    tr = scaling.parallelism_traffic(m.params, m.layers, m.hidden, 4096, 1, 8, tp=8, pp=4,
+                                     dp=16)
+    assert (lay.phase("TP").bytes, lay.phase("PP").bytes, lay.phase("DP").bytes) == \
+        (tr.tp, tr.pp, tr.dp)
+
+
+def test_pp_time_hand():
+    # PP across nodes: 2 x 16 sends of one activation (4096 x 8192 x 2 B) at 48 GB/s + 14 us
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 4, 1)
+    act = 4096 * 8192 * 2
+    expect = 32 * (act / (50e9 * 12 / 12.5) + 14e-6)
+    assert lay.phase("PP").time_s == pytest.approx(expect)
+
+
+def test_tp_time_uses_predict():
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 1, 2048, 1, 4)
+    one = collectives.predict("all_reduce", 2048 * 4096 * 2, "dgx-h100", 8, 1).time_s
+    assert lay.phase("TP").time_s == pytest.approx(4 * 32 * 4 * one)
+
+
+def test_oversubscription_slows_spine_dp():
+    a = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 1, 128, oversubscription=1)
+    b = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 1, 128, oversubscription=7)
+    assert b.phase("DP").time_s > 3 * a.phase("DP").time_s
+
+
+@SETTINGS
+@given(ov=st.floats(0, 1), mfu=st.floats(0.05, 1.0), dp=st.sampled_from([1, 2, 8, 64]))
+def test_step_time_invariants(ov, mfu, dp):
+    s = steptime.step_time("dgx-h100", "llama-3-70b", 8, 2, dp, mfu=mfu, overlap=ov)
+    total = s.compute + s.bubble + s.tp + s.pp + s.dp
+    assert s.step == pytest.approx(total - s.hidden)
+    assert s.compute + s.bubble + s.tp <= s.step * (1 + 1e-12) <= total * (1 + 1e-12)
+    assert 0 < s.efficiency <= 1
+    s0 = steptime.step_time("dgx-h100", "llama-3-70b", 8, 2, dp, mfu=mfu, overlap=0)
+    assert s.step <= s0.step * (1 + 1e-12)
+
+
+def test_overlap_limits():
+    s1 = steptime.step_time(overlap=1.0)
+    assert s1.hidden == pytest.approx(min(s1.pp + s1.dp, s1.compute))
+    s0 = steptime.step_time(overlap=0.0)
+    assert s0.hidden == 0.0
+
+
+def test_bubble_hand():
+    s = steptime.step_time(pp=4, micro_batches=16)
+    assert s.bubble == pytest.approx(s.compute * 3 / 16)
+
+
+def test_fabric_ordering():
+    ns = [8, 64, 1024]
+    fast = steptime.scaling_efficiency("NVLink + NDR InfiniBand", n_gpus=ns)
+    slow = steptime.scaling_efficiency("PCIe + 100 GbE", n_gpus=ns)
+    assert np.all(slow < fast)
+    assert np.all(np.diff(fast) <= 1e-12)   # weak scaling never gets better with more GPUs
+
+
+def test_make_system_matches_catalogue():
+    mine = steptime.make_system("h100-sxm", 8, "nvswitch", 8, 400, "InfiniBand")
+    t1 = collectives.predict("all_reduce", 1e9, mine, 8, 4).time_s
+    t2 = collectives.predict("all_reduce", 1e9, "dgx-h100", 8, 4).time_s
+    assert t1 == pytest.approx(t2)
+
+
+@pytest.mark.parametrize("call, param", [
+    (lambda: steptime.make_system("h900"), "gpu"),
+    (lambda: steptime.make_system(intra="ether"), "intra"),
+    (lambda: steptime.make_system(nic_gbps=5), "nic_gbps"),
+    (lambda: steptime.make_system(fabric="token ring"), "fabric"),
+    (lambda: steptime.make_system(nics_per_node=0), "nics_per_node"),
+    (lambda: steptime.fabric("carrier pigeon"), "name"),
+    (lambda: steptime.layout_traffic(tp=0), "tp"),
+    (lambda: steptime.layout_traffic(tp=12), "tp"),
+    (lambda: steptime.layout_traffic(model="gpt-5"), "name"),
+    (lambda: steptime.layout_traffic(oversubscription=0.5), "oversubscription"),
+    (lambda: steptime.layout_traffic(system="nope"), "system"),
+    (lambda: steptime.compute_time(-1, 1, 1), "params"),
+    (lambda: steptime.compute_time(1, 1, 1, mfu=1.5), "mfu"),
+    (lambda: steptime.compute_time(1, 1, 1, gpu="x"), "name"),
+    (lambda: steptime.step_time(overlap=2), "overlap"),
+    (lambda: steptime.scaling_efficiency(n_gpus=[12]), "n_gpus"),
+    (lambda: steptime.tapered(steptime.fabric("PCIe + 100 GbE"), 0.1), "oversubscription"),
+])
+def test_bad_input(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()
