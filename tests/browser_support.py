@@ -203,7 +203,7 @@ _JS_STATE = """(demo) => {
 # demo's first control in the same task, so the clock starts at the change itself: a
 # slider gets a keydown on its noUiSlider handle (one step; back if at the end, or when
 # asked), a dropdown the next option and a 'change' event.
-_JS_MOVE = """(demo, back) => {
+_JS_MOVE = """(demo, [back, kind]) => {
   const current = () => { const i = demo.querySelector('.interlib-plot img, .jp-OutputArea-output img');
                           return i ? i.getAttribute('src') : null; };
   const before = current();
@@ -215,7 +215,7 @@ _JS_MOVE = """(demo, back) => {
     }
   });
   obs.observe(demo, {subtree: true, childList: true, attributes: true, attributeFilter: ['src']});
-  const handle = demo.querySelector('.noUi-handle');
+  const handle = kind === 'select' ? null : demo.querySelector('.noUi-handle');
   window.__t0 = performance.now();
   if (handle) {
     const atMax = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemax');
@@ -278,12 +278,13 @@ class LabNotebook:
     def state(self, demo) -> dict:
         return demo.evaluate(_JS_STATE)
 
-    def move_first_control(self, demo, back=False) -> float | None:
-        """Move the demo's first slider one step (``back``: towards its minimum), or pick
-        the next option of its first dropdown; returns the ms from the change to a new
-        plot image in the page, or None if none came within 20 s."""
+    def move_first_control(self, demo, back=False, kind=None) -> float | None:
+        """Move the demo's first slider one step (``back``: towards its minimum), or
+        (``kind="select"``, or no slider) pick the next option of its first dropdown;
+        returns the ms from the change to a new plot image in the page, or None if none
+        came within 20 s."""
         demo.scroll_into_view_if_needed()
-        demo.evaluate(_JS_MOVE, back)
+        demo.evaluate(_JS_MOVE, [back, kind])
         try:
             self.page.wait_for_function("() => window.__plotChanged !== null", timeout=20000,
                                         polling="raf")
