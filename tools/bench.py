@@ -11,8 +11,9 @@ are measured side by side in the same run:
    every move). Moves alternate between the two, per demo; each is timed in the page from
    the key press (or dropdown pick) to the moment a new plot image is in the DOM. p50/p95
    over all moves, and the ratio of the p50s.
-2. A vectorised sweep of 10^5 (size, N) points of ``collectives.alpha_beta`` (ring
-   all-reduce; one numpy call per N over 1000 sizes) against a scalar Python loop.
+2. A vectorised sweep of 10^5 (size, N) points (1000 sizes x 100 values of N) of the ring
+   all-reduce cost, ``collectives.alpha_beta_grid`` (one numpy expression), against a
+   scalar Python loop of ``collectives.alpha_beta``; the results must agree.
 3. Wall time of strict nbval over every notebook in _toc.yml, and of a full book build
    (``jupyter-book build . --all -W -n --keep-going``, what ``make book`` does from a
    fresh clone).
@@ -165,8 +166,7 @@ def bench_sweep(runs: int, scalar_runs: int):
     alpha, bw = 5 * us, 400 * GB_per_s
 
     def vectorised():
-        return np.stack([collectives.alpha_beta("all_reduce", "ring", sizes, int(n), alpha, bw)
-                         for n in ns])
+        return collectives.alpha_beta_grid("all_reduce", "ring", sizes, ns, alpha, bw)
 
     def scalar():
         return np.array([[collectives.alpha_beta("all_reduce", "ring", float(s), int(n),
