@@ -232,20 +232,47 @@ _JS_MOVE = """(demo, [back, kind]) => {
 
 
 class LabNotebook:
-    """One notebook open in JupyterLab in its own page."""
+    """One notebook open in JupyterLab: in a new page (loads JupyterLab), or, given the
+    ``page`` of an earlier LabNotebook that was closed with :meth:`close_notebook`, in
+    that same JupyterLab (``docmanager:open``; saves reloading the app for each one)."""
 
-    def __init__(self, context, server: LabServer, rel: str):
-        self.page = context.new_page()
+    _JS_READY = """(rel) => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        if (!w || !w.context || w.context.path !== rel || !w.sessionContext) return false;
+        const k = w.sessionContext.session && w.sessionContext.session.kernel;
+        return !!k && k.connectionStatus === 'connected' && k.status === 'idle'
+               && w.content.widgets.length > 0; }"""
+
+    def __init__(self, context, server: LabServer, rel: str, page=None):
         self.requests: list[str] = []
         self.errors: list[str] = []
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-        self.page.goto(server.lab_url(rel), wait_until="load")
-        self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60000)
-        self.page.wait_for_function("() => window.jupyterapp !== undefined", timeout=30000)
-        # The toolbar can say idle before the kernel is connected: wait for the status bar.
-        self.page.locator("#jp-main-statusbar").get_by_text("Idle").first.wait_for(
-            timeout=90000)
+        self.rel = rel
+        self._on_request = lambda r: self.requests.append(r.url)
+        self._on_error = lambda e: self.errors.append(f"uncaught: {e}")
+        if page is None:
+            self.page = context.new_page()
+            self.page.on("request", self._on_request)
+            self.page.on("pageerror", self._on_error)
+            self.page.goto(server.lab_url(rel), wait_until="load")
+            self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60000)
+            self.page.wait_for_function("() => window.jupyterapp !== undefined",
+                                        timeout=30000)
+        else:
+            self.page = page
+            self.page.on("request", self._on_request)
+            self.page.on("pageerror", self._on_error)
+            self.page.evaluate("(rel) => { window.jupyterapp.commands.execute("
+                               "'docmanager:open', {path: rel}); }", rel)
+        # The toolbar can say idle before the kernel is connected: wait for the kernel of
+        # this notebook to be connected and idle.
+        self.page.wait_for_function(self._JS_READY, arg=rel, timeout=90000, polling=200)
+
+    def close_notebook(self):
+        """Close this notebook's tab without saving (the page stays, for the next one);
+        its kernel is left for the caller to shut down."""
+        self.page.evaluate("""(rel) => { const w = window.jupyterapp.shell.currentWidget;
+            if (w && w.context && w.context.path === rel) { w.dispose(); } }""", self.rel)
+        self.page.remove_listener("request", self._on_request)
+        self.page.remove_listener("pageerror", self._on_error)
 
     _JS_COUNTS = """() => { const nb = window.jupyterapp.shell.currentWidget.content;
         return nb.widgets.filter(c => c.model.type === 'code')
@@ -261,8 +288,8 @@ class LabNotebook:
         self.page.wait_for_function(
             f"() => ({self._JS_COUNTS})().every(n => n !== null && n > 0)",
             timeout=timeout_s * 1000, polling=250)
-        self.page.locator("#jp-main-statusbar").get_by_text("Idle").first.wait_for(
-            timeout=timeout_s * 1000)
+        self.page.wait_for_function(self._JS_READY, arg=self.rel, timeout=timeout_s * 1000,
+                                    polling=200)
 
     def execution_counts(self) -> list:
         return self.page.evaluate(self._JS_COUNTS)

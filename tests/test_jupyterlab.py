@@ -16,8 +16,8 @@ requests) and one browser. For each notebook listed in ``_toc.yml``:
   saved either).
 
 Why every chapter runs in full: demos only exist after their cells ran, and a chapter is
-short (about 5 s of kernel time on 2 cores); opening the page dominates (~15 s). The whole
-module takes about 20 s per notebook. Servers and kernels are always stopped
+short (about 5 s of kernel time on 2 cores). JupyterLab itself is loaded once (~15 s) and
+each further notebook is opened in it; after a failure the next test starts a fresh page. Servers and kernels are always stopped
 (browser_support.jupyterlab_server).
 """
 
@@ -40,16 +40,20 @@ NOTEBOOKS = toc_notebooks()
 
 @pytest.fixture(scope="module")
 def lab():
+    """The server, the browser, and the JupyterLab page the next notebook reuses (None:
+    load JupyterLab in a new page, as after a failure)."""
     with jupyterlab_server(NOTEBOOKS) as server, chromium_context() as context:
-        yield server, context
+        yield server, context, {"page": None}
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=[str(n.relative_to(REPO)) for n in NOTEBOOKS])
 def test_notebook_runs_and_demos_update_in_jupyterlab(lab, nb):
-    server, context = lab
+    server, context, shared = lab
     rel = str(nb.relative_to(REPO))
     digest = hashlib.sha256(nb.read_bytes()).hexdigest()
-    page = LabNotebook(context, server, rel)
+    reuse, shared["page"] = shared["page"], None
+    page = LabNotebook(context, server, rel, page=reuse)
+    ok = False
     try:
         page.run_all()
         counts = page.execution_counts()
@@ -91,8 +95,13 @@ def test_notebook_runs_and_demos_update_in_jupyterlab(lab, nb):
         assert not page.errors, f"{rel}: JavaScript errors:\n" + "\n".join(page.errors)
         external = external_requests(page.requests)
         assert not external, f"{rel}: requests leaving 127.0.0.1:\n" + "\n".join(external)
+        ok = True
     finally:
-        page.close()
+        if ok:  # keep JupyterLab loaded for the next notebook
+            page.close_notebook()
+            shared["page"] = page.page
+        else:
+            page.close()
         for k in server.api("/api/kernels"):  # one kernel at a time on 2 cores
             server.api(f"/api/kernels/{k['id']}", method="DELETE")
     assert hashlib.sha256(nb.read_bytes()).hexdigest() == digest, f"{rel} was modified"
