@@ -107,6 +107,7 @@ def bench_sliders(moves: int):
     names = sorted(DEMOS)
     results = {"fast": [], "naive": []}
     per_demo = {}
+    failures = []
     with tempfile.TemporaryDirectory() as tmp:
         nb = Path(tmp) / "chapters" / "slider_bench.ipynb"
         bench_notebook(nb, names)
@@ -124,16 +125,24 @@ def bench_sliders(moves: int):
                 first = next(iter(DEMOS[name].controls.values()))
                 kind = "select" if hasattr(first, "options") else "slider"
                 per_demo[name] = {"fast": [], "naive": []}
+                failed = False
                 for m in range(moves):
-                    for kind, demo in (("fast", fast), ("naive", naive)):
+                    for pattern, demo in (("fast", fast), ("naive", naive)):
                         ms = lab.move_first_control(demo, back=m % 2 == 1, kind=kind)
                         if ms is None:
-                            raise RuntimeError(f"{name} ({kind}): plot did not update")
-                        results[kind].append(ms)
-                        per_demo[name][kind].append(ms)
+                            shot = REPO / "_build" / f"bench-timeout-{name}-{pattern}.png"
+                            demo.screenshot(path=str(shot))
+                            failures.append(f"{name} ({pattern}, move {m + 1}): no new plot "
+                                            f"within 20 s; screenshot {shot.name}")
+                            failed = True
+                            break
+                        results[pattern].append(ms)
+                        per_demo[name][pattern].append(ms)
                         lab.page.wait_for_timeout(50)
+                    if failed:
+                        break
             lab.close()
-    return results, per_demo
+    return results, per_demo, failures
 
 
 class _served:
@@ -252,6 +261,8 @@ def table(r) -> str:
         rows.append(f"| slider → new plot, naive rebuild + display, p50 / p95 | "
                     f"{n['p50']:.0f} / {n['p95']:.0f} ms ({n['n']} moves) | |")
         rows.append(f"| ratio of p50s (book / naive) | {s['ratio_p50']:.2f}× | ≤ 0.5× |")
+        for f in r.get("slider_failures", []):
+            rows.append(f"| slider failure | {f} | |")
     else:
         rows.append(f"| slider → new plot | not measured: {r.get('sliders_skipped')} | |")
     w = r["sweep"]
@@ -310,7 +321,8 @@ def main(argv=None):
     r["page_weight"] = page_weights()
     if bs.CHROMIUM.exists():
         print("JupyterLab slider latency ...", flush=True)
-        res, per_demo = bench_sliders(args.moves)
+        res, per_demo, failures = bench_sliders(args.moves)
+        r["slider_failures"] = failures
         r["sliders"] = {k: {"p50": pct(v, 0.5), "p95": pct(v, 0.95), "n": len(v), "all_ms": v}
                         for k, v in res.items()}
         r["sliders"]["ratio_p50"] = r["sliders"]["fast"]["p50"] / r["sliders"]["naive"]["p50"]
