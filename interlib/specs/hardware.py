@@ -210,6 +210,12 @@ SYSTEMS = {
                        8, NICS["connectx-7"], S.DGX_B200),
     "gb200-nvl72": System("gb200-nvl72", "NVIDIA GB200 NVL72 (one rack)", GPUS["gb200"], 72,
                           "nvswitch", 4, 72, NICS["connectx-7"], S.GB200_PAGE),
+    # Hypothetical, for comparison only (Chapter 2): the DGX H100's GPUs and NICs with the
+    # NVSwitch baseboard removed, so GPUs reach each other only over PCIe 5.0 x16.
+    "h100-pcie-only": System("h100-pcie-only",
+                             "8 x H100 PCIe-attached, no NVLink (hypothetical, derived)",
+                             GPUS["h100-sxm"], 8, "pcie", None, 8, NICS["connectx-7"],
+                             S.PCIE_ONLY_HYPOTHETICAL),
 }
 
 

@@ -137,6 +137,40 @@ THIS_BOOK_FIT = Source(
     "book/appendix_validation",
     "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
     "curve), then frozen; checked against held-out measurements.", key="")
+
+# ------------------------------------------------- Chapters 2-4 (inside the box)
+AZURE_H200_BENCH = Source(
+    "Azure AI-benchmarking-guide, ND H200 v5 results",
+    "https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/"
+    "ND_H200_v5_results.md",
+    "nvbandwidth host-to-device 52 GB/s and device-to-host 52 GB/s (PCIe Gen5 x16).",
+    key="azurebench")
+NCCL_1264 = Source(
+    "NVIDIA/nccl issue 1264 (user report, HGX H100)",
+    "https://github.com/NVIDIA/nccl/issues/1264",
+    "p2pBandwidthLatencyTest on HGX H100: about 380 GB/s unidirectional and about 749 GB/s "
+    "bidirectional between two GPUs.", key="nccl1264")
+NVSWITCH_HOTCHIPS = Source(
+    "Ishii and Wells, NVLink-Network Switch: NVIDIA's switch chip for high communication-"
+    "bandwidth superpods, Hot Chips 34 (2022), as summarised by the scaling book",
+    "https://jax-ml.github.io/scaling-book/gpus/",
+    "DGX H100: the 18 NVLink 4 links of each GPU go 5 + 4 + 4 + 5 to the four NVSwitch "
+    "chips; 3.6 TB/s bisection bandwidth.", key="austin2025")
+NVLINK_576 = Source(
+    "NVIDIA Mission Control / Base Command Manager documentation, GB200 NVLink domains",
+    "https://docs.nvidia.com/mission-control/",
+    "Support for up to 576 GPUs in a single NVLink domain.", key="nvidiamissioncontrol")
+PCIE_ONLY_HYPOTHETICAL = Source(
+    "derived in this book: a hypothetical 8-GPU box without NVLink",
+    "interlib/specs/hardware.py",
+    "8 x H100 attached only by PCIe 5.0 x16 (no NVLink, no NVSwitch), each GPU assumed to "
+    "get its full x16 link; built from the DGX H100 entry to isolate the effect of the "
+    "GPU-to-GPU link. No such product is claimed.", key="")
+NCCL_1374 = Source(
+    "NVIDIA/nccl issue 1374, quoting NVIDIA GTC 2025 talk S72583",
+    "https://github.com/NVIDIA/nccl/issues/1374",
+    "All-reduce bus bandwidth: NVLink 4 370 -> 480 GB/s with NVLink SHARP; NVL72 680 -> "
+    "850 GB/s.", key="")
 H100_FLOPS = Source(
     "NVIDIA H100 Tensor Core GPU datasheet (compute table)",
     "https://www.nvidia.com/en-us/data-center/h100/",
@@ -161,3 +195,46 @@ LLAMA3 = Source(
     "interruptions, 47 planned, 419 unexpected. Faulty GPU 148 (30.1%), GPU HBM3 memory 72 "
     "(17.2%), Network Switch/Cable 35 (8.4%), NIC 7 (1.7%), NCCL watchdog timeouts 7 "
     "(1.7%). As reproduced by Glenn Lockwood and DatacenterDynamics.", key="llama3")
+
+# ---------------------------------------------------------------- Appendix B (errata)
+ZERO_PAPER = Source(
+    "Rajbhandari, Rasley, Ruwase and He, ZeRO: Memory Optimizations Toward Training Trillion "
+    "Parameter Models (SC20, arXiv:1910.02054)",
+    "https://arxiv.org/abs/1910.02054",
+    "Mixed-precision Adam keeps fp16 parameters and gradients (2 + 2 bytes) and fp32 "
+    "parameters, momentum and variance (12 bytes): 16 bytes per parameter.", key="zero")
+META_CLUSTERS = Source(
+    "Meta engineering blog, Building Meta's GenAI infrastructure (12 March 2024)",
+    "https://engineering.fb.com/2024/03/12/data-center-engineering/building-metas-genai-"
+    "infrastructure/",
+    "Two 24,576-GPU clusters: one RoCE (Arista 7800, Wedge400 and Minipack2), one NVIDIA "
+    "Quantum-2 InfiniBand, both with 400 Gbps endpoints.", key="metaclusters")
+KIM_DRAGONFLY = Source(
+    "Kim, Dally, Scott and Abts, Technology-Driven, Highly-Scalable Dragonfly Topology "
+    "(ISCA 2008)",
+    "https://doi.org/10.1109/ISCA.2008.19",
+    "a dragonfly reduces cost by 20% compared to a flattened butterfly and by 52% compared "
+    "to a folded Clos network in configurations with 16K nodes.", key="kim2008dragonfly")
+ALFARES_FATTREE = Source(
+    "Al-Fares, Loukissas and Vahdat, A Scalable, Commodity Data Center Network Architecture "
+    "(SIGCOMM 2008)",
+    "https://doi.org/10.1145/1402958.1402967",
+    "A k-ary fat-tree of k-port switches supports k^3/4 hosts with (k/2)^2 core switches and "
+    "k pods of k/2 edge and k/2 aggregation switches (5k^2/4 switches in all).",
+    key="alfares2008")
+
+
+def all_sources() -> list[Source]:
+    """Every Source defined in this module, in definition order."""
+    return [obj for obj in globals().values() if isinstance(obj, Source)]
+
+
+def sources_table():
+    """The catalogue's sources as a table (for the References page)."""
+    from ..display import Table
+
+    return Table(["source", "link", "what the book takes from it"],
+                 [[s.title, s.url, s.says] for s in all_sources()],
+                 "Every hardware figure in interlib.specs cites one of these; each figure "
+                 "also records whether it is a vendor peak, a measurement, a derivation, an "
+                 "NCCL model constant or a calibrated constant.")

@@ -351,4 +351,5 @@ def questions(name: str):
 
 
 from . import ch01  # noqa: E402,F401  (registers the chapter's demos)
+from . import ch02, ch03, ch04  # noqa: E402,F401
 from . import ch07, ch08  # noqa: E402,F401

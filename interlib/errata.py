@@ -1,0 +1,181 @@
+"""Common claims about GPU interconnects, checked (Appendix B).
+
+Each claim is stored as popular articles state it, with its verdict and the correct figures
+**computed** from the catalogue (:mod:`interlib.specs`) and the models
+(:mod:`interlib.collectives`, :mod:`interlib.scaling`, :mod:`interlib.transfer`). Figures
+that belong to the claim itself (the article's own numbers and problem givens, such as
+"70B parameters on 8 GPUs") live in :data:`CLAIM_GIVENS`; everything else comes from cited
+specs. The keys ``"a"`` ... ``"m"`` follow the fact sheet's section 4, and the book's
+anchors are ``errata-a`` ... ``errata-m``.
+
+>>> claim("h").verdict
+'MISLEADING'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+from . import _validate as v
+from . import display, specs
+from .specs import sources as S
+from .specs._base import Source
+from .units import GB, GB_per_s, Gbit_per_s, billion, us
+
+VERDICTS = ("RIGHT", "RIGHT, WITH CAVEATS", "WRONG", "MISLEADING", "UNCONFIRMED",
+            "NOT FOUND", "ASYMPTOTICALLY RIGHT, PRACTICALLY MISLEADING",
+            "ARITHMETIC RIGHT, MODEL MISLEADING", "RIGHT AS RAW SIGNALLING")
+"""The verdicts a claim (or each part of a two-part claim, joined by " / ") can get."""
+
+ARTICLES = Source("popular articles and blog posts on GPU networking (the claim as stated)",
+                  "book/appendix_errata",
+                  "Claims collected in the book's fact sheet, section 4 (seed errata).")
+
+DERIVED = Source("derived here from the figures above (arithmetic shown in 'how')",
+                 "book/appendix_errata",
+                 "Ratios and products of the cited figures in the same table.")
+
+CLAIM_GIVENS = {
+    "a": {"params": 70 * billion, "gpus": 8, "claimed_bytes": 280 * GB,
+          "claimed_nvlink": 3350 * GB_per_s, "claimed_pcie": 50 * GB_per_s},
+    "b": {"claimed_ratio": 14.0},
+    "c": {"claimed_gap": 160.0},
+    "d": {"claimed_gpus_per_nic": 8},
+    "e": {"wire_difference": 1 * us},
+    "f": {"claimed_gb_per_gpu": 192 * GB},
+    "g": {"payload": 1 * GB, "gpus": 8},
+    "i": {"lanes": 16},
+    "k": {"claimed_share": 0.107, "pods": 8, "gpus_per_pod": 3072},
+    "l": {"radix": 64, "hosts": (1024, 65536, 2_097_152)},
+    "m": {"payload": 140 * GB, "link": 100 * Gbit_per_s, "nodes": 4},
+}
+"""Numbers that belong to the claims themselves (the article's figures, problem givens)."""
+
+ADAM_BYTES_PER_PARAM = specs.Spec(
+    16, "count", "secondary", S.ZERO_PAPER,
+    note="mixed-precision Adam: 2 (fp16 weights) + 2 (fp16 gradients) + 12 (fp32 weights, "
+         "momentum, variance) bytes per parameter")
+
+LLAMA3_INTERRUPTIONS = {
+    "unexpected interruptions": specs.Spec(419, "count", "secondary", S.LLAMA3),
+    "Network Switch/Cable": specs.Spec(35, "count", "secondary", S.LLAMA3),
+    "NIC": specs.Spec(7, "count", "secondary", S.LLAMA3),
+}
+"""Llama 3 Table 5 counts (54-day snapshot), as reproduced by Glenn Lockwood."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One computed figure: ``label``, ``value`` (SI), ``text`` (formatted), ``how`` (the
+    formula or interlib call), ``source``."""
+
+    label: str
+    value: float
+    text: str
+    how: str
+    source: Source
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim, checked.
+
+    Attributes:
+        key: ``"a"`` ... ``"m"``; the book's anchor is ``errata-<key>``.
+        topic: Short title.
+        claim: The claim as popular articles state it.
+        verdict: One of :data:`VERDICTS` (two-part claims: two joined by ``" / "``).
+        why: The reasons, with the computed figures filled in.
+        figures: The correct figures, computed by interlib.
+    """
+
+    key: str
+    topic: str
+    claim: str
+    verdict: str
+    why: tuple
+    figures: tuple
+
+    @property
+    def anchor(self) -> str:
+        return f"errata-{self.key}"
+
+    @property
+    def sources(self) -> tuple:
+        """The distinct sources behind the figures."""
+        out = []
+        for f in self.figures:
+            if f.source not in out:
+                out.append(f.source)
+        return tuple(out)
+
+
+KEYS = tuple("abcdefghijklm")
+"""Claim keys, in the fact sheet's order."""
+
+
+def claim(key: str) -> Claim:
+    """One checked claim, ``"a"`` ... ``"m"`` (figures computed on each call)."""
+    from ._errata_claims import BUILDERS
+
+    return BUILDERS[v.choice("key", key, KEYS)]()
+def claims() -> list[Claim]:
+    """All claims, in order."""
+    return [claim(k) for k in KEYS]
+
+
+def overview_table() -> display.Table:
+    """One row per claim: anchor, topic, verdict."""
+    return display.Table(["claim", "topic", "verdict"],
+                         [[c.key, c.topic, c.verdict] for c in claims()],
+                         caption="Verdicts; each claim's section below gives the computed "
+                                 "figures and sources.")
+
+
+class ClaimText(str):
+    """Plain text that shows as itself in a notebook (one ``text/plain`` output, stable
+    under re-execution) and as Markdown on the site."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_markdown_(self) -> str:
+        head, _, rest = str(self).partition("\n\n")
+        claim_line, verdict_line = head.split("\n", 1)
+        c = claim_line.removeprefix("Claim: ")
+        v_ = verdict_line.removeprefix("Verdict: ")
+        return f"**Claim:** {c}\n\n**Verdict: {v_}**\n\n{rest}\n"
+
+
+def claim_text(key: str) -> ClaimText:
+    """The claim, its verdict and the reasons, as text (a ``str``; Markdown in notebooks)."""
+    c = claim(key)
+    lines = [f"Claim: {c.claim}", f"Verdict: {c.verdict}", ""]
+    lines += [f"- {w}" for w in c.why]
+    return ClaimText("\n".join(lines))
+
+
+def claim_table(key: str) -> display.Table:
+    """The correct figures for one claim: what, value, how computed, source."""
+    c = claim(key)
+    return display.Table(["figure", "value", "how", "source"],
+                         [[f.label, f.text, f.how, f.source.title] for f in c.figures],
+                         caption="Computed by interlib from the cited catalogue.")
+
+
+def sources_table(key: str | None = None) -> display.Table:
+    """Sources behind one claim's figures (or all claims'), with links (the claims
+    themselves and this book's own arithmetic are not listed)."""
+    keys = KEYS if key is None else (v.choice("key", key, KEYS),)
+    seen = []
+    for k in keys:
+        for s in claim(k).sources:
+            if s not in seen and s not in (ARTICLES, DERIVED):
+                seen.append(s)
+    return display.Table(["source", "link"], [[s.title, s.url] for s in seen])
+
+
+__all__ = ["VERDICTS", "ARTICLES", "DERIVED", "CLAIM_GIVENS", "ADAM_BYTES_PER_PARAM",
+           "LLAMA3_INTERRUPTIONS", "Figure", "Claim", "claim", "claims", "KEYS",
+           "overview_table", "claim_text", "claim_table", "sources_table"]

@@ -1,0 +1,199 @@
+"""PCI Express, the link every GPU has: generations, transfer times, shared uplinks,
+staged copies. Chapter 2 introduces it.
+
+Bandwidths are per direction, in bytes/s. Three levels, always kept apart:
+
+* **raw**: lanes x GT/s / 8 (what the wires signal);
+* **usable**: raw x the line-coding efficiency (128b/130b for Gen 3-5, 236/256 FLIT
+  payload for Gen 6);
+* **achieved**: usable x the measured host-copy efficiency
+  (:data:`interlib.specs.PCIE_HOST_COPY_EFFICIENCY`, nvbandwidth on Gen 5 x16), assumed the
+  same for every generation.
+
+The vendor "x16" headline is the raw rate counted in both directions.
+
+>>> from interlib.units import GB_per_s
+>>> round(link_bandwidth("5.0", 16, "usable") / GB_per_s, 2)
+63.02
+>>> round(link_bandwidth("5.0", 16, "headline") / GB_per_s)
+128
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate as v
+from . import display, transfer
+from .specs import PCIE, PCIE_HOST_COPY_EFFICIENCY, calibration as C
+from .specs.inside_box import HOST_COPIES
+from .units import GT_per_s
+
+LEVELS = ("raw", "usable", "achieved", "headline")
+LANES = (1, 2, 4, 8, 16)
+LATENCY = C.HOP_LATENCY[("pcie", "ring", "Simple")]
+"""Per-transfer start-up latency used for PCIe copies: NCCL's PCI hop latency (tuning.cc,
+Ring/Simple), a model constant."""
+
+
+def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -> float:
+    """Bandwidth of one PCIe link, bytes/s.
+
+    Args:
+        gen: ``"3.0"`` ... ``"6.0"``.
+        lanes: Link width, one of 1, 2, 4, 8, 16.
+        level: ``"raw"`` (GT/s x lanes / 8, per direction), ``"usable"`` (after line
+            coding, per direction), ``"achieved"`` (usable x measured host-copy
+            efficiency, per direction) or ``"headline"`` (raw, both directions added: the
+            vendor figure).
+
+    Returns:
+        Bytes/s; per direction except for ``"headline"``.
+    """
+    g = PCIE[v.choice("gen", gen, PCIE)]
+    if lanes not in LANES:
+        raise ValueError(f"lanes={lanes!r} is not one of {list(LANES)}")
+    v.choice("level", level, LEVELS)
+    if level == "raw":
+        return g.raw_per_direction(lanes)
+    if level == "headline":
+        return g.headline_bidirectional(lanes)
+    usable = g.usable_per_direction(lanes)
+    return usable if level == "usable" else usable * PCIE_HOST_COPY_EFFICIENCY.value
+
+
+def transfer_time(size_bytes, gen: str = "5.0", lanes: int = 16, achieved: bool = True):
+    """Seconds to copy ``size_bytes`` one way over a PCIe link (host <-> device).
+
+    ``t = alpha + S / B`` with alpha = :data:`LATENCY` and B the achieved (or, with
+    ``achieved=False``, usable) per-direction bandwidth of :func:`link_bandwidth`.
+
+    Args:
+        size_bytes: Bytes (>= 0), scalar or array.
+        gen: PCIe generation.
+        lanes: Link width.
+        achieved: Measured efficiency (True) or the usable line rate (False).
+    """
+    bw = link_bandwidth(gen, lanes, "achieved" if achieved else "usable")
+    return transfer.transfer_time(size_bytes, bw, latency=LATENCY.value)
+
+
+def effective_bandwidth(size_bytes, gen: str = "5.0", lanes: int = 16,
+                        achieved: bool = True):
+    """Bytes/s actually delivered for a copy of ``size_bytes``: ``S / t``, per direction.
+
+    Small copies are dominated by the start-up latency; large ones approach
+    :func:`link_bandwidth`.
+
+    Args:
+        size_bytes: Bytes (> 0), scalar or array.
+        gen, lanes, achieved: As in :func:`transfer_time`.
+    """
+    v.positive("size_bytes", size_bytes)
+    return v.result(np.asarray(size_bytes, dtype=float)
+                    / transfer_time(size_bytes, gen, lanes, achieved))
+
+
+def switch_bandwidth_per_device(devices, gen: str = "5.0", traffic: str = "host",
+                                uplink_lanes: int = 16, device_lanes: int = 16):
+    """Achieved bandwidth per device when ``devices`` devices under one PCIe switch
+    transfer at the same time, bytes/s per direction.
+
+    * ``traffic="host"``: every device copies to or from host memory, so all of it crosses
+      the switch's single uplink to the root complex:
+      ``min(B_device, B_uplink / devices)``.
+    * ``traffic="peer"``: devices exchange data in pairs under the same switch (GPU <->
+      NIC with GPUDirect RDMA, GPU <-> GPU peer-to-peer); the switch forwards it without
+      touching the uplink, so each keeps ``B_device``.
+
+    Args:
+        devices: Devices transferring at once (>= 1), scalar or array.
+        gen: PCIe generation of all links.
+        traffic: ``"host"`` or ``"peer"``.
+        uplink_lanes: Width of the switch's uplink.
+        device_lanes: Width of each device's link.
+    """
+    v.number("devices", devices, lo=1)
+    v.choice("traffic", traffic, ("host", "peer"))
+    b_dev = link_bandwidth(gen, device_lanes)
+    if traffic == "peer":
+        return v.result(np.full_like(np.asarray(devices, dtype=float), b_dev))
+    return v.result(transfer.shared_uplink_bandwidth(devices, link_bandwidth(gen, uplink_lanes),
+                                                     b_dev))
+
+
+def staged_copy_time(size_bytes, gen: str = "5.0", lanes: int = 16, pipelined: bool = False):
+    """Seconds to copy GPU -> GPU through host memory when the GPUs cannot reach each
+    other directly: device-to-host then host-to-device, each over PCIe at the achieved rate.
+
+    * ``pipelined=False``: the second copy starts after the first ends:
+      ``2 (alpha + S / B)``.
+    * ``pipelined=True``: the copy is cut into chunks and both legs overlap (what CUDA does
+      for a peer copy without peer access): ``2 alpha + S / B``.
+
+    Args:
+        size_bytes: Bytes (>= 0), scalar or array.
+        gen, lanes: PCIe link of each GPU.
+        pipelined: Overlap the two legs.
+    """
+    leg = transfer_time(size_bytes, gen, lanes)
+    if pipelined:
+        return leg + LATENCY.value
+    return 2 * leg
+
+
+def generation_table(lanes: int = 16) -> display.Table:
+    """PCIe generations 3-6 at ``lanes`` lanes: signalling, encoding, raw and usable
+    bandwidth per direction, and the vendor bidirectional headline. Generated from
+    :data:`interlib.specs.PCIE`."""
+    rows = []
+    for key, g in PCIE.items():
+        rows.append([
+            g.name, f"{g.transfer_rate.value / GT_per_s:g} GT/s {g.modulation}", g.encoding,
+            display.fmt_pct(g.encoding_efficiency.value),
+            display.fmt_rate(link_bandwidth(key, lanes, "raw")),
+            display.fmt_rate(link_bandwidth(key, lanes, "usable")),
+            display.fmt_rate(link_bandwidth(key, lanes, "achieved")),
+            display.fmt_rate(link_bandwidth(key, lanes, "headline")),
+        ])
+    return display.Table(
+        ["generation", "per-lane signalling", "encoding", "payload share",
+         f"raw x{lanes}, per direction", f"usable x{lanes}, per direction",
+         f"achieved x{lanes}, per direction (model)", "vendor headline, both directions"],
+        rows,
+        "Sources: PCI-SIG base specifications (rates, encodings); Lockwood (Gen 6 FLIT "
+        "payload); achieved = usable x the host-copy efficiency measured on Gen 5 x16 "
+        f"({display.fmt_pct(PCIE_HOST_COPY_EFFICIENCY.value)}, Azure ND H100 v5). No shipping "
+        "GPU attaches at Gen 6 yet (ConnectX-8 NICs do), so its achieved figure is an "
+        "extrapolation.")
+
+
+def host_copy_table() -> display.Table:
+    """Published host <-> device copy measurements next to the link's usable rate
+    (:data:`interlib.specs.inside_box.HOST_COPIES`)."""
+    rows = []
+    for m in HOST_COPIES.values():
+        usable = link_bandwidth(m.pcie_gen, m.lanes, "usable")
+        rows.append([m.system, f"PCIe {m.pcie_gen} x{m.lanes}",
+                     display.fmt_rate(m.h2d.value), display.fmt_rate(m.d2h.value),
+                     display.fmt_rate(usable), display.fmt_pct(m.h2d.value / usable),
+                     m.h2d.source.title.split(",")[0]])
+    return display.Table(
+        ["system", "link", "host to device", "device to host", "usable line rate",
+         "H2D / usable", "source"],
+        rows, "All figures per direction; nvbandwidth copy-engine copies from pinned memory.")
+
+
+def box_comparison_table(systems=("h100-pcie-only", "dgx-h100")) -> display.Table:
+    """The systems Chapter 2 compares: GPUs, GPU-to-GPU path and per-GPU line rate per
+    direction (from :mod:`interlib.specs`)."""
+    from .specs import system
+
+    rows = []
+    for name in systems:
+        s = system(name)
+        path = (f"{s.gpu.pcie.name} x16 only" if s.intra == "pcie" else f"{s.gpu.nvlink.name} via NVSwitch")
+        rows.append([s.title, str(s.gpus_per_node), path, display.fmt_rate(s.intra_peak_per_gpu)])
+    return display.Table(["system", "GPUs", "GPU-to-GPU path",
+                          "per GPU, per direction (line rate)"], rows,
+                         "The PCIe-only box is hypothetical, derived from the DGX H100 entry.")

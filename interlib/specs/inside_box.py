@@ -1,0 +1,209 @@
+"""Catalogue entries for Chapters 2-4 (inside the box): measured PCIe host copies and
+NVLink point-to-point bandwidth, DGX H100 NVSwitch wiring, NVLink domains and measured
+ring vs NVLS all-reduce bandwidth. (GPU compute peaks live in :mod:`.compute`.)
+
+Measurements are ``measured`` Specs with their conditions in the note; they sit beside
+the line rates in :mod:`interlib.specs.links` so a chapter can show theory and practice
+side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..units import GB_per_s, TB_per_s
+from . import sources as S
+from ._base import Spec
+
+
+# ------------------------------------------------------------ PCIe host <-> device
+@dataclass(frozen=True)
+class HostCopy:
+    """A published host<->device copy measurement (pinned memory, copy engine).
+
+    Attributes:
+        system: Where it was measured.
+        pcie_gen: PCIe generation of the GPU's link, e.g. ``"5.0"``.
+        lanes: Link width.
+        h2d: Host-to-device bandwidth, per direction.
+        d2h: Device-to-host bandwidth, per direction.
+    """
+
+    system: str
+    pcie_gen: str
+    lanes: int
+    h2d: Spec
+    d2h: Spec
+
+
+def _copy(gbs, src, note):
+    return Spec(gbs * GB_per_s, "GB_per_s", "measured", src, "per direction", note)
+
+
+HOST_COPIES = {
+    "azure-nd-h100-v5": HostCopy(
+        "Azure ND H100 v5 (8 x H100 SXM)", "5.0", 16,
+        _copy(51, S.AZURE_BENCH, "nvbandwidth host_to_device_memcpy_ce"),
+        _copy(52, S.AZURE_BENCH, "nvbandwidth device_to_host_memcpy_ce")),
+    "azure-nd-h200-v5": HostCopy(
+        "Azure ND H200 v5 (8 x H200)", "5.0", 16,
+        _copy(52, S.AZURE_H200_BENCH, "nvbandwidth host_to_device_memcpy_ce"),
+        _copy(52, S.AZURE_H200_BENCH, "nvbandwidth device_to_host_memcpy_ce")),
+    "bekman-h200": HostCopy(
+        "8 x H200 node (Bekman)", "5.0", 16,
+        _copy(55.43, S.STAS_NETWORK, "nvbandwidth host_to_device_memcpy_ce"),
+        _copy(55.06, S.STAS_NETWORK, "nvbandwidth device_to_host_memcpy_ce")),
+}
+"""Measured host<->device copies on PCIe 5.0 x16. (The ND A100 v4 Gen 4 device-to-host
+figure, 6.27 GB/s, looks like a platform artefact and is deliberately left out.)"""
+
+
+# ------------------------------------------------------------ NVLink point to point
+@dataclass(frozen=True)
+class P2PMeasurement:
+    """A published GPU-to-GPU copy measurement over NVLink.
+
+    Attributes:
+        system: Where it was measured.
+        nvlink_gen: NVLink generation.
+        per_direction: One GPU sending to one other, bytes/s.
+        bidirectional: Both GPUs sending to each other at once, added (None if not
+            published).
+    """
+
+    system: str
+    nvlink_gen: int
+    per_direction: Spec
+    bidirectional: Spec | None
+
+
+def _p2p(gbs, src, note, direction="per direction"):
+    return Spec(gbs * GB_per_s, "GB_per_s", "measured", src, direction, note)
+
+
+P2P = {
+    "a100": P2PMeasurement("A100 node", 3,
+                           _p2p(274, S.STAS_NETWORK, "p2pBandwidthLatencyTest"), None),
+    "h100": P2PMeasurement("H100 node", 4,
+                           _p2p(376, S.STAS_NETWORK, "p2pBandwidthLatencyTest"), None),
+    "hgx-h100": P2PMeasurement(
+        "HGX H100 (user report)", 4,
+        _p2p(380, S.NCCL_1264, "p2pBandwidthLatencyTest, user report"),
+        _p2p(749, S.NCCL_1264, "p2pBandwidthLatencyTest, user report", "bidirectional")),
+    "h200": P2PMeasurement(
+        "8 x H200 node (Bekman)", 4,
+        _p2p(396.4, S.STAS_NETWORK, "nvbandwidth device_to_device_memcpy_read_ce"),
+        _p2p(783.7, S.STAS_NETWORK, "nvbandwidth bidirectional device-to-device",
+             "bidirectional")),
+    "gb200": P2PMeasurement("GB200 node", 5,
+                            _p2p(746, S.STAS_NETWORK, "p2pBandwidthLatencyTest"), None),
+}
+
+NVLINK_REPORTED_PER_LINK = {
+    4: Spec(26.5625 * GB_per_s, "GB_per_s", "measured", S.STAS_NETWORK, "per direction",
+            "what `nvidia-smi nvlink -s` reports per link on H100 (signalling rate before "
+            "encoding; 25 GB/s of data)"),
+    5: Spec(53.125 * GB_per_s, "GB_per_s", "measured", S.STAS_NETWORK, "per direction",
+            "what `nvidia-smi nvlink -s` reports per link on B200 (50 GB/s of data)"),
+}
+
+NVLINK_APP_EFFICIENCY = Spec(
+    0.8, "fraction", "secondary", S.SJEAUGEY_212,
+    note="NCCL maintainer (nccl#1054, nccl-tests#212): 'Roughly, the app-level bandwidth is "
+         "80% of the peak bandwidth'; NCCL's own per-link constants encode it per "
+         "generation (e.g. 20.6 of 25 GB/s on H100)")
+
+
+# --------------------------------------------------------------- NVSwitch wiring
+DGX_H100_LINKS_PER_SWITCH = tuple(
+    Spec(n, "count", "secondary", S.NVSWITCH_HOTCHIPS,
+         note=f"NVLink 4 links from every GPU to NVSwitch chip {i}")
+    for i, n in enumerate((5, 4, 4, 5)))
+"""How each H100's 18 NVLink links are spread over the four NVSwitch 3 chips."""
+
+
+@dataclass(frozen=True)
+class NVLinkDomain:
+    """A set of GPUs that all reach each other over NVLink through switches.
+
+    Attributes:
+        name: Display name.
+        gpus: GPUs in the domain.
+        nvlink_gen: NVLink generation of the GPUs.
+        headline: The vendor's headline figure for the domain, as published.
+        headline_says: What the headline adds up, in words.
+    """
+
+    name: str
+    gpus: Spec
+    nvlink_gen: int
+    headline: Spec
+    headline_says: str
+
+
+NVLINK_DOMAINS = {
+    "dgx-h100": NVLinkDomain(
+        "DGX H100 (8 GPUs)", Spec(8, "count", "vendor peak", S.DGX_BASEPOD), 4,
+        Spec(3.6 * TB_per_s, "TB_per_s", "secondary", S.NVSWITCH_HOTCHIPS, "bidirectional",
+             "bisection: 8 x 450 GB/s; both directions across the cut added"),
+        "bisection bandwidth, both directions added"),
+    "dgx-b200": NVLinkDomain(
+        "DGX B200 (8 GPUs)", Spec(8, "count", "vendor peak", S.DGX_B200), 5,
+        Spec(14.4 * TB_per_s, "TB_per_s", "vendor peak", S.DGX_B200, "bidirectional",
+             "aggregate NVLink: 8 GPUs x 1.8 TB/s"),
+        "aggregate: every GPU's bidirectional bandwidth added"),
+    "h100-nvlink-256": NVLinkDomain(
+        "H100 NVLink Switch System (256 GPUs)",
+        Spec(256, "count", "vendor peak", S.NVSWITCH_BLOG), 4,
+        Spec(57.6 * TB_per_s, "TB_per_s", "vendor peak", S.NVSWITCH_BLOG, "per direction",
+             "'all-to-all bandwidth' = 128 x 450 GB/s: half the GPUs sending across the "
+             "cut, one direction"),
+        "bisection: 128 GPUs x 450 GB/s, one direction"),
+    "gb200-nvl72": NVLinkDomain(
+        "GB200 NVL72 (72 GPUs)", Spec(72, "count", "vendor peak", S.GB200_PAGE), 5,
+        Spec(130 * TB_per_s, "TB_per_s", "vendor peak", S.GB200_PAGE, "bidirectional",
+             "'130TB/s of GPU bandwidth' = 72 x 1.8 TB/s (129.6), an aggregate"),
+        "aggregate: every GPU's bidirectional bandwidth added (not bisection)"),
+    "gb200-nvl576": NVLinkDomain(
+        "GB200 NVLink domain (576 GPUs)", Spec(576, "count", "vendor peak", S.NVLINK_576),
+        5,
+        Spec(576 * 1.8 * TB_per_s, "TB_per_s", "derived", S.NVLINK_576, "bidirectional",
+             "576 x 1.8 TB/s; NVIDIA says 'over 1 PB/s'"),
+        "aggregate: every GPU's bidirectional bandwidth added"),
+}
+
+
+# ------------------------------------------------------ NVLS vs ring, measured
+@dataclass(frozen=True)
+class NVLSMeasurement:
+    """Published large-message all-reduce busbw with the ring and with NVLS.
+
+    Attributes:
+        system: Catalogue system id.
+        gpus: GPUs in the all-reduce.
+        ring: Ring busbw (nccl-tests definition).
+        nvls: NVLS busbw.
+    """
+
+    system: str
+    gpus: int
+    ring: Spec
+    nvls: Spec
+
+
+def _bus(gbs, src, note):
+    return Spec(gbs * GB_per_s, "GB_per_s", "measured", src, "per direction", note)
+
+
+NVLS_MEASURED = {
+    "dgx-h100": NVLSMeasurement(
+        "dgx-h100", 8,
+        _bus(370, S.SJEAUGEY_212, "8 x H100, ring, large messages (maintainer)"),
+        _bus(480, S.SJEAUGEY_212, "8 x H100, NVLS peak busbw (maintainer)")),
+    "gb200-nvl72": NVLSMeasurement(
+        "gb200-nvl72", 72,
+        _bus(680, S.NCCL_1374, "NVL72, ring; GPU count not stated in our source, taken as "
+                               "the full 72-GPU domain"),
+        _bus(850, S.NCCL_1374, "NVL72, with NVLink SHARP; GPU count as for the ring")),
+}
+"""Large-message all-reduce busbw, ring vs NVLS, as published (per direction, busbw)."""

@@ -1,0 +1,386 @@
+"""How good is the collective model? Published measurements vs :func:`collectives.predict`.
+
+The measurements ship with the book in ``book/data/nccl_measurements.csv``, one row per
+published point, each with its source and URL (Appendix A). Rows are marked:
+
+* ``calibration``: the points the book's four calibrated constants
+  (:mod:`interlib.specs.calibration`) were fitted to, once (Azure's 8 x H100 sweep and
+  Bekman's 8 x A100 sweep);
+* ``holdout``: everything else (other sources, GPU generations, GPU counts, multi-node
+  runs). The model was not tuned on these; they show whether it generalises.
+
+Error measures, per point (predicted ``p``, measured ``m``, both busbw in bytes/s):
+
+* relative error ``|p - m| / m`` (0.1 = 10 %);
+* fold error ``max(p/m, m/p)`` (1 = exact, 2 = off by a factor of two either way).
+
+Message-size regimes are defined once, in :data:`REGIMES`.
+
+>>> rows = load_measurements()
+>>> sorted({r.role for r in rows})
+['calibration', 'holdout']
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import _validate as v
+from . import collectives, display
+from .specs import SYSTEMS
+from .units import GB_per_s, MiB
+
+DATA_PATH = Path(__file__).resolve().parent.parent / "book" / "data" / "nccl_measurements.csv"
+"""Where the shipped measurements live (the book's ``book/data`` folder)."""
+
+ROLES = ("calibration", "holdout")
+COLUMNS = ("id", "role", "source", "url", "system", "gpus_per_node", "nodes", "collective",
+           "algorithm", "size_bytes", "busbw_GBps", "note")
+
+REGIMES = (
+    ("latency-bound", 0.0, 1 * MiB),
+    ("transition", 1 * MiB, 256 * MiB),
+    ("bandwidth-bound", 256 * MiB, float("inf")),
+)
+"""Message-size regimes ``(name, lower bound inclusive, upper bound exclusive)``, bytes.
+
+Below 1 MiB an all-reduce on an 8-GPU node takes a few tens of microseconds whatever its
+size (latency-bound); from 256 MiB up it runs within a few percent of its plateau busbw
+(bandwidth-bound); in between, protocols, channel counts and pipeline fill decide.
+"""
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One published point (a row of the CSV).
+
+    Attributes:
+        id: Stable row id, e.g. ``"V1-24"`` (the fact sheet's section and row).
+        role: ``"calibration"`` or ``"holdout"``.
+        source: Who published it, where.
+        url: Link to the source.
+        system: Catalogue id of the closest system (``interlib.specs.SYSTEMS``).
+        gpus_per_node: GPUs per node taking part.
+        nodes: Number of nodes.
+        collective: One of :data:`interlib.collectives.COLLECTIVES`.
+        algorithm: ``"auto"`` (NCCL's default choice) or the algorithm the source names.
+        size_bytes: nccl-tests size, bytes.
+        busbw: Measured bus bandwidth, bytes/s (the CSV stores GB/s).
+        note: Conditions and every assumption made to turn the source into this row.
+    """
+
+    id: str
+    role: str
+    source: str
+    url: str
+    system: str
+    gpus_per_node: int
+    nodes: int
+    collective: str
+    algorithm: str
+    size_bytes: float
+    busbw: float
+    note: str
+
+
+def _row(d: dict, line: int) -> Measurement:
+    where = f"row {line} (id={d.get('id')!r})"
+    for c in COLUMNS:
+        if c not in d or d[c] is None or (c != "note" and not str(d[c]).strip()):
+            raise ValueError(f"{c} is missing in {where}")
+    try:
+        g, k = int(d["gpus_per_node"]), int(d["nodes"])
+        size, bw = float(d["size_bytes"]), float(d["busbw_GBps"])
+    except ValueError as e:
+        raise ValueError(f"a numeric field in {where} is not a number: {e}") from None
+    v.choice("role", d["role"], ROLES)
+    v.choice("system", d["system"], SYSTEMS)
+    v.choice("collective", d["collective"], collectives.COLLECTIVES)
+    v.choice("algorithm", d["algorithm"], collectives.ALGORITHMS)
+    v.integer("gpus_per_node", g, lo=1, hi=SYSTEMS[d["system"]].gpus_per_node)
+    v.integer("nodes", k, lo=1)
+    v.positive("size_bytes", size)
+    v.positive("busbw_GBps", bw)
+    if not d["url"].startswith(("https://", "http://")):
+        raise ValueError(f"url={d['url']!r} in {where} must be an http(s) link")
+    return Measurement(d["id"], d["role"], d["source"], d["url"], d["system"], g, k,
+                       d["collective"], d["algorithm"], size, bw * GB_per_s, d["note"])
+
+
+def load_measurements(path=None, role: str | None = None) -> list[Measurement]:
+    """Read the shipped measurements.
+
+    Args:
+        path: CSV file (default :data:`DATA_PATH`) with the columns in :data:`COLUMNS`.
+        role: Keep only ``"calibration"`` or ``"holdout"`` rows (default: all).
+
+    Returns:
+        A list of :class:`Measurement`, in file order.
+
+    Raises:
+        ValueError: naming the field and row, for a missing field, an unknown system,
+            role, collective or algorithm, a non-positive size or bandwidth, a non-URL
+            source link or a duplicate id.
+    """
+    if role is not None:
+        v.choice("role", role, ROLES)
+    p = Path(DATA_PATH if path is None else path)
+    if not p.is_file():
+        raise ValueError(f"path={str(p)!r} is not a file")
+    with p.open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"path={str(p)!r} lacks columns {missing}")
+        rows = [_row(d, i + 2) for i, d in enumerate(reader)]
+    ids = [r.id for r in rows]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise ValueError(f"id values {dup} appear more than once in {str(p)!r}")
+    return [r for r in rows if role is None or r.role == role]
+
+
+def regime(size_bytes):
+    """Name of the size regime (:data:`REGIMES`) of each size.
+
+    Args:
+        size_bytes: Message size(s), bytes (> 0), scalar or array.
+
+    Returns:
+        A string, or an array of strings for an array input.
+
+    >>> regime(32 * 1024), regime(64 * 2**20), regime(2**30)
+    ('latency-bound', 'transition', 'bandwidth-bound')
+    """
+    v.positive("size_bytes", size_bytes)
+    s = np.asarray(size_bytes, dtype=float)
+    out = np.empty(s.shape, dtype=object)
+    for name, lo, hi in REGIMES:
+        out[(s >= lo) & (s < hi)] = name
+    return str(out[()]) if out.ndim == 0 else out.astype(str)
+
+
+@dataclass(frozen=True)
+class PointResult:
+    """The model against one measurement.
+
+    Attributes:
+        measurement: The published point.
+        predicted: Predicted busbw, bytes/s.
+        rel_error: ``|predicted - measured| / measured``.
+        fold: ``max(predicted/measured, measured/predicted)`` (>= 1).
+        regime: Size regime (:data:`REGIMES`).
+        algorithm, protocol: What the model used (its choice for ``"auto"``).
+    """
+
+    measurement: Measurement
+    predicted: float
+    rel_error: float
+    fold: float
+    regime: str
+    algorithm: str
+    protocol: str
+
+    @property
+    def ratio(self) -> float:
+        """predicted / measured (> 1: the model is optimistic)."""
+        return self.predicted / self.measurement.busbw
+
+
+def evaluate(rows=None) -> list[PointResult]:
+    """Predict every measurement with :func:`interlib.collectives.predict` and compare.
+
+    One model, the same constants for every row: nothing here is fitted.
+
+    Args:
+        rows: Measurements (default: :func:`load_measurements`).
+
+    Returns:
+        One :class:`PointResult` per row, in order.
+    """
+    rows = load_measurements() if rows is None else list(rows)
+    if not rows or not all(isinstance(r, Measurement) for r in rows):
+        raise ValueError("rows must be a non-empty list of validation.Measurement")
+    out = []
+    for r in rows:
+        p = collectives.predict(r.collective, r.size_bytes, r.system, r.gpus_per_node,
+                                r.nodes, r.algorithm)
+        ratio = p.busbw / r.busbw
+        out.append(PointResult(r, p.busbw, abs(ratio - 1.0), max(ratio, 1.0 / ratio),
+                               regime(r.size_bytes), p.algorithm, p.protocol))
+    return out
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Error statistics of one group of points.
+
+    Attributes:
+        role: ``"calibration"``, ``"holdout"`` or ``"all"``.
+        regime: A regime name or ``"all"``.
+        count: Number of points.
+        median_error: Median relative error.
+        worst_error: Largest relative error.
+        worst_fold: Largest fold error.
+        worst_id: Id of the point with the largest relative error.
+    """
+
+    role: str
+    regime: str
+    count: int
+    median_error: float
+    worst_error: float
+    worst_fold: float
+    worst_id: str
+
+
+def _summ(role, reg, res) -> Summary:
+    err = np.array([r.rel_error for r in res])
+    i = int(np.argmax(err))
+    return Summary(role, reg, len(res), float(np.median(err)), float(err[i]),
+                   float(max(r.fold for r in res)), res[i].measurement.id)
+
+
+def summary_by_regime(results=None) -> list[Summary]:
+    """Median and worst error by role (calibration, holdout, all) and size regime.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+
+    Returns:
+        :class:`Summary` rows: for each role, one per regime that has points, then that
+        role over all sizes. Groups without points are left out.
+    """
+    results = evaluate() if results is None else list(results)
+    if not results or not all(isinstance(r, PointResult) for r in results):
+        raise ValueError("results must be a non-empty list of validation.PointResult")
+    out = []
+    for role in ROLES + ("all",):
+        res_role = [r for r in results if role == "all" or r.measurement.role == role]
+        if not res_role:
+            continue
+        for name, _, _ in REGIMES:
+            grp = [r for r in res_role if r.regime == name]
+            if grp:
+                out.append(_summ(role, name, grp))
+        out.append(_summ(role, "all", res_role))
+    return out
+
+
+def summary_table(results=None) -> display.Table:
+    """:func:`summary_by_regime` as a table for the book."""
+    rows = [[s.role, s.regime, s.count, display.fmt_pct(s.median_error, 2),
+             display.fmt_pct(s.worst_error, 2), display.fmt_ratio(s.worst_fold, 3), s.worst_id]
+            for s in summary_by_regime(results)]
+    return display.Table(
+        ["points", "size regime", "n", "median error", "worst error", "worst fold",
+         "worst point"], rows,
+        caption="Error of collectives.predict against the published busbw in "
+                "book/data/nccl_measurements.csv (relative error |predicted - measured| / "
+                "measured; fold = max(p/m, m/p)). Regimes: < 1 MiB, 1 MiB to 256 MiB, "
+                ">= 256 MiB.")
+
+
+def _fmt_size(size: float) -> str:
+    """Binary units for whole MiB (nccl-tests sweeps), decimal otherwise (``10 GB``)."""
+    binary = size < MiB or float(size / MiB).is_integer()
+    return display.fmt_bytes(size, binary=binary)
+
+
+def points_table(results=None, role: str | None = None) -> display.Table:
+    """Every point: measured and predicted busbw, error, and what the model chose."""
+    results = evaluate() if results is None else list(results)
+    if role is not None:
+        v.choice("role", role, ROLES)
+    rows = []
+    for r in results:
+        m = r.measurement
+        if role is not None and m.role != role:
+            continue
+        gpus = f"{m.gpus_per_node}x{m.nodes}" if m.nodes > 1 else str(m.gpus_per_node)
+        err = int(round(100 * (r.ratio - 1)))
+        rows.append([m.id, m.system, gpus, m.collective, _fmt_size(m.size_bytes),
+                     display.fmt_rate(m.busbw), display.fmt_rate(r.predicted),
+                     f"{err:+d} %", f"{r.algorithm}/{r.protocol}"])
+    return display.Table(
+        ["id", "system", "GPUs", "collective", "size", "measured busbw", "predicted busbw",
+         "error", "model used"], rows,
+        caption="busbw is per direction (nccl-tests definition); error = predicted / "
+                "measured - 1. Sources and assumptions: the CSV's source, url and note "
+                "columns.")
+
+
+def sources_table(rows=None) -> display.Table:
+    """One line per source in the data: its points, role, systems and link."""
+    rows = load_measurements() if rows is None else list(rows)
+    seen: dict = {}
+    for r in rows:
+        e = seen.setdefault((r.source, r.url), {"ids": [], "roles": set(), "systems": set()})
+        e["ids"].append(r.id)
+        e["roles"].add(r.role)
+        e["systems"].add(r.system)
+    out = [[f"{e['ids'][0]}..{e['ids'][-1]}" if len(e["ids"]) > 1 else e["ids"][0],
+            len(e["ids"]), "/".join(sorted(e["roles"])), ", ".join(sorted(e["systems"])),
+            src, url] for (src, url), e in seen.items()]
+    return display.Table(["ids", "points", "role", "systems", "source", "url"], out,
+                         caption="Sources of book/data/nccl_measurements.csv.")
+
+
+def curves(rows=None) -> list[dict]:
+    """The measured series to plot: points grouped by (source, system, GPUs, nodes,
+    collective, algorithm), each with arrays ``size`` (bytes) and ``busbw`` (bytes/s).
+
+    Returns:
+        A list of dicts with keys ``label``, ``role``, ``system``, ``gpus_per_node``,
+        ``nodes``, ``collective``, ``algorithm``, ``ids``, ``size``, ``busbw``.
+    """
+    rows = load_measurements() if rows is None else list(rows)
+    groups: dict = {}
+    for r in rows:
+        key = (r.source, r.system, r.gpus_per_node, r.nodes, r.collective, r.algorithm)
+        groups.setdefault(key, []).append(r)
+    out = []
+    for (src, sysid, g, k, coll, alg), rs in groups.items():
+        rs = sorted(rs, key=lambda r: r.size_bytes)
+        gpus = f"{g} GPUs" if k == 1 else f"{g}x{k} GPUs"
+        out.append({"label": f"{rs[0].id.split('-')[0]}: {sysid}, {gpus}, {coll} ({alg})",
+                    "role": rs[0].role, "system": sysid, "gpus_per_node": g, "nodes": k,
+                    "collective": coll, "algorithm": alg, "ids": [r.id for r in rs],
+                    "size": np.array([r.size_bytes for r in rs]),
+                    "busbw": np.array([r.busbw for r in rs])})
+    return out
+
+
+def calibration_table() -> display.Table:
+    """The constants behind :func:`interlib.collectives.predict` that are not plain link
+    rates: the book's four calibrated constants and NCCL's efficiency factors, each with
+    its kind and source (from :mod:`interlib.specs.calibration`)."""
+    from .specs import calibration as C
+
+    def fmt(s):
+        if s.unit == "us":
+            return display.fmt_time(s.value)
+        if s.unit == "B":
+            return display.fmt_bytes(s.value, binary=True)
+        if s.unit == "fraction":
+            return f"{s.value:.3g}"
+        return f"{s.value:g}"
+
+    items = [("launch overhead", C.LAUNCH_OVERHEAD), ("LL efficiency", C.LL_EFFICIENCY),
+             ("pipeline window", C.PIPELINE_WINDOW), ("pipeline chunks", C.PIPELINE_CHUNKS),
+             ("LL128 efficiency", C.PROTOCOL_EFFICIENCY["LL128"]),
+             ("tree efficiency", C.TREE_EFFICIENCY),
+             ("NVLS efficiency, Hopper", C.NVLS_EFFICIENCY["Hopper"]),
+             ("NVLS efficiency, Blackwell", C.NVLS_EFFICIENCY["Blackwell"]),
+             ("network efficiency", C.NET_EFFICIENCY),
+             ("multi-node Ring/Simple latency factor", C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR),
+             ("NVLS minimum GPUs", C.NVLS_MIN_GPUS)]
+    return display.Table(["constant", "value", "kind", "source"],
+                         [[name, fmt(s), s.kind, s.source.title] for name, s in items],
+                         caption="Besides these, predict() uses NCCL's per-algorithm base and "
+                                 "per-hop latencies and NCCL's effective NVLink rates "
+                                 "(topo.h), all in interlib.specs.")

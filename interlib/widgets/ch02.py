@@ -1,0 +1,78 @@
+"""Chapter 2 demos: PCIe."""
+
+from __future__ import annotations
+
+from .. import collectives, display, pcie
+from ..plots import ch02 as P
+from ..specs import PCIE
+from ..units import GB, MiB
+from . import Demo, Dropdown, FloatSlider, IntSlider, register
+
+
+def _transfer_summary(gen, lanes, size_gb):
+    s = size_gb * GB
+    return (f"PCIe {gen} x{lanes}, {display.fmt_bytes(s)}: "
+            f"{display.fmt_time(pcie.transfer_time(s, gen, lanes))} at "
+            f"{display.fmt_rate(pcie.effective_bandwidth(s, gen, lanes))} effective "
+            f"({display.fmt_time(pcie.transfer_time(s, gen, lanes, achieved=False))} at the "
+            f"{display.fmt_rate(pcie.link_bandwidth(gen, lanes, 'usable'))} usable line rate; "
+            f"vendor headline {display.fmt_rate(pcie.link_bandwidth(gen, lanes, 'headline'))} "
+            "counts both directions)")
+
+
+register(Demo(
+    "pcie_transfer", P.pcie_transfer,
+    {"gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation"),
+     "lanes": Dropdown(pcie.LANES, 16, "lanes"),
+     "size_gb": FloatSlider(1e-6, 100.0, 1.0, "copy size (GB)", step=0.01, log=True)},
+    _transfer_summary,
+    ("Below what copy size does a PCIe 5.0 x16 link deliver less than half its achieved "
+     "bandwidth? What sets that size?",
+     "Which doubles a large copy's speed: going from x8 to x16 lanes, or from Gen 4 to "
+     "Gen 5? Which helps a 4 kB copy?",
+     "The vendor headline for PCIe 5.0 x16 is the right-hand column of the table. Why can "
+     "no single copy ever reach it?")))
+
+
+def _uplink_summary(devices, gen, uplink_lanes):
+    host = pcie.switch_bandwidth_per_device(devices, gen, "host", uplink_lanes)
+    peer = pcie.switch_bandwidth_per_device(devices, gen, "peer", uplink_lanes)
+    return (f"{devices} devices under one PCIe {gen} switch with an x{uplink_lanes} uplink: "
+            f"{display.fmt_rate(host)} each to or from the host, {display.fmt_rate(peer)} "
+            "each between devices under the switch (per direction, achieved)")
+
+
+register(Demo(
+    "pcie_shared_uplink", P.shared_uplink,
+    {"devices": IntSlider(1, 16, 4, "devices transferring"),
+     "gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation"),
+     "uplink_lanes": Dropdown((8, 16), 16, "uplink lanes")},
+    _uplink_summary,
+    ("Two GPUs and two NICs sit under one switch. During checkpointing all four write to "
+     "host memory at once. What share of its own link does each get?",
+     "Why do servers put each GPU's NIC under the same PCIe switch as the GPU?")))
+
+
+def _ar_summary(size_mib, gpus):
+    s = size_mib * MiB
+    pc = collectives.predict("all_reduce", s, "h100-pcie-only", gpus, 1, "ring")
+    nv = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "ring")
+    au = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "auto")
+    return (f"{display.fmt_bytes(s, binary=True)} all-reduce on {gpus} GPUs: PCIe only "
+            f"{display.fmt_time(pc.time_s)} (busbw {display.fmt_rate(pc.busbw)}); NVLink ring "
+            f"{display.fmt_time(nv.time_s)} (busbw {display.fmt_rate(nv.busbw)}); NCCL's choice "
+            f"on NVLink ({au.algorithm}) {display.fmt_time(au.time_s)}; PCIe takes "
+            f"{display.fmt_ratio(pc.time_s / au.time_s)} as long")
+
+
+register(Demo(
+    "allreduce_pcie_vs_nvlink", P.allreduce_pcie_vs_nvlink,
+    {"size_mib": FloatSlider(0.0625, 16384.0, 1024.0, "buffer per GPU (MiB)", step=0.01,
+                             log=True),
+     "gpus": IntSlider(2, 8, 8, "GPUs")},
+    _ar_summary,
+    ("At large sizes the PCIe-only box is slower by roughly the ratio of two bandwidths. "
+     "Which two? Check against the tables in this chapter.",
+     "Why does the gap shrink for small buffers?",
+     "This model gives every GPU its full x16 link at once. Using the shared-uplink demo, "
+     "what happens if the eight GPUs sit under two switches?")))

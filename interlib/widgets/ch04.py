@@ -1,0 +1,78 @@
+"""Chapter 4 demos: NVSwitch."""
+
+from __future__ import annotations
+
+from .. import display, nvswitch
+from ..plots import ch04 as P
+from ..specs import NVLINK, system as _system
+from ..specs.inside_box import NVLINK_DOMAINS
+from ..units import MiB
+from . import Demo, Dropdown, FloatSlider, IntSlider, register
+
+
+def _mesh_summary(n, gen):
+    nv = NVLINK[gen]
+    pair = nvswitch.mesh_pair_bandwidth(n, gen)
+    return (f"{n} GPUs with {nv.name}: a full mesh needs {nvswitch.mesh_links(n)} links and "
+            f"{nvswitch.mesh_ports_per_gpu(n)} ports per GPU (each GPU has "
+            f"{nv.links_per_gpu.value:g}); split evenly, a pair gets {display.fmt_rate(pair)} "
+            f"per direction vs {display.fmt_rate(nv.per_gpu_per_direction)} through a switch; "
+            f"switched: {nvswitch.switch_links(n, gen)} GPU-to-switch links")
+
+
+register(Demo(
+    "mesh_vs_switch", P.mesh_vs_switch,
+    {"n": IntSlider(2, 72, 8, "GPUs"),
+     "gen": Dropdown((3, 4, 5), 4, "NVLink generation")},
+    _mesh_summary,
+    ("At what GPU count can an H100 no longer reach every other GPU with even one direct "
+     "link? What does that say about a 72-GPU mesh?",
+     "A telephone exchange connects any caller to any other without a wire per pair. "
+     "What does the switch cost instead (think ports and chips)?")))
+
+
+def _nvls_summary(system, gpus, size_mib):
+    g = min(gpus, _system(system).gpus_per_node)
+    s = size_mib * MiB
+    p = nvswitch.ring_vs_nvls(s, system, g)
+    return (f"{_system(system).title}, {g} GPUs, {display.fmt_bytes(s, binary=True)}: ring "
+            f"{display.fmt_time(p['ring'].time_s)} (busbw {display.fmt_rate(p['ring'].busbw)}), "
+            f"NVLS {display.fmt_time(p['nvls'].time_s)} (busbw "
+            f"{display.fmt_rate(p['nvls'].busbw)}); NCCL would pick {p['auto'].algorithm}; "
+            f"ideal NVLS factor 2(n-1)/(n+1) = {nvswitch.nvls_busbw_factor(g):.3g}")
+
+
+register(Demo(
+    "ring_vs_nvls", P.ring_vs_nvls,
+    {"system": Dropdown(P.SYSTEMS, "dgx-h100", "system"),
+     "gpus": IntSlider(2, 72, 8, "GPUs (up to the domain size)"),
+     "size_mib": FloatSlider(0.0625, 16384.0, 1024.0, "buffer per GPU (MiB)", step=0.01,
+                             log=True)},
+    _nvls_summary,
+    ("Why can NVLS busbw exceed the NVLink line rate while the ring's never does?",
+     "Set 2 or 3 GPUs. Why is NVLS no better there, and why does NCCL not pick it?",
+     "For small buffers the ring wins. Which constant of NCCL's model decides that?")))
+
+
+def _bisection_summary(domain, k):
+    d = NVLINK_DOMAINS[domain]
+    n = int(d.gpus.value)
+    k = max(1, min(k, n - 1))
+    nv = NVLINK[d.nvlink_gen]
+    cut = nvswitch.cut_bandwidth(n, k, nv.per_gpu_per_direction)
+    return (f"{d.name}, cut {k} | {n - k}: {display.fmt_rate(cut)} per direction "
+            f"({display.fmt_rate(2 * cut)} both directions); bisection "
+            f"{display.fmt_rate(nvswitch.bisection_bandwidth(n, nv.per_gpu_per_direction))} "
+            f"per direction; aggregate "
+            f"{display.fmt_rate(nvswitch.aggregate_bandwidth(n, nv.per_gpu_bidirectional))} "
+            "(both directions, every GPU added)")
+
+
+register(Demo(
+    "bisection", P.bisection,
+    {"domain": Dropdown(P.DOMAINS, "gb200-nvl72", "NVLink domain"),
+     "k": IntSlider(1, 575, 36, "GPUs on one side")},
+    _bisection_summary,
+    ("The aggregate is four times the per-direction bisection. Which two factors of two "
+     "are those?",
+     "A cut of 1 GPU against the rest: what limits it, the switch or the GPU?")))

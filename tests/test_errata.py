@@ -1,0 +1,145 @@
+"""Appendix B: each claim's correct figures, against the fact sheet's hand derivations
+(facts.md section 4) and the cited sources."""
+
+import math
+import string
+
+import pytest
+
+from interlib import errata as E
+from interlib.units import GB, GB_per_s, TB, TB_per_s
+
+
+def fig(key, label_start):
+    for f in E.claim(key).figures:
+        if f.label.startswith(label_start):
+            return f.value
+    raise KeyError(label_start)
+
+
+def test_all_claims_a_to_m_in_order():
+    assert E.KEYS == tuple(string.ascii_lowercase[:13])
+    assert [c.key for c in E.claims()] == list(E.KEYS)
+
+
+@pytest.mark.parametrize("key", E.KEYS)
+def test_claim_is_complete(key):
+    c = E.claim(key)
+    assert c.claim.strip() and c.topic.strip() and c.why
+    assert all(p in E.VERDICTS for p in c.verdict.split(" / ")), c.verdict
+    assert c.anchor == f"errata-{key}"
+    assert c.figures
+    for f in c.figures:
+        assert math.isfinite(f.value) and f.text and f.how
+        assert f.source.url
+    assert E.claim_text(key).startswith("Claim: ")
+    assert len(E.claim_table(key).rows) == len(c.figures)
+
+
+def test_verdicts_match_the_fact_sheet():
+    want = {"a": "WRONG", "b": "RIGHT, WITH CAVEATS", "c": "WRONG", "d": "WRONG",
+            "e": "UNCONFIRMED", "f": "WRONG", "g": "RIGHT", "h": "MISLEADING",
+            "i": "RIGHT AS RAW SIGNALLING", "j": "RIGHT", "k": "NOT FOUND / RIGHT",
+            "l": "ASYMPTOTICALLY RIGHT, PRACTICALLY MISLEADING / WRONG",
+            "m": "ARITHMETIC RIGHT, MODEL MISLEADING"}
+    assert {c.key: c.verdict for c in E.claims()} == want
+
+
+def test_a_gradient_allreduce():
+    # facts 4a: 280 GB is fp32; bf16 140 GB; 1.75 x 140 = 245 GB per GPU; ring ~0.66 s at
+    # 370 GB/s, NVLS ~0.51 s; PCIe 4.5-4.9 s; Adam 16 B/param = 1.12 TB
+    assert fig("a", "fp32") == pytest.approx(280 * GB)
+    assert fig("a", "bf16") == pytest.approx(140 * GB)
+    assert fig("a", "bytes each GPU") == pytest.approx(245 * GB)
+    assert fig("a", "claimed 'NVLink'") == pytest.approx(3.35 * TB_per_s)
+    assert fig("a", "ring all-reduce time") == pytest.approx(0.66, rel=0.05)
+    assert fig("a", "NVLS all-reduce time") == pytest.approx(0.51, rel=0.05)
+    assert fig("a", "ring bytes at NVLink") == pytest.approx(245 / 450, rel=1e-6)
+    assert 4.5 <= fig("a", "ring bytes over PCIe") <= 4.9
+    assert 7 <= fig("a", "PCIe time / NVLink") <= 9        # "~7-9x, not 67x"
+    assert fig("a", "training state") == pytest.approx(1.12 * TB)
+
+
+def test_b_nvlink5_vs_pcie5():
+    assert fig("b", "NVLink 5 per GPU") == pytest.approx(900 * GB_per_s)
+    assert fig("b", "line-rate ratio") == pytest.approx(900 / 64)
+    assert 13 <= fig("b", "effective ratio") <= 14.5
+    assert fig("b", "NVLink 4 / PCIe 5") > 7                 # "over 7X" (Hopper page)
+
+
+def test_c_nvlink_ib_gap():
+    assert fig("c", "H100") == pytest.approx(9)
+    assert fig("c", "B200") == pytest.approx(18)
+    assert fig("c", "B300") == pytest.approx(9)
+    assert fig("c", "aggregate / one NIC") == pytest.approx(144)
+    assert 2.0 <= fig("c", "model: B200") <= 2.2            # Bekman: 2.0-2.2x at >= 1 GiB
+
+
+def test_d_dgx_h100_nics():
+    assert fig("d", "compute NICs per GPU") == 1.0
+    assert fig("d", "per-node injection") == pytest.approx(400 * GB_per_s)
+
+
+def test_e_latency_scale():
+    # V1-01: 1 KiB x 1.75 / 0.07 GB/s = 25.6 us (facts V1 note)
+    assert fig("e", "measured 1 KiB") == pytest.approx(25.6e-6, rel=0.01)
+    assert 15e-6 <= fig("e", "model: 1 KiB") <= 50e-6         # "NCCL latency 15-50 us"
+    assert fig("e", "a 1 us") < 0.1
+
+
+def test_f_nvl72_memory():
+    assert fig("f", "72 GPUs") == pytest.approx(13.4 * TB, rel=0.005)
+    assert fig("f", "the claim's") == pytest.approx(13.824 * TB)
+
+
+def test_g_ring_bytes():
+    assert fig("g", "per GPU, 8 GPUs") == pytest.approx(1.75 * GB)
+    assert fig("g", "per GPU, counted") == pytest.approx(1.75 * GB)
+    assert fig("g", "total") == pytest.approx(14 * GB)
+    assert fig("g", "per GPU with NVLS") == pytest.approx(1 * GB)
+
+
+def test_h_nvlink4_arithmetic():
+    assert fig("h", "18 links, per direction") == pytest.approx(450 * GB_per_s)
+    assert fig("h", "18 links, bidirectional") == pytest.approx(900 * GB_per_s)
+
+
+def test_i_pcie6():
+    assert fig("i", "raw") == pytest.approx(128 * GB_per_s)
+    assert fig("i", "headline") == pytest.approx(256 * GB_per_s)
+    assert fig("i", "after FLIT") == pytest.approx(128 * 236 / 256 * GB_per_s)
+
+
+def test_j_bisection():
+    assert fig("j", "NVSwitch chips") == 4
+    assert fig("j", "bisection") == pytest.approx(3.6 * TB_per_s)
+    assert fig("j", "aggregate") == pytest.approx(7.2 * TB_per_s)
+    assert fig("j", "raw switch") == pytest.approx(6.4 * TB_per_s)
+
+
+def test_k_llama3():
+    assert round(100 * fig("k", "Network Switch"), 1) == 8.4   # Table 5 prints 8.4 %
+    assert round(100 * fig("k", "NIC"), 1) == 1.7
+    assert fig("k", "GPUs per cluster") == 24576
+
+
+def test_l_fat_tree_counts():
+    # Al-Fares et al. 2008, k = 64: k^3/4 hosts, 5k^2/4 switches
+    assert fig("l", "64-port fat-tree: hosts") == 64**3 / 4
+    assert fig("l", "64-port fat-tree: switches") == 5 * 64**2 / 4
+    # an L-tier folded Clos needs (2L - 1)/k switches per host: 2, 3 and 4 tiers
+    assert fig("l", "fat-tree, 1,024 hosts") == pytest.approx(3 / 64)
+    assert fig("l", "fat-tree, 65,536 hosts") == pytest.approx(5 / 64)
+    assert fig("l", "fat-tree, 2,097,152 hosts") == pytest.approx(7 / 64)
+
+
+def test_m_100g_sync():
+    assert fig("m", "one one-way") == pytest.approx(11.2)
+    assert fig("m", "4 x DGX H100") == pytest.approx(0.72, rel=0.05)   # facts 4m: ~0.72 s
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="key"):
+        E.claim("z")
+    with pytest.raises(ValueError, match="key"):
+        E.sources_table("q")
