@@ -3,7 +3,7 @@
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
 #   make lab       open the repository in JupyterLab
-#   make bench     run tools/bench.py (when it exists)
+#   make bench     benchmarks (tools/bench.py): table, _build/bench.json, README section
 #   make vendor    re-vendor the site's JavaScript (tools/vendor_assets.sh; needs npm)
 
 SHELL  := /bin/bash
@@ -39,9 +39,10 @@ execute: $(VENV_STAMP)
 lab: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/jupyter lab --notebook-dir=. $(LAB_ARGS)
 
+# Builds the site first (page weights are measured on it); BENCH_ARGS e.g. --moves 20.
+BENCH_ARGS ?= --readme
 bench: $(VENV_STAMP)
-	@if [ -f tools/bench.py ]; then $(BIN)/python tools/bench.py; \
-	else echo "tools/bench.py does not exist yet: nothing to benchmark"; fi
+	env -u MPLBACKEND $(BIN)/python tools/bench.py $(BENCH_ARGS)
 
 vendor: $(VENV_STAMP)
 	bash tools/vendor_assets.sh

@@ -254,3 +254,23 @@ def test_helpers_reject_bad_input(call, param):
     with pytest.raises(ValueError) as e:
         call()
     assert param in str(e.value)
+
+
+def test_alpha_beta_grid_matches_alpha_beta():
+    """The vectorised (n, size) sweep used by `make bench` equals alpha_beta point by point."""
+    import numpy as np
+
+    from interlib import collectives as C
+
+    sizes = np.logspace(0, 10, 7)
+    ns = [1, 2, 3, 8, 100]
+    for coll in ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce"):
+        for algo in ("ring", "tree", "rhd"):
+            try:
+                want = np.array([[C.alpha_beta(coll, algo, float(s), n, 2e-6, 1e11, 1e-12)
+                                  for s in sizes] for n in ns])
+            except ValueError:
+                continue
+            got = C.alpha_beta_grid(coll, algo, sizes, ns, 2e-6, 1e11, 1e-12)
+            assert got.shape == (len(ns), len(sizes))
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)

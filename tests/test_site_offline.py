@@ -3,8 +3,12 @@
 For every page in the table of contents: serve _build/html on 127.0.0.1, load the page,
 record every request, and assert that no request leaves 127.0.0.1, none fails or returns
 an HTTP error, and the console shows no error. Pages with saved widget state must render
-the widgets; pages with maths must be typeset by MathJax. A screenshot of each widget page
-(the viewport at its first widget) is written to _build/screenshots/.
+the widgets, and every demo (``interlib.widgets.show``) its controls and its default plot
+image; pages with maths must be typeset by MathJax. Every image on every page has loaded
+and has meaningful alt text (not empty, not a file name, not a generic word). Every link
+inside the site resolves to a built page, and a link's #fragment to an id on that page.
+The site search returns results that link to built pages. A screenshot of each widget
+page (the viewport at its first widget) is written to _build/screenshots/.
 
 Needs /usr/bin/chromium (Debian package `chromium`; never `playwright install`). Without it
 the tests are skipped with a message saying so.
@@ -14,12 +18,13 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import shutil
 import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import pytest
 
@@ -32,12 +37,9 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = REPO / "_build" / "screenshots"
 
-if not CHROMIUM.exists():
-    pytest.skip(
-        "SKIPPED: /usr/bin/chromium not found, so the offline-rendering browser check cannot "
-        "run. Install it with `apt-get install -y chromium` (never `playwright install`).",
-        allow_module_level=True,
-    )
+from browser_support import require_chromium  # noqa: E402
+
+require_chromium()
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -159,5 +161,88 @@ def test_page_renders_offline(server, browser, docname):
             assert page.locator("mjx-container").count() > 0, f"{docname}: MathJax did not typeset"
             raw = page.locator("div.math, span.math").filter(has_text="\\(").count()
             assert raw == 0, f"{docname}: {raw} maths elements left as raw LaTeX"
+        if docname.startswith("chapters/"):
+            _check_demos(page, docname, source)
+        _check_images(page, docname)
+        _check_links(page, docname, server)
+    finally:
+        page.close()
+
+
+def _check_demos(page, docname, source):
+    """Every demo in a chapter renders its controls and its default plot from saved state."""
+    expected = source.count('type="application/vnd.jupyter.widget-view+json"')
+    demos = page.locator(".interlib-demo")
+    assert demos.count() >= 1 or expected == 0, (
+        f"{docname}: {expected} widget views but no interlib demo rendered")
+    for i in range(demos.count()):
+        info = demos.nth(i).evaluate("""d => {
+            const img = d.querySelector('.interlib-plot img');
+            return {controls: d.querySelectorAll('.widget-slider, .widget-dropdown select').length,
+                    loaded: !!img && img.complete && img.naturalWidth > 0,
+                    numbers: !!d.querySelector('.interlib-numbers')}; }""")
+        assert info["controls"] > 0, f"{docname}: demo {i} has no slider or dropdown"
+        assert info["loaded"], f"{docname}: demo {i} has no default plot image"
+
+
+# Alt text that says nothing: empty, a file name, or a generic word.
+_VACUOUS_ALT = re.compile(
+    r"^(|image|img|figure|fig|plot|graph|chart|picture|png|logo|untitled|output)\s*\d*$"
+    r"|\.(png|jpe?g|svg|gif|webp)$", re.I)
+
+
+def _check_images(page, docname):
+    images = page.eval_on_selector_all("img", """els => els.map(e => ({
+        src: (e.getAttribute('src') || '').slice(0, 80), alt: e.getAttribute('alt'),
+        loaded: e.complete && e.naturalWidth > 0}))""")
+    bad = [f"{im['src']} (alt={im['alt']!r})" for im in images
+           if im["alt"] is None or _VACUOUS_ALT.search(im["alt"].strip())]
+    assert not bad, f"{docname}: images without meaningful alt text:\n" + "\n".join(bad)
+    broken = [im["src"] for im in images if not im["loaded"]]
+    assert not broken, f"{docname}: images that did not load:\n" + "\n".join(broken)
+
+
+@functools.lru_cache(maxsize=None)
+def _ids(path: Path) -> frozenset:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return frozenset(re.findall(r"""\sid=["']([^"']+)["']""", text))
+
+
+def _check_links(page, docname, server):
+    """Links within the site (as the browser resolves them) point to built files, and a
+    #fragment to an element id on the target page."""
+    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+    bad = []
+    for href in sorted(set(hrefs)):
+        url = urlparse(href)
+        if url.scheme not in ("http", "https") or f"{url.scheme}://{url.netloc}" != server:
+            continue
+        target = HTML / unquote(url.path).lstrip("/")
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file():
+            bad.append(f"{href}: no such file")
+        elif url.fragment and target.suffix == ".html" and unquote(url.fragment) not in _ids(target):
+            bad.append(f"{href}: no id {url.fragment!r} on that page")
+    assert not bad, f"{docname}: broken internal links:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("query", ["all-reduce", "NVLink"])
+def test_search_returns_results(server, browser, query):
+    """Sphinx's client-side search (searchindex.js, local) finds pages for a book term."""
+    page = browser.new_page()
+    rec = _Recorder(page)
+    try:
+        page.goto(f"{server}/search.html?q={query}", wait_until="load")
+        page.wait_for_selector("#search-results ul.search li", timeout=20000)
+        links = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(e => e.href)")
+        assert links, f"search for {query!r} returned nothing"
+        for href in links:
+            path = HTML / unquote(urlparse(href).path).lstrip("/")
+            assert path.is_file(), f"search result {href} is not a built page"
+        assert not rec.console_errors, "search page console errors:\n" + "\n".join(rec.console_errors)
+        external = [u for u in rec.requests if urlparse(u).scheme not in ("data", "blob", "about")
+                    and urlparse(u).hostname != "127.0.0.1"]
+        assert not external, "search page requests leaving 127.0.0.1:\n" + "\n".join(external)
     finally:
         page.close()

@@ -111,6 +111,14 @@ class Demo:
             shows, as text (printed under the figure; the chapter prints it at the defaults
             in an ordinary cell so nbval compares it).
         questions: Thought questions the chapter asks about this demo.
+        update: Optional fast path for :func:`show`: ``update(fig, **params)`` changes, in
+            place, a Figure that ``func`` made (at any parameters) into what
+            ``func(**params)`` would draw (new line data, texts, line widths), so a slider
+            move redraws one existing figure instead of building one. It may return the
+            artists it changed: then only those are redrawn over a cached background
+            (:class:`LiveFigure`; fixed axes limits make this valid). It must give the
+            same picture as ``func``; tests/test_demo_updates.py compares the two pixel by
+            pixel. Without it, ``show`` calls ``func`` on every move.
     """
 
     name: str
@@ -118,6 +126,7 @@ class Demo:
     controls: dict
     summary: Callable | None = None
     questions: tuple = field(default_factory=tuple)
+    update: Callable | None = None
 
     def defaults(self) -> dict:
         return {k: c.default for k, c in self.controls.items()}
@@ -147,21 +156,191 @@ def summary(name: str, **params) -> str:
     return demo.summary(**{**demo.defaults(), **params})
 
 
+def figure_bbox(fig):
+    """The area to render, in inches: the whole figure, grown to include anything drawn
+    outside it (long tick labels, as ``bbox_inches="tight"`` would), padded 0.1 in.
+
+    Measured once, at a demo's defaults; every later frame reuses it, so the image keeps
+    one size while a slider moves and no frame pays for a second, measuring draw.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import Bbox
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    tight = fig.get_tightbbox(canvas.get_renderer())
+    full = Bbox.from_bounds(0, 0, *fig.get_size_inches())
+    if full.containsx(tight.x0) and full.containsx(tight.x1) and \
+            full.containsy(tight.y0) and full.containsy(tight.y1):
+        return full
+    return Bbox.union([tight.padded(0.1), full])
+
+
+def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
+    """The figure rendered to PNG bytes by Agg at its own dpi, cropped to ``bbox`` (inches;
+    default: :func:`figure_bbox`). ``compress_level`` is zlib's (1 is fastest)."""
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi, bbox_inches=bbox or figure_bbox(fig),
+                pad_inches=0, facecolor=fig.get_facecolor(), metadata={"Software": None},
+                pil_kwargs={"compress_level": compress_level})
+    return buf.getvalue()
+
+
+def figure_alt(fig, demo_name: str, params: dict) -> str:
+    """Alt text for a demo image: the figure's titles and axis labels, then the settings."""
+    parts = []
+    if getattr(fig, "_suptitle", None) is not None and fig._suptitle.get_text():
+        parts.append(fig._suptitle.get_text())
+    for ax in fig.axes:
+        bits = [t for t in (ax.get_title(), ax.get_title("left"), ax.get_title("right")) if t]
+        if ax.get_ylabel() and ax.get_xlabel():
+            bits.append(f"{ax.get_ylabel()} against {ax.get_xlabel()}")
+        if bits:
+            parts.append("; ".join(bits))
+    settings = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
+                         for k, v in params.items())
+    head = " | ".join(parts) or f"Figure of the {demo_name.replace('_', ' ')} demo"
+    return f"{head} (settings: {settings})".replace("\n", " ")
+
+
+def _img_html(png: bytes, alt: str) -> str:
+    import base64
+    import html
+
+    return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" '
+            f'alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto">')
+
+
+def _pre_html(text: str) -> str:
+    import html
+
+    return (f'<pre class="interlib-summary" style="white-space:pre-wrap;margin:0.3em 0">'
+            f'{html.escape(text)}</pre>')
+
+
+class LiveFigure:
+    """One Figure that lives as long as a demo with an ``update`` hook.
+
+    ``frame(params)`` updates it in place and returns PNG bytes. When the hook returns the
+    artists it changed and the image is the figure's own area, the frame is *blitted*: the
+    rest of the figure (axes, ticks, grid, labels) is rendered once and kept as a pixel
+    background; each frame restores it and draws only the changed artists, in z-order.
+    Otherwise the whole figure is redrawn (still without building a new one).
+    """
+
+    def __init__(self, demo: Demo, bbox=None):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.transforms import Bbox
+
+        self.demo = demo
+        self.fig = demo.func(**demo.defaults())
+        self.canvas = FigureCanvasAgg(self.fig)
+        self.bbox = bbox or figure_bbox(self.fig)
+        full = Bbox.from_bounds(0, 0, *self.fig.get_size_inches())
+        self.can_blit = bool(abs(self.bbox.get_points() - full.get_points()).max() < 1e-9)
+        self._animated: list = []
+        self._background = None
+
+    def frame(self, params: dict, compress_level: int = 1) -> bytes:
+        changed = self.demo.update(self.fig, **params)
+        if not changed or not self.can_blit:
+            return figure_png(self.fig, self.bbox, compress_level)
+        changed = sorted(dict.fromkeys(changed), key=lambda a: a.get_zorder())
+        if changed != self._animated:  # first frame, or other artists: new background
+            for a in self._animated:
+                a.set_animated(False)
+            for a in changed:
+                a.set_animated(True)
+            self._animated = changed
+            self.canvas.draw()
+            self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        else:
+            self.canvas.restore_region(self._background)
+        for a in changed:
+            self.fig.draw_artist(a)
+        return self._png(compress_level)
+
+    def _png(self, compress_level):
+        import io
+
+        from PIL import Image
+
+        w, h = self.canvas.get_width_height(physical=True)
+        img = Image.frombuffer("RGBA", (w, h), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        buf = io.BytesIO()
+        img.save(buf, format="png", compress_level=compress_level)
+        return buf.getvalue()
+
+
+def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6):
+    """The demo at its defaults updated by ``params``, as ``(img_html, summary_html,
+    bbox)``: what :func:`show` puts in its two HTML widgets, and the render area to reuse
+    for the next frame (``bbox=None``: measure it). Exposed for tests and the benchmark."""
+    import matplotlib.pyplot as plt
+
+    demo = get(name)
+    kw = {**demo.defaults(), **(params or {})}
+    fig = demo.func(**kw)
+    try:
+        bbox = bbox or figure_bbox(fig)
+        img = _img_html(figure_png(fig, bbox, compress_level), figure_alt(fig, name, kw))
+    finally:
+        plt.close(fig)  # harmless for a pyplot-free Figure; frees one made with pyplot
+    text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
+    return img, text, bbox
+
+
 def show(name: str):
-    """Build the demo's sliders and output; returns the widget box to display."""
+    """Build the demo's controls, plot and numbers; returns the widget box to display.
+
+    The fast pattern (``make bench`` measures it against ``interactive_output`` + a new
+    displayed Figure per move): the plot is one ``ipywidgets.HTML`` holding an ``<img>``
+    (PNG as a data URL, with alt text built from the figure's titles and the settings), the
+    numbers a second ``HTML`` holding a ``<pre>``. A slider change calls the pure
+    ``demo.func`` and renders it once on its Agg canvas; only the two widgets' ``value``
+    traits change. A demo with an ``update`` hook keeps one Figure and changes its artists
+    in place (no new Figure, axes or ticks per move), redrawing only the artists that
+    changed over a cached background where it can (:class:`LiveFigure`). No Output widget, no ``clear_output``/``display`` messages, no second
+    draw for a tight bounding box (the render area is measured once, at the defaults:
+    :func:`figure_bbox`), fast PNG compression for the updates, and the browser swaps one
+    image of constant size, so the page does not re-flow. The saved widget state is plain
+    HTML, which the static site renders without a kernel.
+    """
     import ipywidgets as W
-    from IPython.display import display
 
     demo = get(name)
     ctrls = {k: c.make() for k, c in demo.controls.items()}
+    img, text, bbox = render(name)
+    plot = W.HTML(img, layout=W.Layout(min_height="1px"))
+    plot.add_class("interlib-plot")
+    numbers = W.HTML(text)
+    numbers.add_class("interlib-numbers")
 
-    def _draw(**kw):
-        display(demo.func(**kw))
-        if demo.summary is not None:
-            print(demo.summary(**kw))
+    # With an update hook, one Figure lives as long as the demo and is changed in place.
+    live = LiveFigure(demo, bbox) if demo.update is not None else None
 
-    out = W.interactive_output(_draw, ctrls)
-    return W.VBox([W.VBox(list(ctrls.values())), out])
+    def _update(_change=None):
+        kw = {k: c.value for k, c in ctrls.items()}
+        # zlib level 1: about twice as fast to encode as the default, a larger image.
+        if live is None:
+            new_img, new_text, _ = render(name, kw, bbox, compress_level=1)
+        else:
+            new_img = _img_html(live.frame(kw), figure_alt(live.fig, name, kw))
+            new_text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
+        with plot.hold_sync(), numbers.hold_sync():
+            plot.value = new_img
+            numbers.value = new_text
+
+    for c in ctrls.values():
+        c.observe(_update, names="value")
+    box = W.VBox([W.VBox(list(ctrls.values())), plot, numbers])
+    box.add_class("interlib-demo")
+    return box
 
 
 def questions(name: str):

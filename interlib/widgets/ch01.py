@@ -40,6 +40,29 @@ def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
             f"each GPU sends {display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
 
 
+def _sync_update(fig, params_billion, n_gpus, link, bytes_per_param):
+    """In-place twin of plots.ch01.gradient_sync (same artists, same order)."""
+    ax = fig.axes[0]
+    lines, legend = ax.lines, ax.get_legend().get_lines()
+    sizes = lines[0].get_xdata()
+    for i, (name, rung) in enumerate(hierarchy.link_options().items()):
+        lw = 2.6 if name == link else 1.2
+        lines[2 * i].set_ydata(scaling.ring_sync_time(sizes, n_gpus, rung, bytes_per_param))
+        lines[2 * i].set_linewidth(lw)
+        legend[i].set_linewidth(lw)
+        lines[2 * i + 1].set_ydata(
+            scaling.ring_sync_time(sizes, n_gpus, rung, bytes_per_param, False))
+    p = params_billion * billion
+    t = scaling.ring_sync_time(p, n_gpus, link, bytes_per_param)
+    lines[-1].set_data([p], [t])
+    note = ax.texts[-1]
+    note.xy = (p, t)
+    note.set_text(display.fmt_time(t))
+    ax.set_title(f"Ring all-reduce of a {bytes_per_param}-byte gradient on {n_gpus} GPUs "
+                 "(dashed: line rate)", fontsize=10)
+    return [*lines, ax.get_legend(), note, ax.title]
+
+
 register(Demo(
     "gradient_sync", P.gradient_sync,
     {"params_billion": FloatSlider(1.0, 1000.0, 70.0, "parameters (billions)", step=0.01,
@@ -53,7 +76,8 @@ register(Demo(
      "How many times longer does PCIe take than NVLink 4 for the same model? Compare with "
      "the ratio of their achieved bandwidths.",
      "If a training step computes for 1 s, which links let a 70B model synchronise its "
-     "gradient without doubling the step time?")))
+     "gradient without doubling the step time?"),
+    update=_sync_update))
 
 
 def _straggler_summary(n_gpus, jitter):
@@ -64,6 +88,25 @@ def _straggler_summary(n_gpus, jitter):
             f"{sim:.3f}×)")
 
 
+def _straggler_update(fig, n_gpus, jitter):
+    """In-place twin of plots.ch01.straggler (same artists, same order)."""
+    ax = fig.axes[0]
+    lines = ax.lines
+    legend = ax.get_legend()
+    ns = lines[0].get_xdata()
+    lines[3].set_ydata(scaling.expected_step_time(ns, 1.0, jitter))
+    legend.get_texts()[3].set_text(f"chosen jitter {display.fmt_pct(jitter)}")
+    t = scaling.expected_step_time(n_gpus, 1.0, jitter)
+    sim = scaling.simulated_step_time(n_gpus, 1.0, jitter)
+    lines[4].set_data([n_gpus], [t])
+    lines[5].set_data([n_gpus], [sim])
+    legend.get_texts()[4].set_text(f"simulated ({scaling.simulation_steps(n_gpus)} steps)")
+    note = ax.texts[-1]
+    note.xy = (n_gpus, t)
+    note.set_text(f"{t:.3f}× the mean")
+    return [*lines[3:], legend, note]
+
+
 register(Demo(
     "straggler", P.straggler,
     {"n_gpus": IntSlider(1, 100000, 64, "GPUs"),
@@ -72,7 +115,8 @@ register(Demo(
     ("Going from 1,000 to 100,000 GPUs, how much slower does the average step get? Why does "
      "the growth slow down?",
      "Halve the jitter. What happens to the slowdown, and what does that suggest about the "
-     "value of consistent hardware and quiet networks?")))
+     "value of consistent hardware and quiet networks?"),
+    update=_straggler_update))
 
 
 def _traffic_summary(tp, pp, dp):
@@ -84,6 +128,28 @@ def _traffic_summary(tp, pp, dp):
             f"PP {display.fmt_bytes(tr.pp)}")
 
 
+def _traffic_update(fig, tp, pp, dp):
+    """In-place twin of plots.ch01.parallelism_traffic at its default model and sequence
+    (bars, value labels, x range, title). The x range changes, so the whole figure is
+    redrawn (returns None): no blitting."""
+    import inspect
+
+    ax = fig.axes[0]
+    d = {k: p.default for k, p in inspect.signature(P.parallelism_traffic).parameters.items()}
+    m = scaling.model(d["model"])
+    tr = scaling.parallelism_traffic(m.params, m.layers, m.hidden, d["seq_len"], 1,
+                                     d["micro_batches"], tp=tp, pp=pp, dp=dp)
+    vals = [tr.dp, tr.tp, tr.pp]
+    for bar, label, val in zip(ax.patches, ax.texts, vals):
+        bar.set_width(val)
+        label.set_x(val)
+        label.set_text(" " + display.fmt_bytes(val))
+    ax.set_xlim(0, max(max(vals), 1.0) * 1.3)
+    ax.set_title(f"{m.name}: traffic per GPU per step, TP={tp} × PP={pp} × DP={dp}",
+                 fontsize=10)
+    return None
+
+
 register(Demo(
     "parallelism_traffic", P.parallelism_traffic,
     {"tp": Dropdown((1, 2, 4, 8), 8, "tensor parallel"),
@@ -92,4 +158,5 @@ register(Demo(
     _traffic_summary,
     ("Which kind of parallelism sends the most bytes per GPU? Which one must finish inside "
      "every layer before the next can start?",
-     "Set TP to 1. Where did the traffic go, and what new problem (memory) appears?")))
+     "Set TP to 1. Where did the traffic go, and what new problem (memory) appears?"),
+    update=_traffic_update))

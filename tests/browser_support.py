@@ -1,0 +1,323 @@
+"""Headless Debian Chromium and a throwaway JupyterLab server, for the browser tests and
+``tools/bench.py``.
+
+* :func:`chromium_context`: Playwright driving ``/usr/bin/chromium`` (never a downloaded
+  browser) with a fresh profile.
+* :func:`jupyterlab_server`: JupyterLab on 127.0.0.1, a free port and a random token, as
+  root with ``--allow-root``, serving a temporary *copy* of the repository's notebooks (so
+  nothing a test does can modify them), with announcements, update checks and the PyPI
+  extension manager switched off (no request leaves the machine). The server and its
+  kernels are always stopped: kernels shut down over the REST API, then SIGTERM to the
+  server's process group, then SIGKILL to anything left (server, kernels, their children).
+* :class:`LabNotebook`: open a notebook, run all cells, find a demo, move its first
+  control and wait for the new plot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SKIP_REASON = (
+    "SKIPPED: /usr/bin/chromium not found, so the real-browser checks (static site and "
+    "JupyterLab) did not run. Install it with `apt-get install -y chromium` (never "
+    "`playwright install`).")
+
+
+def require_chromium():
+    """Skip the calling test module, saying why, when /usr/bin/chromium is absent; fail
+    instead when INTERCONNECTS_REQUIRE_BROWSER=1 (set by .ci/run: in CI they must run)."""
+    import pytest
+
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("INTERCONNECTS_REQUIRE_BROWSER") == "1":
+        pytest.fail("INTERCONNECTS_REQUIRE_BROWSER=1 but " + SKIP_REASON[len("SKIPPED: "):],
+                    pytrace=False)
+    pytest.skip(SKIP_REASON, allow_module_level=True)
+
+
+def external_requests(urls) -> list[str]:
+    """The URLs that leave 127.0.0.1 (data:, blob: and about: are local)."""
+    return [u for u in urls if urlparse(u).scheme not in ("data", "blob", "about")
+            and urlparse(u).hostname != "127.0.0.1"]
+
+
+@contextlib.contextmanager
+def chromium_context(viewport=(1280, 1600)):
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    try:
+        with sync_playwright() as p:
+            context = p.chromium.launch_persistent_context(
+                profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
+                viewport={"width": viewport[0], "height": viewport[1]})
+            try:
+                yield context
+            finally:
+                context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# JupyterLab user settings for the test server: no news or update checks (network), all
+# cells attached to the DOM (the default 'full' windowing detaches cells out of view).
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+
+
+def copy_notebooks(dest: Path, notebooks) -> None:
+    """Copy the given notebooks (paths inside REPO) and the folders beside them that hold
+    no notebooks' outputs (data files a chapter may read) into dest, same layout."""
+    for nb in notebooks:
+        rel = Path(nb).resolve().relative_to(REPO)
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / rel, dest / rel)
+    for extra in ("book/data", "chapters/data"):
+        if (REPO / extra).is_dir() and not (dest / extra).exists():
+            shutil.copytree(REPO / extra, dest / extra)
+
+
+class LabServer:
+    def __init__(self, proc, url, token, root):
+        self.proc, self.url, self.token, self.root = proc, url, token, root
+
+    def api(self, path, method="GET"):
+        req = urllib.request.Request(f"{self.url}{path}", method=method,
+                                     headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def lab_url(self, rel: str) -> str:
+        return f"{self.url}/lab/tree/{rel}?token={self.token}&reset"
+
+
+@contextlib.contextmanager
+def jupyterlab_server(notebooks, startup_timeout=90.0):
+    """A JupyterLab server over a temporary copy of ``notebooks``; always stopped."""
+    import psutil
+
+    tmp = Path(tempfile.mkdtemp(prefix="interconnects-lab-"))
+    root = tmp / "root"
+    root.mkdir()
+    copy_notebooks(root, notebooks)
+    settings = tmp / "settings"
+    for name, value in LAB_SETTINGS.items():
+        (settings / name).parent.mkdir(parents=True, exist_ok=True)
+        (settings / name).write_text(json.dumps(value))
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    env.update(JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(tmp / "ws"),
+               JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
+               IPYTHONDIR=str(tmp / "ipython"), JUPYTER_PLATFORM_DIRS="1")
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+           f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
+           "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+           "--LabApp.expose_app_in_browser=True", "--ServerApp.open_browser=False"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(tmp / "server.log", "wb")
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    server = LabServer(proc, f"http://127.0.0.1:{port}", token, root)
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError("JupyterLab exited:\n" + (tmp / "server.log").read_text()[-3000:])
+            try:
+                server.api("/api/status")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("JupyterLab did not start:\n"
+                                       + (tmp / "server.log").read_text()[-3000:])
+                time.sleep(0.25)
+        yield server
+    finally:
+        family = []
+        with contextlib.suppress(psutil.Error):
+            family = psutil.Process(proc.pid).children(recursive=True)
+        with contextlib.suppress(Exception):
+            for k in server.api("/api/kernels"):
+                server.api(f"/api/kernels/{k['id']}", method="DELETE")
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        for child in family:  # kernels run in their own sessions: not in the group above
+            with contextlib.suppress(psutil.Error):
+                child.kill()
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# In-page helpers. A demo made by interlib.widgets.show() is a `.interlib-demo` box holding
+# its controls, a `.interlib-plot` (an <img>) and `.interlib-numbers` (a <pre>).
+_JS_STATE = """(demo) => {
+  const img = demo.querySelector('.interlib-plot img, .jp-OutputArea-output img');
+  const pre = demo.querySelector('.interlib-numbers pre');
+  const outText = demo.querySelector('.jp-OutputArea-output pre');
+  return {src: img ? img.getAttribute('src') : null,
+          alt: img ? img.getAttribute('alt') : null,
+          width: img ? img.naturalWidth : 0,
+          text: pre ? pre.textContent : (outText ? outText.textContent : null)};
+}"""
+
+# Arms a MutationObserver that stamps the first new plot image in the demo, then moves the
+# demo's first control in the same task, so the clock starts at the change itself: a
+# slider gets a keydown on its noUiSlider handle (one step; back if at the end, or when
+# asked), a dropdown the next option and a 'change' event.
+_JS_MOVE = """(demo, [back, kind]) => {
+  const current = () => { const i = demo.querySelector('.interlib-plot img, .jp-OutputArea-output img');
+                          return i ? i.getAttribute('src') : null; };
+  const before = current();
+  window.__plotChanged = null;
+  const obs = new MutationObserver(() => {
+    const now = current();
+    if (now && now !== before && window.__plotChanged === null) {
+      window.__plotChanged = performance.now() - window.__t0; obs.disconnect();
+    }
+  });
+  obs.observe(demo, {subtree: true, childList: true, attributes: true, attributeFilter: ['src']});
+  const handle = kind === 'select' ? null : demo.querySelector('.noUi-handle');
+  window.__t0 = performance.now();
+  if (handle) {
+    const atMax = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemax');
+    const atMin = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemin');
+    const key = (back && !atMin) || atMax ? 'ArrowLeft' : 'ArrowRight';
+    handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+    return 'slider ' + key;
+  }
+  const sel = demo.querySelector('select');
+  sel.selectedIndex = (sel.selectedIndex + 1) % sel.options.length;
+  sel.dispatchEvent(new Event('change', {bubbles: true}));
+  return 'dropdown ' + sel.value;
+}"""
+
+
+class LabNotebook:
+    """One notebook open in JupyterLab: in a new page (loads JupyterLab), or, given the
+    ``page`` of an earlier LabNotebook that was closed with :meth:`close_notebook`, in
+    that same JupyterLab (``docmanager:open``; saves reloading the app for each one)."""
+
+    _JS_READY = """(rel) => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        if (!w || !w.context || w.context.path !== rel || !w.sessionContext) return false;
+        const k = w.sessionContext.session && w.sessionContext.session.kernel;
+        return !!k && k.connectionStatus === 'connected' && k.status === 'idle'
+               && w.content.widgets.length > 0; }"""
+
+    def __init__(self, context, server: LabServer, rel: str, page=None):
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.rel = rel
+        self._on_request = lambda r: self.requests.append(r.url)
+        self._on_error = lambda e: self.errors.append(f"uncaught: {e}")
+        if page is None:
+            self.page = context.new_page()
+            self.page.on("request", self._on_request)
+            self.page.on("pageerror", self._on_error)
+            self.page.goto(server.lab_url(rel), wait_until="load")
+            self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60000)
+            self.page.wait_for_function("() => window.jupyterapp !== undefined",
+                                        timeout=30000)
+        else:
+            self.page = page
+            self.page.on("request", self._on_request)
+            self.page.on("pageerror", self._on_error)
+            self.page.evaluate("(rel) => { window.jupyterapp.commands.execute("
+                               "'docmanager:open', {path: rel}); }", rel)
+        # The toolbar can say idle before the kernel is connected: wait for the kernel of
+        # this notebook to be connected and idle.
+        self.page.wait_for_function(self._JS_READY, arg=rel, timeout=90000, polling=200)
+
+    def close_notebook(self):
+        """Close this notebook's tab without saving (the page stays, for the next one);
+        its kernel is left for the caller to shut down."""
+        self.page.evaluate("""(rel) => { const w = window.jupyterapp.shell.currentWidget;
+            if (w && w.context && w.context.path === rel) { w.dispose(); } }""", self.rel)
+        self.page.remove_listener("request", self._on_request)
+        self.page.remove_listener("pageerror", self._on_error)
+
+    _JS_COUNTS = """() => { const nb = window.jupyterapp.shell.currentWidget.content;
+        return nb.widgets.filter(c => c.model.type === 'code')
+                         .map(c => c.model.executionCount); }"""
+
+    def run_all(self, timeout_s=240.0):
+        """Clear the stored outputs (and execution counts), run all cells, and wait until
+        every code cell has run and the kernel is idle again."""
+        self.page.evaluate("""async () => {
+            const c = window.jupyterapp.commands;
+            await c.execute('notebook:clear-all-cell-outputs');
+            await c.execute('notebook:run-all-cells'); }""")
+        self.page.wait_for_function(
+            f"() => ({self._JS_COUNTS})().every(n => n !== null && n > 0)",
+            timeout=timeout_s * 1000, polling=250)
+        self.page.wait_for_function(self._JS_READY, arg=self.rel, timeout=timeout_s * 1000,
+                                    polling=200)
+
+    def execution_counts(self) -> list:
+        return self.page.evaluate(self._JS_COUNTS)
+
+    def error_outputs(self) -> list[str]:
+        return self.page.eval_on_selector_all(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+            "els => els.map(e => e.textContent.slice(0, 500))")
+
+    def demos(self):
+        return self.page.locator(".interlib-demo")
+
+    def state(self, demo) -> dict:
+        return demo.evaluate(_JS_STATE)
+
+    def move_first_control(self, demo, back=False, kind=None) -> float | None:
+        """Move the demo's first slider one step (``back``: towards its minimum), or
+        (``kind="select"``, or no slider) pick the next option of its first dropdown;
+        returns the ms from the change to a new plot image in the page, or None if none
+        came within 20 s."""
+        demo.scroll_into_view_if_needed()
+        demo.evaluate(_JS_MOVE, [back, kind])
+        try:
+            self.page.wait_for_function("() => window.__plotChanged !== null", timeout=20000,
+                                        polling="raf")
+        except Exception:  # noqa: BLE001 - reported as None
+            return None
+        return self.page.evaluate("() => window.__plotChanged")
+
+    def close(self):
+        self.page.close()

@@ -1,0 +1,348 @@
+"""`make bench`: how fast the book is where a reader or an author waits.
+
+Not a test: it prints a table of medians over repeated runs, writes ``_build/bench.json``
+and (with ``--readme``) the table into README.md's "## Benchmarks" section. Comparisons
+are measured side by side in the same run:
+
+1. Slider move -> updated plot in JupyterLab (headless Debian Chromium, a throwaway
+   JupyterLab server: tests/browser_support.py). A generated notebook shows every demo in
+   ``interlib.widgets.DEMOS`` twice: with ``widgets.show`` (the book's pattern) and with the
+   naive pattern (``interactive_output`` whose callback builds and displays a new Figure on
+   every move). Moves alternate between the two, per demo; each is timed in the page from
+   the key press (or dropdown pick) to the moment a new plot image is in the DOM. p50/p95
+   over all moves, and the ratio of the p50s.
+2. A vectorised sweep of 10^5 (size, N) points (1000 sizes x 100 values of N) of the ring
+   all-reduce cost, ``collectives.alpha_beta_grid`` (one numpy expression), against a
+   scalar Python loop of ``collectives.alpha_beta``; the results must agree.
+3. Wall time of strict nbval over every notebook in _toc.yml, and of a full book build
+   (``jupyter-book build . --all -W -n --keep-going``, what ``make book`` does from a
+   fresh clone).
+4. Built page weight per chapter: the HTML plus the images it references, excluding the
+   theme's and the vendored scripts under _static/ (shared by all pages).
+
+Needs /usr/bin/chromium for part 1 (skipped with a message otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+import browser_support as bs  # noqa: E402
+
+HTML = REPO / "_build" / "html"
+OUT = REPO / "_build" / "bench.json"
+BIN = Path(sys.executable).parent
+
+
+def pct(values, q):
+    v = sorted(values)
+    if not v:
+        return float("nan")
+    k = (len(v) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+def toc_notebooks():
+    from conftest import toc_notebooks as t
+
+    return t()
+
+
+# --- 1. slider latency in JupyterLab -------------------------------------------------
+
+NAIVE = '''import ipywidgets as W
+from IPython.display import display
+
+
+def naive(name):
+    """The naive pattern: a new Figure built and displayed on every move."""
+    demo = widgets.get(name)
+    ctrls = {k: c.make() for k, c in demo.controls.items()}
+
+    def _draw(**kw):
+        display(demo.func(**kw))
+        if demo.summary is not None:
+            print(demo.summary(**kw))
+
+    box = W.VBox([W.VBox(list(ctrls.values())), W.interactive_output(_draw, ctrls)])
+    box.add_class("interlib-demo")
+    box.add_class("naive-demo")
+    return box'''
+
+
+def bench_notebook(path: Path, names):
+    import nbformat
+
+    cells = [nbformat.v4.new_markdown_cell("# Slider benchmark"),
+             nbformat.v4.new_code_cell("%matplotlib inline\nfrom interlib import widgets"),
+             nbformat.v4.new_code_cell(NAIVE)]
+    for name in names:
+        cells.append(nbformat.v4.new_code_cell(f'widgets.show("{name}")'))
+        cells.append(nbformat.v4.new_code_cell(f'naive("{name}")'))
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+
+
+def bench_sliders(moves: int):
+    sys.path.insert(0, str(REPO))
+    from interlib.widgets import DEMOS
+
+    names = sorted(DEMOS)
+    results = {"fast": [], "naive": []}
+    per_demo = {}
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        nb = Path(tmp) / "chapters" / "slider_bench.ipynb"
+        bench_notebook(nb, names)
+        # jupyterlab_server copies notebooks given as paths inside the repo; this one is
+        # not, so hand it over through a path the server copies from.
+        with _served(nb) as (server, rel), bs.chromium_context() as ctx:
+            lab = bs.LabNotebook(ctx, server, rel)
+            lab.run_all()
+            demos = lab.demos()
+            assert demos.count() == 2 * len(names), f"{demos.count()} demos rendered"
+            for i, name in enumerate(names):
+                fast, naive = demos.nth(2 * i), demos.nth(2 * i + 1)
+                # Move the demo's first declared control (a step of it always changes the
+                # picture; an unchanged picture would leave the page unchanged).
+                first = next(iter(DEMOS[name].controls.values()))
+                kind = "select" if hasattr(first, "options") else "slider"
+                per_demo[name] = {"fast": [], "naive": []}
+                for m in range(moves):
+                    for pattern, demo in (("fast", fast), ("naive", naive)):
+                        ms = lab.move_first_control(demo, back=m % 2 == 1, kind=kind)
+                        if ms is None:
+                            shot = REPO / "_build" / f"bench-timeout-{name}-{pattern}.png"
+                            demo.screenshot(path=str(shot))
+                            # e.g. H100 -> H200 in a step-time plot: the same picture, so
+                            # the page rightly does not change. Skip the sample, go on.
+                            failures.append(f"{name} ({pattern}, move {m + 1}): no new plot "
+                                            f"within 20 s (same picture?); {shot.name}")
+                            continue
+                        results[pattern].append(ms)
+                        per_demo[name][pattern].append(ms)
+                        lab.page.wait_for_timeout(50)
+            lab.close()
+    return results, per_demo, failures
+
+
+class _served:
+    """jupyterlab_server over one generated notebook (copied into the server's root)."""
+
+    def __init__(self, nb: Path):
+        self.nb = nb
+
+    def __enter__(self):
+        import contextlib
+        import shutil
+
+        self._stack = contextlib.ExitStack()
+        server = self._stack.enter_context(bs.jupyterlab_server([]))
+        dest = server.root / "chapters" / self.nb.name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(self.nb, dest)
+        return server, f"chapters/{self.nb.name}"
+
+    def __exit__(self, *exc):
+        return self._stack.__exit__(*exc)
+
+
+# --- 2. vectorised sweep -----------------------------------------------------------------
+
+def bench_sweep(runs: int, scalar_runs: int):
+    import numpy as np
+
+    from interlib import collectives
+    from interlib.units import GB_per_s, us
+
+    sizes = np.logspace(3, 10, 1000)  # 1 kB .. 10 GB
+    ns = np.arange(2, 102)            # 100 values of N: 10^5 points in all
+    alpha, bw = 5 * us, 400 * GB_per_s
+
+    def vectorised():
+        return collectives.alpha_beta_grid("all_reduce", "ring", sizes, ns, alpha, bw)
+
+    def scalar():
+        return np.array([[collectives.alpha_beta("all_reduce", "ring", float(s), int(n),
+                                                 alpha, bw) for s in sizes] for n in ns])
+
+    a = vectorised()
+    vec = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        vectorised()
+        vec.append(time.perf_counter() - t)
+    sca = []
+    for _ in range(scalar_runs):
+        t = time.perf_counter()
+        b = scalar()
+        sca.append(time.perf_counter() - t)
+    assert np.allclose(a, b, rtol=1e-12), "vectorised and scalar sweeps disagree"
+    return {"points": int(a.size), "vectorised_ms": statistics.median(vec) * 1e3,
+            "scalar_ms": statistics.median(sca) * 1e3, "runs": runs, "scalar_runs": scalar_runs}
+
+
+# --- 3. nbval and the book build -----------------------------------------------------------
+
+def timed(cmd, runs):
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+        times.append(time.perf_counter() - t)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
+    return {"median_s": statistics.median(times), "runs": runs, "all_s": times}
+
+
+def bench_nbval(runs):
+    nbs = [str(p.relative_to(REPO)) for p in toc_notebooks()]
+    return timed([str(BIN / "pytest"), "-p", "no:cacheprovider", "-q", "--nbval",
+                  "--nbval-current-env", "-o", "addopts=", *nbs], runs)
+
+
+def bench_book(runs):
+    return timed([str(BIN / "jupyter-book"), "build", ".", "--all", "-W", "-n",
+                  "--keep-going"], runs)
+
+
+# --- 4. page weight ----------------------------------------------------------------------
+
+def page_weights():
+    out = {}
+    for nb in toc_notebooks():
+        rel = nb.relative_to(REPO).with_suffix(".html")
+        page = HTML / rel
+        if not page.exists() or not str(rel).startswith("chapters/"):
+            continue
+        text = page.read_text(encoding="utf-8", errors="replace")
+        images = set(re.findall(r"""<img[^>]+src=["']([^"'#?]+)""", text))
+        img_bytes = 0
+        for src in images:
+            if src.startswith(("data:", "http")) or "_static/" in src:
+                continue
+            f = (page.parent / src).resolve()
+            if f.is_file():
+                img_bytes += f.stat().st_size
+        out[str(rel)] = {"html_kb": page.stat().st_size / 1e3, "images_kb": img_bytes / 1e3,
+                         "total_kb": (page.stat().st_size + img_bytes) / 1e3}
+    return out
+
+
+# --- report -------------------------------------------------------------------------------
+
+def table(r) -> str:
+    rows = ["| measure | result | target |", "|---|---|---|"]
+    s = r.get("sliders")
+    if s:
+        f, n = s["fast"], s["naive"]
+        rows.append(f"| slider → new plot, book demos (`widgets.show`), p50 / p95 | "
+                    f"{f['p50']:.0f} / {f['p95']:.0f} ms ({f['n']} moves) | p50 ≤ 60 ms |")
+        rows.append(f"| slider → new plot, naive rebuild + display, p50 / p95 | "
+                    f"{n['p50']:.0f} / {n['p95']:.0f} ms ({n['n']} moves) | |")
+        rows.append(f"| ratio of p50s (book / naive) | {s['ratio_p50']:.2f}× | ≤ 0.5× |")
+        for f in r.get("slider_failures", []):
+            rows.append(f"| move without a new plot (not counted) | {f} | |")
+    else:
+        rows.append(f"| slider → new plot | not measured: {r.get('sliders_skipped')} | |")
+    w = r["sweep"]
+    rows.append(f"| sweep of {w['points']:,} (size, N) points, vectorised | "
+                f"{w['vectorised_ms']:.2f} ms | ≤ 10 ms |")
+    rows.append(f"| same sweep, scalar Python loop | {w['scalar_ms']:.0f} ms | |")
+    rows.append(f"| speed-up | {w['scalar_ms'] / w['vectorised_ms']:.0f}× | ≥ 50× |")
+    if "nbval" in r:
+        rows.append(f"| strict nbval, all notebooks ({r['nbval']['runs']} runs) | "
+                    f"{r['nbval']['median_s']:.1f} s | |")
+    if "book" in r:
+        rows.append(f"| book build, full (`--all`, {r['book']['runs']} runs) | "
+                    f"{r['book']['median_s']:.1f} s | |")
+    for page, wgt in r.get("page_weight", {}).items():
+        rows.append(f"| page weight {page} (HTML + images) | {wgt['total_kb']:.0f} kB "
+                    f"({wgt['html_kb']:.0f} + {wgt['images_kb']:.0f}) | |")
+    return "\n".join(rows)
+
+
+def update_readme(text: str):
+    readme = REPO / "README.md"
+    src = readme.read_text()
+    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    block = f"{start}\n{text}\n{end}"
+    if start in src and end in src:
+        src = src[:src.index(start)] + block + src[src.index(end) + len(end):]
+    else:
+        head = "## Benchmarks\n"
+        i = src.index(head) + len(head)
+        rest = src[i:]
+        nxt = rest.find("\n## ")
+        tail = rest[nxt:] if nxt >= 0 else "\n"
+        src = src[:i] + "\n" + block + "\n" + tail
+    readme.write_text(src)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--moves", type=int, default=10, help="slider moves per demo and pattern")
+    ap.add_argument("--runs", type=int, default=9, help="runs of the vectorised sweep")
+    ap.add_argument("--scalar-runs", type=int, default=3, help="runs of the scalar loop")
+    ap.add_argument("--slow-runs", type=int, default=2, help="runs of nbval and the build")
+    ap.add_argument("--skip-slow", action="store_true", help="skip nbval and the build")
+    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    args = ap.parse_args(argv)
+
+    r = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"}
+    print("sweep ...", flush=True)
+    r["sweep"] = bench_sweep(args.runs, args.scalar_runs)
+    if not args.skip_slow:
+        print("full book build ...", flush=True)
+        r["book"] = bench_book(args.slow_runs)
+        print("strict nbval ...", flush=True)
+        r["nbval"] = bench_nbval(args.slow_runs)
+    r["page_weight"] = page_weights()
+    if bs.CHROMIUM.exists():
+        print("JupyterLab slider latency ...", flush=True)
+        res, per_demo, failures = bench_sliders(args.moves)
+        r["slider_failures"] = failures
+        r["sliders"] = {k: {"p50": pct(v, 0.5), "p95": pct(v, 0.95), "n": len(v), "all_ms": v}
+                        for k, v in res.items()}
+        r["sliders"]["ratio_p50"] = r["sliders"]["fast"]["p50"] / r["sliders"]["naive"]["p50"]
+        r["sliders"]["per_demo_p50"] = {
+            name: {k: pct(v, 0.5) for k, v in d.items()} for name, d in per_demo.items()}
+    else:
+        r["sliders_skipped"] = bs.SKIP_REASON
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(json.dumps(r, indent=1))
+    text = table(r)
+    note = (f"\n\n`make bench` on {r['machine']}, {r['when']}; medians over repeated runs "
+            f"(`_build/bench.json` has every sample).")
+    print()
+    print(text + note)
+    if "sliders" in r:
+        print("\nper demo, p50 ms (book / naive):")
+        for name, d in r["sliders"]["per_demo_p50"].items():
+            print(f"  {name:28s} {d['fast']:7.0f} / {d['naive']:7.0f}")
+    if args.readme:
+        update_readme(text + note)
+        print("\nREADME.md: Benchmarks section updated")
+
+
+if __name__ == "__main__":
+    main()
