@@ -355,13 +355,24 @@ def _time(sys_, collective, a, p, S, g, k):
         if a == "sharp":  # the switches reduce: each GPU sends its shard once
             t_inter = shard / b_gpu_net
             lat += 2 * hl("net", "tree", "Simple")
+            inter_steps = 2  # up to the switch and back down
+        elif a == "nvls":
+            # NCCL's NVLSTree: a double binary tree of the shards across nodes. Beyond two
+            # nodes a node is interior in one tree, so its NIC carries the shard twice in
+            # each direction (NCCL's model halves bwInter for nNodes > 2); two nodes swap
+            # it once, as a ring would.
+            t_inter = (2.0 if k > 2 else 1.0) * shard / b_gpu_net
+            inter_steps = 2 * math.ceil(math.log2(k))
+            lat += hl("net", "nvls", "Simple") * inter_steps
         else:  # ring all-reduce of the shard across nodes, one NIC set per GPU
             t_inter = 2 * (k - 1) / k * shard / b_gpu_net
-            lat += (hl("net", "nvls", "Simple") * 2 * math.log2(k) if a == "nvls"
-                    else 2 * (k - 1) * hl("net", "ring", "Simple"))
-        # NCCL pipelines the phases chunk by chunk: the slower phase sets the pace
-        steps += 2 * (k - 1)
-        return t0 + lat + fill(steps, min(b_fill, b_net / g)) + np.maximum(t_intra, t_inter)
+            inter_steps = 2 * (k - 1)
+            lat += inter_steps * hl("net", "ring", "Simple")
+        # NCCL pipelines the phases chunk by chunk: the slower phase sets the pace. The
+        # first chunk crosses the intra-node stages at NVLink speed and the inter-node
+        # stages at this GPU's share of the NICs.
+        inter_fill = fill(inter_steps + 1, b_gpu_net)
+        return t0 + lat + fill(steps, b_fill) + inter_fill + np.maximum(t_intra, t_inter)
     return t0 + lat + fill(steps, b_fill) + t_intra
 
 
@@ -392,7 +403,12 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     bandwidth (e.g. 18 x 20.6 GB/s = 370.8 GB/s on H100); NVLS busbw tends to
     2(n-1)/(n+1) x 0.85 x 370.8 = 490 GB/s on 8 x H100 (measured: 370 and 480).
     Multi-node rings are limited by the node's NICs (min of NVLink and NICs, as
-    NCCL's rings cross each node boundary once per channel).
+    NCCL's rings cross each node boundary once per channel). Multi-node NVLS is NCCL's
+    NVLSTree: NVLS inside each node, a double binary tree of the 1/g shards between
+    nodes, whose NICs carry each shard twice per direction beyond two nodes (at scale on
+    H100: about 8 x 48 GB/s = 380 GB/s busbw; measured 370-380). Limits: the pipeline
+    fill is calibrated on single-node runs only, so multi-node mid-size messages
+    (1 MiB - 1 GiB) are the least certain predictions.
 
     >>> from interlib.units import GiB
     >>> r = predict("all_reduce", 8 * GiB, "dgx-h100", 8, 1, "ring")
