@@ -15,35 +15,12 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+
+from toc import toc_docnames, toc_notebooks  # noqa: E402,F401  (one walk of _toc.yml)
 # --all: a fresh environment, so warnings of unchanged pages are reported again.
 BUILD_CMD = ["jupyter-book", "build", ".", "--all", "-W", "-n", "--keep-going"]
 HTML = REPO / "_build" / "html"
-
-
-def toc_docnames() -> list[str]:
-    """Every document named in _toc.yml (root, files), as written there (no suffix)."""
-    toc = yaml.safe_load((REPO / "_toc.yml").read_text())
-    out: list[str] = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            for key in ("root", "file"):
-                if isinstance(node.get(key), str):
-                    out.append(node[key])
-            for value in node.values():
-                if isinstance(value, (dict, list)):
-                    walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(toc)
-    return [str(Path(d).with_suffix("")) if Path(d).suffix in {".md", ".ipynb"} else d for d in out]
-
-
-def toc_notebooks() -> list[Path]:
-    """Every .ipynb named in _toc.yml, in toc order."""
-    return [REPO / f"{d}.ipynb" for d in toc_docnames() if (REPO / f"{d}.ipynb").exists()]
 
 
 @dataclass

@@ -41,6 +41,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 import browser_support as bs  # noqa: E402
+from toc import toc_notebooks  # noqa: E402
 
 HTML = REPO / "_build" / "html"
 OUT = REPO / "_build" / "bench.json"
@@ -54,12 +55,6 @@ def pct(values, q):
     k = (len(v) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(v) - 1)
     return v[lo] + (v[hi] - v[lo]) * (k - lo)
-
-
-def toc_notebooks():
-    from conftest import toc_notebooks as t
-
-    return t()
 
 
 # --- 1. slider latency in JupyterLab -------------------------------------------------

@@ -37,6 +37,9 @@ from typing import Any
 import nbformat
 from nbclient import NotebookClient
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from toc import toc_notebooks  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 KERNEL = "python3"
 TIMEOUT_S = 300
@@ -58,37 +61,6 @@ LANGUAGE_INFO = {
     "pygments_lexer": "ipython3",
     "version": f"{sys.version_info.major}.{sys.version_info.minor}",
 }
-
-
-def toc_notebooks(repo: Path = REPO) -> list[Path]:
-    """Every ``.ipynb`` listed in ``_toc.yml``, in toc order (entries without a suffix
-    resolve to an existing ``.ipynb``)."""
-    import yaml  # PyYAML comes with jupyter-book
-
-    toc = yaml.safe_load((repo / "_toc.yml").read_text())
-    files: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for key in ("root", "file"):
-                if isinstance(node.get(key), str):
-                    files.append(node[key])
-            for value in node.values():
-                if isinstance(value, (list, dict)):
-                    walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(toc)
-    out = []
-    for f in files:
-        p = repo / f
-        if p.suffix == "":
-            p = p.with_suffix(".ipynb")
-        if p.suffix == ".ipynb" and p.exists():
-            out.append(p)
-    return out
 
 
 def _collect_widget_ids(nb: nbformat.NotebookNode) -> list[str]:
