@@ -140,12 +140,7 @@ def alpha_beta(collective: str, algorithm: str, size_bytes, n, alpha, bandwidth,
     clg = math.ceil(lg)
     red = collective in ("all_reduce", "reduce_scatter", "reduce")
     if algorithm == "ring":
-        t = {"all_reduce": 2 * (p - 1) * alpha + 2 * f * m * beta + f * m * gamma,
-             "all_gather": (p - 1) * alpha + f * m * beta,
-             "reduce_scatter": (p - 1) * alpha + f * m * beta + f * m * gamma,
-             "broadcast": (p - 1) * alpha + m * beta,
-             "reduce": (p - 1) * alpha + m * beta + m * gamma,
-             "all_to_all": (p - 1) * alpha + f * m * beta}[collective]
+        t = _ring_time(collective, p, m, alpha, beta, gamma)
     elif algorithm == "rhd":
         if collective == "all_reduce":
             if p & (p - 1) == 0:
@@ -189,14 +184,21 @@ def alpha_beta_grid(collective: str, algorithm: str, sizes, ns, alpha, bandwidth
                                                     bandwidth, gamma), m.shape) for n in ns])
     alpha_beta(collective, algorithm, m, 1, alpha, bandwidth, gamma)  # the same checks
     p = np.array(ns, dtype=float)[:, None]
-    f, beta = (p - 1) / p, 1.0 / bandwidth
-    t = {"all_reduce": 2 * (p - 1) * alpha + 2 * f * m * beta + f * m * gamma,
-         "all_gather": (p - 1) * alpha + f * m * beta,
-         "reduce_scatter": (p - 1) * alpha + f * m * beta + f * m * gamma,
-         "broadcast": (p - 1) * alpha + m * beta,
-         "reduce": (p - 1) * alpha + m * beta + m * gamma,
-         "all_to_all": (p - 1) * alpha + f * m * beta}[collective]
-    return np.where(p == 1, 0.0, t)
+    return np.where(p == 1, 0.0, _ring_time(collective, p, m, alpha, 1.0 / bandwidth, gamma))
+
+
+def _ring_time(collective, p, m, alpha, beta, gamma):
+    """The ring's alpha-beta-gamma time for ``p`` ranks (a number, or a column of them
+    against a row of sizes ``m``): what :func:`alpha_beta` and :func:`alpha_beta_grid`
+    both evaluate. Per rank: latency steps, bytes sent and bytes reduced (x m)."""
+    f = (p - 1) / p
+    steps, sent, reduced = {"all_reduce": (2 * (p - 1), 2 * f, f),
+                            "all_gather": (p - 1, f, 0.0),
+                            "reduce_scatter": (p - 1, f, f),
+                            "broadcast": (p - 1, 1.0, 0.0),
+                            "reduce": (p - 1, 1.0, 1.0),
+                            "all_to_all": (p - 1, f, 0.0)}[collective]
+    return steps * alpha + sent * m * beta + reduced * m * gamma
 
 
 # ------------------------------------------------------------ NCCL-style prediction
