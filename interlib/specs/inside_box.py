@@ -36,23 +36,24 @@ class HostCopy:
     d2h: Spec
 
 
-def _copy(gbs, src, note):
+def _measured(gbs, src, note):
+    """A measured bandwidth in GB/s, per direction (host copies and busbw alike)."""
     return Spec(gbs * GB_per_s, "GB_per_s", "measured", src, "per direction", note)
 
 
 HOST_COPIES = {
     "azure-nd-h100-v5": HostCopy(
         "Azure ND H100 v5 (8 x H100 SXM)", "5.0", 16,
-        _copy(51, S.AZURE_BENCH, "nvbandwidth host_to_device_memcpy_ce"),
-        _copy(52, S.AZURE_BENCH, "nvbandwidth device_to_host_memcpy_ce")),
+        _measured(51, S.AZURE_BENCH, "nvbandwidth host_to_device_memcpy_ce"),
+        _measured(52, S.AZURE_BENCH, "nvbandwidth device_to_host_memcpy_ce")),
     "azure-nd-h200-v5": HostCopy(
         "Azure ND H200 v5 (8 x H200)", "5.0", 16,
-        _copy(52, S.AZURE_H200_BENCH, "nvbandwidth host_to_device_memcpy_ce"),
-        _copy(52, S.AZURE_H200_BENCH, "nvbandwidth device_to_host_memcpy_ce")),
+        _measured(52, S.AZURE_H200_BENCH, "nvbandwidth host_to_device_memcpy_ce"),
+        _measured(52, S.AZURE_H200_BENCH, "nvbandwidth device_to_host_memcpy_ce")),
     "bekman-h200": HostCopy(
         "8 x H200 node (Bekman)", "5.0", 16,
-        _copy(55.43, S.STAS_NETWORK, "nvbandwidth host_to_device_memcpy_ce"),
-        _copy(55.06, S.STAS_NETWORK, "nvbandwidth device_to_host_memcpy_ce")),
+        _measured(55.43, S.STAS_NETWORK, "nvbandwidth host_to_device_memcpy_ce"),
+        _measured(55.06, S.STAS_NETWORK, "nvbandwidth device_to_host_memcpy_ce")),
 }
 """Measured host<->device copies on PCIe 5.0 x16. (The ND A100 v4 Gen 4 device-to-host
 figure, 6.27 GB/s, looks like a platform artefact and is deliberately left out.)"""
@@ -191,19 +192,15 @@ class NVLSMeasurement:
     nvls: Spec
 
 
-def _bus(gbs, src, note):
-    return Spec(gbs * GB_per_s, "GB_per_s", "measured", src, "per direction", note)
-
-
 NVLS_MEASURED = {
     "dgx-h100": NVLSMeasurement(
         "dgx-h100", 8,
-        _bus(370, S.SJEAUGEY_212, "8 x H100, ring, large messages (maintainer)"),
-        _bus(480, S.SJEAUGEY_212, "8 x H100, NVLS peak busbw (maintainer)")),
+        _measured(370, S.SJEAUGEY_212, "8 x H100, ring, large messages (maintainer)"),
+        _measured(480, S.SJEAUGEY_212, "8 x H100, NVLS peak busbw (maintainer)")),
     "gb200-nvl72": NVLSMeasurement(
         "gb200-nvl72", 72,
-        _bus(680, S.NCCL_1374, "NVL72, ring; GPU count not stated in our source, taken as "
+        _measured(680, S.NCCL_1374, "NVL72, ring; GPU count not stated in our source, taken as "
                                "the full 72-GPU domain"),
-        _bus(850, S.NCCL_1374, "NVL72, with NVLink SHARP; GPU count as for the ring")),
+        _measured(850, S.NCCL_1374, "NVL72, with NVLink SHARP; GPU count as for the ring")),
 }
 """Large-message all-reduce busbw, ring vs NVLS, as published (per direction, busbw)."""
