@@ -1,4 +1,9 @@
-"""Chapter 2 demos: PCIe."""
+"""Chapter 2 demos: PCIe.
+
+Every demo's ``update`` hook is the plot's own fill function (``plots.ch02._fill_*``),
+which the pure plot function also calls: one live figure per demo, changed in place and
+blitted on every move.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +36,8 @@ register(Demo(
      "Which doubles a large copy's speed: going from x8 to x16 lanes, or from Gen 4 to "
      "Gen 5? Which helps a 4 kB copy?",
      "The vendor headline for PCIe 5.0 x16 is the right-hand column of the table. Why can "
-     "no single copy ever reach it?")))
+     "no single copy ever reach it?"),
+    update=P._fill_pcie_transfer))
 
 
 def _uplink_summary(devices, gen, uplink_lanes):
@@ -50,7 +56,8 @@ register(Demo(
     _uplink_summary,
     ("Two GPUs and two NICs sit under one switch. During checkpointing all four write to "
      "host memory at once. What share of its own link does each get?",
-     "Why do servers put each GPU's NIC under the same PCIe switch as the GPU?")))
+     "Why do servers put each GPU's NIC under the same PCIe switch as the GPU?"),
+    update=P._fill_shared_uplink))
 
 
 def _ar_summary(size_mib, gpus):
@@ -75,4 +82,5 @@ register(Demo(
      "Which two? Check against the tables in this chapter.",
      "Why does the gap shrink for small buffers?",
      "This model gives every GPU its full x16 link at once. Using the shared-uplink demo, "
-     "what happens if the eight GPUs sit under two switches?")))
+     "what happens if the eight GPUs sit under two switches?"),
+    update=P._fill_allreduce_pcie_vs_nvlink))
