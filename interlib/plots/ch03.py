@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 from matplotlib.font_manager import FontProperties
+from matplotlib.lines import Line2D
 from matplotlib.textpath import text_to_path
 
 from .. import _validate as v
@@ -70,6 +71,25 @@ def _place_note(note, ax, x, y, text, offset):
     return note
 
 
+def _legend_swatches(ax) -> list:
+    """Move the legend's line samples out of it: each is hidden in the legend and drawn
+    instead by a twin line on the axes, just after the legend (which places it), so the
+    picture is the same. A fill that changes the samples (the chosen curve is bold) then
+    returns these few lines rather than the whole legend, whose texts make it the slowest
+    artist to redraw. Returns the twins, in legend order."""
+    legend = ax.get_legend()
+    twins = []
+    for sample in legend.get_lines():
+        twin = Line2D(sample.get_xdata(), sample.get_ydata())
+        twin.update_from(sample)
+        twin.set_transform(sample.get_transform())  # moves with the legend's layout
+        twin.set_zorder(np.nextafter(legend.get_zorder(), np.inf))
+        ax.add_artist(twin)
+        sample.set_visible(False)
+        twins.append(twin)
+    return twins
+
+
 # --- NVLink copy time ------------------------------------------------------------------
 
 _TRANSFER_NOTE_OFFSET = (-60, 8)
@@ -106,6 +126,7 @@ def nvlink_transfer(gen: int = 4, size_mb: float = 64.0):
     ax.set_title("One GPU to another over all its NVLinks (dashed: at the line rate)",
                  fontsize=10)
     ax.legend(fontsize=8, loc="upper left", frameon=False)
+    _legend_swatches(ax)
     _fill_nvlink_transfer(fig, gen, size_mb)
     return fig
 
@@ -113,23 +134,22 @@ def nvlink_transfer(gen: int = 4, size_mb: float = 64.0):
 def _fill_nvlink_transfer(fig, gen: int = 4, size_mb: float = 64.0) -> list:
     """Set what :func:`nvlink_transfer` varies on a figure it made (line widths and
     alphas, the dashed line-rate curve, the marker and its label); returns those
-    artists, the legend included."""
+    artists, the legend's line samples included (see :func:`_legend_swatches`)."""
     s = v.positive("size_mb", _scalar("size_mb", size_mb)) * MB
     t = nvlink.transfer_time(s, gen)  # validates gen's range
     ax = fig.axes[0]
     n = len(NVLINK)
-    curves, (dashed, marker) = ax.lines[:n], ax.lines[n:n + 2]
-    legend = ax.get_legend()
-    for g, line, handle in zip(NVLINK, curves, legend.get_lines()):
+    curves, (dashed, marker), samples = ax.lines[:n], ax.lines[n:n + 2], ax.lines[-n:]
+    for g, line, sample in zip(NVLINK, curves, samples):
         bold = g == gen
-        for artist in (line, handle):
+        for artist in (line, sample):
             artist.set_linewidth(2.6 if bold else 1.1)
             artist.set_alpha(1 if bold else 0.7)
     dashed.set_ydata(nvlink.transfer_time(_SIZES, gen, achieved=False))
     dashed.set_color(_GEN_COLORS[gen])
     marker.set_data([s], [t])
     note = _place_note(ax.texts[0], ax, s, t, display.fmt_time(t), _TRANSFER_NOTE_OFFSET)
-    return [*curves, dashed, marker, note, legend]
+    return [*curves, dashed, marker, note, *samples]
 
 
 # --- tensor-parallel communication share -----------------------------------------------
@@ -188,6 +208,7 @@ def tp_comm_share(tp: int = 8, hidden: int = 8192, link: str = "NVLink 4 (H100)"
     ax.set_ylabel("share of layer time in all-reduce")
     ax.set_title(" ", fontsize=10)
     ax.legend(fontsize=8, loc="upper right", frameon=False)
+    _legend_swatches(ax)
     _fill_tp_comm_share(fig, tp, hidden, link, seq_len, mfu)
     return fig
 
@@ -195,24 +216,24 @@ def tp_comm_share(tp: int = 8, hidden: int = 8192, link: str = "NVLink 4 (H100)"
 def _fill_tp_comm_share(fig, tp: int = 8, hidden: int = 8192, link: str = "NVLink 4 (H100)",
                         seq_len: int = 4096, mfu: float = 0.4) -> list:
     """Set what :func:`tp_comm_share` varies on a figure it made (the curves, their and
-    the legend's line widths, the marker and its label, the title); returns those
-    artists, the legend included."""
+    legend's line samples' widths, the marker and its label, the title); returns those
+    artists."""
     c = tp_layer_cost(tp, hidden, link, seq_len, mfu)  # validates every parameter
     ax = fig.axes[0]
-    curves, marker = ax.lines[:len(TP.LINKS)], ax.lines[len(TP.LINKS)]
-    legend = ax.get_legend()
-    for name, line, handle in zip(TP.LINKS, curves, legend.get_lines()):
+    n = len(TP.LINKS)
+    curves, marker, samples = ax.lines[:n], ax.lines[n], ax.lines[-n:]
+    for name, line, sample in zip(TP.LINKS, curves, samples):
         line.set_ydata(_share_curve(tp, seq_len, name, mfu))
         lw = 2.6 if name == link else 1.2
         line.set_linewidth(lw)
-        handle.set_linewidth(lw)
+        sample.set_linewidth(lw)
     share = float(c.comm_share)
     marker.set_data([hidden], [share])
     note = _place_note(ax.texts[0], ax, hidden, share, display.fmt_pct(share),
                        _TP_NOTE_OFFSET)
     ax.set_title(f"Tensor parallelism over {tp} GPUs, {seq_len} tokens, MFU "
                  f"{display.fmt_pct(mfu)} (forward pass, no overlap)", fontsize=10)
-    return [*curves, marker, note, ax.title, legend]
+    return [*curves, marker, note, ax.title, *samples]
 
 
 # --- peer-to-peer vs staged copies -----------------------------------------------------
