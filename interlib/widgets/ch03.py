@@ -1,4 +1,9 @@
-"""Chapter 3 demos: NVLink."""
+"""Chapter 3 demos: NVLink.
+
+Every demo's ``update`` hook is the fill function its plot function itself calls
+(``interlib.plots.ch03._fill_<name>``), so a slider move redraws only the artists that
+changed, over a cached background, and cannot draw anything the plot function would not.
+"""
 
 from __future__ import annotations
 
@@ -28,11 +33,12 @@ register(Demo(
     ("From NVLink 1 to NVLink 5, how much faster did a 10 GB copy get? And a 10 kB copy? "
      "Why so different?",
      "A copy from GPU A to GPU B uses one direction. Which figure in the table bounds it: "
-     "the per-direction or the headline?")))
+     "the per-direction or the headline?"),
+    update=P._fill_nvlink_transfer))
 
 
 def _tp_summary(tp, hidden, link, seq_len, mfu):
-    c = TP.layer_cost(1, seq_len, hidden, tp, link, mfu)
+    c = P.tp_layer_cost(tp, hidden, link, seq_len, mfu)  # memoised: the figure needs it too
     return (f"h = {hidden}, {seq_len} tokens, TP = {tp} over {link}: each all-reduce moves "
             f"{display.fmt_bytes(float(c.allreduce_bytes))} ({c.algorithm}); per layer forward "
             f"compute {display.fmt_time(float(c.compute_s))} on {TP.gpu_name(link)} at MFU "
@@ -53,7 +59,8 @@ register(Demo(
      "Double the TP degree. The all-reduce bytes per GPU barely change, but the compute per "
      "GPU halves. What does that do to the share, and why does it cap useful TP?",
      "The B200 computes faster than the H100. Why can that make NVLink 5's share larger "
-     "than NVLink 4's?")))
+     "than NVLink 4's?"),
+    update=P._fill_tp_comm_share))
 
 
 def _p2p_summary(size_gb, gen, pcie_gen):
@@ -73,4 +80,5 @@ register(Demo(
     _p2p_summary,
     ("Why does staging through host memory cost about twice a direct PCIe copy when the "
      "legs do not overlap, and about the same when they do?",
-     "For which copy sizes does the link barely matter? What dominates there?")))
+     "For which copy sizes does the link barely matter? What dominates there?"),
+    update=P._fill_p2p_vs_staged))
