@@ -1,4 +1,14 @@
-"""Chapter 4 demos: NVSwitch."""
+"""Chapter 4 demos: NVSwitch.
+
+Every demo's ``update`` hook is its plot's own fill function (``plots.ch04._fill_*``), the
+code the plot function itself calls after building the figure's fixed skeleton, so a
+slider move redraws only the changed artists over a cached background.
+
+>>> from interlib.widgets import get
+>>> all(get(name).update is getattr(P, f"_fill_{name}")
+...     for name in ("mesh_vs_switch", "ring_vs_nvls", "bisection"))
+True
+"""
 
 from __future__ import annotations
 
@@ -22,19 +32,20 @@ def _mesh_summary(n, gen):
 
 register(Demo(
     "mesh_vs_switch", P.mesh_vs_switch,
-    {"n": IntSlider(2, 72, 8, "GPUs"),
+    {"n": IntSlider(2, P.MESH_MAX_GPUS, 8, "GPUs"),
      "gen": Dropdown((3, 4, 5), 4, "NVLink generation")},
     _mesh_summary,
     ("At what GPU count can an H100 no longer reach every other GPU with even one direct "
      "link? What does that say about a 72-GPU mesh?",
      "A telephone exchange connects any caller to any other without a wire per pair. "
-     "What does the switch cost instead (think ports and chips)?")))
+     "What does the switch cost instead (think ports and chips)?"),
+    update=P._fill_mesh_vs_switch))
 
 
 def _nvls_summary(system, gpus, size_mib):
     g = min(gpus, _system(system).gpus_per_node)
     s = size_mib * MiB
-    p = nvswitch.ring_vs_nvls(s, system, g)
+    p = P._predictions(system, g, size_mib)  # memoised, shared with the figure
     return (f"{_system(system).title}, {g} GPUs, {display.fmt_bytes(s, binary=True)}: ring "
             f"{display.fmt_time(p['ring'].time_s)} (busbw {display.fmt_rate(p['ring'].busbw)}), "
             f"NVLS {display.fmt_time(p['nvls'].time_s)} (busbw "
@@ -45,13 +56,14 @@ def _nvls_summary(system, gpus, size_mib):
 register(Demo(
     "ring_vs_nvls", P.ring_vs_nvls,
     {"system": Dropdown(P.SYSTEMS, "dgx-h100", "system"),
-     "gpus": IntSlider(2, 72, 8, "GPUs (up to the domain size)"),
-     "size_mib": FloatSlider(0.0625, 16384.0, 1024.0, "buffer per GPU (MiB)", step=0.01,
+     "gpus": IntSlider(2, P.NVLS_MAX_GPUS, 8, "GPUs (up to the domain size)"),
+     "size_mib": FloatSlider(*P.SIZE_MIB_RANGE, 1024.0, "buffer per GPU (MiB)", step=0.01,
                              log=True)},
     _nvls_summary,
     ("Why can NVLS busbw exceed the NVLink line rate while the ring's never does?",
      "Set 2 or 3 GPUs. Why is NVLS no better there, and why does NCCL not pick it?",
-     "For small buffers the ring wins. Which constant of NCCL's model decides that?")))
+     "For small buffers the ring wins. Which constant of NCCL's model decides that?"),
+    update=P._fill_ring_vs_nvls))
 
 
 def _bisection_summary(domain, k):
@@ -71,8 +83,10 @@ def _bisection_summary(domain, k):
 register(Demo(
     "bisection", P.bisection,
     {"domain": Dropdown(P.DOMAINS, "gb200-nvl72", "NVLink domain"),
-     "k": IntSlider(1, 575, 36, "GPUs on one side")},
+     "k": IntSlider(1, max(P._domain(d)[1] for d in P.DOMAINS) - 1,
+                    P._domain("gb200-nvl72")[1] // 2, "GPUs on one side")},
     _bisection_summary,
     ("The aggregate is four times the per-direction bisection. Which two factors of two "
      "are those?",
-     "A cut of 1 GPU against the rest: what limits it, the switch or the GPU?")))
+     "A cut of 1 GPU against the rest: what limits it, the switch or the GPU?"),
+    update=P._fill_bisection))
