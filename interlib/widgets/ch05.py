@@ -1,28 +1,35 @@
-"""Chapter 5 demos."""
+"""Chapter 5 demos.
+
+Every demo's ``update`` hook is the plot's own fill function (``plots.ch05._fill_*``),
+so the live figure and ``func(**params)`` are drawn by one piece of code. The summaries
+reuse the plots' memoised computations (``P.allreduce_at``, ``P.credit_runs``), so a
+slider move computes each model once.
+"""
 
 from __future__ import annotations
 
-from .. import display, flowcontrol, scaleout, topology
+from .. import display, flowcontrol, scaleout, specs, topology
 from ..plots import ch05 as P
 from ..units import MiB
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
 
 
 def _allreduce_summary(nodes, nic, nics_per_node, size_mib):
-    sys_ = scaleout.with_nics("dgx-h100", nic, nics_per_node)
+    sys_, preds = P.allreduce_at(size_mib, nodes, nic, nics_per_node)
     size = size_mib * MiB
-    preds = scaleout.multinode_all_reduce(size, nodes, sys_)
     parts = [f"{a} {display.fmt_time(p.time_s)}" for a, p in preds.items() if a != "auto"]
     auto = preds["auto"]
     return (f"{display.fmt_bytes(size, binary=True)} per GPU on {nodes} nodes "
-            f"({nodes * 8} GPUs), {scaleout.fmt_nic(sys_)}: " + ", ".join(parts)
+            f"({nodes * sys_.gpus_per_node} GPUs), {scaleout.fmt_nic(sys_)}: "
+            + ", ".join(parts)
             + f"; NCCL's choice: {auto.algorithm} {display.fmt_time(auto.time_s)} "
             f"(busbw {display.fmt_rate(auto.busbw)})")
 
 
 register(Demo(
     "ib_allreduce", P.allreduce_multinode,
-    {"nodes": Dropdown((2, 4, 8, 16, 32, 64, 128), 16, "nodes (8 GPUs each)"),
+    {"nodes": Dropdown((2, 4, 8, 16, 32, 64, 128), 16,
+                       f"nodes ({specs.system(P.ALLREDUCE_SYSTEM).gpus_per_node} GPUs each)"),
      "nic": Dropdown(("connectx-6-hdr", "connectx-7", "connectx-8"), "connectx-7", "NIC"),
      "nics_per_node": Dropdown((1, 2, 4, 8), 8, "NICs per node"),
      "size_mib": FloatSlider(1.0, 4096.0, 1024.0, "size per GPU (MiB)", step=0.01,
@@ -33,7 +40,8 @@ register(Demo(
      "At 128 nodes, which algorithm wins for 1 MiB and which for 4 GiB? What does that say "
      "about latency (steps) versus bandwidth (bytes)?",
      "Switch from ConnectX-7 to ConnectX-8 with 8 NICs. Why does the large-message time "
-     "improve less than 2x? (Look at what NVLink carries.)")))
+     "improve less than 2x? (Look at what NVLink carries.)"),
+    update=P._fill_allreduce))
 
 
 def _fat_tree_summary(hosts, radix, oversubscription):
@@ -57,12 +65,13 @@ register(Demo(
      "Set the leaf ratio to 3:1. How many switches do you save, and what fraction of the "
      "bisection do you give up?",
      "With 128-port switches, how many hosts fit in two tiers? Why do switch vendors race "
-     "to higher radix?")))
+     "to higher radix?"),
+    update=P._fill_fat_tree))
 
 
 def _credit_summary(buffer_packets, load, rtt_steps):
-    c = flowcontrol.credit_vs_lossy("credit", buffer_packets, load, rtt_steps, steps=2000)
-    lo = flowcontrol.credit_vs_lossy("lossy", buffer_packets, load, rtt_steps, steps=2000)
+    runs = P.credit_runs(buffer_packets, load, rtt_steps)
+    c, lo = runs["credit"], runs["lossy"]
     bound = flowcontrol.credit_throughput_bound(buffer_packets, rtt_steps, 1 - load)
     return (f"{buffer_packets} buffer packets, RTT {rtt_steps} packet times, "
             f"{display.fmt_pct(load)} of the receiver's port taken by others. "
@@ -84,4 +93,5 @@ register(Demo(
      "At load 0.5, both senders deliver about the same goodput. What is the lossy sender "
      "doing with the rest of the link, and who else pays for it?",
      "Why does a longer cable (larger round trip) force an InfiniBand switch to have "
-     "more buffer per port?")))
+     "more buffer per port?"),
+    update=P._fill_credit_flow))
