@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from .. import congestion, display, flowcontrol, reliability
+from .. import display
 from ..plots import ch06 as P
-from ..plots.ch06 import PFC_STEPS
-from ..units import kB, ms
+from ..units import ms
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
 
 
 def _drop_summary(drop_rate, n_gpus, penalty_ms):
     packets, base = P.drop_step_setup()
-    s = reliability.step_time_with_drops(n_gpus, drop_rate, packets, base,
-                                         penalty_ms * ms, samples=2000)
+    s = P.drop_stats(drop_rate, n_gpus, penalty_ms)  # memoised: shared with the figure
     return (f"{n_gpus:,} GPUs, drop rate {drop_rate:.0e}, {packets:,} packets per GPU per "
             f"step, {display.fmt_time(penalty_ms * ms)} per drop: a step sees a drop "
             f"somewhere with probability {s.p_step_hit:.3f}; mean step "
@@ -23,30 +21,32 @@ def _drop_summary(drop_rate, n_gpus, penalty_ms):
 
 register(Demo(
     "drop_slowdown", P.drop_slowdown,
-    {"drop_rate": FloatSlider(1e-9, 1e-4, 1e-6, "drop probability per packet",
+    {"drop_rate": FloatSlider(*P.DROP_RATE_RANGE, 1e-6, "drop probability per packet",
                               step=0.1, log=True, readout_format=".1e"),
-     "n_gpus": IntSlider(1, 32768, 1024, "GPUs"),
-     "penalty_ms": FloatSlider(0.01, 100.0, 1.0, "time lost per drop (ms)", step=0.1,
-                               log=True)},
+     "n_gpus": IntSlider(*P.GPU_RANGE, 1024, "GPUs"),
+     "penalty_ms": FloatSlider(*P.PENALTY_MS_RANGE, 1.0, "time lost per drop (ms)",
+                               step=0.1, log=True)},
     _drop_summary,
     ("At a drop rate of one in a billion, how many GPUs does it take before most steps "
      "contain at least one drop?",
      "Why does the 99th-percentile step matter more than the mean for a synchronous "
      "training job of thousands of steps?",
      "Which lever helps more at 16K GPUs: halving the drop rate or halving the time lost "
-     "per drop? Try both.")))
+     "per drop? Try both."),
+    update=P._fill_drop_slowdown))
 
 
 def _pfc_summary(failure, watchdog, watchdog_steps, load):
-    r = flowcontrol.pfc_storm(4, load, failure, watchdog, 50, watchdog_steps, steps=PFC_STEPS)
+    r = P.pfc_storm_run(failure, watchdog, watchdog_steps, load)  # shared with the figure
     last = r.good_rx[-100:].mean()
     fired = (f"watchdog fired at t = {r.watchdog_fired_at}, dropping "
              f"{r.dropped[-1]:.0f} packets for the dead port" if r.watchdog_fired_at >= 0
              else "watchdog did not fire")
     return (f"load {load:.2f}, failure {'on' if failure else 'off'}, watchdog "
             f"{'on' if watchdog else 'off'} ({watchdog_steps} steps): healthy receiver gets "
-            f"{last:.3f} packets/step at the end (it is offered {0.75 * load:.3f}); "
-            f"most senders paused at once: {int(r.paused_hosts.max())} of 4; {fired}")
+            f"{last:.3f} packets/step at the end (it is offered "
+            f"{(P.PFC_SENDERS - 1) / P.PFC_SENDERS * load:.3f}); most senders paused at "
+            f"once: {int(r.paused_hosts.max())} of {P.PFC_SENDERS}; {fired}")
 
 
 register(Demo(
@@ -59,11 +59,12 @@ register(Demo(
     ("Turn the watchdog off. Which senders end up paused, and which of them were sending "
      "to the broken receiver?",
      "Shorten the watchdog trigger. What does the network gain, and what is the risk of "
-     "a trigger that is too short (think of a receiver that is only briefly slow)?")))
+     "a trigger that is too short (think of a receiver that is only briefly slow)?"),
+    update=P._fill_pfc_storm))
 
 
 def _dcqcn_summary(senders, kmin_kb, kmax_kb, pmax):
-    r = congestion.dcqcn(senders, kmin=kmin_kb * kB, kmax=kmax_kb * kB, pmax=pmax)
+    r = P.dcqcn_run(senders, kmin_kb, kmax_kb, pmax)  # memoised: shared with the figure
     tail = r.tail()
     return (f"{senders} senders, Kmin {kmin_kb:g} KB, Kmax {kmax_kb:g} KB, Pmax {pmax:g}: "
             f"utilisation {display.fmt_pct(r.utilisation)}, mean queue "
@@ -84,4 +85,5 @@ register(Demo(
      "Lower Kmax towards Kmin. Does the link stay fully used? What is the trade-off "
      "DCQCN's thresholds control?",
      "Watch the late joiner. How long does it take to get near its fair share, and what "
-     "sets that time?")))
+     "sets that time?"),
+    update=P._fill_dcqcn))
