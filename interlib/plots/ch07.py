@@ -1,7 +1,20 @@
-"""Chapter 7 figures: the bandwidth ladder and a 3D-parallel layout on it."""
+"""Chapter 7 figures: the bandwidth ladder and a 3D-parallel layout on it.
+
+Each figure is built in two steps, so that a demo can redraw it in place on a slider move
+(``interlib.widgets.Demo.update``): the plot function builds the static skeleton (axes,
+fixed limits, labels, and every artist that changes, created empty), then calls one fill
+function, ``_fill_<name>(fig, **params)``, which sets everything that depends on the
+parameters and returns the artists it changed (always the same ones). The demo's update
+hook is that fill function, so the figure and its live update cannot drift apart.
+"""
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
+from .. import _validate as v
 from .. import display, hierarchy, steptime
 from . import COLORS, new_figure, si_axis
 
@@ -9,69 +22,173 @@ _RUNG_COLORS = {"HBM": COLORS["grey"], "NVLink": COLORS["blue"], "PCIe": COLORS[
                 "Scale-out NIC": COLORS["purple"], "Spine": COLORS["vermillion"],
                 "none": COLORS["grey"]}
 
+# ------------------------------------------------------------------------ the ladder
+#: Generations whose line rates are drawn as dots for comparison, with their markers.
+_REFERENCE_GENERATIONS = (("A100", "s"), ("H100", "o"), ("B200", "^"))
+_LADDER_XLIM = (1.5e9, 3e13)
+_RATIO_X = 2e9  # where the "× the next rung" labels sit
+
 
 def ladder(generation: str = "H100", oversubscription: float = 1.0):
     """The ladder of one GPU generation on a log scale: line rate (light bar) and achieved
     (dark bar) per GPU, with the ratio to the next rung; dots mark the same rung in the
     other generations."""
-    rungs = hierarchy.ladder(generation, oversubscription)
+    _check_ladder_args(generation, oversubscription)
     fig, ax = new_figure(figsize=(7.5, 4.2))
     fig.subplots_adjust(left=0.2, right=0.96)
+    ax.set_axisbelow(True)  # bars over the grid, as a blitted frame draws them
     names = list(hierarchy.RUNG_NAMES)
     y = {n: i for i, n in enumerate(reversed(names))}
-    for gen, marker in (("A100", "s"), ("H100", "o"), ("B200", "^")):
-        if gen == generation:
-            continue
-        for r in hierarchy.ladder(gen, oversubscription):
-            ax.plot([r.peak], [y[r.name]], marker, color=COLORS["black"], ms=5, alpha=0.45,
-                    label=f"{gen} line rate" if r.name == "HBM" else None)
-    for r in rungs:
-        col = _RUNG_COLORS[r.name]
-        ax.barh(y[r.name], r.peak, color=col, alpha=0.35, height=0.6)
-        ax.barh(y[r.name], r.effective, color=col, height=0.35)
-        ax.text(r.peak * 1.15, y[r.name] + 0.12, display.fmt_rate(r.peak), va="center",
-                fontsize=9, fontweight="bold")
-    for upper, lower, pr, _ in hierarchy.rung_ratios(generation, oversubscription):
-        ax.annotate(f"{display.fmt_ratio(pr)}", (2e9, (y[upper] + y[lower]) / 2),
-                    fontsize=8, color=COLORS["black"], va="center")
+    dots = [ax.plot([], [], marker, color=COLORS["black"], ms=5, alpha=0.45)[0]
+            for _, marker in _REFERENCE_GENERATIONS]
+    bars = {}
+    for name in names:
+        col = _RUNG_COLORS[name]
+        bars[name] = (ax.barh(y[name], 1.0, color=col, alpha=0.35, height=0.6)[0],
+                      ax.barh(y[name], 1.0, color=col, height=0.35)[0],
+                      ax.text(1.0, y[name] + 0.12, "", va="center", fontsize=9,
+                              fontweight="bold"))
+    ratios = [ax.annotate("", (_RATIO_X, 0.0), fontsize=8, color=COLORS["black"],
+                          va="center") for _ in names[1:]]
     ax.set_yticks(list(y.values()), [("HBM (read + write)" if n == "HBM" else n)
                                      for n in y])
     ax.set_xscale("log")
-    ax.set_xlim(1.5e9, 3e13)
+    ax.set_xlim(*_LADDER_XLIM)
     ax.set_ylim(-0.6, len(names) - 0.4)
     si_axis(ax, "x", "B/s")
     ax.set_xlabel("bandwidth per GPU (links: per direction; log scale)")
-    ax.set_title(f"{generation}: the bandwidth ladder (light: line rate, dark: achieved; "
-                 f"spine {oversubscription:g}:1)", fontsize=10)
-    ax.legend(fontsize=8, loc="lower right", frameon=False)
+    ax.set_title(" ", fontsize=10)
+    # One legend row per reference generation; the fill blanks the rows it does not need
+    # (the top ones, so the rows shown sit where a shorter legend would put them).
+    ax.legend(dots, [" "] * len(dots), fontsize=8, loc="lower right", frameon=False)
+    fig._ch07_ladder = {"y": y, "dots": dots, "bars": bars, "ratios": ratios}
+    _fill_ladder(fig, generation, oversubscription)
     return fig
+
+
+def _check_ladder_args(generation, oversubscription):
+    """ValueError naming the parameter unless :func:`ladder` can draw these arguments."""
+    from ..specs import SYSTEMS, System
+
+    if not isinstance(generation, System):
+        v.choice("generation", generation, [*hierarchy.LADDER_SYSTEMS, *SYSTEMS])
+    if np.ndim(oversubscription) != 0:
+        raise ValueError(f"oversubscription={oversubscription!r} must be a single number")
+    hierarchy.ladder(generation, oversubscription)  # checks the range
+
+
+def _fill_ladder(fig, generation, oversubscription):
+    """Set the bars, value labels, ratios, comparison dots, legend and title of a
+    :func:`ladder` figure; returns the artists it changed."""
+    _check_ladder_args(generation, oversubscription)
+    rungs = {r.name: r for r in hierarchy.ladder(generation, oversubscription)}
+    art = fig._ch07_ladder
+    ax, y = fig.axes[0], art["y"]
+    for name, (line_rate, achieved, label) in art["bars"].items():
+        r = rungs.get(name)
+        for a in (line_rate, achieved, label):
+            a.set_visible(r is not None)
+        if r is not None:
+            line_rate.set_width(r.peak)
+            achieved.set_width(r.effective)
+            label.set_position((r.peak * 1.15, y[name] + 0.12))
+            label.set_text(display.fmt_rate(r.peak))
+    steps = hierarchy.rung_ratios(generation, oversubscription)
+    for i, note in enumerate(art["ratios"]):
+        note.set_visible(i < len(steps))
+        if i < len(steps):
+            upper, lower, peak_ratio, _ = steps[i]
+            note.xy = (_RATIO_X, (y[upper] + y[lower]) / 2)
+            note.set_position(note.xy)
+            note.set_text(display.fmt_ratio(peak_ratio))
+    shown = []
+    for (gen, marker), dots in zip(_REFERENCE_GENERATIONS, art["dots"]):
+        dots.set_visible(gen != generation)
+        if gen != generation:
+            other = hierarchy.ladder(gen, oversubscription)
+            dots.set_data([r.peak for r in other], [y[r.name] for r in other])
+            shown.append((gen, marker))
+    legend = ax.get_legend()
+    rows = [None] * (len(art["dots"]) - len(shown)) + shown
+    for row, text, handle in zip(rows, legend.get_texts(), legend.get_lines()):
+        handle.set_visible(row is not None)
+        text.set_text(" " if row is None else f"{row[0]} line rate")
+        if row is not None:
+            handle.set_marker(row[1])
+    ax.title.set_text(f"{generation}: the bandwidth ladder (light: line rate, dark: "
+                      f"achieved; spine {oversubscription:g}:1)")
+    return [*(a for trio in art["bars"].values() for a in trio), *art["dots"],
+            *art["ratios"], ax.title, legend]
+
+
+# ------------------------------------------------------------------------ the layout
+_LAYOUT_XLIM = (1e-4, 1e2)
+_PHASE_NAMES = ("tensor (TP)", "pipeline (PP)", "data (DP)")
+
+
+@functools.lru_cache(maxsize=512, typed=True)
+def _layout_traffic_cached(system, model, tp, pp, dp, oversubscription):
+    return steptime.layout_traffic(system, model, tp, pp, dp,
+                                   oversubscription=oversubscription)
+
+
+def _layout_traffic(system, model, tp, pp, dp, oversubscription):
+    """:func:`interlib.steptime.layout_traffic` at its default sequence and batch,
+    memoised (the figure and the demo's summary both need it on every move, and a
+    dropdown revisits its values). Unhashable arguments are computed (and validated)
+    without the cache.
+
+    >>> _layout_traffic("dgx-h100", "llama-3-70b", 8, 4, 8, 1.0).n_gpus
+    256
+    """
+    try:
+        return _layout_traffic_cached(system, model, tp, pp, dp, oversubscription)
+    except TypeError:  # unhashable argument: let layout_traffic validate it
+        return steptime.layout_traffic(system, model, tp, pp, dp,
+                                       oversubscription=oversubscription)
 
 
 def layout(tp: int = 8, pp: int = 4, dp: int = 8, model: str = "llama-3-70b",
            oversubscription: float = 1.0, system: str = "dgx-h100"):
     """Time per step of TP, PP and DP traffic for a 3D layout, coloured by the rung each
     crosses; the slowest is outlined. Bytes per GPU per step are annotated."""
-    lay = steptime.layout_traffic(system, model, tp, pp, dp,
-                                  oversubscription=oversubscription)
+    _layout_traffic(system, model, tp, pp, dp, oversubscription)  # validate first
     fig, ax = new_figure(figsize=(7.5, 3.6))
     fig.subplots_adjust(left=0.2, right=0.8)
-    bn = lay.bottleneck
-    for i, ph in enumerate(lay.phases):
-        if ph.time_s > 0:
-            ax.barh(i, ph.time_s, color=_RUNG_COLORS[ph.rung], height=0.6,
-                    edgecolor="black" if ph is bn else "none", linewidth=2)
-            label = (f"{display.fmt_time(ph.time_s)} over {ph.rung}\n"
-                     f"{display.fmt_bytes(ph.bytes)} per GPU")
-        else:
-            label = "no traffic (degree 1)"
-        ax.text(max(ph.time_s, 1e-4) * 1.1, i, label, va="center", fontsize=8)
-    ax.set_yticks(range(3), ["tensor (TP)", "pipeline (PP)", "data (DP)"])
+    ax.set_axisbelow(True)  # bars over the grid, as a blitted frame draws them
+    for i in range(len(_PHASE_NAMES)):
+        ax.barh(i, 1.0, height=0.6, linewidth=2)
+        ax.text(1.0, i, "", va="center", fontsize=8)
+    ax.set_yticks(range(len(_PHASE_NAMES)), _PHASE_NAMES)
     ax.invert_yaxis()
+    ax.set_ylim(ax.get_ylim())  # fixed: every bar exists, those of degree-1 phases hidden
     ax.set_xscale("log")
-    ax.set_xlim(1e-4, 1e2)
+    ax.set_xlim(*_LAYOUT_XLIM)
     si_axis(ax, "x", "s")
     ax.set_xlabel("communication time per training step (log scale)")
-    ax.set_title(f"{lay.n_gpus:,} GPUs on {lay.nodes:,} nodes: TP {tp} × PP {pp} × DP {dp}"
-                 f" (outlined: slowest)", fontsize=10)
+    ax.set_title(" ", fontsize=10)
+    _fill_layout(fig, tp, pp, dp, model, oversubscription, system)
     return fig
 
+
+def _fill_layout(fig, tp, pp, dp, model, oversubscription, system="dgx-h100"):
+    """Set the bars (length, colour, outline), their labels and the title of a
+    :func:`layout` figure; returns the artists it changed."""
+    lay = _layout_traffic(system, model, tp, pp, dp, oversubscription)
+    ax = fig.axes[0]
+    bn = lay.bottleneck
+    for ph, bar, label in zip(lay.phases, ax.patches, ax.texts):
+        bar.set_visible(ph.time_s > 0)
+        if ph.time_s > 0:
+            bar.set_width(ph.time_s)
+            bar.set_facecolor(_RUNG_COLORS[ph.rung])
+            bar.set_edgecolor("black" if ph is bn else "none")
+            text = (f"{display.fmt_time(ph.time_s)} over {ph.rung}\n"
+                    f"{display.fmt_bytes(ph.bytes)} per GPU")
+        else:
+            text = "no traffic (degree 1)"
+        label.set_x(max(ph.time_s, _LAYOUT_XLIM[0]) * 1.1)
+        label.set_text(text)
+    ax.title.set_text(f"{lay.n_gpus:,} GPUs on {lay.nodes:,} nodes: TP {tp} × PP {pp} × "
+                      f"DP {dp} (outlined: slowest)")
+    return [*ax.patches, *ax.texts, ax.title]

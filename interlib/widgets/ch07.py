@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import display, hierarchy, scaling, steptime
+from .. import display, hierarchy, scaling
 from ..plots import ch07 as P
 from . import Demo, Dropdown, FloatSlider, register
 
@@ -28,12 +28,12 @@ register(Demo(
      "Set the oversubscription to 7 (Meta's taper between pods). Which rung does the spine "
      "now sit below, and which parallelism would you keep off it?",
      "Why is PCIe barely faster than one NIC per GPU, and what does that say about "
-     "staging network traffic through host memory?")))
+     "staging network traffic through host memory?"),
+    update=P._fill_ladder))
 
 
 def _layout_summary(tp, pp, dp, model, oversubscription):
-    lay = steptime.layout_traffic("dgx-h100", model, tp, pp, dp,
-                                  oversubscription=oversubscription)
+    lay = P._layout_traffic("dgx-h100", model, tp, pp, dp, oversubscription)  # memoised
     parts = "; ".join(f"{p.kind} {display.fmt_bytes(p.bytes)} in "
                       f"{display.fmt_time(p.time_s)} over {p.rung}" for p in lay.phases)
     bn = lay.bottleneck
@@ -56,4 +56,5 @@ register(Demo(
      "With DP = 512 the gradient sync crosses the spine. Raise the oversubscription: how "
      "far can you go before DP becomes the slowest phase?",
      "Why does pipeline parallelism tolerate the scale-out network so much better than "
-     "tensor parallelism, although both move activations?")))
+     "tensor parallelism, although both move activations?"),
+    update=P._fill_layout))
