@@ -1,32 +1,82 @@
-"""Chapter 8 figures: scaling efficiency, the cost of waiting, the capstone design."""
+"""Chapter 8 figures: scaling efficiency, the cost of waiting, the capstone design.
+
+Each figure is built in two parts so that the interactive demos can update it in place:
+a static skeleton (axes, fixed limits, labels, and the changing artists created empty),
+then one ``_fill_<name>(fig, **params)`` that sets everything that depends on the
+parameters and returns the artists it changed. The plot function calls the fill once; the
+demo in :mod:`interlib.widgets.ch08` calls the same fill on every slider move.
+"""
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from .. import _validate as v
 from .. import capstone, cost, display, scaling, steptime
 from ..units import day
-from . import COLORS, new_figure, si_axis
+from . import COLORS, new_figure
 
 _FABRIC_COLORS = {"NVLink + NDR InfiniBand": COLORS["blue"],
                   "PCIe + 100 GbE": COLORS["vermillion"]}
 GPU_COUNTS = 8 * 2 ** np.arange(0, 12)
 """8 .. 16,384 GPUs (multiples of TP 8)."""
+_SCALE_INDEX = [list(GPU_COUNTS).index(n) for n in cost.SCALES]  # cost.SCALES in GPU_COUNTS
+
+
+def _memoised(func):
+    """``func`` with an LRU cache for hashable arguments (a slider revisits its values).
+    Unhashable arguments bypass the cache, so ``func`` validates them as usual."""
+    cached = functools.lru_cache(maxsize=512, typed=True)(func)
+
+    @functools.wraps(func)
+    def call(*args, **kw):
+        try:
+            hash((args, tuple(kw.items())))
+        except TypeError:
+            return func(*args, **kw)
+        return cached(*args, **kw)
+
+    return call
+
+
+# ------------------------------------------------------------- scaling efficiency
+@_memoised
+def _efficiency_sweep(model, mfu, overlap):
+    return tuple(tuple(steptime.scaling_efficiency(fab, model, GPU_COUNTS, tp=8, pp=1,
+                                                   mfu=mfu, overlap=overlap))
+                 for fab in _FABRIC_COLORS)
+
+
+def efficiency_sweep(model: str = "llama-3-70b", mfu: float = 0.4,
+                     overlap: float = 0.8) -> dict:
+    """Scaling efficiency (compute / step) at every :data:`GPU_COUNTS` for each Chapter 8
+    fabric: ``{fabric: tuple}``, from :func:`interlib.steptime.scaling_efficiency` (TP 8,
+    PP 1, weak scaling). Memoised: what :func:`scaling_efficiency` draws and its demo
+    summary prints, computed once per setting.
+
+    >>> e = efficiency_sweep()
+    >>> list(e) == list(steptime.FABRICS), len(e["PCIe + 100 GbE"]) == len(GPU_COUNTS)
+    (True, True)
+    """
+    v.choice("model", model, scaling.MODELS)
+    v.fraction("mfu", mfu)
+    v.fraction("overlap", overlap, allow_zero=True)
+    return dict(zip(_FABRIC_COLORS, _efficiency_sweep(model, mfu, overlap)))
 
 
 def scaling_efficiency(model: str = "llama-3-70b", mfu: float = 0.4, overlap: float = 0.8):
     """compute / step time vs GPU count for the two fabrics (weak scaling, TP 8 x DP)."""
     fig, ax = new_figure()
     for fab, col in _FABRIC_COLORS.items():
-        eff = steptime.scaling_efficiency(fab, model, GPU_COUNTS, tp=8, pp=1, mfu=mfu,
-                                          overlap=overlap)
-        ax.plot(GPU_COUNTS, eff, "o-", color=col, lw=2, ms=4, label=fab)
-        for n in cost.SCALES:
-            e = eff[list(GPU_COUNTS).index(n)]
-            ax.annotate(display.fmt_pct(e), (n, e), textcoords="offset points",
-                        xytext=(0, 8), ha="center", fontsize=8, color=col)
+        ax.plot(GPU_COUNTS, np.full(len(GPU_COUNTS), np.nan), "o-", color=col, lw=2, ms=4,
+                label=fab)
+        for n in cost.SCALES:  # value labels, placed by the fill
+            ax.annotate("", (n, 0.0), textcoords="offset points", xytext=(0, 8),
+                        ha="center", fontsize=8, color=col)
     ax.set_xscale("log", base=2)
     ax.set_xlim(6, 2.2e4)
     ax.set_ylim(0, 1.05)
@@ -35,10 +85,60 @@ def scaling_efficiency(model: str = "llama-3-70b", mfu: float = 0.4, overlap: fl
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("GPUs (TP 8 inside each server, data parallel across servers)")
     ax.set_ylabel("efficiency = compute / step time")
-    ax.set_title(f"{scaling.model(model).name}: scaling efficiency, MFU {display.fmt_pct(mfu)}, overlap "
-                 f"{display.fmt_pct(overlap)}", fontsize=10)
-    ax.legend(fontsize=8, loc="lower left", frameon=False)
+    ax.set_title(" ", fontsize=10)
+    # under the curves (frameless, so it only matters where a curve crosses it): the demo
+    # then redraws the curves without redrawing the legend
+    ax.legend(fontsize=8, loc="lower left", frameon=False).set_zorder(1.9)
+    _fill_scaling_efficiency(fig, model, mfu, overlap)
     return fig
+
+
+def _fill_scaling_efficiency(fig, model, mfu, overlap):
+    """Set the curves, value labels and title of a :func:`scaling_efficiency` figure;
+    returns the artists it changed (always the same ones)."""
+    ax = fig.axes[0]
+    sweep = efficiency_sweep(model, mfu, overlap)
+    notes = iter(ax.texts)
+    changed = []
+    for line, eff in zip(ax.lines, sweep.values()):
+        line.set_ydata(eff)
+        changed.append(line)
+        for n, i in zip(cost.SCALES, _SCALE_INDEX):
+            note = next(notes)
+            note.xy = (n, eff[i])
+            note.set_text(display.fmt_pct(eff[i]))
+            changed.append(note)
+    ax.set_title(f"{scaling.model(model).name}: scaling efficiency, MFU "
+                 f"{display.fmt_pct(mfu)}, overlap {display.fmt_pct(overlap)}", fontsize=10)
+    return [*changed, ax.title]
+
+
+# ---------------------------------------------------------------------- idle cost
+@_memoised
+def _step_times(mfu, overlap):
+    # communication_cost's step times do not depend on the period or the price
+    return tuple(tuple((n, st) for n, st, _ in cost.communication_cost(
+        fab, cost.SCALES, mfu=mfu, overlap=overlap)) for fab in _FABRIC_COLORS)
+
+
+def communication_costs(price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
+                        days: float = 30.0, mfu: float = 0.4, overlap: float = 0.8) -> dict:
+    """:func:`interlib.cost.communication_cost` at :data:`interlib.cost.SCALES` for each
+    Chapter 8 fabric, ``{fabric: [(n, StepTime, IdleCost), ...]}``, over ``days`` at the
+    reader's price. The step times are memoised per (mfu, overlap); only the pricing
+    (:func:`interlib.cost.idle_cost`) runs again when the price or the days change.
+
+    >>> rows = communication_costs()["PCIe + 100 GbE"]
+    >>> [n for n, _, _ in rows] == list(cost.SCALES)
+    True
+    """
+    v.non_negative("price_per_gpu_hour", price_per_gpu_hour)
+    v.positive("days", days)
+    v.fraction("mfu", mfu)
+    v.fraction("overlap", overlap, allow_zero=True)
+    return {fab: [(n, st, cost.idle_cost(n, st.comm_fraction, days * day,
+                                         price_per_gpu_hour)) for n, st in rows]
+            for fab, rows in zip(_FABRIC_COLORS, _step_times(mfu, overlap))}
 
 
 def idle_cost(price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
@@ -46,26 +146,38 @@ def idle_cost(price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
     """Dollars lost to exposed communication over ``days`` at 8, 1K and 16K GPUs for the
     two fabrics (log scale)."""
     fig, ax = new_figure()
+    ax.set_axisbelow(True)  # grid under the bars (the demo redraws only the bars)
     width = 0.38
     x = np.arange(len(cost.SCALES))
     for i, (fab, col) in enumerate(_FABRIC_COLORS.items()):
-        rows = cost.communication_cost(fab, cost.SCALES, mfu=mfu, overlap=overlap,
-                                       period_s=days * day,
-                                       price_per_gpu_hour=price_per_gpu_hour)
-        vals = np.array([max(r[2].dollars_lost, 1.0) for r in rows])
-        ax.bar(x + (i - 0.5) * width, vals, width, color=col, label=fab)
-        for xi, val in zip(x, vals):
-            ax.text(xi + (i - 0.5) * width, val * 1.15, _dollars(val), ha="center",
-                    fontsize=8)
+        ax.bar(x + (i - 0.5) * width, np.ones(len(x)), width, color=col, label=fab)
+    for i in range(len(_FABRIC_COLORS)):  # value labels, placed by the fill
+        for xi in x:
+            ax.text(xi + (i - 0.5) * width, 1.0, "", ha="center", fontsize=8)
     ax.set_xticks(x, [f"{n:,} GPUs" for n in cost.SCALES])
     ax.set_yscale("log")
     ax.set_ylim(1, 1e10)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: _dollars(y)))
     ax.set_ylabel("dollars lost to waiting (log)")
+    ax.set_title(" ", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
+    _fill_idle_cost(fig, price_per_gpu_hour, days, mfu, overlap)
+    return fig
+
+
+def _fill_idle_cost(fig, price_per_gpu_hour, days, mfu, overlap):
+    """Set the bar heights, value labels and title of an :func:`idle_cost` figure;
+    returns the artists it changed (and the bottom spine, which is drawn over the bars)."""
+    ax = fig.axes[0]
+    rows = communication_costs(price_per_gpu_hour, days, mfu, overlap)
+    vals = [max(ic.dollars_lost, 1.0) for fab_rows in rows.values() for _, _, ic in fab_rows]
+    for bar, label, val in zip(ax.patches, ax.texts, vals):
+        bar.set_height(val)
+        label.set_y(val * 1.15)
+        label.set_text(_dollars(val))
     ax.set_title(f"Cost of communication over {days:g} days at ${price_per_gpu_hour:.2f} "
                  "per GPU-hour (your assumption)", fontsize=10)
-    ax.legend(fontsize=8, loc="upper left", frameon=False)
-    return fig
+    return [*ax.patches, ax.spines["bottom"], *ax.texts, ax.title]
 
 
 def _dollars(x: float) -> str:
@@ -73,45 +185,80 @@ def _dollars(x: float) -> str:
     return "$" + display.fmt_si(x, "").replace(" ", "")
 
 
+# ----------------------------------------------------------------------- capstone
 _PARTS = (("compute", COLORS["green"]), ("bubble", COLORS["grey"]),
           ("TP", COLORS["blue"]), ("PP", COLORS["sky"]), ("DP", COLORS["purple"]))
+_STACK_MAX = 2.0
+"""The stacked bar ends at (step + hidden) / step <= 2 step: hidden = overlap x
+min(t_PP + t_DP, compute) <= compute <= step, as overlap <= 1 (:func:`steptime.step_time`)."""
+
+design = _memoised(capstone.design)
+""":func:`interlib.capstone.design`, memoised (the capstone figure and its summary text
+both need it on every move)."""
 
 
 def capstone_design(**params):
-    """The capstone's step-time breakdown (stacked bar; the hatched part is hidden by
-    overlap) and the network it needs. Parameters: :func:`interlib.capstone.design`."""
+    """The capstone's step-time breakdown as shares of the step (stacked bar; the hatched
+    part is hidden by overlap) and the network it needs. Parameters:
+    :func:`interlib.capstone.design`."""
     fig, ax = new_figure(figsize=(7.5, 3.4))
     fig.subplots_adjust(left=0.05, right=0.97, top=0.9, bottom=0.33)
-    try:
-        d = capstone.design(**params)
-    except ValueError as e:
-        ax.axis("off")
-        ax.text(0.5, 0.5, f"Not a valid design:\n{e}", ha="center", va="center", fontsize=9,
-                wrap=True, transform=ax.transAxes)
-        return fig
-    s = d.step
-    left = 0.0
+    ax.set_axisbelow(True)  # grid under the bars (the demo redraws only the bars)
     for name, col in _PARTS:
-        val = {"compute": s.compute, "bubble": s.bubble, "TP": s.tp, "PP": s.pp,
-               "DP": s.dp}[name]
-        ax.barh(0, val, left=left, color=col, label=name, height=0.5)
-        left += val
-    ax.barh(0, s.hidden, left=left - s.hidden, color="white", alpha=0.6, hatch="//",
-            height=0.5, label="hidden by overlap")
-    ax.axvline(s.step, color="black", lw=1.5)
+        ax.barh(0, 0.0, color=col, label=name, height=0.5)
+    ax.barh(0, 0.0, color="white", alpha=0.6, hatch="//", height=0.5,
+            label="hidden by overlap")
+    ax.axvline(1.0, color="black", lw=1.5)  # the end of the step
     ax.set_yticks([])
     ax.set_ylim(-0.4, 1.0)
-    ax.set_xlim(0, max(left, 1e-3) * 1.05)
-    si_axis(ax, "x", "s")
-    ax.set_xlabel("time per training step")
+    ax.set_xlim(0, _STACK_MAX * 1.05)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: display.fmt_pct(x)))
+    ax.set_xlabel("share of the training step time (100 % = the step)")
     ax.legend(fontsize=8, ncol=6, loc="upper center", frameon=False)
+    ax.text(0.5, 0.5, "", ha="center", va="center", fontsize=9, wrap=True,
+            transform=ax.transAxes, visible=False)  # shown for an impossible design
+    fig.text(0.05, 0.03, "", fontsize=8)
+    _fill_capstone_design(fig, **params)
+    return fig
+
+
+def _fill_capstone_design(fig, **params):
+    """Set the bars, title and network text of a :func:`capstone_design` figure; returns
+    the artists it changed (with the black line and the left spine, drawn over the bars).
+    An impossible design hides the axes and shows why: returns None (redraw it all)."""
+    ax = fig.axes[0]
+    error, note = ax.texts[0], fig.texts[0]
+    bars = ax.patches
+    plotted = [*bars, *ax.lines, ax.get_legend(), note]
+    try:
+        d = design(**params)
+    except ValueError as e:
+        ax.set_axis_off()
+        for a in plotted:
+            a.set_visible(False)
+        ax.set_title("")
+        error.set_text(f"Not a valid design:\n{e}")
+        error.set_visible(True)
+        return None
+    ax.set_axis_on()
+    for a in plotted:
+        a.set_visible(True)
+    error.set_visible(False)
+    s = d.step
+    left = 0.0
+    for bar, val in zip(bars, (s.compute, s.bubble, s.tp, s.pp, s.dp)):
+        bar.set_x(left / s.step)
+        bar.set_width(val / s.step)
+        left += val
+    bars[-1].set_x((left - s.hidden) / s.step)
+    bars[-1].set_width(s.hidden / s.step)
     t = d.tree
     ax.set_title(f"{d.n_gpus:,} GPUs: step {display.fmt_time(s.step)}, efficiency "
                  f"{display.fmt_pct(s.efficiency)} (the black line ends the step)", fontsize=10)
-    fig.text(0.05, 0.03,
-             f"Network: {t.switches:,} switches {t.switches_per_tier}, {t.cables:,} cables, "
-             f"{t.tiers} tiers, bisection {display.fmt_rate(t.bisection_per_direction)} per "
-             f"direction\nLost to waiting: {d.idle.gpu_hours_lost:,.0f} GPU-hours = "
-             f"${d.idle.dollars_lost:,.0f} per {display.fmt_time(d.period_s)}; "
-             f"interruption every {display.fmt_time(d.mtbi_s)} on average", fontsize=8)
-    return fig
+    note.set_text(
+        f"Network: {t.switches:,} switches {t.switches_per_tier}, {t.cables:,} cables, "
+        f"{t.tiers} tiers, bisection {display.fmt_rate(t.bisection_per_direction)} per "
+        f"direction\nLost to waiting: {d.idle.gpu_hours_lost:,.0f} GPU-hours = "
+        f"${d.idle.dollars_lost:,.0f} per {display.fmt_time(d.period_s)}; "
+        f"interruption every {display.fmt_time(d.mtbi_s)} on average")
+    return [*bars, *ax.lines, ax.spines["left"], ax.title, note]

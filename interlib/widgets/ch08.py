@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from .. import capstone, cost, display, scaling, steptime
 from ..plots import ch08 as P
-from ..units import day
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
 
 
 def _eff_summary(model, mfu, overlap):
+    sweep = P.efficiency_sweep(model, mfu, overlap)  # memoised: the figure computed it
     parts = []
     for fab in steptime.FABRICS:
-        eff = steptime.scaling_efficiency(fab, model, cost.SCALES, tp=8, pp=1, mfu=mfu,
-                                          overlap=overlap)
+        eff = [sweep[fab][list(P.GPU_COUNTS).index(n)] for n in cost.SCALES]
         parts.append(f"{fab}: " + ", ".join(f"{n:,} GPUs {display.fmt_pct(e)}"
                                             for n, e in zip(cost.SCALES, eff)))
     return f"{scaling.model(model).name}, efficiency (compute / step): " + "; ".join(parts)
@@ -29,17 +28,16 @@ register(Demo(
      "Set the overlap to 0. Which fabric loses more, and at which GPU count does the "
      "curve stop falling?",
      "Switch to the 8B model. Why does the commodity fabric look even worse for a small "
-     "model?")))
+     "model?"),
+    update=P._fill_scaling_efficiency))
 
 
 def _cost_summary(price_per_gpu_hour, days, mfu, overlap):
+    costs = P.communication_costs(price_per_gpu_hour, days, mfu, overlap)  # memoised
     parts = []
     for fab in steptime.FABRICS:
-        rows = cost.communication_cost(fab, cost.SCALES, mfu=mfu, overlap=overlap,
-                                       period_s=days * day,
-                                       price_per_gpu_hour=price_per_gpu_hour)
         parts.append(f"{fab}: " + ", ".join(
-            f"{n:,} GPUs ${ic.dollars_lost:,.0f}" for n, _, ic in rows))
+            f"{n:,} GPUs ${ic.dollars_lost:,.0f}" for n, _, ic in costs[fab]))
     return (f"Dollars lost to waiting on communication over {days:g} days at "
             f"${price_per_gpu_hour:.2f}/GPU-hour (assumed): " + "; ".join(parts))
 
@@ -55,12 +53,13 @@ register(Demo(
     ("At your own price, how much would a 16K-GPU run lose per month on the commodity "
      "fabric? How many extra GPUs would that money buy?",
      "The dollars scale linearly with price and days. What does not scale linearly, and "
-     "where in the model does it come from?")))
+     "where in the model does it come from?"),
+    update=P._fill_idle_cost))
 
 
 def _capstone_summary(**params):
     try:
-        d = capstone.design(**params)
+        d = P.design(**params)  # memoised: the figure computed it
     except ValueError as e:
         return f"Not a valid design: {e}"
     s, t = d.step, d.tree
@@ -97,6 +96,11 @@ def _capstone_text(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubsc
                                          overlap, price_per_gpu_hour))
 
 
+def _capstone_update(fig, **params):
+    """The capstone figure's fill (in place) at the demo's parameters."""
+    return P._fill_capstone_design(fig, **_capstone(**params))
+
+
 R = capstone.REFERENCE
 register(Demo(
     "capstone", _capstone_plot,
@@ -120,4 +124,5 @@ register(Demo(
      "step time? Is the saving worth it at your price?",
      "Raise the oversubscription to 3 at 2,048 servers. Which phase becomes the slowest?",
      "Try B200 GPUs with the same network. Why does efficiency fall although nothing in the "
-     "network changed?")))
+     "network changed?"),
+    update=_capstone_update))
