@@ -49,17 +49,19 @@ def number(name: str, value, *, lo: float | None = None, hi: float | None = None
     ``lo_open``/``hi_open`` make the bound strict (``>`` rather than ``>=``).
     """
     arr = _as_array(name, value)
+    parts = []
+    if lo is not None:
+        parts.append(f"{'>' if lo_open else '>='} {lo:g}")
+    if hi is not None:
+        parts.append(f"{'<' if hi_open else '<='} {hi:g}")
+    rng = "must be " + " and ".join(parts)
     if lo is not None:
         bad = arr <= lo if lo_open else arr < lo
         if np.any(bad):
-            op = ">" if lo_open else ">="
-            rng = f"must be {op} {lo:g}" + (f" and <= {hi:g}" if hi is not None else "")
             raise ValueError(f"{name}={_show(_bad(value, arr, bad))} is out of range: {rng}")
     if hi is not None:
         bad = arr >= hi if hi_open else arr > hi
         if np.any(bad):
-            op = "<" if hi_open else "<="
-            rng = (f"must be >= {lo:g} and " if lo is not None else "must be ") + f"{op} {hi:g}"
             raise ValueError(f"{name}={_show(_bad(value, arr, bad))} is out of range: {rng}")
     return value
 
@@ -96,6 +98,13 @@ def integer(name: str, value, *, lo: int | None = None, hi: int | None = None) -
             rng = f"must be <= {hi}"
         raise ValueError(f"{name}={value!r} is out of range: {rng}")
     return value
+
+
+def flag(name: str, value) -> bool:
+    """Check a yes/no switch: ``True`` or ``False`` (numpy bools too), nothing else."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name}={value!r} must be True or False")
 
 
 def choice(name: str, value, options: Iterable[str]) -> str:
