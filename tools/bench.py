@@ -115,10 +115,11 @@ def bench_sliders(moves: int):
             assert demos.count() == 2 * len(names), f"{demos.count()} demos rendered"
             for i, name in enumerate(names):
                 fast, naive = demos.nth(2 * i), demos.nth(2 * i + 1)
-                # Move the demo's first declared control (a step of it always changes the
-                # picture; an unchanged picture would leave the page unchanged).
-                first = next(iter(DEMOS[name].controls.values()))
-                kind = "select" if hasattr(first, "options") else "slider"
+                # Move the demo's first slider (one step of a slider changes the picture;
+                # the next option of a dropdown may not: H100 -> H200 has the same compute
+                # and links), or its first dropdown when it has no slider.
+                ctrls = DEMOS[name].controls.values()
+                kind = "select" if all(hasattr(c, "options") for c in ctrls) else "slider"
                 per_demo[name] = {"fast": [], "naive": []}
                 for m in range(moves):
                     for pattern, demo in (("fast", fast), ("naive", naive)):
@@ -126,8 +127,8 @@ def bench_sliders(moves: int):
                         if ms is None:
                             shot = REPO / "_build" / f"bench-timeout-{name}-{pattern}.png"
                             demo.screenshot(path=str(shot))
-                            # e.g. H100 -> H200 in a step-time plot: the same picture, so
-                            # the page rightly does not change. Skip the sample, go on.
+                            # A move that leaves the picture as it was: the page rightly
+                            # does not change. Skip the sample, go on.
                             failures.append(f"{name} ({pattern}, move {m + 1}): no new plot "
                                             f"within 20 s (same picture?); {shot.name}")
                             continue
