@@ -266,8 +266,16 @@ def ring_sync_time(params, n_gpus, link, bytes_per_param=2, achieved: bool = Tru
     """
     from . import hierarchy
 
-    rung = hierarchy.link(link) if isinstance(link, str) else link
+    if isinstance(link, str):
+        opts = hierarchy.link_options()
+        rung = opts[v.choice("link", link, opts)]
+    elif isinstance(link, hierarchy.Rung):
+        rung = link
+    else:
+        raise ValueError(f"link={link!r} must be a link name, one of "
+                         f"{list(hierarchy.link_options())}, or a hierarchy.Rung")
     v.integer("n_gpus", n_gpus, lo=1, hi=1_000_000)
+    v.flag("achieved", achieved)
     size = gradient_bytes(params, bytes_per_param)
     bw = rung.effective if achieved else rung.peak
     return collectives.alpha_beta("all_reduce", "ring", size, n_gpus, rung.latency, bw)
