@@ -105,6 +105,25 @@ def wire_bytes_per_rank(collective: str, size_bytes, n, algorithm: str = "ring")
     return v.result(np.asarray(size_bytes, dtype=float) * bus_factor(collective, n))
 
 
+def wire_rate(collective: str, size_bytes, time_s, n, algorithm: str = "ring"):
+    """The rate each rank's link really carried, bytes/s per direction:
+    :func:`wire_bytes_per_rank` / ``time_s``.
+
+    For point-to-point algorithms (ring) this equals busbw (nccl-tests' definition). With
+    in-network reduction (``"nvls"``, ``"sharp"``) each rank sends its buffer only once, so
+    the wire rate is algbw and busbw = algbw x 2(n-1)/n overstates the link's traffic:
+    busbw then says what link speed a ring would need to keep up (Chapter 4).
+
+    >>> wire_rate("all_reduce", 8e9, 0.02, 8) == busbw("all_reduce", 8e9, 0.02, 8)
+    True
+    >>> wire_rate("all_reduce", 8e9, 0.02, 8, "nvls") == algbw(8e9, 0.02)
+    True
+    """
+    v.positive("time_s", time_s)
+    return v.result(wire_bytes_per_rank(collective, size_bytes, n, algorithm)
+                    / np.asarray(time_s, dtype=float))
+
+
 def alpha_beta(collective: str, algorithm: str, size_bytes, n, alpha, bandwidth, gamma=0.0):
     """Textbook cost of a collective, seconds.
 

@@ -209,7 +209,8 @@ def gradient_sync(params_billion: float = 70.0, n_gpus: int = 8, link: str = "NV
                   bytes_per_param: int = 2):
     """Ring all-reduce time of one bf16 gradient vs model size, for each link.
 
-    Solid: achieved bandwidth; dashed: line rate. The marker is the chosen model and link.
+    Solid: achieved bandwidth; dashed: usable line rate (after line coding). The marker
+    is the chosen model and link.
     """
     sizes = np.logspace(0, 3, 60) * billion
     fig, ax = new_figure()
@@ -262,7 +263,7 @@ def _fill_gradient_sync(fig, params_billion, n_gpus, link, bytes_per_param):
     _place_note(ax, note, p, t, 8, -14)
     note.set_text(display.fmt_time(t))
     ax.set_title(f"Ring all-reduce of a {bytes_per_param}-byte gradient on {n_gpus} GPUs "
-                 "(dashed: line rate)", fontsize=10)
+                 "(dashed: usable line rate)", fontsize=10)
     return [*lines, legend, note, ax.title]
 
 

@@ -40,7 +40,8 @@ def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
     g = scaling.gradient_bytes(p, bytes_per_param)
     return (f"{display.fmt_bytes(g)} gradient, {n_gpus} GPUs over {link}: "
             f"{display.fmt_time(t)} at {display.fmt_rate(rung.effective)} achieved "
-            f"({display.fmt_time(t_peak)} at the {display.fmt_rate(rung.peak)} line rate); "
+            f"({display.fmt_time(t_peak)} at the {display.fmt_rate(rung.peak)} usable line "
+            "rate); "
             f"each GPU sends {display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
 
 
