@@ -68,7 +68,7 @@ def _ranks(n):
     frac = arr != np.floor(arr)
     if np.any(frac):
         bad = n if arr.ndim == 0 else arr[frac].flat[0]
-        raise ValueError(f"n={bad!r} must be a whole number of ranks")
+        raise ValueError(f"n={v._show(bad)} must be a whole number of ranks")
     return arr
 
 
