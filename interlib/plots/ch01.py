@@ -103,12 +103,13 @@ class _CellLabels(Artist):
         self.stale = False
 
 
-def ring_all_reduce(n: int = 4, step: int = 0):
+def ring_all_reduce(n: int = 4, step: int = 3):
     """Grid of GPUs x chunks after ``step`` steps of a ring all-reduce on ``n`` GPUs.
 
     Each cell shows how many GPUs' contributions that copy of the chunk holds (``k/n``);
     dark cells are fully reduced. Arrows mark what each GPU sends in the next step.
-    ``step`` is clamped to 2(n-1).
+    ``step`` is clamped to 2(n-1). The default, 3 steps on 4 GPUs, is the end of
+    reduce-scatter: every GPU holds one fully reduced chunk.
     """
     n = v.integer("n", n, lo=2)
     slots = max(n, RING_MAX_N)
