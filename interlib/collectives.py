@@ -5,7 +5,9 @@ Conventions mirror nccl-tests (``doc/PERFORMANCE.md``, :cite:`nccltests`):
 * ``size_bytes`` is nccl-tests' *size*: the per-rank buffer for all-reduce, broadcast and
   reduce; the total (gathered) array for all-gather, reduce-scatter and all-to-all.
 * ``algbw = size / time``; ``busbw = algbw x bus_factor(collective, n)`` with the factors
-  in :data:`BUS_FACTOR`. busbw is comparable to a link's per-direction bandwidth.
+  in :data:`BUS_FACTOR`. For point-to-point algorithms (ring, tree) busbw is the rate each
+  rank's link carried, comparable to a link's per-direction bandwidth; with in-network
+  reduction (NVLS, SHARP) it exceeds that rate (:func:`wire_rate` gives the real one).
 
 Two layers:
 
