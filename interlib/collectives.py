@@ -5,7 +5,9 @@ Conventions mirror nccl-tests (``doc/PERFORMANCE.md``, :cite:`nccltests`):
 * ``size_bytes`` is nccl-tests' *size*: the per-rank buffer for all-reduce, broadcast and
   reduce; the total (gathered) array for all-gather, reduce-scatter and all-to-all.
 * ``algbw = size / time``; ``busbw = algbw x bus_factor(collective, n)`` with the factors
-  in :data:`BUS_FACTOR`. busbw is comparable to a link's per-direction bandwidth.
+  in :data:`BUS_FACTOR`. For point-to-point algorithms (ring, tree) busbw is the rate each
+  rank's link carried, comparable to a link's per-direction bandwidth; with in-network
+  reduction (NVLS, SHARP) it exceeds that rate (:func:`wire_rate` gives the real one).
 
 Two layers:
 
@@ -15,9 +17,10 @@ Two layers:
 2. :func:`predict`: what a real 8-GPU node or cluster achieves. It follows NCCL's own
    performance model (``tuning.cc``): each (algorithm, protocol) pair has a latency and a
    bandwidth built from NCCL's constants, and ``"auto"`` takes the fastest, as NCCL does.
-   Four calibrated constants (launch overhead, LL efficiency, and the pipeline window and
-   chunk count that set how long a chunked pipeline takes to fill) cover what NCCL's model
-   leaves out; Appendix A measures the error against published runs.
+   Calibrated constants (launch overhead, LL efficiency, the pipeline window and chunk
+   count that set how long a chunked pipeline takes to fill, and the NVLS pipeline depth;
+   all in :mod:`interlib.specs.calibration`) cover what NCCL's model leaves out;
+   Appendix A measures the error against published runs.
 
 Limits of :func:`predict` (stated, not hidden): one communicator, no contention with other
 traffic, no compute overlap, full-bisection network, NCCL's channel counts not modelled
@@ -50,8 +53,7 @@ def bus_factor(collective: str, n):
     1.75
     """
     v.choice("collective", collective, COLLECTIVES)
-    v.number("n", n, lo=1)
-    n = np.asarray(n, dtype=float)
+    n = _ranks(n)
     if collective == "all_reduce":
         f = 2 * (n - 1) / n
     elif collective in ("broadcast", "reduce"):
@@ -59,6 +61,17 @@ def bus_factor(collective: str, n):
     else:
         f = (n - 1) / n
     return float(f) if f.ndim == 0 else f
+
+
+def _ranks(n):
+    """Check a rank count (or array of them): whole numbers >= 1; return a float array."""
+    v.number("n", n, lo=1)
+    arr = np.asarray(n, dtype=float)
+    frac = arr != np.floor(arr)
+    if np.any(frac):
+        bad = n if arr.ndim == 0 else arr[frac].flat[0]
+        raise ValueError(f"n={v._show(bad)} must be a whole number of ranks")
+    return arr
 
 
 BUS_FACTOR = {c: (lambda n, c=c: bus_factor(c, n)) for c in COLLECTIVES}
@@ -87,10 +100,30 @@ def wire_bytes_per_rank(collective: str, size_bytes, n, algorithm: str = "ring")
     """
     v.choice("algorithm", algorithm, ("ring", "nvls", "sharp"))
     v.non_negative("size_bytes", size_bytes)
+    _ranks(n)
     if algorithm in ("nvls", "sharp"):
         v.choice("collective", collective, ("all_reduce",))
         return v.result(size_bytes)
     return v.result(np.asarray(size_bytes, dtype=float) * bus_factor(collective, n))
+
+
+def wire_rate(collective: str, size_bytes, time_s, n, algorithm: str = "ring"):
+    """The rate each rank's link really carried, bytes/s per direction:
+    :func:`wire_bytes_per_rank` / ``time_s``.
+
+    For point-to-point algorithms (ring) this equals busbw (nccl-tests' definition). With
+    in-network reduction (``"nvls"``, ``"sharp"``) each rank sends its buffer only once, so
+    the wire rate is algbw and busbw = algbw x 2(n-1)/n overstates the link's traffic:
+    busbw then says what link speed a ring would need to keep up (Chapter 4).
+
+    >>> wire_rate("all_reduce", 8e9, 0.02, 8) == busbw("all_reduce", 8e9, 0.02, 8)
+    True
+    >>> wire_rate("all_reduce", 8e9, 0.02, 8, "nvls") == algbw(8e9, 0.02)
+    True
+    """
+    v.positive("time_s", time_s)
+    return v.result(wire_bytes_per_rank(collective, size_bytes, n, algorithm)
+                    / np.asarray(time_s, dtype=float))
 
 
 def alpha_beta(collective: str, algorithm: str, size_bytes, n, alpha, bandwidth, gamma=0.0):
@@ -345,8 +378,8 @@ def _time(sys_, collective, a, p, S, g, k):
         t_intra = S * (g + 1) / (g * eta.value * b_intra)
         lat = hl("nvlink")
         # the switch reduces and multicasts: the pipeline is g chunks deep, not a ring's
-        # 2(g-1) steps (calibrated choice, see Appendix A)
-        steps, b_fill = g, eta.value * b_intra
+        # 2(g-1) steps (calibrated, see C.NVLS_PIPELINE_STEPS_PER_GPU and Appendix A)
+        steps, b_fill = C.NVLS_PIPELINE_STEPS_PER_GPU.value * g, eta.value * b_intra
     else:  # hierarchical or sharp: ring reduce-scatter + all-gather inside the node
         t_intra = 2 * (g - 1) / g * S / b_intra if g > 1 else 0.0 * S
         lat = C.BASE_LATENCY[("ring", "Simple")].value + 2 * (g - 1) * hl(hop, "ring", "Simple")
@@ -419,7 +452,12 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     """
     v.choice("collective", collective, COLLECTIVES)
     v.choice("algorithm", algorithm, ALGORITHMS)
-    sys_ = _system_lookup(system) if isinstance(system, str) else system
+    if isinstance(system, str):
+        from .specs import SYSTEMS
+
+        sys_ = _system_lookup(v.choice("system", system, SYSTEMS))
+    else:
+        sys_ = system
     if not isinstance(sys_, System):
         raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
     g = sys_.gpus_per_node if gpus_per_node is None else v.integer(

@@ -17,6 +17,14 @@ from . import _validate as v
 
 _PREFIX = {15: "P", 12: "T", 9: "G", 6: "M", 3: "k", 0: "", -3: "m", -6: "µ", -9: "n"}
 _BIN = [(2**50, "Pi"), (2**40, "Ti"), (2**30, "Gi"), (2**20, "Mi"), (2**10, "Ki"), (1, "")]
+DIRECTIONS = ("per direction", "bidirectional", "both directions", "read + write")
+"""Direction labels :func:`fmt_rate` may append."""
+MAX_DIGITS = 15
+"""Most significant figures a float can honestly show."""
+
+
+def _digits(digits) -> int:
+    return v.integer("digits", digits, lo=1, hi=MAX_DIGITS)
 
 
 def _sig(x: float, digits: int) -> str:
@@ -30,8 +38,15 @@ def _sig(x: float, digits: int) -> str:
 
 
 def fmt_si(x: float, unit: str, digits: int = 3) -> str:
-    """``x`` with a decimal SI prefix and ``digits`` significant figures: ``'1.8 TB/s'``."""
+    """``x`` with a decimal SI prefix and ``digits`` significant figures: ``'1.8 TB/s'``.
+
+    Args:
+        x: The value in SI base units (any finite number).
+        unit: Unit symbol appended after the prefix, e.g. ``"B/s"``.
+        digits: Significant figures, 1 .. 15.
+    """
     v.number("x", x)
+    digits = _digits(digits)
     if x == 0:
         return f"0 {unit}"
     exp = min(max(int(math.floor(math.log10(abs(x)) / 3)) * 3, -9), 15)
@@ -41,19 +56,29 @@ def fmt_si(x: float, unit: str, digits: int = 3) -> str:
 
 
 def fmt_rate(bytes_per_s: float, digits: int = 3, direction: str | None = None) -> str:
-    """A bandwidth in bytes/s with decimal prefix; optionally append its direction."""
+    """A bandwidth in bytes/s (>= 0) with decimal prefix; optionally append its direction
+    (None or one of :data:`DIRECTIONS`).
+
+    >>> fmt_rate(450e9, direction="per direction")
+    '450 GB/s per direction'
+    """
+    v.non_negative("bytes_per_s", bytes_per_s)
+    if direction is not None:
+        v.choice("direction", direction, DIRECTIONS)
     s = fmt_si(bytes_per_s, "B/s", digits)
     return f"{s} {direction}" if direction else s
 
 
 def fmt_bits(bits_per_s: float, digits: int = 3) -> str:
-    """A bit rate (value already in bits/s): ``'400 Gb/s'``."""
+    """A bit rate (value already in bits/s, >= 0): ``'400 Gb/s'``."""
+    v.non_negative("bits_per_s", bits_per_s)
     return fmt_si(bits_per_s, "b/s", digits)
 
 
 def fmt_time(seconds: float, digits: int = 3) -> str:
     """A duration: ``'25.6 µs'``, ``'1.5 ms'``, ``'4.2 s'``; hours and days past 1 h."""
     v.non_negative("seconds", seconds)
+    digits = _digits(digits)
     if seconds >= 86400:
         return f"{_sig(seconds / 86400, digits)} days"
     if seconds >= 3600:
@@ -66,6 +91,8 @@ def fmt_time(seconds: float, digits: int = 3) -> str:
 def fmt_bytes(n_bytes: float, binary: bool = False, digits: int = 3) -> str:
     """A size: decimal (``'140 GB'``) or, when the quantity is spelled binary, ``'8 GiB'``."""
     v.non_negative("n_bytes", n_bytes)
+    v.flag("binary", binary)
+    digits = _digits(digits)
     if not binary:
         return fmt_si(n_bytes, "B", digits)
     for scale, p in _BIN:
@@ -77,12 +104,14 @@ def fmt_bytes(n_bytes: float, binary: bool = False, digits: int = 3) -> str:
 def fmt_ratio(x: float, digits: int = 2) -> str:
     """A ratio as ``'9×'``."""
     v.number("x", x, lo=0)
+    digits = _digits(digits)
     return f"{_sig(x, digits)}×"
 
 
 def fmt_pct(fraction: float, digits: int = 3) -> str:
     """A fraction as a percentage: ``0.875 -> '87.5 %'``."""
     v.number("fraction", fraction)
+    digits = _digits(digits)
     return f"{_sig(100 * fraction, digits)} %"
 
 

@@ -17,10 +17,14 @@ class Rung:
 
     Attributes:
         name: Display name.
-        peak: Line rate per GPU, bytes/s per direction.
+        peak: Usable line rate per GPU, bytes/s per direction: the data rate after line
+            coding (for PCIe, after 128b/130b), the ceiling the models call "line rate".
         effective: What applications achieve, bytes/s per direction.
         latency: Per-hop latency used in alpha-beta models, s.
         basis: How ``effective`` and ``latency`` were obtained.
+        quoted: The per-direction figure the vendor quotes, bytes/s, where it differs from
+            ``peak`` (PCIe's raw signalling rate before line coding); None means the vendor
+            figure already is the data rate (NVLink, InfiniBand, Ethernet).
     """
 
     name: str
@@ -28,6 +32,12 @@ class Rung:
     effective: float
     latency: float
     basis: str
+    quoted: float | None = None
+
+    @property
+    def vendor_rate(self) -> float:
+        """The vendor's per-direction line rate, bytes/s (``quoted``, else ``peak``)."""
+        return self.peak if self.quoted is None else self.quoted
 
     @property
     def efficiency(self) -> float:
@@ -182,7 +192,8 @@ def _hop(kind: str) -> float:
 def link_options() -> dict[str, Rung]:
     """The four links Chapter 1 compares, per GPU and per direction.
 
-    * PCIe 5.0 x16: usable rate after 128b/130b; achieved = measured host-copy efficiency.
+    * PCIe 5.0 x16: usable rate after 128b/130b (the vendor quotes the raw rate, kept as
+      ``quoted``); achieved = measured host-copy efficiency.
     * NVLink 4 (H100) and NVLink 5 (B200): line rate = links x per-link rate; achieved =
       links x NCCL's per-link effective bandwidth (topo.h).
     * InfiniBand NDR, one 400 Gb/s NIC per GPU: achieved = NCCL's NET efficiency.
@@ -193,7 +204,8 @@ def link_options() -> dict[str, Rung]:
     out = {
         "PCIe 5.0 x16": Rung("PCIe 5.0 x16", pcie5.usable_per_direction(16),
                              pcie5.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value,
-                             _hop("pcie"), "usable rate x measured host-copy efficiency"),
+                             _hop("pcie"), "usable rate x measured host-copy efficiency",
+                             quoted=pcie5.raw_per_direction(16)),
     }
     for gen in (4, 5):
         nv = NVLINK[gen]
@@ -213,16 +225,31 @@ def link(name: str) -> Rung:
 
 
 def link_table():
-    """Chapter 1's spec table: the four links, per GPU, per direction, line rate vs achieved
-    (a :class:`~interlib.display.Table` generated from the catalogue)."""
+    """Chapter 1's spec table: the four links, per GPU, generated from the catalogue (a
+    :class:`~interlib.display.Table`).
+
+    Every column means the same thing in every row: the vendor's per-direction line rate
+    (:attr:`Rung.vendor_rate`), that figure with both directions added (the headline
+    vendors print for PCIe and NVLink), the usable rate per direction after line coding
+    (:attr:`Rung.peak`, what the models call line rate), the achieved rate per direction,
+    achieved / usable, and the per-hop latency.
+
+    >>> t = link_table()
+    >>> [r[1:4] for r in t.rows if r[0] == "PCIe 5.0 x16"]
+    [['64 GB/s', '128 GB/s', '63 GB/s']]
+    """
     from .display import Table, fmt_pct, fmt_rate, fmt_time
 
-    rows = [[r.name, fmt_rate(r.peak), fmt_rate(2 * r.peak), fmt_rate(r.effective),
-             fmt_pct(r.efficiency), fmt_time(r.latency), r.basis]
+    rows = [[r.name, fmt_rate(r.vendor_rate), fmt_rate(2 * r.vendor_rate), fmt_rate(r.peak),
+             fmt_rate(r.effective), fmt_pct(r.efficiency), fmt_time(r.latency), r.basis]
             for r in link_options().values()]
-    return Table(["link", "line rate, per direction", "both directions added",
-                  "achieved, per direction", "achieved / line rate", "per-hop latency",
-                  "how achieved is obtained"], rows,
-                 "Sources: PCI-SIG and Azure nvbandwidth (PCIe); NVIDIA NVLink pages and NCCL "
-                 "topo.h (NVLink); ConnectX-7 docs and NCCL topo.h (InfiniBand); NCCL "
-                 "tuning.cc (latencies).")
+    return Table(["link", "vendor line rate, per direction", "both directions added",
+                  "usable after line coding, per direction", "achieved, per direction",
+                  "achieved / usable", "per-hop latency", "how achieved is obtained"], rows,
+                 "Vendor line rate: the per-direction figure vendors quote; for PCIe it is "
+                 "the raw signalling rate before 128b/130b line coding, while the NVLink and "
+                 "InfiniBand figures are already data rates after coding. Usable: what is "
+                 "left after line coding, the ceiling no transfer can beat (the models' line "
+                 "rate). Sources: PCI-SIG and Azure nvbandwidth (PCIe); NVIDIA NVLink pages "
+                 "and NCCL topo.h (NVLink); ConnectX-7 docs and NCCL topo.h (InfiniBand); "
+                 "NCCL tuning.cc (latencies).")

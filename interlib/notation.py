@@ -26,6 +26,22 @@ def prefix_table() -> d.Table:
                    "are often binary (nccl-tests uses powers of two).")
 
 
+def binary_gap_table() -> d.Table:
+    """How much larger each binary unit is than its decimal namesake (KiB vs kB ... TiB vs
+    TB), computed from :mod:`interlib.units`.
+
+    >>> binary_gap_table().rows[2][:2]
+    ['1 GiB', '1.07374 GB']
+    """
+    rows = []
+    for b, dec, bname, dname in ((u.KiB, u.kB, "KiB", "kB"), (u.MiB, u.MB, "MiB", "MB"),
+                                 (u.GiB, u.GB, "GiB", "GB"), (u.TiB, u.TB, "TiB", "TB")):
+        rows.append([f"1 {bname}", f"{b / dec:.6g} {dname}", d.fmt_pct(b / dec - 1)])
+    return d.Table(["binary unit", "in decimal units", "larger by"], rows,
+                   "The gap grows with each prefix: a GiB-sized benchmark message and a "
+                   "GB-sized model figure are not the same size.")
+
+
 def direction_table() -> d.Table:
     """The same links stated per direction and both directions added, from the catalogue."""
     nv4, nv5, pcie5 = specs.nvlink(4), specs.nvlink(5), specs.pcie("5.0")

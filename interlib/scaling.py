@@ -266,8 +266,16 @@ def ring_sync_time(params, n_gpus, link, bytes_per_param=2, achieved: bool = Tru
     """
     from . import hierarchy
 
-    rung = hierarchy.link(link) if isinstance(link, str) else link
+    if isinstance(link, str):
+        opts = hierarchy.link_options()
+        rung = opts[v.choice("link", link, opts)]
+    elif isinstance(link, hierarchy.Rung):
+        rung = link
+    else:
+        raise ValueError(f"link={link!r} must be a link name, one of "
+                         f"{list(hierarchy.link_options())}, or a hierarchy.Rung")
     v.integer("n_gpus", n_gpus, lo=1, hi=1_000_000)
+    v.flag("achieved", achieved)
     size = gradient_bytes(params, bytes_per_param)
     bw = rung.effective if achieved else rung.peak
     return collectives.alpha_beta("all_reduce", "ring", size, n_gpus, rung.latency, bw)
@@ -278,3 +286,33 @@ def simulated_step_time(n_gpus: int, mean_s: float, jitter: float, seed: int = 0
     :func:`simulation_steps` steps of the slowest of ``n_gpus`` draws, s."""
     steps = simulation_steps(n_gpus)
     return float(straggler_samples(n_gpus, mean_s, jitter, steps, seed).max(axis=1).mean())
+
+
+def article_comparison() -> dict:
+    """The popular 70B estimate next to the book's (Chapter 1, Problem 1), reusing the
+    figures of Appendix B, claim a (:func:`interlib.errata.claim`).
+
+    Returns:
+        dict with ``pcie_over_nvlink`` (PCIe time / NVLink ring time, from the model),
+        ``article_pcie_over_nvlink`` (the article's "NVLink" rate / its PCIe rate),
+        ``training_state`` (mixed-precision Adam state of the model, bytes) and
+        ``node_hbm`` (HBM of the 8 GPUs, bytes). Each value is an
+        :class:`interlib.errata.Figure` except the article's ratio, a float.
+
+    >>> c = article_comparison()
+    >>> c["training_state"].value > c["node_hbm"].value
+    True
+    """
+    from . import errata
+
+    figs = {f.label: f for f in errata.claim("a").figures}
+    given = errata.CLAIM_GIVENS["a"]
+    wanted = {"pcie_over_nvlink": "PCIe time / NVLink ring time",
+              "training_state": "training state, mixed-precision Adam",
+              "node_hbm": "HBM of the 8 GPUs"}
+    missing = [lab for lab in wanted.values() if lab not in figs]
+    if missing:
+        raise KeyError(f"Appendix B claim a no longer has the figures {missing}")
+    out = {k: figs[lab] for k, lab in wanted.items()}
+    out["article_pcie_over_nvlink"] = given["claimed_nvlink"] / given["claimed_pcie"]
+    return out

@@ -129,6 +129,12 @@ def test_parallelism_traffic_hand():
     (lambda: scaling.parallelism_traffic(1e9, 4, 8, 8, 1, pp=8), "pp=8"),
     (lambda: scaling.model("llama-70b"), "did you mean"),
     (lambda: scaling.ring_sync_time(1e9, 8, "NVlink 4"), "did you mean 'NVLink 4'"),
+    (lambda: scaling.ring_sync_time(1e9, 8, "PCIe"), "link='PCIe'"),
+    (lambda: scaling.ring_sync_time(1e9, 8, 42), "link=42"),
+    (lambda: scaling.ring_sync_time(1e9, 8, None), "link=None"),
+    (lambda: scaling.ring_sync_time(1e9, 8, "NVLink 4", achieved="yes"), "achieved='yes'"),
+    (lambda: scaling.ring_sync_time(1e9, 8, "NVLink 4", achieved=1), "achieved=1"),
+    (lambda: scaling.gradient_sync_time(1e9, 8, "dgx-h10"), "system='dgx-h10'"),
 ])
 def test_scaling_bad_input(call, param):
     with pytest.raises(ValueError) as e:
@@ -208,3 +214,63 @@ def test_notation_tables_state_both_conventions():
     assert rows["ConnectX-7 NIC"][2] == "50 GB/s"
     text = repr(__import__("interlib.notation").notation.prefix_table())
     assert "1 GiB = 1,073,741,824 bytes" in text and "1 Gb/s = 0.125 GB/s" in text
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: display.fmt_si(1.0, "B", None), "digits=None"),
+    (lambda: display.fmt_si(1.0, "B", "3"), "digits='3'"),
+    (lambda: display.fmt_si(1.0, "B", -1), "digits=-1"),
+    (lambda: display.fmt_rate(1e9, 0), "digits=0"),
+    (lambda: display.fmt_rate(1e9, 2.5), "digits=2.5"),
+    (lambda: display.fmt_bits(1e9, None), "digits=None"),
+    (lambda: display.fmt_time(1.0, -1), "digits=-1"),
+    (lambda: display.fmt_bytes(1e9, digits=None), "digits=None"),
+    (lambda: display.fmt_ratio(2.0, -1), "digits=-1"),
+    (lambda: display.fmt_pct(0.5, "x"), "digits='x'"),
+    (lambda: display.fmt_rate(1e9, direction="up"), "direction='up'"),
+    (lambda: display.fmt_rate(1e9, direction=1), "direction=1"),
+    (lambda: display.fmt_bytes(1e9, binary="yes"), "binary='yes'"),
+    (lambda: display.fmt_bytes(1e9, binary=None), "binary=None"),
+    (lambda: display.fmt_rate(-1e9), "bytes_per_s=-1000000000.0"),
+    (lambda: display.fmt_bits(-4e11), "bits_per_s=-400000000000.0"),
+])
+def test_display_bad_input(call, param):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert param in str(e.value)
+
+
+def test_fmt_rate_direction_and_digits():
+    assert display.fmt_rate(450e9, direction="per direction") == "450 GB/s per direction"
+    assert display.fmt_rate(370.8e9, 4) == "370.8 GB/s"
+    assert display.fmt_si(-3e-6, "s") == "-3 µs"  # fmt_si itself stays signed
+
+
+# ------------------------------------------------------------ Chapter 1 additions
+def test_link_table_columns_mean_one_thing():
+    rows = {r[0]: r for r in hierarchy.link_table().rows}
+    # facts.md 1.1: PCIe 5.0 x16 raw 64 GB/s per direction, "128 GB/s" bidirectional
+    # headline, 63 GB/s after 128b/130b (64 x 128/130 = 63.0)
+    assert rows["PCIe 5.0 x16"][1:4] == ["64 GB/s", "128 GB/s", "63 GB/s"]
+    # NVLink 4: 450 per direction, 900 headline; the figure already is a data rate
+    assert rows["NVLink 4"][1:4] == ["450 GB/s", "900 GB/s", "450 GB/s"]
+    assert rows["InfiniBand NDR (1 NIC/GPU)"][1:4] == ["50 GB/s", "100 GB/s", "50 GB/s"]
+    for r in hierarchy.link_options().values():
+        assert r.vendor_rate >= r.peak >= r.effective
+
+
+def test_article_comparison_reuses_appendix_b():
+    c = scaling.article_comparison()
+    assert c["article_pcie_over_nvlink"] == pytest.approx(3350 / 50)  # the article's rates
+    assert c["training_state"].value == pytest.approx(70e9 * 16)  # ZeRO: 16 B/param
+    assert c["node_hbm"].value == pytest.approx(8 * 80e9)
+    # facts.md 4a: the real NVLink:PCIe ratio is ~7-9x
+    assert 6 < c["pcie_over_nvlink"].value < 10
+
+
+def test_binary_gap_table_hand_values():
+    from interlib import notation
+
+    rows = {r[0]: r for r in notation.binary_gap_table().rows}
+    assert rows["1 GiB"][1:] == ["1.07374 GB", "7.37 %"]  # 2**30 / 1e9 = 1.073741824
+    assert rows["1 KiB"][1:] == ["1.024 kB", "2.4 %"]

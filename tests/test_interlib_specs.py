@@ -203,3 +203,61 @@ def test_source_keys_name_real_bibliography_entries():
     assert len(srcs) > 30
     for s in srcs:
         assert s.key == "" or s.key in keys, (s.title, s.key)
+
+
+# ------------------------------------------------- NVLink domain vs physical server
+def test_dgx_servers_are_their_own_nvlink_domain():
+    for name in ("dgx-a100", "dgx-h100", "hgx-h200", "dgx-b200"):
+        s = specs.system(name)
+        assert s.gpus_per_server == s.gpus_per_node == s.nvlink_domain == 8
+        assert s.servers_per_node == 1
+
+
+def test_nvl72_is_18_trays_of_4_gpus_with_a_nic_per_gpu():
+    # facts.md 1.3 / 1.7: 72-GPU NVLink domain; compute tray = 4 GPUs with 4 x ConnectX-7
+    # 400G (Crusoe MLPerf JSON: "for each 4-GPU node: 4x ... ConnectX-7"); 72 x 400G per rack
+    s = specs.system("gb200-nvl72")
+    assert s.nvlink_domain == 72 and s.gpus_per_server == 4 and s.servers_per_node == 18
+    assert s.nics_per_server == 4 and s.nics_per_gpu == 1.0
+    assert s.node_injection / u.TB_per_s == pytest.approx(3.6)  # 72 x 50 GB/s
+    assert s.network_source is specs.sources.MLPERF_GB200
+
+
+def test_network_sources_follow_the_fact_sheet():
+    # DGX A100's 8 x HDR: NVIDIA maintainer in nccl#812 (facts.md 1.7), not the A100 paper
+    a100 = specs.system("dgx-a100")
+    assert "nccl/issues/812" in a100.network_source.url
+    # HGX H200's NICs are an assumption (the DGX layout), and says so
+    h200 = specs.system("hgx-h200")
+    assert "assumed" in h200.network_source.title
+    assert h200.source is not specs.sources.DGX_BASEPOD
+    # where no separate network source is given it defaults to the system's source
+    assert specs.system("dgx-h100").network_source is specs.system("dgx-h100").source
+
+
+def test_system_rejects_a_server_size_that_does_not_divide_the_domain():
+    s = specs.system("gb200-nvl72")
+    with pytest.raises(ValueError, match="gpus_per_server=5"):
+        specs.System("x", "x", s.gpu, 72, "nvswitch", 4, 72, s.nic, s.source,
+                     gpus_per_server=5)
+    with pytest.raises(ValueError, match="gpus_per_server=0"):
+        specs.System("x", "x", s.gpu, 72, "nvswitch", 4, 72, s.nic, s.source,
+                     gpus_per_server=0)
+
+
+def test_nvswitch_generations():
+    # facts.md 1.3: NVSwitch 1 (DGX-2) 18 ports x 50 GB/s bidirectional, chip count
+    # UNCONFIRMED (left out); NVSwitch 2 has 36 ports per a secondary source only
+    g1 = specs.nvswitch(1)
+    assert g1.ports_per_chip.value == 18 and g1.chips_per_board is None
+    assert g1.nvlink_gen == 2 and not g1.in_network_reduction
+    g2 = specs.nvswitch(2)
+    assert g2.ports_per_chip.value == 36 and g2.ports_per_chip.kind == "secondary"
+    assert g2.ports_per_chip.source is not specs.sources.A100_WHITEPAPER
+    assert specs.nvswitch(3).chips_per_board.value == 4
+
+
+@pytest.mark.parametrize("bad", [[], "3", 2.0, None, 0, 5])
+def test_nvswitch_lookup_raises_valueerror(bad):
+    with pytest.raises(ValueError, match="gen="):
+        specs.nvswitch(bad)

@@ -103,12 +103,13 @@ class _CellLabels(Artist):
         self.stale = False
 
 
-def ring_all_reduce(n: int = 4, step: int = 0):
+def ring_all_reduce(n: int = 4, step: int = 3):
     """Grid of GPUs x chunks after ``step`` steps of a ring all-reduce on ``n`` GPUs.
 
     Each cell shows how many GPUs' contributions that copy of the chunk holds (``k/n``);
     dark cells are fully reduced. Arrows mark what each GPU sends in the next step.
-    ``step`` is clamped to 2(n-1).
+    ``step`` is clamped to 2(n-1). The default, 3 steps on 4 GPUs, is the end of
+    reduce-scatter: every GPU holds one fully reduced chunk.
     """
     n = v.integer("n", n, lo=2)
     slots = max(n, RING_MAX_N)
@@ -209,7 +210,8 @@ def gradient_sync(params_billion: float = 70.0, n_gpus: int = 8, link: str = "NV
                   bytes_per_param: int = 2):
     """Ring all-reduce time of one bf16 gradient vs model size, for each link.
 
-    Solid: achieved bandwidth; dashed: line rate. The marker is the chosen model and link.
+    Solid: achieved bandwidth; dashed: usable line rate (after line coding). The marker
+    is the chosen model and link.
     """
     sizes = np.logspace(0, 3, 60) * billion
     fig, ax = new_figure()
@@ -262,7 +264,7 @@ def _fill_gradient_sync(fig, params_billion, n_gpus, link, bytes_per_param):
     _place_note(ax, note, p, t, 8, -14)
     note.set_text(display.fmt_time(t))
     ax.set_title(f"Ring all-reduce of a {bytes_per_param}-byte gradient on {n_gpus} GPUs "
-                 "(dashed: line rate)", fontsize=10)
+                 "(dashed: usable line rate)", fontsize=10)
     return [*lines, legend, note, ax.title]
 
 

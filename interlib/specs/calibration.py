@@ -98,6 +98,12 @@ PIPELINE_WINDOW = Spec(
          "e.g. 16 channels x 256 KiB). The first chunk must cross every step of the "
          "algorithm before the pipeline runs full, costing (steps - 1) x window / bandwidth; "
          "small messages use proportionally smaller chunks")
+NVLS_PIPELINE_STEPS_PER_GPU = Spec(
+    1, "count", "calibrated", S.THIS_BOOK_FIT,
+    note="NVLS pipeline depth in chunks per GPU: the switch reduces and multicasts, so the "
+         "first chunk crosses g pipeline stages on g GPUs (not a ring's 2(g-1)), at the "
+         "NVLS bandwidth (NVLS efficiency x effective NVLink); chosen with the pipeline "
+         "window when fitting the Azure ND H100 v5 NVLS curve (Appendix A)")
 PIPELINE_CHUNKS = Spec(
     8, "count", "calibrated", S.THIS_BOOK_FIT,
     note="a message is cut into at least this many chunks per step before chunks reach "

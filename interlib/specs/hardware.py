@@ -105,12 +105,13 @@ NICS = {
 # ------------------------------------------------------------------------ NVSwitch
 @dataclass(frozen=True)
 class NVSwitchGen:
-    """One NVSwitch generation as used in an 8-GPU baseboard.
+    """One NVSwitch generation as used in one NVLink baseboard.
 
     Attributes:
         name: e.g. ``"NVSwitch 3"``.
         system: Where it shipped.
-        chips_per_board: Switch chips on one 8-GPU baseboard.
+        chips_per_board: Switch chips on one baseboard (None where our sources do not
+            confirm the count).
         ports_per_chip: NVLink ports per chip (None where our sources do not confirm it).
         nvlink_gen: NVLink generation of its ports.
         in_network_reduction: Whether it can reduce in the switch (NVLink SHARP / NVLS).
@@ -118,17 +119,23 @@ class NVSwitchGen:
 
     name: str
     system: str
-    chips_per_board: Spec
+    chips_per_board: Spec | None
     ports_per_chip: Spec | None
     nvlink_gen: int
     in_network_reduction: bool
 
 
 NVSWITCH = {
+    1: NVSwitchGen("NVSwitch 1", "DGX-2 / HGX-2 (16 x V100)", None,
+                   Spec(18, "count", "secondary", S.ANANDTECH_NVSWITCH,
+                        note="18 full-bandwidth NVLink 2 ports of 50 GB/s (both directions "
+                             "added) each, 900 GB/s per chip; the chip count of DGX-2 is "
+                             "not confirmed by a primary source, so it is left out"),
+                   2, False),
     2: NVSwitchGen("NVSwitch 2", "DGX/HGX A100", Spec(6, "count", "vendor peak",
                                                         S.A100_WHITEPAPER),
-                   Spec(36, "count", "secondary", S.A100_WHITEPAPER,
-                        note="port count from secondary summaries of the whitepaper"),
+                   Spec(36, "count", "secondary", S.NVSWITCH2_PORTS,
+                        note="port count from a secondary source (no primary retrieved)"),
                    3, False),
     3: NVSwitchGen("NVSwitch 3", "DGX/HGX H100 and H200",
                    Spec(4, "count", "vendor peak", S.DGX_BASEPOD),
@@ -145,20 +152,31 @@ NVSWITCH = {
 # ------------------------------------------------------------------------- systems
 @dataclass(frozen=True)
 class System:
-    """A node (or NVLink domain) design.
+    """A node design: one NVLink domain and the scale-out NICs that serve it.
+
+    The models treat one NVLink domain as one *node*: every GPU in it reaches every other
+    over NVLink (through NVSwitch), and traffic between nodes crosses the scale-out NICs.
+    For an 8-GPU DGX/HGX server the domain is the server; for GB200 NVL72 it is a whole
+    rack of 18 compute trays with 4 GPUs each, so ``gpus_per_node`` (72) and
+    ``gpus_per_server`` (4) differ.
 
     Attributes:
         name: Catalogue id, e.g. ``"dgx-h100"``.
         title: Display name.
         gpu: Its GPU.
-        gpus_per_node: GPUs inside one NVLink domain (8 for DGX, 72 for NVL72).
+        gpus_per_node: GPUs in one NVLink domain, what the models call a node (8 for DGX,
+            72 for NVL72).
         intra: ``"nvswitch"`` (every GPU reaches every other at full NVLink rate) or
             ``"pcie"`` (GPUs talk through PCIe switches and the host).
         nvswitch_gen: NVSwitch generation, or None.
-        nics_per_node: Scale-out (compute fabric) NICs per node; storage and management
-            NICs are not counted.
-        nic: Their model.
+        nics_per_node: Scale-out (compute fabric) NICs per NVLink domain; storage and
+            management NICs are not counted.
+        nic: Their model (:attr:`NIC.rate` gives their speed, per direction).
         source: Where the node design comes from.
+        gpus_per_server: GPUs in one physical chassis or compute tray (default: the whole
+            NVLink domain, i.e. ``gpus_per_node``); must divide ``gpus_per_node``.
+        network_source: Where the scale-out NIC count and model come from (default:
+            ``source``).
     """
 
     name: str
@@ -170,11 +188,36 @@ class System:
     nics_per_node: int
     nic: NIC
     source: "S.Source"
+    gpus_per_server: int | None = None
+    network_source: "S.Source | None" = None
 
     def __post_init__(self):
         v.integer("gpus_per_node", self.gpus_per_node, lo=1, hi=576)
         v.choice("intra", self.intra, ("nvswitch", "pcie"))
         v.integer("nics_per_node", self.nics_per_node, lo=1, hi=1024)
+        if self.gpus_per_server is None:
+            object.__setattr__(self, "gpus_per_server", self.gpus_per_node)
+        v.integer("gpus_per_server", self.gpus_per_server, lo=1, hi=self.gpus_per_node)
+        if self.gpus_per_node % self.gpus_per_server:
+            raise ValueError(f"gpus_per_server={self.gpus_per_server!r} is out of range: "
+                             f"must divide gpus_per_node={self.gpus_per_node}")
+        if self.network_source is None:
+            object.__setattr__(self, "network_source", self.source)
+
+    @property
+    def nvlink_domain(self) -> int:
+        """GPUs in one NVLink domain (the same as ``gpus_per_node``)."""
+        return self.gpus_per_node
+
+    @property
+    def servers_per_node(self) -> int:
+        """Physical servers (or compute trays) in one NVLink domain."""
+        return self.gpus_per_node // self.gpus_per_server
+
+    @property
+    def nics_per_server(self) -> float:
+        """Scale-out NICs per physical server or compute tray."""
+        return self.nics_per_node / self.servers_per_node
 
     @property
     def nics_per_gpu(self) -> float:
@@ -201,15 +244,18 @@ class System:
 
 SYSTEMS = {
     "dgx-a100": System("dgx-a100", "NVIDIA DGX A100", GPUS["a100-sxm-80gb"], 8, "nvswitch", 2,
-                       8, NICS["connectx-6-hdr"], S.A100_WHITEPAPER),
+                       8, NICS["connectx-6-hdr"], S.A100_WHITEPAPER,
+                       network_source=S.NCCL_812),
     "dgx-h100": System("dgx-h100", "NVIDIA DGX H100", GPUS["h100-sxm"], 8, "nvswitch", 3,
                        8, NICS["connectx-7"], S.DGX_BASEPOD),
     "hgx-h200": System("hgx-h200", "NVIDIA HGX H200", GPUS["h200"], 8, "nvswitch", 3,
-                       8, NICS["connectx-7"], S.DGX_BASEPOD),
+                       8, NICS["connectx-7"], S.H200_DATASHEET,
+                       network_source=S.HGX_H200_ASSUMED),
     "dgx-b200": System("dgx-b200", "NVIDIA DGX B200", GPUS["b200"], 8, "nvswitch", 4,
                        8, NICS["connectx-7"], S.DGX_B200),
     "gb200-nvl72": System("gb200-nvl72", "NVIDIA GB200 NVL72 (one rack)", GPUS["gb200"], 72,
-                          "nvswitch", 4, 72, NICS["connectx-7"], S.GB200_PAGE),
+                          "nvswitch", 4, 72, NICS["connectx-7"], S.GB200_PAGE,
+                          gpus_per_server=4, network_source=S.MLPERF_GB200),
     # Hypothetical, for comparison only (Chapter 2): the DGX H100's GPUs and NICs with the
     # NVSwitch baseboard removed, so GPUs reach each other only over PCIe 5.0 x16.
     "h100-pcie-only": System("h100-pcie-only",
@@ -234,9 +280,12 @@ def nic(name: str) -> NIC:
 
 
 def nvswitch(gen: int) -> NVSwitchGen:
-    """Look up an NVSwitch generation (2, 3 or 4)."""
-    if gen not in NVSWITCH:
-        raise ValueError(f"gen={gen!r} is not one of {sorted(NVSWITCH)}")
+    """Look up an NVSwitch generation (1, 2, 3 or 4).
+
+    >>> nvswitch(3).ports_per_chip.value
+    64
+    """
+    v.integer("gen", gen, lo=min(NVSWITCH), hi=max(NVSWITCH))
     return NVSWITCH[gen]
 
 

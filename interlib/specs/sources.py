@@ -253,3 +253,29 @@ SPECTRUM4 = Source(
     "Stas Bekman, ML Engineering, network chapter (from NVIDIA's Ethernet switching page)",
     "https://github.com/stas00/ml-engineering/tree/master/network",
     "Spectrum-4 SN5600: 64 x OSFP 800GbE, 51.2 Tb/s.", key="bekman")
+
+# ------------------------------------------- systems catalogue (appended by fix worker A)
+NCCL_812 = Source(
+    "NVIDIA/nccl issue 812 (maintainer answer, quoted in issue 1576)",
+    "https://github.com/NVIDIA/nccl/issues/812",
+    "On an Nvidia DGX-A100 system we have 8x200Gbit/s IB cards and we measure 192GB/s "
+    "AllReduce BusBW.", key="")
+HGX_H200_ASSUMED = Source(
+    "derived in this book: HGX H200 server assumed to mirror the DGX H100/H200 network "
+    "layout of the DGX BasePOD reference architecture",
+    "https://docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-"
+    "enterprise-ai/latest/core-components.html",
+    "HGX H200 is a baseboard (8 H200 on four third-generation NVSwitch chips); the server "
+    "maker chooses the NICs. The book assumes the DGX layout: eight single-port ConnectX-7 "
+    "at 400 Gb/s for the compute fabric, one per GPU.", key="")
+NVSWITCH2_PORTS = Source(
+    "Zhihu article on NVSwitch generations, mirrored in vinjn/nanotron-ultrascale-playbook "
+    "(aitalks/)",
+    "https://github.com/vinjn/nanotron-ultrascale-playbook",
+    "Second-generation NVSwitch (DGX/HGX A100): 36 NVLink 3 ports per chip.", key="")
+ANANDTECH_NVSWITCH = Source(
+    "AnandTech, NVIDIA Develops NVLink Switch: NVSwitch, 18 Ports For DGX-2 & More (2018)",
+    "https://www.anandtech.com/show/12581/nvidia-develops-nvlink-switch-nvswitch-18-ports-"
+    "for-dgx2-more",
+    "A single switch has a whopping 18 full-bandwidth ports ... an aggregate of 900GB/sec of "
+    "bidirectional bandwidth; the switch allows a 16 GPU configuration (DGX-2).", key="")

@@ -22,7 +22,7 @@ def _ring_summary(n, step):
 register(Demo(
     "ring_all_reduce", P.ring_all_reduce,
     {"n": IntSlider(2, P.RING_MAX_N, 4, "GPUs"),
-     "step": IntSlider(0, 2 * (P.RING_MAX_N - 1), 0, "steps done")},
+     "step": IntSlider(0, 2 * (P.RING_MAX_N - 1), 3, "steps done")},
     _ring_summary,
     ("After how many steps does the first chunk become fully reduced somewhere? Why that "
      "many?",
@@ -40,7 +40,8 @@ def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
     g = scaling.gradient_bytes(p, bytes_per_param)
     return (f"{display.fmt_bytes(g)} gradient, {n_gpus} GPUs over {link}: "
             f"{display.fmt_time(t)} at {display.fmt_rate(rung.effective)} achieved "
-            f"({display.fmt_time(t_peak)} at the {display.fmt_rate(rung.peak)} line rate); "
+            f"({display.fmt_time(t_peak)} at the {display.fmt_rate(rung.peak)} usable line "
+            "rate); "
             f"each GPU sends {display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
 
 
@@ -61,7 +62,23 @@ register(Demo(
     update=P._fill_gradient_sync))
 
 
+def _gpus(n_gpus) -> int:
+    """The log slider's value as a whole GPU count."""
+    return int(round(n_gpus))
+
+
+def _straggler(n_gpus=64, jitter=0.05):
+    """:func:`interlib.plots.ch01.straggler` at a whole GPU count (the slider is
+    logarithmic, so its values are floats)."""
+    return P.straggler(_gpus(n_gpus), jitter)
+
+
+def _straggler_update(fig, n_gpus, jitter):
+    return P._fill_straggler(fig, _gpus(n_gpus), jitter)
+
+
 def _straggler_summary(n_gpus, jitter):
+    n_gpus = _gpus(n_gpus)
     t = scaling.expected_step_time(n_gpus, 1.0, jitter)
     sim = P._simulated_step_time(n_gpus, jitter)  # memoised: the figure needs it too
     return (f"{n_gpus} GPUs with {display.fmt_pct(jitter)} jitter: expected step "
@@ -70,15 +87,15 @@ def _straggler_summary(n_gpus, jitter):
 
 
 register(Demo(
-    "straggler", P.straggler,
-    {"n_gpus": IntSlider(1, 100000, 64, "GPUs"),
+    "straggler", _straggler,
+    {"n_gpus": FloatSlider(1, 100000, 64, "GPUs", step=0.01, log=True, readout_format=",.0f"),
      "jitter": FloatSlider(0.0, 0.3, 0.05, "jitter (std/mean)", step=0.005)},
     _straggler_summary,
     ("Going from 1,000 to 100,000 GPUs, how much slower does the average step get? Why does "
      "the growth slow down?",
      "Halve the jitter. What happens to the slowdown, and what does that suggest about the "
      "value of consistent hardware and quiet networks?"),
-    update=P._fill_straggler))
+    update=_straggler_update))
 
 
 # The demo moves tp, pp and dp; the model, sequence length and micro-batches stay at the
