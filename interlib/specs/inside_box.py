@@ -15,6 +15,7 @@ from ..units import GB_per_s, TB_per_s
 from .. import _validate as v
 from . import sources as S
 from ._base import Spec
+from .links import NVLINK  # links is imported first (by hardware); NVLINK is defined by now
 
 
 # ------------------------------------------------------------ PCIe host <-> device
@@ -197,6 +198,9 @@ class NVLinkDomain:
         return self.fabric == "one switch tier"
 
 
+_NVL576_GPUS = Spec(576, "count", "vendor peak", S.NVLINK_576,
+                    note="'up to 576 GPUs in a single NVLink domain'")
+
 NVLINK_DOMAINS = {
     "dgx-h100": NVLinkDomain(
         "DGX H100 (8 GPUs)", "dgx-h100", 4,
@@ -224,11 +228,12 @@ NVLINK_DOMAINS = {
         "aggregate: every GPU's bidirectional bandwidth added (not bisection)",
         "one switch tier"),
     "gb200-nvl576": NVLinkDomain(
-        "GB200 NVLink domain (576 GPUs)", Spec(576, "count", "vendor peak", S.NVLINK_576),
+        "GB200 NVLink domain (576 GPUs)", _NVL576_GPUS,
         5,
-        Spec(576 * 1.8 * TB_per_s, "TB_per_s", "derived", S.NVLINK_576, "bidirectional",
-             "576 GPUs x 1.8 TB/s, this book's arithmetic: the source gives only 'up to "
-             "576 GPUs in a single NVLink domain'"),
+        Spec(_NVL576_GPUS.value * NVLINK[5].per_gpu_bidirectional, "TB_per_s", "derived",
+             S.NVLINK_576, "bidirectional",
+             "GPUs x NVLink 5 per-GPU bandwidth (both directions), this book's arithmetic: "
+             "the source gives only 'up to 576 GPUs in a single NVLink domain'"),
         "aggregate: every GPU's bidirectional bandwidth added (this book's arithmetic; the "
         "source gives only the GPU count)",
         "multi-tier, assumed non-blocking"),

@@ -85,9 +85,6 @@ def _host_copy_efficiency() -> Spec:
                      f"({PCIE[m.pcie_gen].name} x{m.lanes}, {PCIE[m.pcie_gen].encoding})")
 
 
-PCIE_HOST_COPY_EFFICIENCY = _host_copy_efficiency()
-
-
 # -------------------------------------------------------------------------- NVLink
 @dataclass(frozen=True)
 class NVLinkGen:
@@ -185,6 +182,9 @@ NVLINK = {
     5: _nvl("NVLink 5", "B200", 18, 50, 200, 2, 40.1, S.NVLINK_PAGE, "vendor peak",
             "NVIDIA: 18 connections of 100 GB/s (both directions) per GPU"),
 }
+
+# Defined after NVLINK: it imports .inside_box, which reads NVLINK from this module.
+PCIE_HOST_COPY_EFFICIENCY = _host_copy_efficiency()
 
 NVLINK_BIDIRECTIONAL_NOTE = (
     "Vendors quote NVLink per GPU with both directions added: 900 GB/s for NVLink 4 is "
