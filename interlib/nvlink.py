@@ -20,13 +20,25 @@ import numpy as np
 from . import _validate as v
 from . import display, pcie, transfer
 from .specs import NVLINK, calibration as C
-from .specs.inside_box import NVLINK_REPORTED_PER_LINK, P2P
+from .specs.inside_box import NVLINK_APP_EFFICIENCY, NVLINK_REPORTED_PER_LINK, P2P
 from .units import Gbit_per_s
 
 LEVELS = ("line", "effective", "headline")
 LATENCY = C.HOP_LATENCY[("nvlink", "ring", "Simple")]
 """Per-transfer start-up latency for NVLink copies: NCCL's NVLink hop latency (tuning.cc,
 Ring/Simple), a model constant."""
+
+
+def prose_figures() -> dict:
+    """Figures Chapter 3's prose quotes, as display strings (glued into the text, so none
+    is typed by hand): the NCCL maintainers' application-level share of the NVLink line
+    rate, and the share of link bandwidth NCCL's model credits the LL128 protocol with.
+
+    >>> prose_figures()["nvlink_app_efficiency"]
+    '80 %'
+    """
+    return {"nvlink_app_efficiency": display.fmt_pct(NVLINK_APP_EFFICIENCY.value),
+            "ll128_efficiency": display.fmt_pct(C.PROTOCOL_EFFICIENCY["LL128"].value)}
 
 
 def gpu_bandwidth(gen: int = 4, level: str = "line") -> float:
@@ -48,7 +60,13 @@ def gpu_bandwidth(gen: int = 4, level: str = "line") -> float:
 
 
 def efficiency(gen: int = 4) -> float:
-    """Achieved share of the line rate NCCL assumes: effective / line (about 0.8)."""
+    """Achieved share of the line rate NCCL assumes: effective / line (compare
+    :data:`interlib.specs.inside_box.NVLINK_APP_EFFICIENCY`, the maintainers' rule of
+    thumb).
+
+    Args:
+        gen: NVLink generation 1..5.
+    """
     return gpu_bandwidth(gen, "effective") / gpu_bandwidth(gen, "line")
 
 
@@ -61,6 +79,7 @@ def transfer_time(size_bytes, gen: int = 4, achieved: bool = True):
         gen: NVLink generation 1..5.
         achieved: NCCL's effective bandwidth (True) or the line rate (False).
     """
+    achieved = v.flag("achieved", achieved)
     bw = gpu_bandwidth(gen, "effective" if achieved else "line")
     return transfer.transfer_time(size_bytes, bw, latency=LATENCY.value)
 
@@ -109,11 +128,13 @@ def generation_table() -> display.Table:
     return display.Table(
         ["generation", "GPU", "links", "per link, per direction",
          "per link, both directions", "per GPU, per direction",
-         "per GPU, both directions (headline)", "lanes per direction x signalling",
+         "per GPU, both directions (headline)", "lanes per direction x lane data rate",
          "NCCL effective per GPU, per direction", "effective / line"],
         rows,
-        "Sources: NVIDIA NVLink and Hopper pages, A100 whitepaper, scaling book (links, "
-        "rates); Bekman (lane signalling); NCCL topo.h (effective per-link bandwidth).")
+        "Sources: NVIDIA NVLink page (NVLink 5), NVIDIA NCCL maintainer (NVLink 3), scaling "
+        "book (NVLink 4; its 900 GB/s headline matches NVIDIA's Hopper page), Bekman "
+        "(NVLink 1-2, lane data rates); NCCL topo.h (effective per-link bandwidth). The "
+        "lane rate is data after encoding; the wires run slightly faster.")
 
 
 def p2p_table() -> display.Table:
@@ -138,7 +159,12 @@ def _short(title: str) -> str:
 
 def reported_link_rate(gen: int) -> float:
     """Per-link rate that ``nvidia-smi nvlink -s`` reports, bytes/s per direction (NVLink 4
-    and 5 only): the signalling rate before encoding, slightly above the data rate."""
+    and 5 only): the rate on the wire, encoding overhead included, slightly above the data
+    rate of :func:`gpu_bandwidth` (Bekman: the ratio is the encoding overhead).
+
+    Args:
+        gen: 4 or 5.
+    """
     if gen not in NVLINK_REPORTED_PER_LINK:
         raise ValueError(f"gen={gen!r} is not one of {sorted(NVLINK_REPORTED_PER_LINK)}")
     return NVLINK_REPORTED_PER_LINK[gen].value

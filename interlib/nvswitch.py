@@ -21,8 +21,39 @@ import numpy as np
 from . import _validate as v
 from . import collectives, display
 from .specs import NVLINK, NVSWITCH, calibration as C
-from .specs.inside_box import DGX_H100_LINKS_PER_SWITCH, NVLINK_DOMAINS
+from .specs.inside_box import (DGX_H100_LINKS_PER_SWITCH, NVL72_CHIPS_PER_TRAY,
+                               NVL72_SWITCH_TRAYS, NVLINK_DOMAINS)
 from .units import GiB
+
+
+def prose_figures() -> dict:
+    """Figures Chapter 4's prose quotes, as display strings (glued into the text, so none
+    is typed by hand): the DGX H100 and NVL72 headlines and what they are, where the
+    Blackwell switch chips sit, and NVLS's GPU threshold in this book's model.
+
+    >>> f = prose_figures()
+    >>> f["dgx_h100_headline"], f["nvl72_headline"], f["nvl72_aggregate_over_bisection"]
+    ('3.6 TB/s', '130 TB/s', '4×')
+    """
+    h100, nvl72 = NVLINK_DOMAINS["dgx-h100"], NVLINK_DOMAINS["gb200-nvl72"]
+    nv4, nv5 = NVLINK[h100.nvlink_gen], NVLINK[nvl72.nvlink_gen]
+    n72 = int(nvl72.gpus.value)
+    agg72 = aggregate_bandwidth(n72, nv5.per_gpu_bidirectional)
+    trays, per_tray = int(NVL72_SWITCH_TRAYS.value), int(NVL72_CHIPS_PER_TRAY.value)
+    return {
+        "dgx_h100_headline": display.fmt_rate(h100.headline.value),
+        "dgx_h100_aggregate": display.fmt_rate(
+            aggregate_bandwidth(int(h100.gpus.value), nv4.per_gpu_bidirectional)),
+        "nvl72_headline": display.fmt_rate(nvl72.headline.value),
+        "nvl72_bisection": display.fmt_rate(domain_bisection("gb200-nvl72")),
+        "nvl72_aggregate_over_bisection": display.fmt_ratio(
+            agg72 / domain_bisection("gb200-nvl72")),
+        "b200_board_chips": f"{NVSWITCH[4].chips_per_board.value:g}",
+        "nvl72_switch_trays": str(trays),
+        "nvl72_chips_per_tray": str(per_tray),
+        "nvl72_switch_chips": str(trays * per_tray),
+        "nvls_min_gpus": f"{C.NVLS_MIN_GPUS.value:g}",
+    }
 
 
 # ------------------------------------------------------------ mesh vs switch counting
@@ -32,21 +63,41 @@ def _count(x):
     return int(a) if a.ndim == 0 else a
 
 
+def _counts(name: str, x, lo: int, hi: int | None = None):
+    """Check a GPU count (or an array of them): whole numbers in ``lo..hi``.
+
+    A scalar goes through :func:`interlib._validate.integer`; an array must hold whole
+    numbers (an integer dtype, or floats with integral values such as ``np.arange`` gives)
+    in range. Returns the values as an int64 array (0-d for a scalar)."""
+    if np.ndim(x) == 0:
+        if isinstance(x, np.ndarray):
+            x = x.item()
+        return np.asarray(v.integer(name, x, lo=lo, hi=hi), dtype=np.int64)
+    v.number(name, x, lo=lo, hi=hi)
+    a = np.asarray(x, dtype=float)
+    frac = a != np.floor(a)
+    if np.any(frac):
+        raise ValueError(f"{name}={a[frac].flat[0].item()!r} must be a whole number (a count)")
+    return a.astype(np.int64)
+
+
 def mesh_links(n):
     """Cables for a full mesh of ``n`` GPUs, one link per pair: ``n (n - 1) / 2``.
 
     Args:
         n: GPUs (>= 1), scalar or integer array.
     """
-    v.number("n", n, lo=1)
-    n = np.asarray(n, dtype=np.int64)
+    n = _counts("n", n, lo=1)
     return _count(n * (n - 1) // 2)
 
 
 def mesh_ports_per_gpu(n):
-    """NVLink ports each GPU needs to reach every other GPU directly: ``n - 1``."""
-    v.number("n", n, lo=1)
-    return _count(np.asarray(n, dtype=np.int64) - 1)
+    """NVLink ports each GPU needs to reach every other GPU directly: ``n - 1``.
+
+    Args:
+        n: GPUs (>= 1), scalar or integer array.
+    """
+    return _count(_counts("n", n, lo=1) - 1)
 
 
 def mesh_pair_bandwidth(n, gen: int = 4):
@@ -59,7 +110,7 @@ def mesh_pair_bandwidth(n, gen: int = 4):
         n: GPUs (>= 2), scalar or array.
         gen: NVLink generation 1..5.
     """
-    v.number("n", n, lo=2)
+    n = _counts("n", n, lo=2)
     nv = NVLINK[v.integer("gen", gen, lo=1, hi=5)]
     links = np.floor(nv.links_per_gpu.value / (np.asarray(n, dtype=float) - 1))
     return v.result(links * nv.per_link.value)
@@ -67,48 +118,70 @@ def mesh_pair_bandwidth(n, gen: int = 4):
 
 def switch_links(n, gen: int = 4):
     """Cables from GPUs to switches when ``n`` GPUs each connect all their links to
-    switches: ``n x links_per_gpu`` (grows linearly, not quadratically)."""
-    v.number("n", n, lo=1)
+    switches: ``n x links_per_gpu`` (grows linearly, not quadratically).
+
+    Args:
+        n: GPUs (>= 1), scalar or integer array.
+        gen: NVLink generation 1..5.
+    """
+    n = _counts("n", n, lo=1)
     nv = NVLINK[v.integer("gen", gen, lo=1, hi=5)]
-    return _count(np.asarray(n, dtype=np.int64) * int(nv.links_per_gpu.value))
+    return _count(n * int(nv.links_per_gpu.value))
 
 
-def switch_chips_needed(n, links_per_gpu: int = 18, ports_per_chip: int = 64):
+def switch_chips_needed(n, links_per_gpu: int | None = None,
+                        ports_per_chip: int | None = None):
     """Switch chips for one non-blocking tier: ``ceil(n x links_per_gpu / ports_per_chip)``
     (each GPU link lands on its own switch port).
 
     Args:
-        n: GPUs (>= 1), scalar or array.
-        links_per_gpu: NVLink links per GPU (>= 1).
-        ports_per_chip: NVLink ports per switch chip (>= 1).
+        n: GPUs (>= 1), scalar or integer array.
+        links_per_gpu: NVLink links per GPU (>= 1); default: NVLink 4's, from the catalogue.
+        ports_per_chip: NVLink ports per switch chip (>= 1); default: NVSwitch 3's, from
+            the catalogue.
     """
-    v.number("n", n, lo=1)
+    n = _counts("n", n, lo=1)
+    sw = NVSWITCH[3]
+    if links_per_gpu is None:
+        links_per_gpu = int(NVLINK[sw.nvlink_gen].links_per_gpu.value)
+    if ports_per_chip is None:
+        ports_per_chip = int(sw.ports_per_chip.value)
     v.integer("links_per_gpu", links_per_gpu, lo=1)
     v.integer("ports_per_chip", ports_per_chip, lo=1)
-    n = np.asarray(n, dtype=np.int64)
     return _count(-(-n * links_per_gpu // ports_per_chip))
 
 
 def dgx_h100_wiring() -> display.Table:
-    """How DGX H100's eight GPUs connect to its four NVSwitch 3 chips (5 + 4 + 4 + 5
-    links per GPU), and how many of each chip's ports that uses."""
+    """How DGX H100's GPUs connect to its NVSwitch 3 chips (the uneven split of each GPU's
+    links over the chips, from the catalogue), and how many of each chip's ports that
+    uses."""
     sw = NVSWITCH[3]
     ports = int(sw.ports_per_chip.value)
+    chips = int(sw.chips_per_board.value)
     gpus = int(NVLINK_DOMAINS["dgx-h100"].gpus.value)
-    per_link = NVLINK[sw.nvlink_gen].per_link.value
-    rows = []
-    for i, spec in enumerate(DGX_H100_LINKS_PER_SWITCH):
-        links = int(spec.value)
-        rows.append([f"NVSwitch {i}", str(links), str(gpus * links), str(ports),
-                     display.fmt_rate(gpus * links * per_link)])
-    total = sum(int(s.value) for s in DGX_H100_LINKS_PER_SWITCH)
-    rows.append(["all four", str(total), str(gpus * total), str(len(rows) * ports),
-                 display.fmt_rate(gpus * total * per_link)])
+    nv = NVLINK[sw.nvlink_gen]
+    per_link = nv.per_link.value
+    split = [int(s.value) for s in DGX_H100_LINKS_PER_SWITCH]
+    if len(split) != chips:
+        raise ValueError(f"DGX_H100_LINKS_PER_SWITCH has {len(split)} entries, but "
+                         f"NVSWITCH[3].chips_per_board = {chips}")
+    rows = [[f"NVSwitch {i}", str(links), str(gpus * links), str(ports),
+             display.fmt_rate(gpus * links * per_link)] for i, links in enumerate(split)]
+    total = sum(split)
+    injection = gpus * total * per_link
+    rows.append([f"all {chips}", str(total), str(gpus * total), str(chips * ports),
+                 display.fmt_rate(injection)])
     return display.Table(
         ["switch chip", "links from each GPU", "GPU ports used", "ports on the chip",
          "GPU traffic it carries, per direction"], rows,
-        "Sources: NVIDIA DGX BasePOD RA (four NVSwitch chips), NVSwitch blog (64 NVLink 4 "
-        "ports per chip), Hot Chips 34 via the scaling book (5 + 4 + 4 + 5).")
+        f"Sources: NVIDIA DGX BasePOD RA ({chips} NVSwitch chips), NVSwitch blog ({ports} "
+        f"{nv.name} ports per chip), Hot Chips 34 via the scaling book "
+        f"({' + '.join(map(str, split))} links per GPU). The last row's "
+        f"{display.fmt_rate(injection)} per direction is what all {gpus} GPUs can inject "
+        f"at once; the published bisection, "
+        f"{display.fmt_rate(bisection_bandwidth(gpus, nv.per_gpu_per_direction, True))}, "
+        "is a different quantity (half the GPUs sending across the middle, both directions "
+        "added) that happens to have the same value.")
 
 
 def links_per_gpu_dgx_h100() -> int:
@@ -130,47 +203,89 @@ def cut_bandwidth(n: int, k, per_gpu):
         per_gpu: One GPU's NVLink bandwidth, bytes/s per direction (> 0).
     """
     n = v.integer("n", n, lo=2)
-    v.number("k", k, lo=1, hi=n - 1)
+    k = _counts("k", k, lo=1, hi=n - 1).astype(float)
     v.positive("per_gpu", per_gpu)
-    k = np.asarray(k, dtype=float)
     return v.result(np.minimum(k, n - k) * per_gpu)
 
 
 def bisection_bandwidth(n: int, per_gpu, both_directions: bool = False):
-    """The cut through the middle, ``floor(n/2) x per_gpu`` per direction (x2 with
-    ``both_directions``). DGX H100: 4 x 450 GB/s = 1.8 TB/s each way, 3.6 TB/s both."""
+    """The cut through the middle of a non-blocking switched domain, ``floor(n/2) x
+    per_gpu`` per direction (x2 with ``both_directions``). DGX H100: 4 x 450 GB/s =
+    1.8 TB/s each way, 3.6 TB/s both.
+
+    Args:
+        n: GPUs in the domain (>= 2).
+        per_gpu: One GPU's NVLink bandwidth, bytes/s per direction (> 0).
+        both_directions: Add the two directions across the cut.
+    """
+    both = v.flag("both_directions", both_directions)
     b = cut_bandwidth(n, v.integer("n", n, lo=2) // 2, per_gpu)
-    return 2 * b if both_directions else b
+    return 2 * b if both else b
 
 
 def aggregate_bandwidth(n, per_gpu_both_directions):
     """Every GPU's bidirectional bandwidth added: ``n x per_gpu_both_directions``
     (8 x 900 GB/s = 7.2 TB/s for DGX H100; 72 x 1.8 TB/s = 129.6 TB/s for NVL72). A sum of
-    injection rates, not a cut."""
-    v.number("n", n, lo=1)
+    injection rates, not a cut.
+
+    Args:
+        n: GPUs (>= 1), scalar or integer array.
+        per_gpu_both_directions: One GPU's bandwidth, both directions added, bytes/s (> 0).
+    """
+    n = _counts("n", n, lo=1)
     v.positive("per_gpu_both_directions", per_gpu_both_directions)
-    return v.result(np.asarray(n, dtype=float) * per_gpu_both_directions)
+    return v.result(n.astype(float) * per_gpu_both_directions)
+
+
+def domain_bisection(name: str, both_directions: bool = False) -> float | None:
+    """Bisection of a catalogued NVLink domain, bytes/s, or None where it cannot be
+    computed: ``floor(n/2) x per-GPU bandwidth`` per direction (x2 with
+    ``both_directions``) for a one-tier (non-blocking) domain or one the catalogue marks
+    ``"multi-tier, assumed non-blocking"`` (then an upper bound, not a published figure);
+    None for ``"multi-tier, not published"``
+    (:data:`interlib.specs.inside_box.FABRICS`).
+
+    Args:
+        name: A key of :data:`interlib.specs.inside_box.NVLINK_DOMAINS`.
+        both_directions: Add the two directions across the cut.
+    """
+    d = NVLINK_DOMAINS[v.choice("name", name, NVLINK_DOMAINS)]
+    v.flag("both_directions", both_directions)
+    if d.fabric == "multi-tier, not published":
+        return None
+    return bisection_bandwidth(int(d.gpus.value), NVLINK[d.nvlink_gen].per_gpu_per_direction,
+                               both_directions)
 
 
 def domain_table() -> display.Table:
-    """NVLink domains with their aggregate and bisection bandwidth, and what the vendor's
-    headline for each one adds up (:data:`interlib.specs.inside_box.NVLINK_DOMAINS`)."""
+    """NVLink domains with their aggregate and bisection bandwidth, and what the headline
+    for each one is (:data:`interlib.specs.inside_box.NVLINK_DOMAINS`). A bisection is
+    printed only where the fabric supports it: one switch tier (non-blocking by
+    construction), or marked "if non-blocking" where the book assumes it."""
     rows = []
-    for d in NVLINK_DOMAINS.values():
+    for key, d in NVLINK_DOMAINS.items():
         n = int(d.gpus.value)
         nv = NVLINK[d.nvlink_gen]
+        bis = [domain_bisection(key, both) for both in (False, True)]
+        if bis[0] is None:
+            cells = ["not published", "not published"]
+        else:
+            mark = "" if d.bisection_known else " (if non-blocking)"
+            cells = [display.fmt_rate(b) + mark for b in bis]
         rows.append([
             d.name, str(n), nv.name, display.fmt_rate(nv.per_gpu_per_direction),
-            display.fmt_rate(aggregate_bandwidth(n, nv.per_gpu_bidirectional)),
-            display.fmt_rate(bisection_bandwidth(n, nv.per_gpu_per_direction)),
-            display.fmt_rate(bisection_bandwidth(n, nv.per_gpu_per_direction, True)),
-            f"{display.fmt_rate(d.headline.value)} ({d.headline.direction}) = {d.headline_says}",
+            display.fmt_rate(aggregate_bandwidth(n, nv.per_gpu_bidirectional)), *cells,
+            f"{display.fmt_rate(d.headline.value)} [{d.headline.kind}]: {d.headline_says}",
         ])
     return display.Table(
         ["domain", "GPUs", "NVLink", "per GPU, per direction", "aggregate, both directions",
-         "bisection, per direction", "bisection, both directions", "vendor headline"],
+         "bisection, per direction", "bisection, both directions", "headline [kind]"],
         rows, "Aggregate = GPUs x per-GPU bandwidth (both directions); bisection = half the "
-              "GPUs x per-GPU bandwidth. Sources in interlib.specs.inside_box.")
+              "GPUs x per-GPU bandwidth, which holds for one tier of switches (non-blocking "
+              "by construction). For domains whose switches span several tiers the "
+              "bisection depends on how the tiers are wired: where our sources do not give "
+              "it, it is not computed, or (marked) computed assuming a non-blocking fabric, "
+              "an upper bound. Sources in interlib.specs.inside_box.")
 
 
 # ----------------------------------------------------------- in-switch reduction
@@ -181,10 +296,9 @@ def nvls_busbw_factor(n):
     not the GPUs, does the adding.
 
     Args:
-        n: GPUs (>= 1), scalar or array.
+        n: GPUs (>= 1), scalar or integer array.
     """
-    v.number("n", n, lo=1)
-    n = np.asarray(n, dtype=float)
+    n = _counts("n", n, lo=1).astype(float)
     return v.result(2 * (n - 1) / (n + 1))
 
 
@@ -198,11 +312,46 @@ def ring_vs_nvls(size_bytes, system: str = "dgx-h100", gpus: int | None = None) 
     """All-reduce predictions (:func:`interlib.collectives.predict`) with the ring and
     with NVLS, and what NCCL would choose (``"auto"``), on ``gpus`` GPUs of ``system``.
 
+    Args:
+        size_bytes: All-reduce buffer per GPU, bytes (scalar or array).
+        system: Catalogue system id with NVSwitch.
+        gpus: GPUs taking part, 1 .. the system's GPUs per NVLink domain (default: all).
+
     Returns:
         ``{"ring": Prediction, "nvls": Prediction, "auto": Prediction}``.
     """
+    from .specs import system as _system
+
+    if gpus is not None:
+        v.integer("gpus", gpus, lo=1, hi=_system(system).gpus_per_node)
     return {a: collectives.predict("all_reduce", size_bytes, system, gpus, 1, a)
             for a in ("ring", "nvls", "auto")}
+
+
+def nvls_speedup(n, arch: str = "Hopper") -> dict:
+    """How much faster NVLS should be than the ring for a large all-reduce on ``n`` GPUs
+    (ring time / NVLS time), at three levels of idealisation:
+
+    * ``"bytes"``: ratio of bytes each GPU sends, ``2 (n - 1) / n`` (ring) over about 1
+      (NVLS); the scaling book's bound;
+    * ``"ideal"``: with the NCCL maintainers' accounting, NVLS algbw = ``B n / (n + 1)``
+      against the ring's ``B n / (2 (n - 1))``, so the ratio is :func:`nvls_busbw_factor`,
+      ``2 (n - 1) / (n + 1)``;
+    * ``"expected"``: ``"ideal"`` x NCCL's NVLS efficiency for ``arch``
+      (:func:`nvls_efficiency`), the ring at its full effective rate: what this book's
+      model approaches for large buffers.
+
+    Args:
+        n: GPUs (>= 2), scalar or integer array.
+        arch: ``"Hopper"`` or ``"Blackwell"``.
+
+    >>> {k: round(x, 3) for k, x in nvls_speedup(8).items()}
+    {'bytes': 1.75, 'ideal': 1.556, 'expected': 1.322}
+    """
+    n = _counts("n", n, lo=2)
+    ideal = nvls_busbw_factor(n)
+    return {"bytes": collectives.bus_factor("all_reduce", n), "ideal": ideal,
+            "expected": v.result(np.asarray(ideal) * nvls_efficiency(arch))}
 
 
 def nvls_factor_table(ns=(2, 4, 8, 72)) -> display.Table:
@@ -235,4 +384,7 @@ def nvls_validation_table(size_bytes: float = 8 * GiB) -> display.Table:
         ["system", "GPUs", "ring, measured", "ring, model", "NVLS, measured", "NVLS, model",
          "NVLS / ring, measured", "NVLS / ring, model"], rows,
         "busbw (nccl-tests definition) for large all-reduces. Sources: nccl-tests#212 "
-        "(H100), NVIDIA GTC 2025 S72583 via NVIDIA/nccl#1374 (NVL72).")
+        "(H100), NVIDIA GTC 2025 S72583 via NVIDIA/nccl#1374 (NVL72). "
+        + " ".join(f"The {m.system} measurements are assumed to use all {m.gpus} GPUs of "
+                   "the domain (the source does not state the GPU count)."
+                   for m in NVLS_MEASURED.values() if not m.gpus_stated))

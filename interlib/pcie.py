@@ -32,8 +32,23 @@ from .units import GT_per_s
 LEVELS = ("raw", "usable", "achieved", "headline")
 LANES = (1, 2, 4, 8, 16)
 LATENCY = C.HOP_LATENCY[("pcie", "ring", "Simple")]
-"""Per-transfer start-up latency used for PCIe copies: NCCL's PCI hop latency (tuning.cc,
-Ring/Simple), a model constant."""
+"""Per-transfer start-up latency used for PCIe copies: NCCL's PCI per-hop latency
+(tuning.cc, Ring/Simple), a model constant borrowed for copies, not a measured
+``cudaMemcpy`` start-up."""
+
+
+def prose_figures() -> dict:
+    """Figures Chapter 2's prose quotes, as display strings (the chapter glues them into
+    its text, so none is typed by hand): the line coding of generations 3-5 and its
+    payload share, and the host-copy efficiency.
+
+    >>> prose_figures()["pcie_encoding"]
+    '128b/130b'
+    """
+    g = PCIE["5.0"]
+    return {"pcie_encoding": g.encoding,
+            "pcie_payload_share": display.fmt_pct(g.encoding_efficiency.value),
+            "pcie_copy_efficiency": display.fmt_pct(PCIE_HOST_COPY_EFFICIENCY.value)}
 
 
 def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -> float:
@@ -74,6 +89,7 @@ def transfer_time(size_bytes, gen: str = "5.0", lanes: int = 16, achieved: bool 
         lanes: Link width.
         achieved: Measured efficiency (True) or the usable line rate (False).
     """
+    achieved = v.flag("achieved", achieved)
     bw = link_bandwidth(gen, lanes, "achieved" if achieved else "usable")
     return transfer.transfer_time(size_bytes, bw, latency=LATENCY.value)
 
@@ -107,19 +123,51 @@ def switch_bandwidth_per_device(devices, gen: str = "5.0", traffic: str = "host"
       touching the uplink, so each keeps ``B_device``.
 
     Args:
-        devices: Devices transferring at once (>= 1), scalar or array.
+        devices: Devices transferring at once (>= 1), a whole number or an array of them.
         gen: PCIe generation of all links.
         traffic: ``"host"`` or ``"peer"``.
         uplink_lanes: Width of the switch's uplink.
         device_lanes: Width of each device's link.
     """
-    v.number("devices", devices, lo=1)
+    _devices(devices)
     v.choice("traffic", traffic, ("host", "peer"))
     b_dev = link_bandwidth(gen, device_lanes)
     if traffic == "peer":
         return v.result(np.full_like(np.asarray(devices, dtype=float), b_dev))
     return v.result(transfer.shared_uplink_bandwidth(devices, link_bandwidth(gen, uplink_lanes),
                                                      b_dev))
+
+
+def _devices(devices):
+    """Check a device count (or an array of them): whole numbers >= 1."""
+    if np.ndim(devices) == 0:
+        return v.integer("devices", devices.item() if isinstance(devices, np.ndarray)
+                         else devices, lo=1)
+    v.number("devices", devices, lo=1)
+    a = np.asarray(devices, dtype=float)
+    frac = a != np.floor(a)
+    if np.any(frac):
+        raise ValueError(f"devices={a[frac].flat[0].item()!r} must be a whole number (a count)")
+    return a
+
+
+def shared_transfer_time(size_bytes, devices, gen: str = "5.0", traffic: str = "host",
+                         uplink_lanes: int = 16, device_lanes: int = 16):
+    """Seconds for each of ``devices`` devices under one PCIe switch to copy
+    ``size_bytes`` at the same time: ``t = alpha + S / B_shared`` with alpha =
+    :data:`LATENCY` and ``B_shared`` from :func:`switch_bandwidth_per_device`.
+
+    Args:
+        size_bytes: Bytes each device copies (>= 0), scalar or array.
+        devices, gen, traffic, uplink_lanes, device_lanes: As in
+            :func:`switch_bandwidth_per_device`.
+
+    >>> from interlib.units import GB
+    >>> round(shared_transfer_time(10 * GB, 2) / transfer_time(10 * GB), 2)
+    2.0
+    """
+    bw = switch_bandwidth_per_device(devices, gen, traffic, uplink_lanes, device_lanes)
+    return transfer.transfer_time(size_bytes, bw, latency=LATENCY.value)
 
 
 def staged_copy_time(size_bytes, gen: str = "5.0", lanes: int = 16, pipelined: bool = False):
@@ -136,6 +184,7 @@ def staged_copy_time(size_bytes, gen: str = "5.0", lanes: int = 16, pipelined: b
         gen, lanes: PCIe link of each GPU.
         pipelined: Overlap the two legs.
     """
+    pipelined = v.flag("pipelined", pipelined)
     leg = transfer_time(size_bytes, gen, lanes)
     if pipelined:
         return leg + LATENCY.value
@@ -163,7 +212,8 @@ def generation_table(lanes: int = 16) -> display.Table:
         rows,
         "Sources: PCI-SIG base specifications (rates, encodings); Lockwood (Gen 6 FLIT "
         "payload); achieved = usable x the host-copy efficiency measured on Gen 5 x16 "
-        f"({display.fmt_pct(PCIE_HOST_COPY_EFFICIENCY.value)}, Azure ND H100 v5). No shipping "
+        f"({display.fmt_pct(PCIE_HOST_COPY_EFFICIENCY.value)}, "
+        f"{HOST_COPIES['azure-nd-h100-v5'].system.split(' (')[0]}). No shipping "
         "GPU attaches at Gen 6 yet (ConnectX-8 NICs do), so its achieved figure is an "
         "extrapolation.")
 

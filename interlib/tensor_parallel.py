@@ -43,6 +43,7 @@ def layer_forward_flops(batch, seq_len, hidden, attention_scores: bool = False):
             (>= 1). Scalars or arrays.
         attention_scores: Include the ``Q K^T`` and ``softmax x V`` products.
     """
+    attention_scores = v.flag("attention_scores", attention_scores)
     for name, val in (("batch", batch), ("seq_len", seq_len), ("hidden", hidden)):
         v.number(name, val, lo=1)
     b, s, h = (np.asarray(x, dtype=float) for x in (batch, seq_len, hidden))
@@ -59,6 +60,7 @@ def activation_bytes(batch, seq_len, hidden, bytes_per_elem: int = 2):
     """
     for name, val in (("batch", batch), ("seq_len", seq_len), ("hidden", hidden)):
         v.number(name, val, lo=1)
+    v.integer("bytes_per_elem", bytes_per_elem, lo=1)
     if bytes_per_elem not in (1, 2, 4):
         raise ValueError(f"bytes_per_elem={bytes_per_elem!r} is not one of [1, 2, 4]")
     return v.result(np.asarray(batch, dtype=float) * seq_len * hidden * bytes_per_elem)

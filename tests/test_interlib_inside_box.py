@@ -4,6 +4,7 @@ Expected values come from the sources in facts.md (PCI-SIG rates, NVIDIA pages, 
 docs, the scaling book) or from hand derivation, never from the code's own output.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -28,9 +29,23 @@ def test_pcie_levels_x16(gen, raw, usable, headline):
     assert pcie.link_bandwidth(gen, 16, "headline") / u.GB_per_s == pytest.approx(headline)
 
 
-def test_pcie_achieved_gen5_matches_azure_measurement():
-    # Azure ND H100 v5 nvbandwidth H2D: 51 GB/s on Gen5 x16
-    assert pcie.link_bandwidth("5.0", 16) / u.GB_per_s == pytest.approx(51, rel=1e-3)
+def test_pcie_copy_efficiency_is_derived_from_the_azure_measurement():
+    # invariant: the efficiency is the catalogued Azure ND H100 v5 H2D copy (51 GB/s) over
+    # the usable Gen5 x16 rate (64 x 128/130 = 63.0 GB/s), not a second copy of either
+    eff = specs.PCIE_HOST_COPY_EFFICIENCY
+    assert eff.kind == "derived"
+    assert eff.value == pytest.approx(51 / (64 * 128 / 130))
+
+
+def test_pcie_achieved_gen5_against_independent_measurements():
+    # The model's achieved Gen5 x16 rate is calibrated on Azure ND H100 v5 (51 GB/s), so
+    # check it against the *other* published host-to-device copies: Azure ND H200 v5
+    # 52 GB/s and Bekman's 8 x H200 node 55.43 GB/s (facts.md 1.1 / V11). Stated
+    # tolerance: the model may be up to 10 % below a measurement (it is deliberately the
+    # lowest, "errs on the slow side") and never above one.
+    model = pcie.link_bandwidth("5.0", 16) / u.GB_per_s
+    for measured in (52, 55.43):
+        assert 0.90 * measured <= model <= measured
 
 
 def test_measured_host_copies_are_catalogued_and_below_usable():
@@ -163,6 +178,9 @@ def test_mesh_pair_bandwidth():
 def test_dgx_h100_wiring_uses_all_18_links():
     assert nvswitch.links_per_gpu_dgx_h100() == specs.nvlink(4).links_per_gpu.value == 18
     assert nvswitch.switch_chips_needed(8, 18, 64) == 3  # 144 ports fit in 3 chips of 64
+    # defaults come from the catalogue: NVLink 4 (18 links), NVSwitch 3 (64 ports)
+    assert nvswitch.switch_chips_needed(8) == 3
+    assert nvswitch.switch_chips_needed(72) == math.ceil(72 * 18 / 64)
     assert nvswitch.switch_links(8, 4) == 144
 
 
@@ -184,10 +202,57 @@ def test_nvl72_130_is_aggregate_not_bisection():
     assert IB.NVLINK_DOMAINS["gb200-nvl72"].headline.value / u.TB_per_s == pytest.approx(130)
 
 
-def test_h100_256_all_to_all_is_a_bisection():
-    # NVIDIA: 57.6 TB/s for 256 H100 = 128 x 450 GB/s
-    assert nvswitch.bisection_bandwidth(256, specs.nvlink(4).per_gpu_per_direction) == \
-        pytest.approx(IB.NVLINK_DOMAINS["h100-nvlink-256"].headline.value)
+def test_h100_256_headline_is_nvidias_all_to_all_figure_not_a_bisection():
+    # NVIDIA NVSwitch blog: "up to 256 connected NVIDIA H100 ... and 57.6 TB/s of
+    # all-to-all bandwidth" (facts.md 1.3). facts.md gives 57.6 = 128 x 450 GB/s only as
+    # arithmetic [D]; no source gives this fabric's bisection (the external NVLink Switch
+    # tier is not confirmed non-blocking), so the book must not compute one.
+    d = IB.NVLINK_DOMAINS["h100-nvlink-256"]
+    assert d.gpus.value == 256
+    assert d.headline.value == pytest.approx(57.6 * u.TB_per_s)
+    assert d.headline.kind == "vendor peak" and d.headline.source is specs.sources.NVSWITCH_BLOG
+    assert "all-to-all" in d.headline_says and "bisection" not in d.headline_says
+    assert d.headline.value == pytest.approx(128 * 450 * u.GB_per_s)  # the [D] arithmetic
+    assert d.fabric == "multi-tier, not published" and not d.bisection_known
+    assert nvswitch.domain_bisection("h100-nvlink-256") is None
+    row = next(r for r in nvswitch.domain_table().rows if r[0] == d.name)
+    assert row[5] == row[6] == "not published"
+
+
+def test_nvl576_headline_is_derived_and_its_bisection_an_assumption():
+    # NVIDIA Mission Control/BCM docs say only "up to 576 GPUs in a single NVLink domain";
+    # 576 x 1.8 TB/s = 1.04 PB/s is arithmetic (facts.md 1.3 [D])
+    d = IB.NVLINK_DOMAINS["gb200-nvl576"]
+    assert d.headline.kind == "derived"
+    assert d.headline.value == pytest.approx(576 * 1.8 * u.TB_per_s)
+    assert "over 1 PB/s" not in d.headline.note
+    assert d.fabric == "multi-tier, assumed non-blocking" and not d.bisection_known
+    row = next(r for r in nvswitch.domain_table().rows if r[0] == d.name)
+    assert all("if non-blocking" in c for c in row[5:7])
+    assert row[7].startswith("1.04 PB/s [derived]")
+
+
+def test_one_tier_domains_have_a_bisection():
+    # DGX H100: 3.6 TB/s both directions (Hot Chips 34 via the scaling book); NVL72:
+    # 36 x 900 GB/s = 32.4 TB/s per direction (facts.md 1.3 cautions)
+    assert nvswitch.domain_bisection("dgx-h100", True) == pytest.approx(3.6 * u.TB_per_s)
+    assert nvswitch.domain_bisection("gb200-nvl72") == pytest.approx(32.4 * u.TB_per_s)
+
+
+def test_domain_gpu_counts_come_from_the_systems():
+    for key in ("dgx-h100", "dgx-b200", "gb200-nvl72"):
+        assert IB.NVLINK_DOMAINS[key].gpus.value == specs.system(key).gpus_per_node
+        assert IB.NVLINK_DOMAINS[key].gpus.source is specs.system(key).source
+
+
+def test_nvl72_switch_trays():
+    # facts.md 1.3: GB200 NVL72 has 9 switch trays x 2 chips = 18 NVLink Switch chips;
+    # the HGX/DGX B200 baseboard carries 2 (scaling book)
+    f = nvswitch.prose_figures()
+    assert (f["nvl72_switch_trays"], f["nvl72_chips_per_tray"], f["nvl72_switch_chips"]) == \
+        ("9", "2", "18")
+    assert f["b200_board_chips"] == "2"
+    assert (f["dgx_h100_headline"], f["nvl72_headline"]) == ("3.6 TB/s", "130 TB/s")
 
 
 @given(st.integers(2, 576), st.data())
@@ -202,7 +267,7 @@ def test_nvls_factor():
     # nccl-tests PR #239: busbw = 2(n-1)/(n+1) x wire; 1.556 at n = 8
     assert nvswitch.nvls_busbw_factor(8) == pytest.approx(14 / 9)
     assert nvswitch.nvls_busbw_factor(3) == pytest.approx(1.0)
-    assert nvswitch.nvls_busbw_factor(1e6) == pytest.approx(2, rel=1e-5)
+    assert nvswitch.nvls_busbw_factor(10**6) == pytest.approx(2, rel=1e-5)
     assert nvswitch.nvls_efficiency("Hopper") == 0.85
 
 
@@ -264,10 +329,148 @@ def test_nvls_measurements_catalogued_and_ring_model_agrees():
     (lambda: nvswitch.nvls_validation_table(0), "size_bytes"),
     (lambda: pcie.box_comparison_table(("dgx-h999",)), "name"),
     (lambda: TP.compute_table(("tpu-v5",)), "gpu"),
+    # fractional counts are refused, not truncated
+    (lambda: nvswitch.mesh_links(2.5), "n=2.5"),
+    (lambda: nvswitch.mesh_links(np.array([2.0, 2.5])), "n=2.5"),
+    (lambda: nvswitch.mesh_ports_per_gpu(2.5), "n=2.5"),
+    (lambda: nvswitch.switch_links(2.5), "n=2.5"),
+    (lambda: nvswitch.switch_chips_needed(2.5), "n=2.5"),
+    (lambda: nvswitch.cut_bandwidth(8, 2.5, 1e9), "k=2.5"),
+    (lambda: nvswitch.aggregate_bandwidth(2.5, 1e9), "n=2.5"),
+    (lambda: nvswitch.nvls_busbw_factor(2.5), "n=2.5"),
+    (lambda: nvswitch.nvls_speedup(1), "n=1"),
+    (lambda: nvswitch.nvls_speedup(8, "Volta"), "arch"),
+    (lambda: pcie.switch_bandwidth_per_device(2.5), "devices=2.5"),
+    (lambda: pcie.switch_bandwidth_per_device(np.array([1, 2.5])), "devices=2.5"),
+    (lambda: pcie.shared_transfer_time(1e9, 0), "devices"),
+    (lambda: pcie.shared_transfer_time(-1, 2), "size_bytes"),
+    # flags must be True or False
+    (lambda: pcie.transfer_time(1e9, achieved="no"), "achieved='no'"),
+    (lambda: pcie.staged_copy_time(1e9, pipelined="x"), "pipelined='x'"),
+    (lambda: nvlink.transfer_time(1e9, achieved=1), "achieved=1"),
+    (lambda: nvswitch.bisection_bandwidth(8, 1e9, both_directions="yes"),
+     "both_directions='yes'"),
+    (lambda: nvswitch.domain_bisection("dgx-h100", both_directions=2), "both_directions"),
+    (lambda: nvswitch.domain_bisection("dgx-h10"), "name"),
+    (lambda: TP.activation_bytes(1, 1, 1, True), "bytes_per_elem=True"),
+    (lambda: TP.layer_forward_flops(1, 1, 1, attention_scores="y"), "attention_scores"),
+    # the error names the argument the caller passed
+    (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=100), "gpus=100"),
+    (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=2.0), "gpus=2.0"),
 ])
 def test_bad_input_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+def test_dgx_h100_wiring_caption_is_generated():
+    # four chips, 64 ports each, links 5 + 4 + 4 + 5 (BasePOD RA, NVSwitch blog, Hot Chips)
+    t = nvswitch.dgx_h100_wiring()
+    assert "4 NVSwitch chips" in t.caption and "64 NVLink 4 ports" in t.caption
+    assert "5 + 4 + 4 + 5" in t.caption and t.rows[-1][0] == "all 4"
+
+
+def test_nvls_speedup_levels():
+    # bytes: 2(n-1)/n = 1.75 (scaling book); NCCL accounting algbw = B n/(n+1) gives
+    # 2(n-1)/(n+1) = 14/9; x Hopper NVLS efficiency 0.85 (tuning.cc) = 1.322; measured on
+    # 8 x H100: 480 / 370 = 1.30 (nccl-tests#212). The model at 8 GiB sits within 3 % of
+    # the "expected" level.
+    r = nvswitch.nvls_speedup(8, "Hopper")
+    assert r["bytes"] == pytest.approx(1.75)
+    assert r["ideal"] == pytest.approx(14 / 9)
+    assert r["expected"] == pytest.approx(14 / 9 * 0.85)
+    p = nvswitch.ring_vs_nvls(8 * u.GiB, "dgx-h100", 8)
+    assert p["ring"].time_s / p["nvls"].time_s == pytest.approx(r["expected"], rel=0.03)
+    assert r["expected"] == pytest.approx(480 / 370, rel=0.03)
+
+
+def test_nvl72_nvls_model_overestimates_within_a_stated_tolerance():
+    # Known weakness (Chapter 4, "How good is the model here?"): the model multiplies the
+    # ideal 2(N-1)/(N+1), which grows with N, by a fixed efficiency, while the measured
+    # NVLS gain on NVL72 is no larger than on 8 GPUs. Measured: 850 GB/s busbw with NVLS
+    # (NVIDIA GTC25 S72583 via NVIDIA/nccl#1374), GPU count assumed 72. The model gives
+    # about 1.0 TB/s (+18 %); pin that the overestimate stays below 25 % and that it is an
+    # overestimate, so a model change that widens the gap fails here.
+    meas = IB.NVLS_MEASURED["gb200-nvl72"]
+    model = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)["nvls"].busbw
+    assert meas.nvls.value < model <= 1.25 * meas.nvls.value
+    assert not meas.gpus_stated
+    assert "assumed to use all 72 GPUs" in nvswitch.nvls_validation_table().caption
+
+
+def test_auto_avoids_nvls_below_the_minimum_gpu_count():
+    # NCCL enables NVLS all-reduce only above about 4 GPUs per NVLink domain (tuning.cc;
+    # facts.md 2.5); the model's threshold is calibration.NVLS_MIN_GPUS
+    lo = int(specs.calibration.NVLS_MIN_GPUS.value)
+    for system in ("dgx-h100", "gb200-nvl72"):
+        for g in range(2, lo):
+            for size in (1 * u.MiB, 8 * u.GiB):
+                p = collectives.predict("all_reduce", size, system, g, 1, "auto")
+                assert p.algorithm != "nvls", (system, g, size)
+    # at the threshold on H100, a large buffer does use it: 2(n-1)/(n+1) x 0.85 > 1 there
+    assert collectives.predict("all_reduce", 8 * u.GiB, "dgx-h100", lo, 1,
+                               "auto").algorithm == "nvls"
+
+
+@pytest.mark.parametrize("link,busbw_gbs", [
+    # hand derivation: t_comm = 2 all-reduces x 2(n-1)/n x S / busbw, with busbw from the
+    # sources: PCIe 5.0 achieved 51 GB/s (Azure) on a ring (busbw = link rate); NVLS
+    # busbw = 2(n-1)/(n+1) x eta x NCCL effective NVLink (tuning.cc, topo.h):
+    # H100 14/9 x 0.85 x 370.8, B200 14/9 x 0.74 x 721.8 GB/s
+    ("PCIe 5.0 only (H100)", 51.0),
+    ("NVLink 4 (H100)", 14 / 9 * 0.85 * 370.8),
+    ("NVLink 5 (B200)", 14 / 9 * 0.74 * 721.8),
+])
+def test_layer_comm_time_and_share_by_hand(link, busbw_gbs):
+    # A 4 GiB activation (b = 64, s = 4096, h = 8192, bf16) so that latency and pipeline
+    # fill are under 2 % of the time: stated tolerance 2 %.
+    b, s, h, tp, mfu = 64, 4096, 8192, 8, 0.4
+    size = b * s * h * 2
+    comm = 2 * (2 * (tp - 1) / tp) * size / (busbw_gbs * u.GB_per_s)
+    assert TP.layer_comm_time(b, s, h, tp, link) == pytest.approx(comm, rel=0.02)
+    # compute: 24 b s h^2 / tp at 40 % of the dense BF16 peak (H100 1979/2, B200 from the
+    # catalogue's datasheet value)
+    peak = {"PCIe 5.0 only (H100)": 1979 / 2 * u.TFLOP_per_s,
+            "NVLink 4 (H100)": 1979 / 2 * u.TFLOP_per_s,
+            "NVLink 5 (B200)": TP.peak_flops("b200")}[link]
+    comp = 24 * b * s * h**2 / tp / (peak * mfu)
+    c = TP.layer_cost(b, s, h, tp, link, mfu)
+    assert c.compute_s == pytest.approx(comp, rel=1e-3)
+    assert c.comm_share == pytest.approx(comm / (comm + comp), rel=0.02)
+
+
+def test_shared_transfer_time():
+    # k devices copying to the host at once share the x16 uplink: each takes
+    # alpha + S / (B / k); one device alone takes alpha + S / B
+    S = 10 * u.GB
+    b = pcie.link_bandwidth("5.0", 16)
+    assert pcie.shared_transfer_time(S, 4) == pytest.approx(pcie.LATENCY.value + S / (b / 4))
+    assert pcie.shared_transfer_time(S, 1) == pytest.approx(pcie.transfer_time(S))
+    assert pcie.shared_transfer_time(S, 4, traffic="peer") == pytest.approx(
+        pcie.transfer_time(S))
+
+
+def test_prose_figures_come_from_the_catalogue():
+    # 128b/130b (PCI-SIG); 80 % app-level (nccl#1054); LL128 x0.92 (tuning.cc)
+    assert pcie.prose_figures()["pcie_encoding"] == "128b/130b"
+    assert pcie.prose_figures()["pcie_payload_share"] == "98.5 %"
+    assert nvlink.prose_figures() == {"nvlink_app_efficiency": "80 %",
+                                      "ll128_efficiency": "92 %"}
+
+
+def test_nvlink_gen_validates():
+    nv = specs.nvlink(4)
+    with pytest.raises(ValueError, match="lanes_per_direction"):
+        dataclasses.replace(nv, lanes_per_direction=3)
+    with pytest.raises(ValueError, match="links_per_gpu"):
+        dataclasses.replace(nv, links_per_gpu=dataclasses.replace(nv.links_per_gpu,
+                                                                  value=18.5))
+    with pytest.raises(ValueError, match="nccl_effective_per_link"):
+        dataclasses.replace(nv, nccl_effective_per_link=dataclasses.replace(
+            nv.nccl_effective_per_link, value=2 * nv.per_link.value))
+    # kinds match sources: "vendor peak" only where NVIDIA is the source (NVLink 5)
+    assert [specs.nvlink(g).per_link.kind for g in range(1, 6)] == \
+        ["secondary"] * 4 + ["vendor peak"]
 
 
 def test_tables_are_generated():

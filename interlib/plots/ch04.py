@@ -290,5 +290,6 @@ def _fill_bisection(fig, domain: str = "gb200-nvl72", k: int = 36) -> list:
     bis = nvswitch.bisection_bandwidth(n, per_gpu)
     p["bis"].set_ydata([bis, bis])
     p["legend"].get_texts()[1].set_text(f"bisection: {display.fmt_rate(bis)} per direction")
-    p["title"].set_text(f"{d.name}: cutting the domain in two (non-blocking switches)")
+    how = "one switch tier: non-blocking" if d.bisection_known else "assuming non-blocking"
+    p["title"].set_text(f"{d.name}: cutting the domain in two ({how})")
     return [p[a] for a in ("curve", "marker", "note", "bis", "title", "legend")]

@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..units import GB_per_s, TB_per_s
+from .. import _validate as v
 from . import sources as S
 from ._base import Spec
+from .links import NVLINK  # links is imported first (by hardware); NVLINK is defined by now
 
 
 # ------------------------------------------------------------ PCIe host <-> device
@@ -102,10 +104,12 @@ P2P = {
 
 NVLINK_REPORTED_PER_LINK = {
     4: Spec(26.5625 * GB_per_s, "GB_per_s", "measured", S.STAS_NETWORK, "per direction",
-            "what `nvidia-smi nvlink -s` reports per link on H100 (signalling rate before "
-            "encoding; 25 GB/s of data)"),
+            "what `nvidia-smi nvlink -s` reports per link on H100: the rate on the wire, "
+            "encoding overhead included (Bekman: data / reported = 0.9412, the encoding "
+            "overhead)"),
     5: Spec(53.125 * GB_per_s, "GB_per_s", "measured", S.STAS_NETWORK, "per direction",
-            "what `nvidia-smi nvlink -s` reports per link on B200 (50 GB/s of data)"),
+            "what `nvidia-smi nvlink -s` reports per link on B200: the rate on the wire, "
+            "encoding overhead included"),
 }
 
 NVLINK_APP_EFFICIENCY = Spec(
@@ -122,6 +126,26 @@ DGX_H100_LINKS_PER_SWITCH = tuple(
     for i, n in enumerate((5, 4, 4, 5)))
 """How each H100's 18 NVLink links are spread over the four NVSwitch 3 chips."""
 
+NVL72_SWITCH_TRAYS = Spec(
+    9, "count", "secondary", S.SCALING_BOOK,
+    note="NVLink Switch trays in one GB200 NVL72 rack (the switch chips sit in these trays, "
+         "not on the GPU boards)")
+NVL72_CHIPS_PER_TRAY = Spec(
+    2, "count", "secondary", S.SCALING_BOOK,
+    note="NVLink Switch chips per NVL72 switch tray")
+
+
+FABRICS = ("one switch tier", "multi-tier, assumed non-blocking", "multi-tier, not published")
+"""How a domain's switches are arranged, which decides whether its bisection can be
+computed as ``floor(n/2) x per-GPU bandwidth``:
+
+* ``"one switch tier"``: every GPU link lands on a switch chip that reaches every GPU (a
+  baseboard, an NVL72 rack), so the domain is non-blocking by construction;
+* ``"multi-tier, assumed non-blocking"``: switches joined by further switches; the book
+  *assumes* full bisection (an upper bound, not a published figure);
+* ``"multi-tier, not published"``: switches joined by further switches whose bisection our
+  sources do not give; no bisection is computed."""
+
 
 @dataclass(frozen=True)
 class NVLinkDomain:
@@ -129,48 +153,90 @@ class NVLinkDomain:
 
     Attributes:
         name: Display name.
-        gpus: GPUs in the domain.
+        size: Where the GPU count comes from: a catalogued system id (the count is then read
+            from :data:`interlib.specs.SYSTEMS`, where it is stored once) or, for a domain
+            that is not a catalogued system, a count Spec with its own source. Read it as
+            :attr:`gpus`.
         nvlink_gen: NVLink generation of the GPUs.
-        headline: The vendor's headline figure for the domain, as published.
-        headline_says: What the headline adds up, in words.
+        headline: The headline figure for the domain: the vendor's, as published, or (kind
+            ``"derived"``) this book's arithmetic where the vendor gives none.
+        headline_says: What the headline is, in words.
+        fabric: One of :data:`FABRICS`.
     """
 
     name: str
-    gpus: Spec
+    size: "str | Spec"
     nvlink_gen: int
     headline: Spec
     headline_says: str
+    fabric: str
 
+    def __post_init__(self):
+        if isinstance(self.size, Spec):
+            v.integer("size", self.size.value, lo=2)
+        elif not isinstance(self.size, str):
+            raise ValueError(f"size={self.size!r} must be a system id or a count Spec")
+        v.integer("nvlink_gen", self.nvlink_gen, lo=1, hi=5)
+        v.choice("fabric", self.fabric, FABRICS)
+
+    @property
+    def gpus(self) -> Spec:
+        """GPUs in the domain, as a count Spec (a catalogued system's count cites the
+        system's source)."""
+        if isinstance(self.size, Spec):
+            return self.size
+        from .hardware import system  # here, not at import: hardware imports links
+
+        s = system(self.size)
+        return Spec(s.gpus_per_node, "count", "vendor peak", s.source,
+                    note=f"GPUs of {s.title} (interlib.specs.SYSTEMS[{self.size!r}])")
+
+    @property
+    def bisection_known(self) -> bool:
+        """Whether ``floor(n/2) x per-GPU bandwidth`` is a bisection our sources support
+        (one switch tier) rather than an assumption or unknown."""
+        return self.fabric == "one switch tier"
+
+
+_NVL576_GPUS = Spec(576, "count", "vendor peak", S.NVLINK_576,
+                    note="'up to 576 GPUs in a single NVLink domain'")
 
 NVLINK_DOMAINS = {
     "dgx-h100": NVLinkDomain(
-        "DGX H100 (8 GPUs)", Spec(8, "count", "vendor peak", S.DGX_BASEPOD), 4,
+        "DGX H100 (8 GPUs)", "dgx-h100", 4,
         Spec(3.6 * TB_per_s, "TB_per_s", "secondary", S.NVSWITCH_HOTCHIPS, "bidirectional",
              "bisection: 8 x 450 GB/s; both directions across the cut added"),
-        "bisection bandwidth, both directions added"),
+        "bisection bandwidth, both directions added", "one switch tier"),
     "dgx-b200": NVLinkDomain(
-        "DGX B200 (8 GPUs)", Spec(8, "count", "vendor peak", S.DGX_B200), 5,
+        "DGX B200 (8 GPUs)", "dgx-b200", 5,
         Spec(14.4 * TB_per_s, "TB_per_s", "vendor peak", S.DGX_B200, "bidirectional",
              "aggregate NVLink: 8 GPUs x 1.8 TB/s"),
-        "aggregate: every GPU's bidirectional bandwidth added"),
+        "aggregate: every GPU's bidirectional bandwidth added", "one switch tier"),
     "h100-nvlink-256": NVLinkDomain(
         "H100 NVLink Switch System (256 GPUs)",
         Spec(256, "count", "vendor peak", S.NVSWITCH_BLOG), 4,
         Spec(57.6 * TB_per_s, "TB_per_s", "vendor peak", S.NVSWITCH_BLOG, "per direction",
-             "'all-to-all bandwidth' = 128 x 450 GB/s: half the GPUs sending across the "
-             "cut, one direction"),
-        "bisection: 128 GPUs x 450 GB/s, one direction"),
+             "NVIDIA: '57.6 TB/s of all-to-all bandwidth'; NVIDIA states neither the "
+             "direction nor how it is counted. Arithmetic only: it equals 128 x 450 GB/s "
+             "(half the GPUs at their per-direction NVLink rate). The external NVLink "
+             "Switch tier is not confirmed non-blocking, so it is not a bisection here"),
+        "NVIDIA's 'all-to-all bandwidth', as NVIDIA states it", "multi-tier, not published"),
     "gb200-nvl72": NVLinkDomain(
-        "GB200 NVL72 (72 GPUs)", Spec(72, "count", "vendor peak", S.GB200_PAGE), 5,
+        "GB200 NVL72 (72 GPUs)", "gb200-nvl72", 5,
         Spec(130 * TB_per_s, "TB_per_s", "vendor peak", S.GB200_PAGE, "bidirectional",
              "'130TB/s of GPU bandwidth' = 72 x 1.8 TB/s (129.6), an aggregate"),
-        "aggregate: every GPU's bidirectional bandwidth added (not bisection)"),
+        "aggregate: every GPU's bidirectional bandwidth added (not bisection)",
+        "one switch tier"),
     "gb200-nvl576": NVLinkDomain(
-        "GB200 NVLink domain (576 GPUs)", Spec(576, "count", "vendor peak", S.NVLINK_576),
+        "GB200 NVLink domain (576 GPUs)", _NVL576_GPUS,
         5,
-        Spec(576 * 1.8 * TB_per_s, "TB_per_s", "derived", S.NVLINK_576, "bidirectional",
-             "576 x 1.8 TB/s; NVIDIA says 'over 1 PB/s'"),
-        "aggregate: every GPU's bidirectional bandwidth added"),
+        Spec(_NVL576_GPUS.value * NVLINK[5].per_gpu_bidirectional, "TB_per_s", "derived",
+             S.NVLINK_576, "bidirectional",
+             "GPUs x NVLink 5 per-GPU bandwidth (both directions), this book's arithmetic: "
+             "the source gives only 'up to 576 GPUs in a single NVLink domain'"),
+        "aggregate: every GPU's bidirectional bandwidth added (this book's arithmetic; the "
+        "source gives only the GPU count)",
+        "multi-tier, assumed non-blocking"),
 }
 
 
@@ -184,12 +250,19 @@ class NVLSMeasurement:
         gpus: GPUs in the all-reduce.
         ring: Ring busbw (nccl-tests definition).
         nvls: NVLS busbw.
+        gpus_stated: False where the source does not state the GPU count and ``gpus`` is
+            this book's assumption (the whole domain).
     """
 
     system: str
     gpus: int
     ring: Spec
     nvls: Spec
+    gpus_stated: bool = True
+
+    def __post_init__(self):
+        v.integer("gpus", self.gpus, lo=2)
+        v.flag("gpus_stated", self.gpus_stated)
 
 
 NVLS_MEASURED = {
@@ -201,6 +274,7 @@ NVLS_MEASURED = {
         "gb200-nvl72", 72,
         _measured(680, S.NCCL_1374, "NVL72, ring; GPU count not stated in our source, taken as "
                                "the full 72-GPU domain"),
-        _measured(850, S.NCCL_1374, "NVL72, with NVLink SHARP; GPU count as for the ring")),
+        _measured(850, S.NCCL_1374, "NVL72, with NVLink SHARP; GPU count as for the ring"),
+        gpus_stated=False),
 }
 """Large-message all-reduce busbw, ring vs NVLS, as published (per direction, busbw)."""

@@ -7,6 +7,7 @@ derived by the properties below, so a figure lives in exactly one place.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .. import _validate as v
@@ -70,10 +71,18 @@ PCIE = {
     "6.0": _pcie("PCIe 6.0", 64, "FLIT 236/256", 236, 256, "PAM4", S.LOCKWOOD_PCIE6),
 }
 
-PCIE_HOST_COPY_EFFICIENCY = Spec(
-    51 / 63, "fraction", "measured", S.AZURE_BENCH,
-    note="nvbandwidth host_to_device_memcpy_ce on ND H100 v5: 51 GB/s measured over 63 GB/s "
-         "usable (Gen5 x16, 128b/130b); Bekman measured 55.43 GB/s (88%) on an H200 node.")
+def _host_copy_efficiency() -> Spec:
+    """Measured host-to-device copy rate over the usable line rate, PCIe 5.0 x16, derived
+    from the Azure ND H100 v5 entry of :data:`interlib.specs.inside_box.HOST_COPIES` (the
+    lowest of the published measurements relative to the usable rate)."""
+    from .inside_box import HOST_COPIES
+
+    m = HOST_COPIES["azure-nd-h100-v5"]
+    usable = PCIE[m.pcie_gen].usable_per_direction(m.lanes)
+    return Spec(m.h2d.value / usable, "fraction", "derived", m.h2d.source,
+                note=f"{m.system}: host-to-device {m.h2d.value / GB_per_s:g} GB/s measured "
+                     f"({m.h2d.note}) over {usable / GB_per_s:.3g} GB/s usable "
+                     f"({PCIE[m.pcie_gen].name} x{m.lanes}, {PCIE[m.pcie_gen].encoding})")
 
 
 # -------------------------------------------------------------------------- NVLink
@@ -86,7 +95,11 @@ class NVLinkGen:
         gpu: The GPU that introduced it.
         links_per_gpu: NVLink links on that GPU.
         per_link: Line rate of one link, **per direction**.
-        lane_signalling: Per-lane signalling rate (bits/s) and ``lanes_per_direction``.
+        lane_signalling: Per-lane **data** rate (bits/s, after encoding), one direction;
+            ``lanes_per_direction`` of them make one link's per-direction rate. (The rate on
+            the wire is slightly higher: it also carries the encoding overhead, see
+            :data:`interlib.specs.inside_box.NVLINK_REPORTED_PER_LINK`.)
+        lanes_per_direction: Lanes (signal pairs) per link per direction.
         nccl_effective_per_link: What NCCL's topology model assumes one link delivers to
             an application, per direction (``topo.h``).
     """
@@ -98,6 +111,26 @@ class NVLinkGen:
     lane_signalling: Spec
     lanes_per_direction: int
     nccl_effective_per_link: Spec
+
+    def __post_init__(self):
+        v.integer("links_per_gpu", self.links_per_gpu.value, lo=1)
+        v.positive("per_link", self.per_link.value)
+        v.positive("lane_signalling", self.lane_signalling.value)
+        v.integer("lanes_per_direction", self.lanes_per_direction, lo=1)
+        v.positive("nccl_effective_per_link", self.nccl_effective_per_link.value)
+        for name in ("per_link", "lane_signalling", "nccl_effective_per_link"):
+            d = getattr(self, name).direction
+            if d != "per direction":
+                raise ValueError(f"{name}.direction={d!r} must be 'per direction'")
+        if not math.isclose(self.lanes_per_direction * self.lane_signalling.value,
+                            self.per_link.value, rel_tol=1e-9):
+            raise ValueError(
+                f"lanes_per_direction x lane_signalling = {self.lanes_per_direction} x "
+                f"{self.lane_signalling.value:g} B/s must equal per_link = "
+                f"{self.per_link.value:g} B/s")
+        if self.nccl_effective_per_link.value > self.per_link.value:
+            raise ValueError(f"nccl_effective_per_link={self.nccl_effective_per_link.value:g} "
+                             f"B/s must be <= per_link={self.per_link.value:g} B/s")
 
     @property
     def per_link_bidirectional(self) -> float:
@@ -120,26 +153,38 @@ class NVLinkGen:
         return self.links_per_gpu.value * self.nccl_effective_per_link.value
 
 
-def _nvl(name, gpu, links, per_link_gbs, lane_gbit, lanes, nccl_gbs, src):
+def _nvl(name, gpu, links, per_link_gbs, lane_gbit, lanes, nccl_gbs, src, kind,
+         note=""):
+    """One generation; ``src`` and ``kind`` describe where the link count and per-link rate
+    come from (``"vendor peak"`` only when the source is NVIDIA's own)."""
     return NVLinkGen(
         name, gpu,
-        Spec(links, "count", "vendor peak", src),
-        Spec(per_link_gbs * GB_per_s, "GB_per_s", "vendor peak", src, "per direction",
-             "line rate of one link in one direction"),
-        Spec(lane_gbit * Gbit_per_s, "Gbit_per_s", "vendor peak", S.STAS_NETWORK,
-             "per direction", f"{lanes} lanes (signal pairs) per direction"),
+        Spec(links, "count", kind, src, note=note),
+        Spec(per_link_gbs * GB_per_s, "GB_per_s", kind, src, "per direction",
+             "line rate of one link in one direction" + (f"; {note}" if note else "")),
+        Spec(lane_gbit * Gbit_per_s, "Gbit_per_s", "secondary", S.STAS_NETWORK,
+             "per direction", f"data rate of one lane; {lanes} lanes (signal pairs) per "
+                              "direction per link"),
         lanes,
         Spec(nccl_gbs * GB_per_s, "GB_per_s", "model constant", S.NCCL_TOPO,
              "per direction", "application-level bandwidth of one link assumed by NCCL"))
 
 
 NVLINK = {
-    1: _nvl("NVLink 1", "P100", 4, 20, 20, 8, 18.0, S.STAS_NETWORK),
-    2: _nvl("NVLink 2", "V100", 6, 25, 25, 8, 20.0, S.STAS_NETWORK),
-    3: _nvl("NVLink 3", "A100", 12, 25, 50, 4, 20.0, S.SJEAUGEY_149),
-    4: _nvl("NVLink 4", "H100", 18, 25, 100, 2, 20.6, S.SCALING_BOOK),
-    5: _nvl("NVLink 5", "B200", 18, 50, 200, 2, 40.1, S.NVLINK_PAGE),
+    1: _nvl("NVLink 1", "P100", 4, 20, 20, 8, 18.0, S.STAS_NETWORK, "secondary"),
+    2: _nvl("NVLink 2", "V100", 6, 25, 25, 8, 20.0, S.STAS_NETWORK, "secondary"),
+    3: _nvl("NVLink 3", "A100", 12, 25, 50, 4, 20.0, S.SJEAUGEY_149, "secondary",
+            "stated by an NVIDIA NCCL maintainer; 12 links per A100 as in NVIDIA's A100 "
+            "whitepaper (600 GB/s per GPU, both directions)"),
+    4: _nvl("NVLink 4", "H100", 18, 25, 100, 2, 20.6, S.SCALING_BOOK, "secondary",
+            "links x rate x 2 directions = the 900 GB/s bidirectional per GPU of NVIDIA's "
+            "Hopper page"),
+    5: _nvl("NVLink 5", "B200", 18, 50, 200, 2, 40.1, S.NVLINK_PAGE, "vendor peak",
+            "NVIDIA: 18 connections of 100 GB/s (both directions) per GPU"),
 }
+
+# Defined after NVLINK: it imports .inside_box, which reads NVLINK from this module.
+PCIE_HOST_COPY_EFFICIENCY = _host_copy_efficiency()
 
 NVLINK_BIDIRECTIONAL_NOTE = (
     "Vendors quote NVLink per GPU with both directions added: 900 GB/s for NVLink 4 is "

@@ -72,7 +72,8 @@ def _bisection_summary(domain, k):
     k = max(1, min(k, n - 1))
     nv = NVLINK[d.nvlink_gen]
     cut = nvswitch.cut_bandwidth(n, k, nv.per_gpu_per_direction)
-    return (f"{d.name}, cut {k} | {n - k}: {display.fmt_rate(cut)} per direction "
+    how = "" if d.bisection_known else " (assuming non-blocking switches)"
+    return (f"{d.name}{how}, cut {k} | {n - k}: {display.fmt_rate(cut)} per direction "
             f"({display.fmt_rate(2 * cut)} both directions); bisection "
             f"{display.fmt_rate(nvswitch.bisection_bandwidth(n, nv.per_gpu_per_direction))} "
             f"per direction; aggregate "
