@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import _validate as v
 from .. import congestion, display, flowcontrol, reliability
-from ..units import kB, ms, us
+from ..units import bit, kB, ms, us
 from . import COLORS, new_figure, si_axis
 
 #: The drop demo's slider ranges (``interlib.widgets.ch06`` uses them; the figure's y range
@@ -329,7 +329,7 @@ def dcqcn_run(senders: int = 8, kmin_kb: float = 5.0, kmax_kb: float = 200.0,
 def dcqcn(senders: int = 8, kmin_kb: float = 5.0, kmax_kb: float = 200.0,
           pmax: float = 0.01):
     """DCQCN fluid model: per-sender rates (top) and the bottleneck queue with the ECN
-    thresholds (bottom); one sender joins at 4 ms."""
+    thresholds (bottom); one sender joins later (``congestion.dcqcn``'s join time)."""
     r = dcqcn_run(senders, kmin_kb, kmax_kb, pmax)  # capacity and time axis: fixed
     fig, (ax, bx) = new_figure(2, 1, sharex=True)
     first = ax.plot([], [], color=COLORS["blue"], label=" ")[0]
@@ -375,9 +375,11 @@ def _fill_dcqcn(fig, senders, kmin_kb, kmax_kb, pmax):
     queue.set_data(r.t, r.queue)
     kmin.set_ydata([kmin_kb * kB] * 2)
     kmax.set_ydata([kmax_kb * kB] * 2)
-    parts["title"].set_text(f"{senders} senders into one 400 GbE link: utilisation "
+    parts["title"].set_text(f"{senders} senders into one "
+                            f"{display.fmt_bits(r.capacity / bit)} link: utilisation "
                             f"{display.fmt_pct(r.utilisation)}, mean queue "
-                            f"{display.fmt_bytes(r.mean_queue)} (last quarter)")
+                            f"{display.fmt_bytes(r.mean_queue)} "
+                            f"(after {display.fmt_time(r.t[r.tail()][0])})")
     return [first, late, fair, *parts["legends"], queue, kmin, kmax, parts["title"]]
 
 
