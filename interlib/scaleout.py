@@ -16,7 +16,8 @@ import numpy as np
 from . import _validate as v
 from . import collectives, topology
 from .display import Table, fmt_bits, fmt_bytes, fmt_rate, fmt_ratio
-from .specs import INFINIBAND, SUPERPOD_SU, System, nic as _nic, switch, system as _system
+from .specs import (ETHERNET, INFINIBAND, NICS, SUPERPOD_SU, SWITCHES, System, nic as _nic,
+                    switch, system as _system)
 from .units import bit
 
 ALLREDUCE_ALGORITHMS = ("ring", "hierarchical", "sharp", "auto")
@@ -28,7 +29,8 @@ def ib_generations_table() -> Table:
     rows = []
     for name, gen in INFINIBAND.items():
         port = gen.port_rate(4)
-        rows.append([name, str(gen.year), fmt_bits(gen.lane_signalling.value / bit),
+        year = str(gen.year) if gen.year is not None else "not in our sources"
+        rows.append([name, year, fmt_bits(gen.lane_signalling.value / bit),
                      gen.encoding, fmt_bits(gen.lane_data.value / bit),
                      fmt_bits(port / bit), fmt_rate(port)])
     return Table(["generation", "first products (approx.)", "lane signalling",
@@ -37,6 +39,33 @@ def ib_generations_table() -> Table:
                  "Per direction. 1 byte = 8 bits; PAM4 carries 2 bits per symbol. Sources: "
                  "IBTA roadmap as tabulated by infiniband.jp and Bekman; XDR lane rate "
                  "nominal.")
+
+
+def ethernet_table() -> Table:
+    """Chapter 6's spec table, from the catalogue: Ethernet port speeds
+    (``specs.ETHERNET``), the NICs that speak Ethernet (``specs.NICS``) and the Ethernet
+    switches (``specs.SWITCHES``), in bits/s and bytes/s per direction, with the kind
+    of figure and its source."""
+    rows = []
+    for gbps, sp in ETHERNET.items():
+        rows.append([f"{gbps} GbE port", fmt_bits(sp.value / bit), fmt_rate(sp.value),
+                     sp.kind, sp.source.title.split(" (")[0]])
+    for n in NICS.values():
+        if "Ethernet" in n.fabric:
+            rows.append([f"{n.name} NIC ({n.fabric})", fmt_bits(n.rate.value / bit),
+                         fmt_rate(n.rate.value), n.rate.kind,
+                         n.rate.source.title.split(" (")[0]])
+    for sw in SWITCHES.values():
+        if sw.fabric == "Ethernet":
+            cap = sw.capacity_per_direction
+            rows.append([f"{sw.name} switch: {sw.ports.value:g} ports x "
+                         f"{fmt_bits(sw.port_rate.value / bit)}", fmt_bits(cap / bit),
+                         fmt_rate(cap), sw.port_rate.kind,
+                         sw.port_rate.source.title.split(" (")[0]])
+    return Table(["item", "bits/s (per direction)", "bytes/s (per direction)", "kind",
+                  "source"], rows,
+                 "Ethernet for RoCEv2, from interlib.specs; every rate per direction "
+                 "(a switch row is its total capacity, ports x port rate).")
 
 
 def node_nic_table(names=("dgx-a100", "dgx-h100", "dgx-b200", "gb200-nvl72")) -> Table:
@@ -261,6 +290,6 @@ def fmt_nic(system) -> str:
             f"{fmt_rate(system.node_injection)} per direction")
 
 
-__all__ = ["ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
+__all__ = ["ethernet_table", "ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
            "hierarchical_bytes", "nic_phase_time", "superpod", "SuperPOD", "fabric_table",
            "topology_table", "fmt_nic", "HierarchicalBytes", "fmt_bytes"]

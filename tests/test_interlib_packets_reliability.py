@@ -121,7 +121,23 @@ def test_packets_for():
     (lambda: R.retransmit_timeout(40), "exponent"),
     (lambda: R.max_drop_quantile(4, 1e-3, 10, 1.0), "q"),
     (lambda: R.packets_for(-1), "size_bytes"),
+    (lambda: R.expected_max_drops(1.5, 1e-3, 10), "n_gpus"),
+    (lambda: R.expected_max_drops([2, 2.5], 1e-3, 10), "n_gpus"),
 ])
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_header_sizes_are_the_standards_values():
+    """IEEE 802.3 (MAC 6+6+2, FCS 4, preamble+SFD 8 + IPG 12), RFC 791 (IPv4 20),
+    RFC 8200 (IPv6 40), RFC 768 (UDP 8), IBTA (BTH 12, ICRC 4, LRH 8, VCRC 2, GRH 40,
+    RETH 16); each catalogue entry carries a source."""
+    from interlib import specs
+    expected = {"ethernet_mac": 6 + 6 + 2, "ethernet_fcs": 4, "ethernet_preamble_ifg": 8 + 12,
+                "ipv4": 20, "ipv6": 40, "udp": 8, "ib_bth": 12, "ib_icrc": 4, "ib_lrh": 8,
+                "ib_vcrc": 2, "ib_grh": 40, "ib_reth": 16}
+    assert P.HEADERS == expected
+    for name, spec in specs.PACKET_HEADERS.items():
+        assert spec.unit == "B" and spec.source.url.startswith("https://"), name
+    assert "14" in P.header_table().caption and "RFC 768" in P.header_table().caption
