@@ -125,6 +125,12 @@ class DCQCNRun:
         return float(self.rates[self.tail()].sum(axis=1).mean() / self.capacity)
 
     @property
+    def queueing_delay(self) -> float:
+        """Mean queue over the last quarter drained at the bottleneck rate, s: the
+        delay a packet arriving behind it waits (``mean_queue / capacity``)."""
+        return self.mean_queue / self.capacity
+
+    @property
     def mean_queue(self) -> float:
         """Mean queue over the last quarter, bytes."""
         return float(self.queue[self.tail()].mean())

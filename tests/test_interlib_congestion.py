@@ -84,3 +84,8 @@ def test_capacity_argument_and_rates_bounded():
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_queueing_delay_is_queue_over_capacity():
+    r = C.dcqcn(4, capacity=25 * GB_per_s)
+    assert r.queueing_delay == pytest.approx(r.mean_queue / (25 * GB_per_s))

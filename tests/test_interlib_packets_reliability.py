@@ -141,3 +141,18 @@ def test_header_sizes_are_the_standards_values():
     for name, spec in specs.PACKET_HEADERS.items():
         assert spec.unit == "B" and spec.source.url.startswith("https://"), name
     assert "14" in P.header_table().caption and "RFC 768" in P.header_table().caption
+
+
+def test_gpus_for_hit_probability_by_hand():
+    """1 - (1-p)^(mN) > 1/2  <=>  N > ln 2 / (m (-ln(1-p))); with p = 1e-9 and
+    m = 244,141 packets (1 GB in 4 KiB packets): ln 2 / (2.44141e-4) = 2839.1 -> 2840."""
+    import math
+    m = R.packets_for(1e9, 4096)
+    n = R.gpus_for_hit_probability(1e-9, m)
+    assert n == math.floor(math.log(2) / (m * 1e-9)) + 1
+    assert R.step_time_with_drops(n, 1e-9, m, 1.0, 0.0).p_step_hit > 0.5
+    assert R.step_time_with_drops(n - 1, 1e-9, m, 1.0, 0.0).p_step_hit <= 0.5
+    with pytest.raises(ValueError, match="target"):
+        R.gpus_for_hit_probability(1e-9, m, 1.0)
+    with pytest.raises(ValueError, match="drop_rate"):
+        R.gpus_for_hit_probability(0.0, m)

@@ -149,3 +149,9 @@ def test_fdr_lane_rate_derived_from_signalling_and_code():
     fdr = specs.infiniband("FDR")
     assert fdr.lane_data.value == pytest.approx(fdr.lane_signalling.value * 64 / 66)
     assert fdr.port_rate(4) == pytest.approx(14.0625e9 * 64 / 66 * 4 / 8)
+
+
+def test_ib_coding_efficiency():
+    """8b/10b keeps 8 of 10 bits, 64b/66b 64 of 66."""
+    assert specs.infiniband("SDR").coding_efficiency == pytest.approx(8 / 10)
+    assert specs.infiniband("FDR").coding_efficiency == pytest.approx(64 / 66)

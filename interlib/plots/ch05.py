@@ -28,8 +28,21 @@ _ALG_STYLE = {
     "ring": (COLORS["blue"], "-", "flat ring (all GPUs, NCCL channels over every NIC)"),
     "hierarchical": (COLORS["green"], "-", "hierarchical: NVLink RS, NIC all-reduce, NVLink AG"),
     "sharp": (COLORS["purple"], "-", "hierarchical + SHARP (switches reduce)"),
-    "auto": (COLORS["black"], "--", "NCCL's choice (ring / tree / NVLS)"),
+    "auto": (COLORS["black"], "--", "NCCL's choice (ring / tree / NVLSTree)"),
 }
+
+
+def nccl_algorithm_label(algorithm: str, nodes: int) -> str:
+    """NCCL's name for the algorithm ``collectives.predict`` chose: across nodes its
+    ``"nvls"`` is NCCL's NVLSTree (NVLink SHARP inside each node, a tree between nodes).
+
+    >>> nccl_algorithm_label("nvls", 16), nccl_algorithm_label("nvls", 1)
+    ('NVLSTree', 'NVLS')
+    """
+    name = str(algorithm)
+    if name == "nvls":
+        return "NVLSTree" if v.integer("nodes", nodes, lo=1) > 1 else "NVLS"
+    return name
 _SIZES = 2.0 ** np.arange(20, 33)     # 1 MiB .. 4 GiB
 #: The node every all-reduce figure and demo models (with what-if NICs).
 ALLREDUCE_SYSTEM = "dgx-h100"

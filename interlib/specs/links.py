@@ -166,6 +166,12 @@ class InfiniBandGen:
     lane_data: Spec
     year: int | None
 
+    @property
+    def coding_efficiency(self) -> float:
+        """Share of the lane's signalling rate that carries data (lane data / lane
+        signalling): 0.8 for 8b/10b, 64/66 for 64b/66b."""
+        return self.lane_data.value / self.lane_signalling.value
+
     def port_rate(self, lanes: int = 4) -> float:
         """Port data rate, bytes/s per direction (a 4x NDR port: 400 Gb/s = 50 GB/s)."""
         lanes = v.integer("lanes", lanes, lo=1, hi=12)

@@ -22,7 +22,8 @@ def _allreduce_summary(nodes, nic, nics_per_node, size_mib):
     return (f"{display.fmt_bytes(size, binary=True)} per GPU on {nodes} nodes "
             f"({nodes * sys_.gpus_per_node} GPUs), {scaleout.fmt_nic(sys_)}: "
             + ", ".join(parts)
-            + f"; NCCL's choice: {auto.algorithm} {display.fmt_time(auto.time_s)} "
+            + f"; NCCL's choice: {P.nccl_algorithm_label(auto.algorithm, nodes)} "
+            f"{display.fmt_time(auto.time_s)} "
             f"(busbw {display.fmt_rate(auto.busbw)})")
 
 
