@@ -41,6 +41,35 @@ def ib_generations_table() -> Table:
                  "nominal.")
 
 
+def ib_speedup(new: str, old: str) -> float:
+    """How many times faster a 4x ``new`` InfiniBand port is than a 4x ``old`` one, per
+    direction (port data rates, ``specs.INFINIBAND``).
+
+    >>> ib_speedup("NDR", "EDR")
+    4.0
+    """
+    from .specs import infiniband
+
+    return infiniband(new).port_rate(4) / infiniband(old).port_rate(4)
+
+
+def meta_clusters_text() -> str:
+    """Meta's two H100 training clusters and the Llama 3 run, as a sentence from the
+    catalogue (``specs.META_CLUSTERS_24K``, ``specs.LLAMA3_GPUS``) with the sources.
+
+    >>> print(meta_clusters_text())  # doctest: +ELLIPSIS
+    Meta: 2 clusters of 24,576 H100 GPUs each (one RoCE, one InfiniBand), 400 Gb/s endpoints ...
+    """
+    from .specs import LLAMA3_GPUS, META_CLUSTERS_24K as M
+
+    return (f"Meta: {M['clusters'].value:g} clusters of {M['gpus_per_cluster'].value:,.0f} "
+            f"H100 GPUs each (one RoCE, one InfiniBand), "
+            f"{fmt_bits(M['endpoint_rate'].value / bit)} endpoints "
+            f"({M['clusters'].source.title.split(' (')[0]}); the Llama 3 405B snapshot "
+            f"ran on {LLAMA3_GPUS.value:,.0f} H100 GPUs "
+            f"({LLAMA3_GPUS.source.title.split(', arXiv')[0]})")
+
+
 def ethernet_table() -> Table:
     """Chapter 6's spec table, from the catalogue: Ethernet port speeds
     (``specs.ETHERNET``), the NICs that speak Ethernet (``specs.NICS``) and the Ethernet
@@ -290,6 +319,6 @@ def fmt_nic(system) -> str:
             f"{fmt_rate(system.node_injection)} per direction")
 
 
-__all__ = ["ethernet_table", "ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
+__all__ = ["meta_clusters_text", "ib_speedup", "ethernet_table", "ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
            "hierarchical_bytes", "nic_phase_time", "superpod", "SuperPOD", "fabric_table",
            "topology_table", "fmt_nic", "HierarchicalBytes", "fmt_bytes"]
