@@ -225,33 +225,42 @@ def dcqcn(senders: int = 4, capacity: float | None = None, kmin: float = 5 * kB,
     Q = [0.0] * steps
     Pm = [0.0] * steps
     lo = 1e-6 * C
+    # loop invariants (the arithmetic per step is the formulas of the docstring)
+    expm1, exp, log1p = math.expm1, math.exp, math.log1p
+    inv_mtu, bc_mtu = 1.0 / mtu, byte_counter / mtu
+    cut_k, inc_k, g_k = dt / cnp_interval, 1.0 / increase_interval, g / alpha_interval * dt
+    ai_k, half_dt = rai * dt, dt / 2
+    p_top = 1.0 - 1e-12
     for s in range(steps):
         now = s * dt
-        lq = math.log1p(-min(p_prev, 1.0 - 1e-12))
+        lq = log1p(-min(p_prev, p_top))
         total = 0.0
         for c in (0, 1):
             if mult[c] == 0 or now < start[c]:
                 continue
             r, tr, a = rc[c], rt[c], al[c]
-            pk = r / mtu * lq
-            p_cnp = -math.expm1(pk * cnp_interval)
-            p_alpha = -math.expm1(pk * alpha_interval)
-            no_t = math.exp(pk * increase_interval)
-            ev = no_t / increase_interval + math.exp(byte_counter / mtu * lq) * r / byte_counter
-            cut = p_cnp / cnp_interval * dt
-            r_new = r - r * a / 2 * cut + ev * (tr - r) / 2 * dt
-            tr_new = tr + (r - tr) * cut + ev * no_t**F * rai * dt
-            al[c] = a + g * (p_alpha - a) / alpha_interval * dt
-            rc[c] = min(max(r_new, lo), C)
-            rt[c] = min(max(tr_new, lo), C)
-            out_rc[c][s] = rc[c]
-            total += mult[c] * rc[c]
-        q = min(max(q + (total - C) * dt, 0.0), buffer_bytes)
+            pk = r * inv_mtu * lq
+            cut = -expm1(pk * cnp_interval) * cut_k
+            p_alpha = -expm1(pk * alpha_interval)
+            no_t = exp(pk * increase_interval)
+            ev = no_t * inc_k + exp(bc_mtu * lq) * r / byte_counter
+            r_new = r - r * a * 0.5 * cut + ev * (tr - r) * half_dt
+            tr_new = tr + (r - tr) * cut + ev * no_t**F * ai_k
+            al[c] = a + (p_alpha - a) * g_k
+            r_new = C if r_new > C else (lo if r_new < lo else r_new)
+            rc[c] = r_new
+            rt[c] = C if tr_new > C else (lo if tr_new < lo else tr_new)
+            out_rc[c][s] = r_new
+            total += mult[c] * r_new
+        q += (total - C) * dt
+        q = 0.0 if q < 0.0 else (buffer_bytes if q > buffer_bytes else q)
         p_prev = 0.0 if q <= kmin else (pmax * (q - kmin) / span if q <= kmax else 1.0)
         Q[s] = q
         Pm[s] = p_prev
     inc = np.asarray(out_rc[0])
     new = np.asarray(out_rc[1])
-    rates = np.column_stack([inc] * (n - 1) + [new])
+    rates = np.empty((steps, n))
+    rates[:, :n - 1] = inc[:, None]
+    rates[:, n - 1] = new
     joins = np.array([start[0]] * (n - 1) + [start[1]])
     return DCQCNRun(np.arange(steps) * dt, rates, np.asarray(Q), np.asarray(Pm), C, joins)
