@@ -22,9 +22,15 @@ The queue obeys ``dq/dt = sum(R_C) - C`` (at least 0, at most ``buffer_bytes``; 
 buffer is held by PFC, not dropped). Senders join one after another, so the figure shows
 the newcomer being pulled down and the rates converging to a fair share.
 
-The default parameters follow the paper's values for its 40 Gb/s testbed (Kmin 5 KB,
+The default parameters are the paper's values for its 40 Gb/s testbed (Kmin 5 KB,
 Kmax 200 KB, Pmax 1 %, g = 1/256, 50 us CNP interval, 55 us alpha and timer intervals,
-10 MB byte counter, F = 5, R_AI 40 Mb/s); treat them as illustrative at 400 Gb/s.
+10 MB byte counter, F = 5), used unchanged at 400 Gb/s; only the additive-increase step
+R_AI is scaled with the line rate (the paper's 40 Mb/s at 40 Gb/s is 0.1 % of it). Treat
+them as illustrative: a 400 Gb/s deployment would retune them.
+
+The default run (80 ms, time step 8 us) is long enough for the late joiner to converge:
+steady-state statistics (:attr:`DCQCNRun.utilisation`, ``mean_queue``, ``fairness``) are
+taken over the last quarter, after :meth:`DCQCNRun.settle_time`.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate as v
-from .units import MB, Mbit, kB, s as _s, us
+from .units import MB, Mbit, kB, ms, s as _s, us
 
 Mbit_per_s = Mbit / _s
 
@@ -90,10 +96,39 @@ class DCQCNRun:
         n = self.t.size
         return slice(int(n * (1 - share)), n)
 
+    def settle_time(self, tolerance: float = 0.05) -> float:
+        """When the late joiner's rate enters and stays within ``tolerance`` (a share) of
+        the fair share ``capacity / senders``, measured from its join time, s; ``nan`` if
+        it has not settled by the end of the run (or there is only one sender)."""
+        tol = v.number("tolerance", tolerance, lo=0.0, hi=1.0, lo_open=True)
+        n = self.rates.shape[1]
+        if n < 2:
+            return float("nan")
+        fair = self.capacity / n
+        off = np.abs(self.rates[:, -1] - fair) > tol * fair
+        off |= self.t < self.join_times[-1]
+        if off[-1]:
+            return float("nan")
+        last_off = np.flatnonzero(off)
+        first_in = last_off[-1] + 1 if last_off.size else 0
+        return float(self.t[first_in] - self.join_times[-1])
+
+    @property
+    def joiner_share(self) -> float:
+        """The late joiner's mean rate over the last quarter / the fair share C/N."""
+        n = self.rates.shape[1]
+        return float(self.rates[self.tail(), -1].mean() / (self.capacity / n))
+
     @property
     def utilisation(self) -> float:
         """Mean total rate / capacity over the last quarter of the run."""
         return float(self.rates[self.tail()].sum(axis=1).mean() / self.capacity)
+
+    @property
+    def queueing_delay(self) -> float:
+        """Mean queue over the last quarter drained at the bottleneck rate, s: the
+        delay a packet arriving behind it waits (``mean_queue / capacity``)."""
+        return self.mean_queue / self.capacity
 
     @property
     def mean_queue(self) -> float:
@@ -109,8 +144,8 @@ class DCQCNRun:
 
 
 def dcqcn(senders: int = 4, capacity: float | None = None, kmin: float = 5 * kB,
-          kmax: float = 200 * kB, pmax: float = 0.01, duration: float = 12e-3,
-          dt: float = 4 * us, join_time: float = 4e-3, g: float = 1 / 256,
+          kmax: float = 200 * kB, pmax: float = 0.01, duration: float = 80 * ms,
+          dt: float = 8 * us, join_time: float = 4 * ms, g: float = 1 / 256,
           cnp_interval: float = 50 * us, alpha_interval: float = 55 * us,
           increase_interval: float = 55 * us, byte_counter: float = 10 * MB,
           fast_recovery: int = 5, rate_ai: float | None = None,
@@ -139,7 +174,7 @@ def dcqcn(senders: int = 4, capacity: float | None = None, kmin: float = 5 * kB,
         kmin, kmax, pmax: ECN marking thresholds (bytes) and maximum probability.
         duration: Simulated time, s (0 < duration <= 0.1).
         dt: Time step, s (0.1 us .. 50 us); duration / dt at most 20,000 steps.
-        join_time: When the last sender starts, s (>= 0).
+        join_time: When the last sender starts, s (0 <= join_time < duration).
         g: alpha gain, (0, 1].
         cnp_interval, alpha_interval, increase_interval: s (> 0).
         byte_counter: bytes (> 0).
@@ -170,7 +205,7 @@ def dcqcn(senders: int = 4, capacity: float | None = None, kmin: float = 5 * kB,
     if steps > 20_000 or steps < 2:
         raise ValueError(f"dt={dt!r} is out of range for duration={duration!r}: "
                          "duration / dt must be between 2 and 20,000 steps")
-    v.non_negative("join_time", join_time)
+    v.number("join_time", join_time, lo=0.0, hi=float(duration), hi_open=True)
     v.fraction("g", g)
     for name, val in (("cnp_interval", cnp_interval), ("alpha_interval", alpha_interval),
                       ("increase_interval", increase_interval),
@@ -190,33 +225,42 @@ def dcqcn(senders: int = 4, capacity: float | None = None, kmin: float = 5 * kB,
     Q = [0.0] * steps
     Pm = [0.0] * steps
     lo = 1e-6 * C
+    # loop invariants (the arithmetic per step is the formulas of the docstring)
+    expm1, exp, log1p = math.expm1, math.exp, math.log1p
+    inv_mtu, bc_mtu = 1.0 / mtu, byte_counter / mtu
+    cut_k, inc_k, g_k = dt / cnp_interval, 1.0 / increase_interval, g / alpha_interval * dt
+    ai_k, half_dt = rai * dt, dt / 2
+    p_top = 1.0 - 1e-12
     for s in range(steps):
         now = s * dt
-        lq = math.log1p(-min(p_prev, 1.0 - 1e-12))
+        lq = log1p(-min(p_prev, p_top))
         total = 0.0
         for c in (0, 1):
             if mult[c] == 0 or now < start[c]:
                 continue
             r, tr, a = rc[c], rt[c], al[c]
-            pk = r / mtu * lq
-            p_cnp = -math.expm1(pk * cnp_interval)
-            p_alpha = -math.expm1(pk * alpha_interval)
-            no_t = math.exp(pk * increase_interval)
-            ev = no_t / increase_interval + math.exp(byte_counter / mtu * lq) * r / byte_counter
-            cut = p_cnp / cnp_interval * dt
-            r_new = r - r * a / 2 * cut + ev * (tr - r) / 2 * dt
-            tr_new = tr + (r - tr) * cut + ev * no_t**F * rai * dt
-            al[c] = a + g * (p_alpha - a) / alpha_interval * dt
-            rc[c] = min(max(r_new, lo), C)
-            rt[c] = min(max(tr_new, lo), C)
-            out_rc[c][s] = rc[c]
-            total += mult[c] * rc[c]
-        q = min(max(q + (total - C) * dt, 0.0), buffer_bytes)
+            pk = r * inv_mtu * lq
+            cut = -expm1(pk * cnp_interval) * cut_k
+            p_alpha = -expm1(pk * alpha_interval)
+            no_t = exp(pk * increase_interval)
+            ev = no_t * inc_k + exp(bc_mtu * lq) * r / byte_counter
+            r_new = r - r * a * 0.5 * cut + ev * (tr - r) * half_dt
+            tr_new = tr + (r - tr) * cut + ev * no_t**F * ai_k
+            al[c] = a + (p_alpha - a) * g_k
+            r_new = C if r_new > C else (lo if r_new < lo else r_new)
+            rc[c] = r_new
+            rt[c] = C if tr_new > C else (lo if tr_new < lo else tr_new)
+            out_rc[c][s] = r_new
+            total += mult[c] * r_new
+        q += (total - C) * dt
+        q = 0.0 if q < 0.0 else (buffer_bytes if q > buffer_bytes else q)
         p_prev = 0.0 if q <= kmin else (pmax * (q - kmin) / span if q <= kmax else 1.0)
         Q[s] = q
         Pm[s] = p_prev
     inc = np.asarray(out_rc[0])
     new = np.asarray(out_rc[1])
-    rates = np.column_stack([inc] * (n - 1) + [new])
+    rates = np.empty((steps, n))
+    rates[:, :n - 1] = inc[:, None]
+    rates[:, n - 1] = new
     joins = np.array([start[0]] * (n - 1) + [start[1]])
     return DCQCNRun(np.arange(steps) * dt, rates, np.asarray(Q), np.asarray(Pm), C, joins)

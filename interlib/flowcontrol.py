@@ -360,5 +360,6 @@ def pfc_headroom_bytes(link_rate, distance_m, response_s: float = 0.0,
         mtu_bytes: Largest frame, bytes (> 0).
     """
     v.positive("link_rate", link_rate)
+    v.non_negative("response_s", response_s)
     v.positive("mtu_bytes", mtu_bytes)
     return link_rate * round_trip(distance_m, response_s) + 2 * mtu_bytes

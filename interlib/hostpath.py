@@ -1,14 +1,16 @@
 """The host data path: a kernel TCP socket vs RDMA, as a latency and CPU-cost budget.
 
 Chapter 5 uses this to show *where* the time and the CPU go, not to predict a benchmark.
-Every parameter is an explicit assumption in :class:`HostPathAssumptions`; most are
-**illustrative** round numbers for a modern server (stated as such), and two come from
-cited ranges:
+Every parameter is an explicit assumption in :class:`HostPathAssumptions`; the host
+costs are **illustrative** round numbers for a modern server (stated as such), and the
+network figures come from the catalogue, with their sources:
 
-* one switch hop: 100-300 ns ("NIC-to-NIC latency passing through a single switch ASIC
-  usually clocks in somewhere in the 100-300 nanosecond range", WWT; facts.md 1.4);
-* one adapter traversal: ~0.5-0.6 us (EDR 0.5 us, HDR 0.6 us adapter latency, Bekman's
-  table citing Panda and Sur; facts.md 1.4).
+* the adapters: :data:`interlib.specs.ADAPTER_LATENCY` (EDR 0.5 us, HDR 0.6 us adapter
+  latency, end to end: the sending and the receiving adapter together, Bekman's table
+  citing Panda and Sur; facts.md 1.4). It is charged **once** per message, not per NIC;
+* one switch hop: the middle of :data:`interlib.specs.SWITCH_HOP_LATENCY`'s quoted range
+  ("NIC-to-NIC latency passing through a single switch ASIC usually clocks in somewhere
+  in the 100-300 nanosecond range", WWT; facts.md 1.4).
 
 Model (one message of S bytes, one switch, no pipelining between stages):
 
@@ -24,11 +26,23 @@ Model (one message of S bytes, one switch, no pipelining between stages):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 from . import _validate as v
 from .display import Table, fmt_time
-from .units import GB_per_s, ns, us
+from .specs import ADAPTER_LATENCY, SWITCH_HOP_LATENCY
+from .units import GB_per_s, us
+
+#: The adapter generation whose end-to-end latency the budget uses (the newest published).
+ADAPTER_GENERATION = "HDR"
+
+
+def _adapter_default() -> float:
+    return ADAPTER_LATENCY[ADAPTER_GENERATION].value
+
+
+def _switch_hop_default() -> float:
+    return (SWITCH_HOP_LATENCY["low"].value + SWITCH_HOP_LATENCY["high"].value) / 2
 
 
 @dataclass(frozen=True)
@@ -45,8 +59,13 @@ class HostPathAssumptions:
             TSO/GRO aggregate).
         post: Posting an RDMA work request and ringing the doorbell (illustrative).
         poll: Polling one completion (illustrative).
-        adapter: One NIC traversal, send or receive (cited range 0.5-0.6 us).
-        switch_hop: One switch ASIC (cited range 100-300 ns).
+        adapters: Both adapters of the path together, sending and receiving (the
+            end-to-end adapter latency, :data:`interlib.specs.ADAPTER_LATENCY`; default
+            HDR).
+        switch_hop: One switch ASIC (default: the middle of
+            :data:`interlib.specs.SWITCH_HOP_LATENCY`'s quoted range).
+
+    Every field must be a finite number > 0 (``segment_bytes`` >= 1).
     """
 
     syscall: float = 0.5 * us
@@ -56,8 +75,13 @@ class HostPathAssumptions:
     segment_bytes: float = 65536.0
     post: float = 0.2 * us
     poll: float = 0.1 * us
-    adapter: float = 0.6 * us
-    switch_hop: float = 200 * ns
+    adapters: float = field(default_factory=_adapter_default)
+    switch_hop: float = field(default_factory=_switch_hop_default)
+
+    def __post_init__(self):
+        for f in fields(self):
+            v.positive(f.name, getattr(self, f.name))
+        v.number("segment_bytes", self.segment_bytes, lo=1.0)
 
 
 @dataclass(frozen=True)
@@ -85,6 +109,32 @@ class Budget:
         return self.cpu_time * link_rate / self.size_bytes
 
 
+def _assumptions(assumptions):
+    if assumptions is None:
+        return HostPathAssumptions()
+    if not isinstance(assumptions, HostPathAssumptions):
+        raise ValueError(f"assumptions={assumptions!r} must be a HostPathAssumptions or "
+                         "None")
+    return assumptions
+
+
+def cited_latencies() -> str:
+    """The two cited network figures the budget uses, with their sources, as a sentence.
+
+    >>> print(cited_latencies())  # doctest: +ELLIPSIS
+    adapter latency, end to end (both NICs together): EDR 500 ns, HDR 600 ns (...); one switch ASIC hop: 100 ns to 300 ns (...); the budget uses HDR's 600 ns once per message and 200 ns per hop
+    """
+    ad = ADAPTER_LATENCY
+    lo, hi = SWITCH_HOP_LATENCY["low"], SWITCH_HOP_LATENCY["high"]
+    gens = ", ".join(f"{g} {fmt_time(sp.value)}" for g, sp in ad.items())
+    src_a = next(iter(ad.values())).source.title.split(",")[0]
+    return (f"adapter latency, end to end (both NICs together): {gens} ({src_a}); "
+            f"one switch ASIC hop: {fmt_time(lo.value)} to {fmt_time(hi.value)} "
+            f"({lo.source.title.split(',')[0].split(' (')[0]}); the budget uses "
+            f"{ADAPTER_GENERATION}'s {fmt_time(_adapter_default())} once per message and "
+            f"{fmt_time(_switch_hop_default())} per hop")
+
+
 def path_budget(size_bytes: float, path: str, link_rate: float,
                 assumptions: HostPathAssumptions | None = None) -> Budget:
     """Latency and CPU budget of sending one message over ``path``.
@@ -105,10 +155,10 @@ def path_budget(size_bytes: float, path: str, link_rate: float,
     S = float(v.number("size_bytes", size_bytes, lo=1.0, hi=1e12))
     v.choice("path", path, ("tcp", "rdma"))
     v.positive("link_rate", link_rate)
-    a = assumptions or HostPathAssumptions()
+    a = _assumptions(assumptions)
     wire = S / link_rate
-    net = [("sender NIC", a.adapter, False), ("wire (serialisation)", wire, False),
-           ("switch hop", a.switch_hop, False), ("receiver NIC", a.adapter, False)]
+    net = [("adapters, both ends (end-to-end)", a.adapters, False),
+           ("wire (serialisation)", wire, False), ("switch hop", a.switch_hop, False)]
     if path == "tcp":
         segs = max(1.0, -(-S // a.segment_bytes))
         stages = [("send() system call", a.syscall, True),
@@ -129,7 +179,8 @@ def path_budget(size_bytes: float, path: str, link_rate: float,
 
 def budget_table(size_bytes: float, link_rate: float,
                  assumptions: HostPathAssumptions | None = None) -> Table:
-    """Both paths side by side, stage by stage (CPU-busy stages marked)."""
+    """Both paths side by side, stage by stage (CPU-busy stages marked); arguments as in
+    :func:`path_budget`."""
     tcp = path_budget(size_bytes, "tcp", link_rate, assumptions)
     rdma = path_budget(size_bytes, "rdma", link_rate, assumptions)
     rows = []
@@ -140,5 +191,8 @@ def budget_table(size_bytes: float, link_rate: float,
     rows.append(["TCP", "total", fmt_time(tcp.latency), f"CPU {fmt_time(tcp.cpu_time)}"])
     rows.append(["RDMA", "total", fmt_time(rdma.latency), f"CPU {fmt_time(rdma.cpu_time)}"])
     return Table(["path", "stage", "time", "CPU busy"], rows,
-                 "Illustrative host costs (HostPathAssumptions); adapter ~0.5-0.6 us and "
-                 "switch hop 100-300 ns are cited ranges.")
+                 "Illustrative host costs (HostPathAssumptions); the adapters "
+                 f"({ADAPTER_GENERATION}, {fmt_time(_adapter_default())} end to end) and "
+                 f"the switch hop ({fmt_time(SWITCH_HOP_LATENCY['low'].value)} to "
+                 f"{fmt_time(SWITCH_HOP_LATENCY['high'].value)} quoted) come from "
+                 "specs.ADAPTER_LATENCY and specs.SWITCH_HOP_LATENCY.")

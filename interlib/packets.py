@@ -1,6 +1,7 @@
 """What an RDMA packet carries: RoCEv2 and native InfiniBand header overhead per MTU.
 
-Header sizes (bytes), from the standards:
+Header sizes (bytes), from the standards (stored with their sources in the catalogue,
+:data:`interlib.specs.PACKET_HEADERS`):
 
 * Ethernet: MAC header 14 (destination 6, source 6, EtherType 2) + FCS 4 (IEEE 802.3);
   on the wire every frame also costs preamble + start delimiter 8 and an inter-frame
@@ -26,21 +27,11 @@ import numpy as np
 from . import _validate as v
 from .display import Table
 
-#: Header and framing sizes in bytes (see module docstring for sources).
-HEADERS = {
-    "ethernet_preamble_ifg": 20,
-    "ethernet_mac": 14,
-    "ethernet_fcs": 4,
-    "ipv4": 20,
-    "ipv6": 40,
-    "udp": 8,
-    "ib_bth": 12,
-    "ib_icrc": 4,
-    "ib_lrh": 8,
-    "ib_vcrc": 2,
-    "ib_grh": 40,
-    "ib_reth": 16,
-}
+from .specs import PACKET_HEADERS
+
+#: Header and framing sizes in bytes, read from the catalogue
+#: (:data:`interlib.specs.PACKET_HEADERS`, each with its source).
+HEADERS = {name: int(spec.value) for name, spec in PACKET_HEADERS.items()}
 
 IB_MTUS = (256, 512, 1024, 2048, 4096)
 """RDMA path MTUs (payload bytes) the InfiniBand specification defines."""
@@ -158,11 +149,20 @@ def header_table(payloads=IB_MTUS) -> Table:
         ib = packet_layout(p, "infiniband")
         rows.append([f"{p} B", f"{r.overhead} B", f"{r.wire} B", f"{100 * r.efficiency:.2f} %",
                      f"{ib.overhead} B", f"{100 * ib.efficiency:.2f} %"])
+    H = HEADERS
+    roce = " + ".join(f"{lab} {H[k]}" for lab, k in (
+        ("Ethernet", "ethernet_mac"), ("IPv4", "ipv4"), ("UDP", "udp"), ("BTH", "ib_bth"),
+        ("ICRC", "ib_icrc"), ("FCS", "ethernet_fcs")))
+    ib = " + ".join(f"{lab} {H[k]}" for lab, k in (
+        ("LRH", "ib_lrh"), ("BTH", "ib_bth"), ("ICRC", "ib_icrc"), ("VCRC", "ib_vcrc")))
+    used = ("ethernet_mac", "ipv4", "udp", "ib_bth", "ib_icrc", "ethernet_fcs", "ib_lrh",
+            "ib_vcrc", "ethernet_preamble_ifg")
+    cited = sorted({PACKET_HEADERS[k].source.title.split(",")[0] for k in used})
     return Table(["RDMA MTU (payload)", "RoCEv2 overhead", "RoCEv2 wire bytes",
                   "RoCEv2 efficiency", "IB overhead", "IB efficiency"], rows,
-                 "RoCEv2: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4, plus 20 B "
-                 "preamble/gap on the wire. InfiniBand: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 "
-                 "(IBTA spec; IEEE 802.3; RFC 791; RFC 768).")
+                 f"RoCEv2: {roce}, plus {H['ethernet_preamble_ifg']} B preamble/gap on the "
+                 f"wire. InfiniBand: {ib} (specs.PACKET_HEADERS; sources: "
+                 f"{'; '.join(cited)}).")
 
 
 def layout_table(payload: int = 4096) -> Table:

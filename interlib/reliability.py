@@ -102,6 +102,16 @@ class DropStats:
         """99th-percentile step time / drop-free step time."""
         return self.p99_step / self.base_s
 
+    @property
+    def mc_mean_slowdown(self) -> float:
+        """Monte-Carlo mean step time / drop-free step time."""
+        return self.mc_mean_step / self.base_s
+
+    @property
+    def mc_p99_slowdown(self) -> float:
+        """Monte-Carlo 99th-percentile step time / drop-free step time."""
+        return self.mc_p99_step / self.base_s
+
 
 def expected_max_drops(n_gpus, drop_rate: float, packets: int):
     """E[max over ``n_gpus`` GPUs of Binomial(packets, drop_rate)] (exact sum).
@@ -114,6 +124,10 @@ def expected_max_drops(n_gpus, drop_rate: float, packets: int):
         packets: Packets per GPU per step, 1..10^9.
     """
     v.number("n_gpus", n_gpus, lo=1)
+    whole = np.asarray(n_gpus, dtype=float)
+    if np.any(whole != np.floor(whole)):
+        bad = np.atleast_1d(whole)[np.atleast_1d(whole != np.floor(whole))][0]
+        raise ValueError(f"n_gpus={bad!r} is out of range: must be whole GPU counts")
     p = float(v.number("drop_rate", drop_rate, lo=0.0, hi=1.0, hi_open=True))
     m = v.integer("packets", packets, lo=1, hi=10**9)
     F = _binom_cdf(m, p, _kmax(m, p))
@@ -206,6 +220,27 @@ def step_time_with_drops(n_gpus: int, drop_rate: float, packets: int, base_s: fl
                      float(base_s + penalty_s * mean_max), float(base_s + penalty_s * p99),
                      float(t.mean()), float(np.quantile(t, 0.99, method="inverted_cdf")),
                      float(base_s), int(samples))
+
+
+def gpus_for_hit_probability(drop_rate: float, packets: int, target: float = 0.5) -> int:
+    """The fewest GPUs for which a step contains at least one drop with probability
+    above ``target``: the smallest N with ``1 - (1 - p)^(m N) > target``, i.e.
+    ``N > ln(1 - target) / (m ln(1 - p))``.
+
+    Args:
+        drop_rate: p, (0, 1).
+        packets: m, packets per GPU per step, 1..10^9.
+        target: Probability, (0, 1).
+
+    >>> gpus_for_hit_probability(0.5, 1)     # one packet each, a coin flip per GPU
+    2
+    """
+    p = float(v.number("drop_rate", drop_rate, lo=0.0, hi=1.0, lo_open=True, hi_open=True))
+    m = v.integer("packets", packets, lo=1, hi=10**9)
+    t = float(v.number("target", target, lo=0.0, hi=1.0, lo_open=True, hi_open=True))
+    n = math.log1p(-t) / (m * math.log1p(-p))
+    N = max(1, math.floor(n) + 1)
+    return int(N)
 
 
 def packets_for(size_bytes, payload: int = 4096):

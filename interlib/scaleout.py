@@ -16,7 +16,8 @@ import numpy as np
 from . import _validate as v
 from . import collectives, topology
 from .display import Table, fmt_bits, fmt_bytes, fmt_rate, fmt_ratio
-from .specs import INFINIBAND, SUPERPOD_SU, System, nic as _nic, switch, system as _system
+from .specs import (ETHERNET, INFINIBAND, NICS, SUPERPOD_SU, SWITCHES, System, nic as _nic,
+                    switch, system as _system)
 from .units import bit
 
 ALLREDUCE_ALGORITHMS = ("ring", "hierarchical", "sharp", "auto")
@@ -28,7 +29,8 @@ def ib_generations_table() -> Table:
     rows = []
     for name, gen in INFINIBAND.items():
         port = gen.port_rate(4)
-        rows.append([name, str(gen.year), fmt_bits(gen.lane_signalling.value / bit),
+        year = str(gen.year) if gen.year is not None else "not in our sources"
+        rows.append([name, year, fmt_bits(gen.lane_signalling.value / bit),
                      gen.encoding, fmt_bits(gen.lane_data.value / bit),
                      fmt_bits(port / bit), fmt_rate(port)])
     return Table(["generation", "first products (approx.)", "lane signalling",
@@ -37,6 +39,62 @@ def ib_generations_table() -> Table:
                  "Per direction. 1 byte = 8 bits; PAM4 carries 2 bits per symbol. Sources: "
                  "IBTA roadmap as tabulated by infiniband.jp and Bekman; XDR lane rate "
                  "nominal.")
+
+
+def ib_speedup(new: str, old: str) -> float:
+    """How many times faster a 4x ``new`` InfiniBand port is than a 4x ``old`` one, per
+    direction (port data rates, ``specs.INFINIBAND``).
+
+    >>> ib_speedup("NDR", "EDR")
+    4.0
+    """
+    from .specs import infiniband
+
+    return infiniband(new).port_rate(4) / infiniband(old).port_rate(4)
+
+
+def meta_clusters_text() -> str:
+    """Meta's two H100 training clusters and the Llama 3 run, as a sentence from the
+    catalogue (``specs.META_CLUSTERS_24K``, ``specs.LLAMA3_GPUS``) with the sources.
+
+    >>> print(meta_clusters_text())  # doctest: +ELLIPSIS
+    Meta: 2 clusters of 24,576 H100 GPUs each (one RoCE, one InfiniBand), 400 Gb/s endpoints ...
+    """
+    from .specs import LLAMA3_GPUS, META_CLUSTERS_24K as M
+
+    return (f"Meta: {M['clusters'].value:g} clusters of {M['gpus_per_cluster'].value:,.0f} "
+            f"H100 GPUs each (one RoCE, one InfiniBand), "
+            f"{fmt_bits(M['endpoint_rate'].value / bit)} endpoints "
+            f"({M['clusters'].source.title.split(' (')[0]}); the Llama 3 405B snapshot "
+            f"ran on {LLAMA3_GPUS.value:,.0f} H100 GPUs "
+            f"({LLAMA3_GPUS.source.title.split(', arXiv')[0]})")
+
+
+def ethernet_table() -> Table:
+    """Chapter 6's spec table, from the catalogue: Ethernet port speeds
+    (``specs.ETHERNET``), the NICs that speak Ethernet (``specs.NICS``) and the Ethernet
+    switches (``specs.SWITCHES``), in bits/s and bytes/s per direction, with the kind
+    of figure and its source."""
+    rows = []
+    for gbps, sp in ETHERNET.items():
+        rows.append([f"{gbps} GbE port", fmt_bits(sp.value / bit), fmt_rate(sp.value),
+                     sp.kind, sp.source.title.split(" (")[0]])
+    for n in NICS.values():
+        if "Ethernet" in n.fabric:
+            rows.append([f"{n.name} NIC ({n.fabric})", fmt_bits(n.rate.value / bit),
+                         fmt_rate(n.rate.value), n.rate.kind,
+                         n.rate.source.title.split(" (")[0]])
+    for sw in SWITCHES.values():
+        if sw.fabric == "Ethernet":
+            cap = sw.capacity_per_direction
+            rows.append([f"{sw.name} switch: {sw.ports.value:g} ports x "
+                         f"{fmt_bits(sw.port_rate.value / bit)}", fmt_bits(cap / bit),
+                         fmt_rate(cap), sw.port_rate.kind,
+                         sw.port_rate.source.title.split(" (")[0]])
+    return Table(["item", "bits/s (per direction)", "bytes/s (per direction)", "kind",
+                  "source"], rows,
+                 "Ethernet for RoCEv2, from interlib.specs; every rate per direction "
+                 "(a switch row is its total capacity, ports x port rate).")
 
 
 def node_nic_table(names=("dgx-a100", "dgx-h100", "dgx-b200", "gb200-nvl72")) -> Table:
@@ -65,9 +123,7 @@ def with_nics(system="dgx-h100", nic: str = "connectx-7", nics_per_node: int | N
         nic: NIC catalogue id (``"connectx-6-hdr"``, ``"connectx-7"``, ``"connectx-8"``).
         nics_per_node: Compute NICs per node, 1..gpus_per_node (default unchanged).
     """
-    s = _system(system) if isinstance(system, str) else system
-    if not isinstance(s, System):
-        raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
+    s = _as_system(system)
     n = s.nics_per_node if nics_per_node is None else v.integer(
         "nics_per_node", nics_per_node, lo=1, hi=s.gpus_per_node)
     return dataclasses.replace(s, nic=_nic(nic), nics_per_node=n)
@@ -139,6 +195,16 @@ def hierarchical_bytes(size_bytes, gpus_per_node: int, nodes: int) -> Hierarchic
                              2 * (n - 1) / n * S, 2 * (k - 1) / k * S)
 
 
+def _as_system(system) -> System:
+    """A catalogue id or a :class:`~interlib.specs.System`, as a System (ValueError
+    naming ``system`` otherwise)."""
+    if isinstance(system, str):
+        return _system(system)
+    if not isinstance(system, System):
+        raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
+    return system
+
+
 def nic_phase_time(size_bytes, system="dgx-h100", nodes: int = 4):
     """Line-rate time of the inter-node phase of a hierarchical all-reduce: each GPU's
     shard goes through ``nics_per_node / gpus_per_node`` of the node's NICs, so the node
@@ -151,7 +217,7 @@ def nic_phase_time(size_bytes, system="dgx-h100", nodes: int = 4):
         system: Catalogue id or System.
         nodes: k >= 2.
     """
-    s = _system(system) if isinstance(system, str) else system
+    s = _as_system(system)
     k = v.integer("nodes", nodes, lo=2, hi=100_000)
     b = hierarchical_bytes(size_bytes, s.gpus_per_node, k)
     return b.node_out / s.node_injection
@@ -193,6 +259,8 @@ def superpod(scalable_units: int = 4) -> SuperPOD:
 
 def fabric_table(ft: topology.FatTree) -> Table:
     """One fat-tree's counts as a two-column table."""
+    if not isinstance(ft, topology.FatTree):
+        raise ValueError(f"ft={ft!r} must be a topology.FatTree")
     rows = [["hosts (NIC ports)", f"{ft.hosts:,}"], ["switch radix", str(ft.radix)],
             ["tiers", str(ft.tiers)],
             ["switches per tier (leaf first)", " + ".join(f"{x:,}" for x in
@@ -208,42 +276,49 @@ def fabric_table(ft: topology.FatTree) -> Table:
 
 
 def topology_table(hosts: int = 4096, radix: int = 64) -> Table:
-    """Fat-tree, balanced dragonfly and 3D torus for about ``hosts`` endpoints."""
-    ft = topology.fat_tree(hosts, radix)
-    # the smallest balanced dragonfly of radix <= radix with at least `hosts` hosts
-    df = None
-    for k in range(3, radix + 1):
-        cand = topology.balanced_dragonfly(k)
-        if cand.hosts >= hosts:
-            p = cand.p
-            groups = max(2, -(-hosts // (cand.a * p)))
-            df = topology.dragonfly(p, cand.a, cand.h, min(groups, cand.a * cand.h + 1))
-            break
-    tor = topology.cube_torus(hosts)
-    rows = [["fat-tree", f"{ft.hosts:,}", f"{ft.switches:,}", f"{ft.cables:,}",
+    """Fat-tree, balanced dragonfly and 3D torus for about ``hosts`` endpoints
+    (:func:`interlib.topology.compare`): every switch or router has at most ``radix``
+    ports (the row says how many each uses), every link the default NDR port rate.
+    Path length is counted the same way for all three: links crossed on the longest
+    host-to-host path."""
+    c = topology.compare(hosts, radix)
+    ft, df, tor = c["fat-tree"], c["dragonfly"], c["3D torus"]
+    rows = [[f"fat-tree, {ft.tiers} tiers", f"{ft.radix} ports", f"{ft.hosts:,}",
+             f"{ft.switches:,}", f"{ft.cables:,}", f"{ft.switch_cables:,}",
              fmt_rate(ft.bisection_per_direction), fmt_ratio(ft.bisection_ratio),
-             str(ft.max_hops)]]
+             str(ft.max_links)]]
     if df is not None:
-        rows.append([f"dragonfly (p={df.p}, a={df.a}, h={df.h}, {df.groups} groups)",
-                     f"{df.hosts:,}", f"{df.switches:,}", f"{df.cables:,}",
+        rows.append([f"dragonfly, {df.groups} groups (p={df.p}, a={df.a}, h={df.h})",
+                     f"{df.radix} ports", f"{df.hosts:,}", f"{df.switches:,}",
+                     f"{df.cables:,}",
+                     f"{df.local_cables + df.global_cables:,} ({df.global_cables:,} global)",
                      fmt_rate(df.bisection_per_direction), fmt_ratio(df.bisection_ratio),
-                     str(df.max_hops)])
-    rows.append([f"3D torus {tor.dims[0]}x{tor.dims[1]}x{tor.dims[2]}", f"{tor.hosts:,}",
-                 "0 (direct)", f"{tor.cables:,}", fmt_rate(tor.bisection_per_direction),
-                 fmt_ratio(tor.bisection_ratio), str(tor.max_hops)])
-    return Table(["topology", "hosts", "switches", "cables", "bisection (per direction)",
-                  "bisection / full", "max hops"], rows,
-                 f"About {hosts:,} endpoints, {radix}-port switches where switches are used, "
-                 "every link 400 Gb/s per direction.")
+                     str(df.max_links)])
+    else:
+        rows.append([f"dragonfly: a balanced dragonfly of {radix}-port routers has fewer "
+                     "than this many hosts", "", "", "", "", "", "", "", ""])
+    d = "x".join(str(x) for x in tor.dims)
+    rows.append([f"3D torus {d}", f"{tor.links_per_node} neighbour links",
+                 f"{tor.hosts:,}", "0 (direct)", f"{tor.cables:,}", f"{tor.cables:,}",
+                 fmt_rate(tor.bisection_per_direction), fmt_ratio(tor.bisection_ratio),
+                 str(tor.max_links)])
+    return Table(["topology", "switch / router radix used", "hosts", "switches",
+                  "cables", "of which switch-to-switch", "bisection (per direction)",
+                  "bisection / full", "longest path (links, host to host)"], rows,
+                 f"About {hosts:,} endpoints; switches and routers of at most {radix} "
+                 f"ports; every link {fmt_bits(ft.link_rate / bit)} per direction "
+                 "(one NDR 4x port, specs.infiniband).")
 
 
-def fmt_nic(system: System) -> str:
-    """``'8 x ConnectX-7 (400 Gb/s) = 400 GB/s per direction'``."""
+def fmt_nic(system) -> str:
+    """``'8 x ConnectX-7 (400 Gb/s) = 400 GB/s per direction'`` for a catalogue id or a
+    :class:`~interlib.specs.System`."""
+    system = _as_system(system)
     return (f"{system.nics_per_node} x {system.nic.name} "
             f"({fmt_bits(system.nic.rate.value / bit)}) = "
             f"{fmt_rate(system.node_injection)} per direction")
 
 
-__all__ = ["ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
+__all__ = ["meta_clusters_text", "ib_speedup", "ethernet_table", "ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
            "hierarchical_bytes", "nic_phase_time", "superpod", "SuperPOD", "fabric_table",
            "topology_table", "fmt_nic", "HierarchicalBytes", "fmt_bytes"]

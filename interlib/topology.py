@@ -83,6 +83,13 @@ class FatTree:
         """Bisection bandwidth as a share of full bisection (1.0 = non-blocking)."""
         return self.bisection_per_direction / self.full_bisection_per_direction
 
+    @property
+    def max_links(self) -> int:
+        """Links crossed on the longest shortest host-to-host path: up ``tiers`` links
+        and down ``tiers`` links, ``2 x tiers`` (the measure :class:`Dragonfly` and
+        :class:`Torus` also give, so the three can be compared)."""
+        return 2 * self.tiers
+
 
 def leaf_ports(radix: int, oversubscription: float = 1.0) -> tuple[int, int]:
     """Split a leaf switch's ports into (down to hosts, up to the next tier).
@@ -205,7 +212,11 @@ def fat_tree_counts(hosts, radix: int = 64, oversubscription: float = 1.0):
     down, up = leaf_ports(radix, oversubscription)
     k = int(radix)
     v.number("hosts", hosts, lo=1)
-    n = np.atleast_1d(np.asarray(hosts, dtype=np.int64))
+    arr = np.atleast_1d(np.asarray(hosts, dtype=float))
+    if np.any(arr != np.floor(arr)):
+        bad = arr[arr != np.floor(arr)][0]
+        raise ValueError(f"hosts={bad!r} is out of range: must be whole host counts")
+    n = arr.astype(np.int64)
     caps = np.array([max_hosts(k, t, oversubscription) for t in range(1, 6)])
     if np.any(n > caps[-1]):
         raise ValueError(f"hosts={int(n.max())} is out of range: at most {caps[-1]} in 5 "
@@ -267,8 +278,10 @@ class Dragonfly:
             group pair: ``floor(g/2) x ceil(g/2)``), per direction.
         bisection_per_direction: bytes/s per direction.
         full_bisection_per_direction: ``hosts/2 x link_rate``.
-        max_hops: Routers on the longest minimal route: local, global, local = 3.
+        max_hops: Router-to-router hops on the longest minimal route: local, global,
+            local = 3 (so up to 4 routers are traversed).
         link_rate: bytes/s per direction.
+        links_per_group_pair: Global links joining each pair of groups.
     """
 
     p: int
@@ -286,15 +299,22 @@ class Dragonfly:
     full_bisection_per_direction: float
     max_hops: int
     link_rate: float
+    links_per_group_pair: int = 1
 
     @property
     def bisection_ratio(self) -> float:
         """Bisection as a share of full bisection."""
         return self.bisection_per_direction / self.full_bisection_per_direction
 
+    @property
+    def max_links(self) -> int:
+        """Links crossed on the longest minimal host-to-host path: host to router, local,
+        global, local, router to host = 5 (3 when a group is a single router)."""
+        return 5 if self.a > 1 else 3
+
 
 def dragonfly(p: int, a: int, h: int, groups: int | None = None,
-              link_rate: float | None = None) -> Dragonfly:
+              link_rate: float | None = None, spread_global: bool = False) -> Dragonfly:
     """Count a dragonfly with ``p`` hosts and ``h`` global links per router, ``a``
     routers per group and ``groups`` groups (default the maximum, ``a h + 1``).
 
@@ -308,6 +328,10 @@ def dragonfly(p: int, a: int, h: int, groups: int | None = None,
             router (1..128).
         groups: 2 .. a h + 1 (default a h + 1).
         link_rate: bytes/s per direction (default one NDR port).
+        spread_global: With fewer than ``a h + 1`` groups, use every global port:
+            ``floor(a h / (groups - 1))`` parallel links join each pair of groups
+            (``False``: one link per pair, the minimum). With ``a h + 1`` groups both
+            give one link per pair.
 
     >>> d = dragonfly(4, 8, 4)       # radix-15 routers, 33 groups
     >>> d.hosts, d.switches, d.radix
@@ -319,12 +343,16 @@ def dragonfly(p: int, a: int, h: int, groups: int | None = None,
     g_max = a * h + 1
     g = g_max if groups is None else v.integer("groups", groups, lo=2, hi=g_max)
     rate = _default_rate() if link_rate is None else float(v.positive("link_rate", link_rate))
+    v.flag("spread_global", spread_global)
     hosts = a * p * g
     local = g * a * (a - 1) // 2
-    glob = max(g * (g - 1) // 2, 0) if g < g_max else g * a * h // 2
-    bis = (g // 2) * ((g + 1) // 2)
+    per_pair = (a * h) // (g - 1) if spread_global else 1
+    pairs = g * (g - 1) // 2
+    glob = pairs * per_pair if g < g_max else g * a * h // 2
+    bis = (g // 2) * ((g + 1) // 2) * per_pair
     return Dragonfly(p, a, h, g, p + a - 1 + h, hosts, a * g, local, glob,
-                     hosts + local + glob, bis, bis * rate, hosts / 2 * rate, 3, rate)
+                     hosts + local + glob, bis, bis * rate, hosts / 2 * rate, 3, rate,
+                     per_pair)
 
 
 def balanced_dragonfly(radix: int, link_rate: float | None = None) -> Dragonfly:
@@ -338,6 +366,30 @@ def balanced_dragonfly(radix: int, link_rate: float | None = None) -> Dragonfly:
     k = v.integer("radix", radix, lo=3, hi=511)
     p = (k + 1) // 4
     return dragonfly(p, 2 * p, p, None, link_rate)
+
+
+def dragonfly_for(hosts: int, radix: int, link_rate: float | None = None):
+    """The balanced dragonfly of routers with at most ``radix`` ports
+    (:func:`balanced_dragonfly`: ``p = h = floor((radix + 1)/4)``, ``a = 2p``) with just
+    enough groups for ``hosts`` endpoints (at least 2), every global port used
+    (``spread_global=True``). ``None`` if even ``a h + 1`` groups are too few.
+
+    Args:
+        hosts: Endpoints, 1..10,000,000.
+        radix: Router ports, 3..511.
+        link_rate: bytes/s per direction (default one NDR port).
+
+    >>> d = dragonfly_for(4096, 64)
+    >>> d.radix, d.groups, d.switches
+    (63, 8, 256)
+    """
+    n = v.integer("hosts", hosts, lo=1, hi=10_000_000)
+    top = balanced_dragonfly(radix, link_rate)
+    if top.hosts < n:
+        return None
+    per_group = top.a * top.p
+    groups = min(max(2, -(-n // per_group)), top.a * top.h + 1)
+    return dragonfly(top.p, top.a, top.h, groups, link_rate, spread_global=True)
 
 
 # --------------------------------------------------------------------------- torus
@@ -378,6 +430,12 @@ class Torus:
     def bisection_ratio(self) -> float:
         """Bisection as a share of full bisection."""
         return self.bisection_per_direction / self.full_bisection_per_direction
+
+    @property
+    def max_links(self) -> int:
+        """Links crossed on the longest shortest path: the diameter (each node is an
+        endpoint and its own router, so there are no host links)."""
+        return self.max_hops
 
 
 def torus(dims, link_rate: float | None = None) -> Torus:
@@ -431,3 +489,37 @@ def cube_torus(hosts: int, link_rate: float | None = None) -> Torus:
         while dims[i] > 1 and (dims[i] - 1) * int(np.prod(dims)) // dims[i] >= n:
             dims[i] -= 1
     return torus(tuple(dims), link_rate)
+
+
+# --------------------------------------------------------------------- comparison
+TOPOLOGIES = ("fat-tree", "dragonfly", "3D torus")
+"""The three topologies :func:`compare` builds, in display order."""
+
+
+def compare(hosts: int, radix: int = 64, link_rate: float | None = None) -> dict:
+    """Fat-tree, dragonfly and 3D torus for about ``hosts`` endpoints, with the same link
+    rate and, where switches are used, switches of the same radix:
+
+    * ``"fat-tree"``: :func:`fat_tree` of ``radix``-port switches (non-blocking);
+    * ``"dragonfly"``: :func:`dragonfly_for` with routers of at most ``radix`` ports
+      (``None`` if a balanced dragonfly of that radix cannot reach ``hosts``);
+    * ``"3D torus"``: :func:`cube_torus` (no switches; each node has up to 6 neighbour
+      links, whatever ``radix`` is).
+
+    Compare them by ``switches``, ``cables``, ``bisection_ratio`` and ``max_links``
+    (links crossed on the longest path, host to host).
+
+    Args:
+        hosts: Endpoints, 1..10,000,000 (the fat-tree must fit in 5 tiers).
+        radix: Even switch port count, 4..510.
+        link_rate: bytes/s per direction (default one NDR port).
+
+    >>> c = compare(4096, 64)
+    >>> c["fat-tree"].switches, c["dragonfly"].switches, c["3D torus"].switches
+    (320, 256, 0)
+    """
+    k = v.integer("radix", radix, lo=4, hi=510)
+    n = v.integer("hosts", hosts, lo=1, hi=10_000_000)
+    return {"fat-tree": fat_tree(n, k, 1.0, link_rate),
+            "dragonfly": dragonfly_for(n, k, link_rate),
+            "3D torus": cube_torus(n, link_rate)}

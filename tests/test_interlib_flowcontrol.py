@@ -107,6 +107,7 @@ def test_pfc_watchdog_contains_the_storm():
     (lambda: F.pfc_storm(xoff=10, xon=20), "xon"),
     (lambda: F.pfc_storm(failure="yes"), "failure"),
     (lambda: F.pfc_storm(watchdog_steps=0), "watchdog_steps"),
+    (lambda: F.pfc_headroom_bytes(50e9, 10, response_s=-1), "response_s"),
 ])
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):

@@ -121,7 +121,38 @@ def test_packets_for():
     (lambda: R.retransmit_timeout(40), "exponent"),
     (lambda: R.max_drop_quantile(4, 1e-3, 10, 1.0), "q"),
     (lambda: R.packets_for(-1), "size_bytes"),
+    (lambda: R.expected_max_drops(1.5, 1e-3, 10), "n_gpus"),
+    (lambda: R.expected_max_drops([2, 2.5], 1e-3, 10), "n_gpus"),
 ])
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_header_sizes_are_the_standards_values():
+    """IEEE 802.3 (MAC 6+6+2, FCS 4, preamble+SFD 8 + IPG 12), RFC 791 (IPv4 20),
+    RFC 8200 (IPv6 40), RFC 768 (UDP 8), IBTA (BTH 12, ICRC 4, LRH 8, VCRC 2, GRH 40,
+    RETH 16); each catalogue entry carries a source."""
+    from interlib import specs
+    expected = {"ethernet_mac": 6 + 6 + 2, "ethernet_fcs": 4, "ethernet_preamble_ifg": 8 + 12,
+                "ipv4": 20, "ipv6": 40, "udp": 8, "ib_bth": 12, "ib_icrc": 4, "ib_lrh": 8,
+                "ib_vcrc": 2, "ib_grh": 40, "ib_reth": 16}
+    assert P.HEADERS == expected
+    for name, spec in specs.PACKET_HEADERS.items():
+        assert spec.unit == "B" and spec.source.url.startswith("https://"), name
+    assert "14" in P.header_table().caption and "RFC 768" in P.header_table().caption
+
+
+def test_gpus_for_hit_probability_by_hand():
+    """1 - (1-p)^(mN) > 1/2  <=>  N > ln 2 / (m (-ln(1-p))); with p = 1e-9 and
+    m = 244,141 packets (1 GB in 4 KiB packets): ln 2 / (2.44141e-4) = 2839.1 -> 2840."""
+    import math
+    m = R.packets_for(1e9, 4096)
+    n = R.gpus_for_hit_probability(1e-9, m)
+    assert n == math.floor(math.log(2) / (m * 1e-9)) + 1
+    assert R.step_time_with_drops(n, 1e-9, m, 1.0, 0.0).p_step_hit > 0.5
+    assert R.step_time_with_drops(n - 1, 1e-9, m, 1.0, 0.0).p_step_hit <= 0.5
+    with pytest.raises(ValueError, match="target"):
+        R.gpus_for_hit_probability(1e-9, m, 1.0)
+    with pytest.raises(ValueError, match="drop_rate"):
+        R.gpus_for_hit_probability(0.0, m)

@@ -11,7 +11,7 @@ import pytest
 from interlib import hostpath as H
 from interlib import scaleout as S
 from interlib import specs
-from interlib.units import GB_per_s, GiB, Gbit_per_s, KiB, MiB
+from interlib.units import GB_per_s, GiB, Gbit_per_s, KiB, MiB, ns, us
 
 
 def test_hierarchical_bytes_by_hand():
@@ -49,7 +49,7 @@ def test_multinode_all_reduce_uses_predict():
     assert set(out) == {"ring", "hierarchical", "sharp", "auto"}
     direct = collectives.predict("all_reduce", 64 * MiB, "dgx-h100", 8, 4, "sharp")
     assert out["sharp"].time_s == direct.time_s
-    assert out["auto"].time_s <= min(out["ring"].time_s, out["auto"].time_s)
+    assert out["auto"].time_s <= out["ring"].time_s
 
 
 def test_superpod_counts():
@@ -63,6 +63,11 @@ def test_tables_render():
     assert len(S.ib_generations_table().rows) == len(specs.INFINIBAND)
     assert "400 Gb/s" in repr(S.ib_generations_table())
     assert len(S.topology_table(1024, 64).rows) == 3
+    eth = S.ethernet_table()
+    n_eth_nics = sum("Ethernet" in n.fabric for n in specs.NICS.values())
+    n_eth_switches = sum(s.fabric == "Ethernet" for s in specs.SWITCHES.values())
+    assert len(eth.rows) == len(specs.ETHERNET) + n_eth_nics + n_eth_switches
+    assert "51.2 Tb/s" in repr(eth)     # Spectrum-4: 64 x 800 Gb/s
     assert "2,048" in repr(S.fabric_table(S.superpod(4).fabric))
 
 
@@ -97,7 +102,56 @@ def test_wire_time_is_size_over_rate():
     (lambda: H.path_budget(0, "tcp", 1e9), "size_bytes"),
     (lambda: H.path_budget(10, "udp", 1e9), "path"),
     (lambda: H.path_budget(10, "tcp", 0), "link_rate"),
+    (lambda: H.path_budget(10, "tcp", 1e9, assumptions=3), "assumptions"),
+    (lambda: H.budget_table(10, 1e9, assumptions="x"), "assumptions"),
+    (lambda: H.HostPathAssumptions(syscall=-1), "syscall"),
+    (lambda: H.HostPathAssumptions(adapters=0), "adapters"),
+    (lambda: S.nic_phase_time(1e6, system=5), "system"),
+    (lambda: S.fabric_table(3), "ft"),
+    (lambda: S.fmt_nic("x"), "name"),
+    (lambda: S.fmt_nic(3), "system"),
+    (lambda: specs.ethernet([]), "gbps"),
+    (lambda: specs.ethernet(300), "gbps"),
 ])
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_rdma_charges_the_end_to_end_adapter_latency_once():
+    """facts.md 1.4: HDR adapter latency 0.6 us end to end (both adapters); a switch hop
+    100-300 ns (the model takes the middle, 200 ns)."""
+    a = H.HostPathAssumptions()
+    assert a.adapters == pytest.approx(0.6 * us)
+    assert a.switch_hop == pytest.approx(200 * ns)
+    rate = 50 * GB_per_s
+    b = H.path_budget(4 * KiB, "rdma", rate)
+    assert sum("adapter" in name for name, _, _ in b.stages) == 1
+    assert b.latency == pytest.approx(a.post + a.adapters + 4 * KiB / rate + a.switch_hop
+                                      + a.poll)
+    # a one-way verbs message is ~1 us class (facts.md 1.4), not ~2 us
+    assert b.latency < 1.5 * us
+
+
+def test_superpod_matches_reference_architecture():
+    """specs.SUPERPOD_SU (facts.md 1.7): 32 nodes per SU under 8 leaves; 4 SUs and 16
+    spines make 1,024 GPUs."""
+    su = specs.SUPERPOD_SU
+    p = S.superpod(int(su["sus_per_pod"].value))
+    assert p.nodes == su["sus_per_pod"].value * su["nodes_per_su"].value
+    assert p.gpus == 1024
+    assert p.fabric.switches_per_tier == (su["sus_per_pod"].value * su["leaves_per_su"].value,
+                                          su["spines"].value)
+    assert S.superpod(1).fabric.switches_per_tier[0] == su["leaves_per_su"].value
+
+
+def test_fdr_lane_rate_derived_from_signalling_and_code():
+    fdr = specs.infiniband("FDR")
+    assert fdr.lane_data.value == pytest.approx(fdr.lane_signalling.value * 64 / 66)
+    assert fdr.port_rate(4) == pytest.approx(14.0625e9 * 64 / 66 * 4 / 8)
+
+
+def test_ib_coding_efficiency():
+    """8b/10b keeps 8 of 10 bits, 64b/66b 64 of 66."""
+    assert specs.infiniband("SDR").coding_efficiency == pytest.approx(8 / 10)
+    assert specs.infiniband("FDR").coding_efficiency == pytest.approx(64 / 66)

@@ -125,6 +125,11 @@ def test_link_rate_units():
     (lambda: T.torus((8, 0)), "dims"),
     (lambda: T.cube_torus(0), "hosts"),
     (lambda: T.max_hosts(64, 9), "tiers"),
+    (lambda: T.fat_tree_counts(1.5), "hosts"),
+    (lambda: T.fat_tree_counts([16, 17.5]), "hosts"),
+    (lambda: T.dragonfly(4, 8, 4, spread_global=1), "spread_global"),
+    (lambda: T.dragonfly_for(0, 64), "hosts"),
+    (lambda: T.compare(4096, 63), "radix"),
 ])
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
@@ -139,3 +144,31 @@ def test_vectorised_counts_match_fat_tree(hosts, radix, r):
     for h, t, s, c in zip(hosts, tiers, sw, cab):
         ft = T.fat_tree(h, radix, r)
         assert (ft.tiers, ft.switches, ft.cables) == (t, s, c)
+
+
+def test_dragonfly_for_by_hand():
+    """Balanced dragonfly of 64-port routers (Kim et al. 2008: a = 2p = 2h):
+    p = h = floor(65/4) = 16, a = 32, 63 ports used; 4096 hosts need ceil(4096/512) = 8
+    groups; every group's a h = 512 global ports spread over the 7 other groups:
+    floor(512/7) = 73 links per pair, 28 pairs."""
+    d = T.dragonfly_for(4096, 64)
+    assert (d.p, d.a, d.h, d.radix, d.groups) == (16, 32, 16, 63, 8)
+    assert d.switches == 8 * 32 and d.hosts == 4096
+    assert d.links_per_group_pair == 73
+    assert d.global_cables == 28 * 73
+    assert d.local_cables == 8 * 32 * 31 // 2
+    assert d.bisection_links == 4 * 4 * 73
+    assert d.max_links == 5 and d.max_hops == 3
+    assert T.dragonfly_for(10**6, 16) is None      # radix 16: at most 8*4*33 hosts
+    # with a h + 1 groups spreading changes nothing: one link per pair
+    assert T.dragonfly(4, 8, 4, spread_global=True) == T.dragonfly(4, 8, 4)
+
+
+def test_compare_uses_one_radix_and_comparable_paths():
+    c = T.compare(4096, 64)
+    assert set(c) == set(T.TOPOLOGIES)
+    assert c["fat-tree"].radix == 64 and c["dragonfly"].radix <= 64
+    # links host to host: up and down the fat-tree's tiers; the torus diameter
+    assert c["fat-tree"].max_links == 2 * c["fat-tree"].tiers
+    assert c["3D torus"].max_links == sum(d // 2 for d in c["3D torus"].dims)
+    assert c["3D torus"].switches == 0

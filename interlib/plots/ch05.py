@@ -1,4 +1,5 @@
-"""Chapter 5 figures: multi-node all-reduce, fat-tree sizing, credit flow control.
+"""Chapter 5 figures: multi-node all-reduce, fat-tree sizing, the three topologies side by
+side, credit flow control.
 
 Each figure is built in two steps, so a demo can change it in place on a slider move
 (``interlib.widgets.Demo.update``) with the very code that draws it: the plot function
@@ -27,8 +28,21 @@ _ALG_STYLE = {
     "ring": (COLORS["blue"], "-", "flat ring (all GPUs, NCCL channels over every NIC)"),
     "hierarchical": (COLORS["green"], "-", "hierarchical: NVLink RS, NIC all-reduce, NVLink AG"),
     "sharp": (COLORS["purple"], "-", "hierarchical + SHARP (switches reduce)"),
-    "auto": (COLORS["black"], "--", "NCCL's choice (ring / tree / NVLS)"),
+    "auto": (COLORS["black"], "--", "NCCL's choice (ring / tree / NVLSTree)"),
 }
+
+
+def nccl_algorithm_label(algorithm: str, nodes: int) -> str:
+    """NCCL's name for the algorithm ``collectives.predict`` chose: across nodes its
+    ``"nvls"`` is NCCL's NVLSTree (NVLink SHARP inside each node, a tree between nodes).
+
+    >>> nccl_algorithm_label("nvls", 16), nccl_algorithm_label("nvls", 1)
+    ('NVLSTree', 'NVLS')
+    """
+    name = str(algorithm)
+    if name == "nvls":
+        return "NVLSTree" if v.integer("nodes", nodes, lo=1) > 1 else "NVLS"
+    return name
 _SIZES = 2.0 ** np.arange(20, 33)     # 1 MiB .. 4 GiB
 #: The node every all-reduce figure and demo models (with what-if NICs).
 ALLREDUCE_SYSTEM = "dgx-h100"
@@ -191,6 +205,92 @@ def _fill_fat_tree(fig, hosts, radix, oversubscription):
     return [a["switches"], a["cables"], *(a[f"tier:{t}"] for t in _TIER_MARKS),
             *(a[f"tier-label:{t}"] for t in _TIER_MARKS), a["switches:chosen"],
             a["cables:chosen"], ax.title, b["bisection"], b["full:rate"], label]
+
+
+# ------------------------------------------------------- three topologies compared
+_TOPO_COLORS = {"fat-tree": COLORS["blue"], "dragonfly": COLORS["green"],
+                "3D torus": COLORS["orange"]}
+_TOPO_PANELS = (("switches", "switches / routers", (0.5, 1e6)),
+                ("cables", "cables (links)", (0.5, 1e7)),
+                ("bisection", "bisection / full", (0.0, 1.25)),
+                ("path", "longest path (links)", (0.5, 200.0)))
+#: The topology calculator's ranges (``interlib.widgets.ch05`` uses them; the figure's
+#: axes are fixed to cover them).
+TOPOLOGY_HOSTS = (64, 65536)
+TOPOLOGY_RADIXES = (16, 32, 48, 64, 128)
+
+
+def _topo_values(c) -> dict:
+    """``{topology: (switches, cables, bisection share, longest path)}``; ``None`` where
+    the topology cannot be built at this radix."""
+    out = {}
+    for name in topology.TOPOLOGIES:
+        t = c[name]
+        out[name] = None if t is None else (t.switches, t.cables, t.bisection_ratio,
+                                            t.max_links)
+    return out
+
+
+def topology_comparison(hosts: int = 4096, radix: int = 64, highlight: str = "dragonfly"):
+    """Fat-tree, dragonfly and 3D torus for ``hosts`` endpoints with ``radix``-port
+    switches (:func:`interlib.topology.compare`): switches, cables, bisection as a share
+    of full, and the longest host-to-host path in links, one panel each; the
+    ``highlight`` topology is drawn solid, the others faded."""
+    fig, axes = new_figure(1, 4)
+    fig.subplots_adjust(left=0.08, right=0.98, top=0.84, bottom=0.16, wspace=0.45)
+    x = np.arange(len(topology.TOPOLOGIES))
+    for ax, (key, label, lim) in zip(axes, _TOPO_PANELS):
+        bars = ax.bar(x, [lim[0]] * len(x), color=[_TOPO_COLORS[n] for n in
+                                                   topology.TOPOLOGIES])
+        for b, name in zip(bars, topology.TOPOLOGIES):
+            b.set_gid(f"{key}:{name}")
+        for i, name in enumerate(topology.TOPOLOGIES):
+            ax.text(i, lim[0], "", ha="center", va="bottom", fontsize=7,
+                    gid=f"{key}:{name}:label")
+        ax.set_axisbelow(True)
+        if key == "bisection":
+            ax.set_ylim(*lim)
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: display.fmt_ratio(y)))
+        else:
+            ax.set_yscale("log")
+            ax.set_ylim(*lim)
+            si_axis(ax, "y", "")
+        ax.set_xticks(x, [n.replace("3D ", "3D\n").replace("fat-", "fat-\n")
+                          for n in topology.TOPOLOGIES], fontsize=7.5)
+        ax.set_title(label, fontsize=9)
+    fig.suptitle(" ", fontsize=9)
+    _fill_topologies(fig, hosts=hosts, radix=radix, highlight=highlight)
+    return fig
+
+
+def _fill_topologies(fig, hosts, radix, highlight):
+    """Set what :func:`topology_comparison` draws for these parameters (bar heights,
+    labels, highlight, title) on a figure it made; returns those artists."""
+    v.choice("highlight", highlight, topology.TOPOLOGIES)
+    c = topology.compare(hosts, radix)
+    vals = _topo_values(c)
+    changed = []
+    for ax, (key, _, lim) in zip(fig.axes, _TOPO_PANELS):
+        a = _by_gid(ax)
+        for i, name in enumerate(topology.TOPOLOGIES):
+            bar, text = a[f"{key}:{name}"], a[f"{key}:{name}:label"]
+            val = None if vals[name] is None else vals[name][[p[0] for p in _TOPO_PANELS]
+                                                           .index(key)]
+            shown = lim[0] if not val else max(val, lim[0])
+            bar.set_height(shown)
+            bar.set_alpha(1.0 if name == highlight else 0.35)
+            if val is None:
+                text.set_text("n/a")
+            elif key == "bisection":
+                text.set_text(display.fmt_ratio(val))
+            else:
+                text.set_text(display.fmt_si(val, "", 3).strip())
+            text.set_y(shown)
+            changed += [bar, text]
+    ft = c["fat-tree"]
+    fig._suptitle.set_text(f"about {hosts:,} hosts, switches of at most {radix} ports, "
+                           f"links {display.fmt_rate(ft.link_rate)} per direction")
+    return [*changed, fig._suptitle]
 
 
 # ------------------------------------------------------------- credit flow control

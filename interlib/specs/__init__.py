@@ -30,3 +30,8 @@ __all__ = [
     "LLAMA3_GPUS", "LLAMA3_INTERRUPTIONS", "LLAMA3_SNAPSHOT_DAYS", "gpu_flops",
     "SUPERPOD_SU", "SWITCHES", "Switch", "switch",
 ]
+
+# Chapters 5-6: latencies, packet headers, Meta's clusters (appended)
+from .fabric import ADAPTER_LATENCY, META_CLUSTERS_24K, PACKET_HEADERS, SWITCH_HOP_LATENCY
+
+__all__ += ["ADAPTER_LATENCY", "META_CLUSTERS_24K", "PACKET_HEADERS", "SWITCH_HOP_LATENCY"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate as v
-from ..units import Gbit_per_s
+from ..units import Gbit_per_s, ns, us
 from . import sources as S
 from ._base import Spec
 
@@ -57,3 +57,59 @@ SUPERPOD_SU = {
 def switch(name: str) -> Switch:
     """Look up a switch by id (``"quantum-2"``, ``"spectrum-4"``)."""
     return SWITCHES[v.choice("name", name, SWITCHES)]
+
+
+# ------------------------------------------- latencies, headers, clusters (Chapters 5-6)
+ADAPTER_LATENCY = {
+    gen: Spec(val * us, "us", "secondary", S.BEKMAN_IB_LATENCY,
+              note=f"{gen} InfiniBand adapter latency, end to end (the sending and the "
+                   "receiving adapter together, as the table quotes it); NDR and later "
+                   "were not published")
+    for gen, val in (("EDR", 0.5), ("HDR", 0.6))
+}
+"""Adapter (end-to-end) latency by InfiniBand generation: one figure for both NICs of a
+message's path, not per NIC."""
+
+SWITCH_HOP_LATENCY = {
+    "low": Spec(100 * ns, "ns", "secondary", S.WWT_SWITCH_LATENCY,
+                note="NIC-to-NIC through one switch ASIC, low end of the quoted range"),
+    "high": Spec(300 * ns, "ns", "secondary", S.WWT_SWITCH_LATENCY,
+                 note="NIC-to-NIC through one switch ASIC, high end of the quoted range"),
+}
+"""The quoted range of one switch ASIC hop (vendor figures such as "sub-130 ns" for
+Quantum HDR are UNCONFIRMED here and not stored)."""
+
+
+def _hdr(nbytes, src, note):
+    return Spec(nbytes, "B", "vendor peak", src, note=note)
+
+
+PACKET_HEADERS = {
+    "ethernet_preamble_ifg": _hdr(20, S.IEEE_8023_FRAME,
+                                  "preamble 7 + start frame delimiter 1 + minimum "
+                                  "inter-packet gap 12 (wire time, not frame bytes)"),
+    "ethernet_mac": _hdr(14, S.IEEE_8023_FRAME, "destination 6 + source 6 + EtherType 2"),
+    "ethernet_fcs": _hdr(4, S.IEEE_8023_FRAME, "frame check sequence (CRC-32)"),
+    "ipv4": _hdr(20, S.RFC_791, "IPv4 header without options"),
+    "ipv6": _hdr(40, S.RFC_8200, "fixed IPv6 header"),
+    "udp": _hdr(8, S.RFC_768, "UDP header; RoCEv2 destination port 4791"),
+    "ib_bth": _hdr(12, S.IBTA_SPEC, "Base Transport Header"),
+    "ib_icrc": _hdr(4, S.IBTA_SPEC, "invariant CRC"),
+    "ib_lrh": _hdr(8, S.IBTA_SPEC, "Local Route Header (native InfiniBand)"),
+    "ib_vcrc": _hdr(2, S.IBTA_SPEC, "variant CRC (native InfiniBand)"),
+    "ib_grh": _hdr(40, S.IBTA_SPEC, "Global Route Header (routed between subnets)"),
+    "ib_reth": _hdr(16, S.IBTA_SPEC, "RDMA Extended Transport Header (first packet of a "
+                                     "write)"),
+}
+"""Header and framing sizes of RoCEv2 and native InfiniBand packets, bytes."""
+
+META_CLUSTERS_24K = {
+    "clusters": Spec(2, "count", "vendor peak", S.META_CLUSTERS,
+                     note="one RoCE (Arista 7800, Wedge400, Minipack2), one NVIDIA "
+                          "Quantum-2 InfiniBand; the operator's own description"),
+    "gpus_per_cluster": Spec(24576, "count", "vendor peak", S.META_CLUSTERS,
+                             note="H100 GPUs per cluster"),
+    "endpoint_rate": Spec(400 * Gbit_per_s, "Gbit_per_s", "vendor peak", S.META_CLUSTERS,
+                          "per direction", "both clusters: 400 Gbps endpoints"),
+}
+"""Meta's two 24,576-GPU training clusters (March 2024; Appendix B, claim k)."""

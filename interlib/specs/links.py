@@ -202,14 +202,20 @@ class InfiniBandGen:
         lane_signalling: Per-lane signalling rate, bits/s.
         encoding: Line coding.
         lane_data: Per-lane data rate after line coding, bits/s.
-        year: Approximate year of first products.
+        year: Approximate year of first products (``None`` where our sources give none).
     """
 
     name: str
     lane_signalling: Spec
     encoding: str
     lane_data: Spec
-    year: int
+    year: int | None
+
+    @property
+    def coding_efficiency(self) -> float:
+        """Share of the lane's signalling rate that carries data (lane data / lane
+        signalling): 0.8 for 8b/10b, 64/66 for 64b/66b."""
+        return self.lane_data.value / self.lane_signalling.value
 
     def port_rate(self, lanes: int = 4) -> float:
         """Port data rate, bytes/s per direction (a 4x NDR port: 400 Gb/s = 50 GB/s)."""
@@ -217,26 +223,33 @@ class InfiniBandGen:
         return self.lane_data.value * lanes
 
 
-def _ib(name, sig, enc, data, year, sig_note="per lane"):
+def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None):
+    """``coding=(num, den)``: derive the lane data rate as signalling x num/den instead of
+    storing a rounded figure."""
+    if coding is not None:
+        num, den = coding
+        lane = Spec(sig * num / den * Gbit_per_s, "Gbit_per_s", "derived", S.IB_ROADMAP,
+                    "per direction", f"per lane: {sig} Gb/s signalling x {num}/{den} "
+                                     "line code")
+    else:
+        lane = Spec(data * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IB_ROADMAP,
+                    "per direction", "per lane, after line coding")
     return InfiniBandGen(
         name,
         Spec(sig * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IB_ROADMAP, "per direction",
              sig_note),
-        enc,
-        Spec(data * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IB_ROADMAP, "per direction",
-             "per lane, after line coding"),
-        year)
+        enc, lane, year)
 
 
 INFINIBAND = {
     "SDR": _ib("SDR", 2.5, "8b/10b", 2, 2001),
     "DDR": _ib("DDR", 5, "8b/10b", 4, 2005),
     "QDR": _ib("QDR", 10, "8b/10b", 8, 2007),
-    "FDR": _ib("FDR", 14.0625, "64b/66b", 13.64, 2011),
+    "FDR": _ib("FDR", 14.0625, "64b/66b", None, 2011, coding=(64, 66)),
     "EDR": _ib("EDR", 25.78125, "64b/66b", 25, 2014),
     "HDR": _ib("HDR", 53.125, "64b/66b + FEC, PAM4", 50, 2019),
     "NDR": _ib("NDR", 106.25, "64b/66b + FEC, PAM4", 100, 2022),
-    "XDR": _ib("XDR", 200, "PAM4 + FEC", 200, 2025,
+    "XDR": _ib("XDR", 200, "PAM4 + FEC", 200, None,
                "per lane, nominal (~200 Gb/s); the exact SerDes rate is not in our sources"),
 }
 
@@ -267,7 +280,7 @@ def infiniband(name: str) -> InfiniBandGen:
 
 def ethernet(gbps: int) -> Spec:
     """Look up an Ethernet port speed (100, 200, 400 or 800 Gb/s) as a per-direction Spec."""
-    if gbps not in ETHERNET:
+    if not isinstance(gbps, (int, float)) or isinstance(gbps, bool) or gbps not in ETHERNET:
         raise ValueError(f"gbps={gbps!r} is not one of {sorted(ETHERNET)}")
     return ETHERNET[gbps]
 

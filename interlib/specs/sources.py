@@ -279,3 +279,41 @@ ANANDTECH_NVSWITCH = Source(
     "for-dgx2-more",
     "A single switch has a whopping 18 full-bandwidth ports ... an aggregate of 900GB/sec of "
     "bidirectional bandwidth; the switch allows a 16 GPU configuration (DGX-2).", key="")
+# ------------------------------------------------ Chapters 5-6 (appended by fix worker C)
+IBTA_SPEC = Source(
+    "InfiniBand Trade Association, InfiniBand Architecture Specification Vol. 1 (with "
+    "Annex A17, RoCEv2)",
+    "https://www.infinibandta.org/ibta-specification/",
+    "Base Transport Header 12 bytes, invariant CRC 4 bytes, Local Route Header 8 bytes, "
+    "variant CRC 2 bytes, Global Route Header 40 bytes, RDMA Extended Transport Header 16 "
+    "bytes; RoCEv2 carries the BTH in UDP, destination port 4791.", key="ibtaspec")
+RFC_791 = Source(
+    "RFC 791, Internet Protocol (1981)", "https://www.rfc-editor.org/rfc/rfc791",
+    "The IPv4 header is 20 bytes without options (Internet Header Length 5 words).",
+    key="rfc791")
+RFC_768 = Source(
+    "RFC 768, User Datagram Protocol (1980)", "https://www.rfc-editor.org/rfc/rfc768",
+    "The UDP header is 8 bytes: source port, destination port, length, checksum.",
+    key="rfc768")
+RFC_8200 = Source(
+    "RFC 8200, Internet Protocol, Version 6 (IPv6) Specification (2017)",
+    "https://www.rfc-editor.org/rfc/rfc8200",
+    "The fixed IPv6 header is 40 bytes.", key="")
+IEEE_8023_FRAME = Source(
+    "IEEE 802.3 Ethernet, MAC frame format (Clause 3) and inter-packet gap",
+    "https://standards.ieee.org/ieee/802.3/10422/",
+    "MAC header: destination 6 + source 6 + length/type 2 bytes; frame check sequence 4 "
+    "bytes; preamble 7 + start frame delimiter 1 byte; minimum inter-packet gap 96 bit "
+    "times (12 bytes).", key="ieee8023")
+BEKMAN_IB_LATENCY = Source(
+    "Stas Bekman, Machine Learning Engineering Open Book, network chapter (InfiniBand "
+    "table, from Wikipedia's table citing Panda and Sur, CCGrid 2011)",
+    "https://github.com/stas00/ml-engineering/tree/master/network",
+    "Adapter (end-to-end) latency: EDR 0.5 us, HDR 0.6 us; NDR and later did not publish "
+    "latency data.", key="bekman")
+WWT_SWITCH_LATENCY = Source(
+    "World Wide Technology (WWT), blog on AI networking fabrics (quoted secondhand; the "
+    "article's exact address was not retrieved)",
+    "https://www.wwt.com/",
+    "NIC-to-NIC latency passing through a single switch ASIC usually clocks in somewhere "
+    "in the 100-300 nanosecond range.", key="")

@@ -22,7 +22,8 @@ def _allreduce_summary(nodes, nic, nics_per_node, size_mib):
     return (f"{display.fmt_bytes(size, binary=True)} per GPU on {nodes} nodes "
             f"({nodes * sys_.gpus_per_node} GPUs), {scaleout.fmt_nic(sys_)}: "
             + ", ".join(parts)
-            + f"; NCCL's choice: {auto.algorithm} {display.fmt_time(auto.time_s)} "
+            + f"; NCCL's choice: {P.nccl_algorithm_label(auto.algorithm, nodes)} "
+            f"{display.fmt_time(auto.time_s)} "
             f"(busbw {display.fmt_rate(auto.busbw)})")
 
 
@@ -95,3 +96,39 @@ register(Demo(
      "Why does a longer cable (larger round trip) force an InfiniBand switch to have "
      "more buffer per port?"),
     update=P._fill_credit_flow))
+
+
+def _topologies_summary(hosts, radix, highlight):
+    c = topology.compare(hosts, radix)
+    parts = []
+    for name in topology.TOPOLOGIES:
+        t = c[name]
+        if t is None:
+            parts.append(f"{name}: cannot reach {hosts:,} hosts with {radix}-port routers")
+            continue
+        parts.append(f"{name}: {t.hosts:,} hosts, {t.switches:,} switches, "
+                     f"{t.cables:,} cables, bisection "
+                     f"{display.fmt_rate(t.bisection_per_direction)} per direction "
+                     f"({display.fmt_ratio(t.bisection_ratio)} of full), longest path "
+                     f"{t.max_links} links")
+    df = c["dragonfly"]
+    if df is not None:
+        parts.append(f"dragonfly build: {df.groups} groups of {df.a} routers "
+                     f"(p={df.p}, h={df.h}, {df.radix} ports used), "
+                     f"{df.global_cables:,} global cables")
+    return f"{radix}-port switches, highlighted {highlight}. " + "; ".join(parts)
+
+
+register(Demo(
+    "topologies", P.topology_comparison,
+    {"hosts": IntSlider(*P.TOPOLOGY_HOSTS, 4096, "hosts (NIC ports)", step=64),
+     "radix": Dropdown(P.TOPOLOGY_RADIXES, 64, "switch radix (ports)"),
+     "highlight": Dropdown(topology.TOPOLOGIES, "dragonfly", "highlight")},
+    _topologies_summary,
+    ("At 4,096 hosts and radix 64, which topology needs the fewest cables, and which "
+     "gives the most bisection per cable? Now move to 65,536 hosts.",
+     "Lower the radix to 16. Why does the dragonfly disappear, and what happens to the "
+     "fat-tree's tiers and longest path?",
+     "The torus has no switches at all. What does it pay instead, and for which traffic "
+     "pattern (nearest neighbour or all-to-all) is that price small?"),
+    update=P._fill_topologies))

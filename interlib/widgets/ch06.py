@@ -66,11 +66,19 @@ register(Demo(
 def _dcqcn_summary(senders, kmin_kb, kmax_kb, pmax):
     r = P.dcqcn_run(senders, kmin_kb, kmax_kb, pmax)  # memoised: shared with the figure
     tail = r.tail()
-    return (f"{senders} senders, Kmin {kmin_kb:g} KB, Kmax {kmax_kb:g} KB, Pmax {pmax:g}: "
-            f"utilisation {display.fmt_pct(r.utilisation)}, mean queue "
-            f"{display.fmt_bytes(r.mean_queue)}, fairness (Jain) {r.fairness:.3f}, "
-            f"late joiner {display.fmt_rate(r.rates[tail, -1].mean())} vs fair share "
-            f"{display.fmt_rate(r.capacity / senders)} (last quarter)")
+    text = (f"{senders} senders, Kmin {kmin_kb:g} KB, Kmax {kmax_kb:g} KB, Pmax {pmax:g}, "
+            f"steady state from {display.fmt_time(r.t[tail][0])} to "
+            f"{display.fmt_time(r.t[-1])}: utilisation {display.fmt_pct(r.utilisation)}, "
+            f"mean queue {display.fmt_bytes(r.mean_queue)}, fairness (Jain) "
+            f"{r.fairness:.4f}")
+    if senders > 1:
+        settle = r.settle_time()
+        text += (f"; late joiner {display.fmt_rate(r.rates[tail, -1].mean())} vs fair "
+                 f"share {display.fmt_rate(r.capacity / senders)} "
+                 f"({display.fmt_pct(r.joiner_share)} of it), within 5 % of the fair "
+                 "share " + (f"{display.fmt_time(settle)} after joining" if settle == settle
+                             else "not yet by the end of the run"))
+    return text
 
 
 register(Demo(
@@ -84,6 +92,6 @@ register(Demo(
      "queue cost a latency-sensitive small message behind it?",
      "Lower Kmax towards Kmin. Does the link stay fully used? What is the trade-off "
      "DCQCN's thresholds control?",
-     "Watch the late joiner. How long does it take to get near its fair share, and what "
-     "sets that time?"),
+     "Watch the late joiner. How long does it take to get near its fair share (the "
+     "summary prints it), and what sets that time?"),
     update=P._fill_dcqcn))
