@@ -30,3 +30,8 @@ __all__ = [
     "LLAMA3_GPUS", "LLAMA3_INTERRUPTIONS", "LLAMA3_SNAPSHOT_DAYS", "gpu_flops",
     "SUPERPOD_SU", "SWITCHES", "Switch", "switch",
 ]
+
+# Published study figures (Meta's clusters, Llama 3, Kim et al., Bekman): Chapters 7-8, App. B
+from . import studies  # noqa: E402
+
+__all__ += ["studies"]
