@@ -36,6 +36,18 @@ from .units import Gbit_per_s
 
 _NVSWITCH_FOR_NVLINK = {3: 2, 4: 3, 5: 4}
 
+OVERSUBSCRIPTION_RANGE = (1.0, 16.0)
+"""Leaf-to-spine oversubscription (down:up) the step-time model accepts, ``(lo, hi)``:
+1 = non-blocking; 16:1 is beyond any taper in the book's sources (Meta's is 7:1). Every
+function here (and :func:`interlib.capstone.design`) validates against this one range."""
+
+
+def check_oversubscription(oversubscription) -> float:
+    """``oversubscription`` validated against :data:`OVERSUBSCRIPTION_RANGE` (ValueError
+    naming it otherwise)."""
+    lo, hi = OVERSUBSCRIPTION_RANGE
+    return float(v.number("oversubscription", oversubscription, lo=lo, hi=hi))
+
 
 def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvswitch",
                 nics_per_node: int = 8, nic_gbps: float = 400.0,
@@ -52,7 +64,10 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
         name: Id of the result.
 
     Returns:
-        A :class:`~interlib.specs.System` usable wherever a catalogue system is.
+        A :class:`~interlib.specs.System` usable wherever a catalogue system is; its
+        source is :data:`interlib.specs.sources.HYPOTHETICAL_NODE` (a derived what-if, not
+        a product). With ``intra="pcie"`` every GPU gets its full x16 link (no shared PCIe
+        switch or root complex), which flatters PCIe.
     """
     g = GPUS[v.choice("gpu", gpu, GPUS)]
     v.integer("gpus_per_node", gpus_per_node, lo=1, hi=576)
@@ -68,7 +83,7 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
     title = (f"{gpus_per_node} x {g.name}, {'NVSwitch' if intra == 'nvswitch' else 'PCIe'}, "
              f"{nics_per_node} x {nic_gbps:g}G {fabric}")
     return System(name, title, g, gpus_per_node, intra, nvs, nics_per_node, nic,
-                  S.THIS_BOOK_FIT)
+                  S.HYPOTHETICAL_NODE)
 
 
 FABRICS = {
@@ -98,7 +113,7 @@ def _sys(s) -> System:
 def tapered(sys_: System, oversubscription: float) -> System:
     """``sys_`` with its NIC rate divided by ``oversubscription``: what each GPU gets when
     all of them cross an oversubscribed spine at once."""
-    v.number("oversubscription", oversubscription, lo=1.0, hi=16.0)
+    check_oversubscription(oversubscription)
     if oversubscription == 1.0:
         return sys_
     r = sys_.nic.rate
@@ -181,11 +196,13 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     Args:
         system: Catalogue id, a :data:`FABRICS` name, or a :class:`~interlib.specs.System`.
         model: Model id in :data:`interlib.scaling.MODELS`.
-        tp, pp, dp: Parallel degrees (>= 1). TP must fit in a node or fill whole nodes.
+        tp, pp, dp: Parallel degrees (>= 1). TP must divide the GPUs per node or be a
+            multiple of them (a TP group never straddles a node boundary).
         seq_len: Tokens per sequence (>= 1).
         micro_batch: Sequences per micro-batch (>= 1).
         micro_batches: Micro-batches per step per pipeline (>= 1).
-        oversubscription: Leaf-to-spine taper, 1..16 (1 = non-blocking).
+        oversubscription: Leaf-to-spine taper, :data:`OVERSUBSCRIPTION_RANGE` (1 =
+            non-blocking).
         leaf_nodes: Nodes under one leaf switch (a DP group wider than this crosses the
             spine). 32 nodes = one 256-GPU DGX H100 scalable unit.
 
@@ -197,11 +214,14 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
         v.integer(name, val, lo=1, hi=1_000_000)
     v.integer("leaf_nodes", leaf_nodes, lo=1, hi=100_000)
-    v.number("oversubscription", oversubscription, lo=1.0, hi=16.0)
+    check_oversubscription(oversubscription)
     g = sys_.gpus_per_node
-    if tp > g and tp % g:
-        raise ValueError(f"tp={tp} is out of range: must divide or be a multiple of "
-                         f"gpus_per_node={g}")
+    if (tp > g and tp % g) or (tp < g and g % tp):
+        allowed = [d for d in range(1, g + 1) if g % d == 0]
+        raise ValueError(f"tp={tp} is out of range: a tensor-parallel group fills part of "
+                         f"one node or whole nodes, never straddling a node boundary, so tp "
+                         f"must divide gpus_per_node={g} ({', '.join(map(str, allowed))}) "
+                         f"or be a multiple of it")
     tr = scaling.parallelism_traffic(m.params, m.layers, m.hidden, seq_len, micro_batch,
                                      micro_batches, tp=tp, pp=pp, dp=dp)
     act = micro_batch * seq_len * m.hidden * 2.0

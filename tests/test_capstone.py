@@ -43,6 +43,11 @@ def test_table_has_all_rows():
     (dict(period_days=0), "period_days"),
     (dict(gpu="h900"), "gpu"),
     (dict(radix=63), "radix"),
+    (dict(tp=6, pp=1), "tp"),
+    # the network and the step time share one range: no silent clamp at 16:1
+    (dict(oversubscription=31), "oversubscription"),
+    (dict(oversubscription=17.0), "oversubscription"),
+    (dict(oversubscription=0.5), "oversubscription"),
 ])
 def test_bad_input(kw, param):
     with pytest.raises(ValueError, match=param):
@@ -55,3 +60,14 @@ def test_tables_refuse_other_objects():
         capstone.design_table("reference")
     with pytest.raises(ValueError, match="st="):
         steptime.breakdown_table(None)
+
+
+def test_step_time_uses_the_oversubscription_the_network_is_sized_at():
+    # 2,048 servers cross the spine; the leaf's whole ports give the achieved ratio
+    # (64 ports at 7:1 -> 56 down, 8 up = 7:1; at 16:1 -> 60 down, 4 up = 15:1)
+    for asked, achieved in ((7.0, 7.0), (16.0, 15.0)):
+        d = capstone.design(nodes=2048, oversubscription=asked)
+        assert d.tree.oversubscription == achieved
+        st = steptime.step_time(d.system, "llama-3-70b", 8, 4, d.dp,
+                                oversubscription=achieved, leaf_nodes=d.tree.leaf_down)
+        assert d.step.step == pytest.approx(st.step)

@@ -253,3 +253,11 @@ SPECTRUM4 = Source(
     "Stas Bekman, ML Engineering, network chapter (from NVIDIA's Ethernet switching page)",
     "https://github.com/stas00/ml-engineering/tree/master/network",
     "Spectrum-4 SN5600: 64 x OSFP 800GbE, 51.2 Tb/s.", key="bekman")
+HYPOTHETICAL_NODE = Source(
+    "derived in this book: a hypothetical node assembled from catalogue parts",
+    "interlib/steptime.py",
+    "A what-if server built by steptime.make_system (Chapter 8's capstone and its PCIe + "
+    "100 GbE fabric): catalogue GPU and link rates, reader-chosen GPU, NIC count and port "
+    "rate. With PCIe as the GPU-to-GPU link every GPU is assumed to get its full x16 link, "
+    "with no sharing of PCIe switches or root complexes, which flatters PCIe. No such "
+    "product is claimed.", key="")
