@@ -60,7 +60,10 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
         intra: ``"nvswitch"`` (all-to-all NVLink) or ``"pcie"`` (GPUs talk over PCIe).
         nics_per_node: Scale-out NICs per node (1..64).
         nic_gbps: Port rate of each NIC, Gb/s per direction (10..1600).
-        fabric: ``"InfiniBand"`` or ``"Ethernet"`` (a label: the model treats both alike).
+        fabric: ``"InfiniBand"`` or ``"Ethernet"``. At the same port rate the model treats
+            both alike (no congestion is modelled, and no like-for-like latency
+            measurement exists); only InfiniBand can reduce in the switches (SHARP, see
+            :func:`layout_traffic`'s ``in_network_reduction``).
         name: Id of the result.
 
     Returns:
@@ -190,7 +193,7 @@ def _p2p(sys_, intra: bool):
 def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
                    dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
                    micro_batches: int = 16, oversubscription: float = 1.0,
-                   leaf_nodes: int = 32) -> Layout:
+                   leaf_nodes: int = 32, in_network_reduction: bool = False) -> Layout:
     """Bytes and time per step of each kind of parallelism, and the rung each lands on.
 
     Args:
@@ -205,6 +208,10 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
             non-blocking).
         leaf_nodes: Nodes under one leaf switch (a DP group wider than this crosses the
             spine). 32 nodes = one 256-GPU DGX H100 scalable unit.
+        in_network_reduction: Let the DP all-reduce across nodes use InfiniBand SHARP
+            (switches reduce; NCCL's CollNet path) when the model finds it faster than
+            NCCL's default choice. Needs an InfiniBand NIC (SHARP is an InfiniBand switch
+            feature); default False (NCCL without the SHARP plugin).
 
     Returns:
         A :class:`Layout`; times in s, bytes per GPU per step.
@@ -215,6 +222,10 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
         v.integer(name, val, lo=1, hi=1_000_000)
     v.integer("leaf_nodes", leaf_nodes, lo=1, hi=100_000)
     check_oversubscription(oversubscription)
+    v.flag("in_network_reduction", in_network_reduction)
+    if in_network_reduction and sys_.nic.fabric != "InfiniBand":
+        raise ValueError(f"in_network_reduction={in_network_reduction!r} needs an InfiniBand "
+                         f"fabric (SHARP), not {sys_.nic.fabric!r}")
     g = sys_.gpus_per_node
     if (tp > g and tp % g) or (tp < g and g % tp):
         allowed = [d for d in range(1, g + 1) if g % d == 0]
@@ -264,8 +275,14 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
             rung, s_eff = "Spine", tapered(sys_, oversubscription)
         else:
             rung, s_eff = "Scale-out NIC", sys_
-        t = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp).time_s
-        dp_phase = Phase("DP", rung, tr.dp, t, f"all-reduce of {shard:.3g} B over {dp} ranks")
+        p = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp)
+        t, how = p.time_s, f"all-reduce of {shard:.3g} B over {dp} ranks"
+        if in_network_reduction and k_dp > 1:
+            t_sharp = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp,
+                                          "sharp").time_s
+            if t_sharp < t:
+                t, how = t_sharp, how + " (SHARP in the switches)"
+        dp_phase = Phase("DP", rung, tr.dp, t, how)
     return Layout((tp_phase, pp_phase, dp_phase), n, nodes,
                   float(dp * micro_batch * micro_batches * seq_len))
 
@@ -335,12 +352,13 @@ class StepTime:
 def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
               dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
               micro_batches: int = 16, mfu: float = 0.4, overlap: float = 0.8,
-              oversubscription: float = 1.0, leaf_nodes: int = 32) -> StepTime:
+              oversubscription: float = 1.0, leaf_nodes: int = 32,
+              in_network_reduction: bool = False) -> StepTime:
     """Step time = compute + bubble + communication - overlap (module docstring).
 
     Args:
         system, model, tp, pp, dp, seq_len, micro_batch, micro_batches, oversubscription,
-            leaf_nodes: As in :func:`layout_traffic`.
+            leaf_nodes, in_network_reduction: As in :func:`layout_traffic`.
         mfu: Model FLOPs utilisation of the compute kernels, (0, 1].
         overlap: Share of the DP and PP communication that hides behind compute, [0, 1]
             (0: none; 1: all of it, up to the compute time).
@@ -351,7 +369,7 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     v.number("overlap", overlap, lo=0.0, hi=1.0)
     sys_ = _sys(system)
     lay = layout_traffic(sys_, model, tp, pp, dp, seq_len, micro_batch, micro_batches,
-                         oversubscription, leaf_nodes)
+                         oversubscription, leaf_nodes, in_network_reduction)
     m = scaling.model(model)
     gpu_id = next(k for k, g in GPUS.items() if g is sys_.gpu)
     comp = float(compute_time(m.params, lay.tokens, lay.n_gpus, gpu_id, mfu))
