@@ -357,6 +357,23 @@ def closing_summary(results=None, role: str = "all") -> str:
     return "\n".join(lines)
 
 
+def regime_counts(results=None, role: str = "all") -> dict:
+    """Number of points in each size regime (zeros included) for one role.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        role: ``"calibration"``, ``"holdout"`` or ``"all"``.
+
+    Returns:
+        ``{regime name: count}`` in :data:`REGIMES` order.
+    """
+    results = _results(results)
+    v.choice("role", role, ROLES + ("all",))
+    return {name: sum(1 for r in results if r.regime == name
+                      and (role == "all" or r.measurement.role == role))
+            for name, _, _ in REGIMES}
+
+
 def miss_range(results=None, threshold: float = 0.1, regime_name: str | None = None,
                system: str | None = None) -> tuple[float, float]:
     """Smallest and largest message size (bytes) among points the model misses by more
@@ -384,6 +401,14 @@ def miss_range(results=None, threshold: float = 0.1, regime_name: str | None = N
         raise ValueError(f"threshold={threshold!r}: no point is missed by more than that "
                          f"(regime_name={regime_name!r}, system={system!r})")
     return float(min(sizes)), float(max(sizes))
+
+
+def miss_range_text(results=None, threshold: float = 0.1, regime_name: str | None = None,
+                    system: str | None = None) -> str:
+    """:func:`miss_range` in words, e.g. ``'16 MiB to 64 MiB'`` (sizes as nccl-tests
+    prints them)."""
+    lo, hi = miss_range(results, threshold, regime_name, system)
+    return _fmt_size(lo) if lo == hi else f"{_fmt_size(lo)} to {_fmt_size(hi)}"
 
 
 def _fmt_size(size: float) -> str:

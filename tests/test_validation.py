@@ -236,3 +236,20 @@ def test_new_sharp_points_from_facts_sheet():
         (pytest.approx(370 * GB_per_s), pytest.approx(480 * GB_per_s))
     assert by_id["V9-08"].url.endswith("nccl/issues/1374")
     assert all(by_id[i].role == "holdout" for i in ("V8-04", "V9-08", "V9-09"))
+
+
+def test_regime_counts_include_empty_regimes():
+    for role in ("calibration", "holdout", "all"):
+        counts = V.regime_counts(RESULTS, role)
+        assert list(counts) == [n for n, _, _ in V.REGIMES]
+        assert sum(counts.values()) == sum(
+            1 for r in RESULTS if role == "all" or r.measurement.role == role)
+    assert V.regime_counts(RESULTS, "holdout")["latency-bound"] == 0   # no small holdouts
+    with pytest.raises(ValueError, match="role"):
+        V.regime_counts(RESULTS, "x")
+
+
+def test_miss_range_text():
+    lo, hi = V.miss_range(RESULTS, 0.1, "transition")
+    text = V.miss_range_text(RESULTS, 0.1, "transition")
+    assert text.startswith(V._fmt_size(lo)) and text.endswith(V._fmt_size(hi))
