@@ -297,7 +297,7 @@ def compute_time(params, tokens, n_gpus, gpu: str = "h100-sxm", mfu: float = 0.4
         n_gpus: GPUs sharing the work (>= 1).
         gpu: GPU catalogue id with a dense bf16 peak (:func:`interlib.specs.gpu_flops`).
         mfu: Model FLOPs utilisation, the share of peak the maths kernels reach, (0, 1].
-            Llama 3 405B reported 38-43 % on 8K-16K H100s.
+            Published values: :data:`interlib.specs.studies.LLAMA3_MFU` (Llama 3 405B).
 
     Reference: the 6ND rule (forward 2, backward 4 FLOPs per parameter per token; Kaplan et
     al. 2020); MFU as in Chowdhery et al. 2022 (PaLM).
