@@ -159,9 +159,8 @@ def _c():
         _f("model: B200 16 GiB all-reduce busbw, 1 node / 4 nodes", gap[1],
            display.fmt_ratio(gap[1]), "collectives.predict", S.STAS_NETWORK),
         _f("measured: B200 all-reduce busbw, 1 node / 4 nodes, >= 1 GiB (low end)",
-           meas["low"].value, display.fmt_ratio(meas["low"].value), "quoted",
-           meas["low"].source),
-        _f("measured: same, high end", meas["high"].value, display.fmt_ratio(meas["high"].value),
+           meas["low"].value, f"{meas['low'].value:.1f}×", "quoted", meas["low"].source),
+        _f("measured: same, high end", meas["high"].value, f"{meas['high'].value:.1f}×",
            "quoted", meas["high"].source),
     )
     why = (f"Per GPU and per direction the gap is {figs[0].text} (H100), {figs[1].text} "

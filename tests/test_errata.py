@@ -82,7 +82,7 @@ def test_c_nvlink_ib_gap():
     # "why" text quotes it from there
     assert fig("c", "measured: B200") == 2.0
     assert fig("c", "measured: same, high end") == 2.2
-    assert "2× to 2.2× at >= 1 GiB" in " ".join(E.claim("c").why)
+    assert "2.0× to 2.2× at >= 1 GiB" in " ".join(E.claim("c").why)
 
 
 def test_d_dgx_h100_nics():
