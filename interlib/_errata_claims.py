@@ -3,14 +3,33 @@
 from __future__ import annotations
 
 from . import collectives, display, scaling, specs, topology, transfer
-from .errata import (ADAM_BYTES_PER_PARAM, ARTICLES, CLAIM_GIVENS, DERIVED,
-                     LLAMA3_INTERRUPTIONS, Claim, Figure)
+from .errata import ADAM_BYTES_PER_PARAM, ARTICLES, CLAIM_GIVENS, DERIVED, Claim, Figure
+from .specs import LLAMA3_INTERRUPTIONS, studies
 from .specs import sources as S
-from .units import GiB
+from .units import GT_per_s, GiB
 
 
 def _f(label, value, text, how, source):
     return Figure(label, float(value), text, how, source)
+
+
+_R, _B = display.fmt_rate, display.fmt_bytes
+
+
+def _n(x) -> str:
+    """A count as printed in a 'how' string (``18``, ``3,072``)."""
+    x = float(x)
+    return f"{x:,.0f}" if x.is_integer() else f"{x:g}"
+
+
+def _links(gen) -> str:
+    """``'18 links x 25 GB/s'`` for an NVLink generation, from the catalogue."""
+    return f"{_n(gen.links_per_gpu.value)} links x {_R(gen.per_link.value)}"
+
+
+def _pcie_raw(gen, lanes: int) -> str:
+    """``'32 GT/s x 16 / 8'``: raw PCIe per direction, from the catalogue."""
+    return f"{gen.transfer_rate.value / GT_per_s:g} GT/s x {lanes} lanes / 8 bits"
 
 
 def _a():
@@ -32,8 +51,7 @@ def _a():
            display.fmt_rate(h100.hbm_bandwidth.value), "specs.gpu('h100-sxm').hbm_bandwidth",
            h100.hbm_bandwidth.source),
         _f("NVLink 4 per GPU, per direction (line rate)", nvl.per_gpu_per_direction,
-           display.fmt_rate(nvl.per_gpu_per_direction), "18 links x 25 GB/s",
-           nvl.per_link.source),
+           display.fmt_rate(nvl.per_gpu_per_direction), _links(nvl), nvl.per_link.source),
         _f("fp32 gradient (what the claim's bytes are)", fp32, display.fmt_bytes(fp32),
            "scaling.gradient_bytes(params, 4)", DERIVED),
         _f("bf16 gradient", bf16, display.fmt_bytes(bf16), "scaling.gradient_bytes(params, 2)",
@@ -45,16 +63,18 @@ def _a():
         _f("NVLS all-reduce time, 8 x H100 (model)", nvls.time_s, display.fmt_time(nvls.time_s),
            "collectives.predict(..., 'nvls')", S.SJEAUGEY_212),
         _f("ring bytes at NVLink line rate", line, display.fmt_time(line),
-           "wire bytes / 450 GB/s", nvl.per_link.source),
+           f"wire bytes / {_R(nvl.per_gpu_per_direction)}", nvl.per_link.source),
         _f("ring bytes over PCIe 5.0 x16 at measured host-copy rate", pcie_t,
-           display.fmt_time(pcie_t), "wire bytes / (63 GB/s x measured efficiency)",
+           display.fmt_time(pcie_t),
+           f"wire bytes / ({_R(h100.pcie.usable_per_direction(16))} x "
+           f"{specs.PCIE_HOST_COPY_EFFICIENCY.value:.2f} measured efficiency)",
            specs.PCIE_HOST_COPY_EFFICIENCY.source),
         _f("PCIe time / NVLink ring time", pcie_t / ring.time_s,
            display.fmt_ratio(pcie_t / ring.time_s), "ratio of the two rows above", DERIVED),
         _f("training state, mixed-precision Adam", mem, display.fmt_bytes(mem),
-           "params x 16 B", ADAM_BYTES_PER_PARAM.source),
-        _f("HBM of the 8 GPUs", node_mem, display.fmt_bytes(node_mem), "8 x 80 GB",
-           h100.hbm_capacity.source),
+           f"params x {_n(ADAM_BYTES_PER_PARAM.value)} B", ADAM_BYTES_PER_PARAM.source),
+        _f(f"HBM of the {g['gpus']} GPUs", node_mem, display.fmt_bytes(node_mem),
+           f"{g['gpus']} x {_B(h100.hbm_capacity.value)}", h100.hbm_capacity.source),
     )
     why = (
         f"The claimed NVLink rate is the H100's memory (HBM3) bandwidth, "
@@ -80,21 +100,25 @@ def _b():
     meas = usable * specs.PCIE_HOST_COPY_EFFICIENCY.value
     figs = (
         _f("NVLink 5 per GPU, per direction", n5.per_gpu_per_direction,
-           display.fmt_rate(n5.per_gpu_per_direction), "18 links x 50 GB/s", n5.per_link.source),
-        _f("PCIe 5.0 x16 raw, per direction", raw, display.fmt_rate(raw), "32 GT/s x 16 / 8",
+           display.fmt_rate(n5.per_gpu_per_direction), _links(n5), n5.per_link.source),
+        _f("PCIe 5.0 x16 raw, per direction", raw, display.fmt_rate(raw), _pcie_raw(p5, 16),
            p5.transfer_rate.source),
         _f("line-rate ratio", n5.per_gpu_per_direction / raw,
            display.fmt_ratio(n5.per_gpu_per_direction / raw, 3), "row 1 / row 2", S.NVLINK_PAGE),
-        _f("PCIe 5.0 x16 after 128b/130b", usable, display.fmt_rate(usable), "raw x 128/130",
+        _f("PCIe 5.0 x16 after 128b/130b", usable, display.fmt_rate(usable),
+           f"raw x {p5.encoding}",
            p5.encoding_efficiency.source),
         _f("PCIe 5.0 x16 measured host copy", meas, display.fmt_rate(meas),
            "usable x measured efficiency", specs.PCIE_HOST_COPY_EFFICIENCY.source),
         _f("NVLink 5 effective (NCCL) per direction", n5.per_gpu_effective,
-           display.fmt_rate(n5.per_gpu_effective), "18 x 40.1 GB/s (topo.h)", S.NCCL_TOPO),
+           display.fmt_rate(n5.per_gpu_effective),
+           f"{_n(n5.links_per_gpu.value)} x {_R(n5.nccl_effective_per_link.value)} (topo.h)",
+           S.NCCL_TOPO),
         _f("effective ratio", n5.per_gpu_effective / meas,
            display.fmt_ratio(n5.per_gpu_effective / meas, 3), "row 6 / row 5", DERIVED),
         _f("NVLink 4 / PCIe 5 raw (H100)", n4.per_gpu_per_direction / raw,
-           display.fmt_ratio(n4.per_gpu_per_direction / raw, 3), "450 GB/s / raw PCIe",
+           display.fmt_ratio(n4.per_gpu_per_direction / raw, 3),
+           f"{_R(n4.per_gpu_per_direction)} / raw PCIe",
            S.HOPPER_PAGE),
     )
     why = (f"Line rate against line rate the ratio is {figs[2].text}; effective against "
@@ -116,15 +140,17 @@ def _c():
     gap = [collectives.predict("all_reduce", size, b, 8, 1).busbw
            / collectives.predict("all_reduce", size, b, 8, 4).busbw
            for size in (1 * GiB, 16 * GiB)]
+    meas = studies.BEKMAN_B200_NODE_GAP
+    per = f"{_R(h.intra_peak_per_gpu)} / {_R(h.nic_bw_per_gpu)}"
     figs = (
         _f("H100: NVLink 4 / one NDR NIC, per GPU per direction", r_h, display.fmt_ratio(r_h),
-           "450 GB/s / 50 GB/s", h.source),
-        _f("B200: NVLink 5 / one 400G NIC", r_b, display.fmt_ratio(r_b), "900 / 50 GB/s",
-           b.source),
-        _f("B300: NVLink 5 / one 800G NIC", r_b300, display.fmt_ratio(r_b300), "900 / 100 GB/s",
-           S.CX8_NOTES),
+           per, h.source),
+        _f("B200: NVLink 5 / one 400G NIC", r_b, display.fmt_ratio(r_b),
+           f"{_R(b.intra_peak_per_gpu)} / {_R(b.nic_bw_per_gpu)}", b.source),
+        _f("B300: NVLink 5 / one 800G NIC", r_b300, display.fmt_ratio(r_b300),
+           f"{_R(b.intra_peak_per_gpu)} / {_R(cx8)}", S.CX8_NOTES),
         _f("node NVLink aggregate (bidirectional)", agg, display.fmt_rate(agg),
-           "8 x 900 GB/s", S.HOPPER_PAGE),
+           f"{h.gpus_per_node} x {_R(h.gpu.nvlink.per_gpu_bidirectional)}", S.HOPPER_PAGE),
         _f("aggregate / one NIC (mixes scopes)", agg / h.nic_bw_per_gpu,
            display.fmt_ratio(agg / h.nic_bw_per_gpu, 3), "node total / per-GPU NIC",
            S.DGX_BASEPOD),
@@ -132,13 +158,17 @@ def _c():
            display.fmt_ratio(gap[0]), "collectives.predict", S.STAS_NETWORK),
         _f("model: B200 16 GiB all-reduce busbw, 1 node / 4 nodes", gap[1],
            display.fmt_ratio(gap[1]), "collectives.predict", S.STAS_NETWORK),
+        _f("measured: B200 all-reduce busbw, 1 node / 4 nodes, >= 1 GiB (low end)",
+           meas["low"].value, f"{meas['low'].value:.1f}×", "quoted", meas["low"].source),
+        _f("measured: same, high end", meas["high"].value, f"{meas['high'].value:.1f}×",
+           "quoted", meas["high"].source),
     )
     why = (f"Per GPU and per direction the gap is {figs[0].text} (H100), {figs[1].text} "
            f"(B200) or {figs[2].text} (B300 with 800G NICs).",
            "No unit-consistent pair gives the claimed gap; the nearest, "
            f"{figs[4].text}, compares a node's bidirectional total with one NIC.",
            "Measured collective gaps are smaller still for large messages (Bekman, B200: "
-           "2.0-2.2x at >= 1 GiB; the model gives "
+           f"{figs[7].text} to {figs[8].text} at >= 1 GiB; the model gives "
            f"{figs[6].text} between one node and four at 16 GiB and {figs[5].text} at "
            "1 GiB, where its pipeline-fill term, calibrated on single-node runs only, "
            "slightly overcharges the four-node pipeline) and grow at small sizes, where "
@@ -155,7 +185,7 @@ def _d():
            "nics_per_node / gpus_per_node", h.source),
         _f("per-node injection, per direction", h.node_injection,
            f"{display.fmt_bits(h.node_injection * 8)} = {display.fmt_rate(h.node_injection)}",
-           "8 x 400 Gb/s", h.nic.rate.source),
+           f"{h.nics_per_node} x {display.fmt_bits(h.nic.rate.value * 8)}", h.nic.rate.source),
     )
     why = (f"DGX H100 has {h.nics_per_node} single-port {display.fmt_bits(h.nic.rate.value * 8)}"
            f" {h.nic.name} for {h.gpus_per_node} GPUs on the compute fabric "
@@ -180,8 +210,10 @@ def _e():
            "collectives.predict", S.NCCL_TUNING),
         _f("NCCL's network hop latency (Ring/LL)", hop.value, display.fmt_time(hop.value),
            "tuning.cc hwLat", hop.source),
-        _f("a 1 us wire difference, share of the 2-node time", g["wire_difference"] / p2.time_s,
-           display.fmt_pct(g["wire_difference"] / p2.time_s, 2), "1 us / row 2", DERIVED),
+        _f(f"a {display.fmt_time(g['wire_difference'])} wire difference, share of the 2-node "
+           "time", g["wire_difference"] / p2.time_s,
+           display.fmt_pct(g["wire_difference"] / p2.time_s, 2),
+           f"{display.fmt_time(g['wire_difference'])} / row 2", DERIVED),
     )
     why = ("No primary, like-for-like measurement of InfiniBand vs RoCEv2 latency was found; "
            "the published sets come from vendor blogs and contradict each other.",
@@ -203,13 +235,17 @@ def _f_claim():
     figs = (
         _f("HBM exposed per GB200 GPU", per.value, display.fmt_bytes(per.value),
            "specs.gpu('gb200').hbm_capacity", per.source),
-        _f("72 GPUs x exposed HBM", total, display.fmt_bytes(total), "72 x per GPU",
-           S.GB200_PAGE),
+        _f(f"{nvl72.gpus_per_node} GPUs x exposed HBM", total, display.fmt_bytes(total),
+           f"{nvl72.gpus_per_node} x per GPU", S.GB200_PAGE),
+        _f("NVIDIA's figure for the rack", studies.NVL72_HBM_TOTAL.value,
+           display.fmt_bytes(studies.NVL72_HBM_TOTAL.value), "quoted",
+           studies.NVL72_HBM_TOTAL.source),
         _f("the claim's arithmetic (physical stacks)", claimed, display.fmt_bytes(claimed),
-           "72 x 192 GB", ARTICLES),
+           f"{nvl72.gpus_per_node} x {_B(g['claimed_gb_per_gpu'])}", ARTICLES),
     )
-    why = (f"Each GB200 GPU exposes {figs[0].text}; 72 of them hold {figs[1].text}, which "
-           "matches NVIDIA's 'up to 13.4 TB HBM3e'. 192 GB is the physical stack total.",
+    why = (f"Each GB200 GPU exposes {figs[0].text}; {nvl72.gpus_per_node} of them hold "
+           f"{figs[1].text}, which matches NVIDIA's 'up to {figs[2].text} HBM3e'. "
+           f"{_B(g['claimed_gb_per_gpu'])} is the physical stack total.",
            "'Unified' is loose: HBM is per GPU; NVLink lets every GPU load and store "
            "across the 72-GPU domain at NVLink speed, not at HBM speed.")
     return Claim("f", "GB200 NVL72 memory", "GB200 NVL72 ... 72 x 192 GB = 13.8 TB unified "
@@ -224,7 +260,7 @@ def _g():
     sim = steps * K / n
     nv = collectives.wire_bytes_per_rank("all_reduce", K, n, "nvls")
     figs = (
-        _f("per GPU, 8 GPUs, 1 GB buffer (formula)", ring, display.fmt_bytes(ring),
+        _f(f"per GPU, {n} GPUs, {_B(K)} buffer (formula)", ring, display.fmt_bytes(ring),
            "2(N-1)/N x K", S.NCCL_TESTS_PERF),
         _f("per GPU, counted step by step", sim, display.fmt_bytes(sim),
            "2(N-1) steps x K/N (collectives.ring_step_sends)", S.NCCL_TESTS_PERF),
@@ -243,18 +279,20 @@ def _g():
 def _h():
     n4 = specs.nvlink(4)
     per_dir = n4.per_gpu_per_direction
+    nl = _n(n4.links_per_gpu.value)
     figs = (
         _f("per link, per direction", n4.per_link.value, display.fmt_rate(n4.per_link.value),
            "catalogue", n4.per_link.source),
         _f("per link, bidirectional", n4.per_link_bidirectional,
            display.fmt_rate(n4.per_link_bidirectional), "2 x per direction", n4.per_link.source),
-        _f("18 links, per direction", per_dir, display.fmt_rate(per_dir), "18 x 25 GB/s",
-           n4.per_link.source),
-        _f("18 links, bidirectional", n4.per_gpu_bidirectional,
-           display.fmt_rate(n4.per_gpu_bidirectional), "18 x 50 GB/s", S.HOPPER_PAGE),
+        _f(f"{nl} links, per direction", per_dir, display.fmt_rate(per_dir),
+           f"{nl} x {_R(n4.per_link.value)}", n4.per_link.source),
+        _f(f"{nl} links, bidirectional", n4.per_gpu_bidirectional,
+           display.fmt_rate(n4.per_gpu_bidirectional),
+           f"{nl} x {_R(n4.per_link_bidirectional)}", S.HOPPER_PAGE),
     )
-    why = (f"18 x {figs[0].text} is {figs[2].text}: the per-direction total. The "
-           f"bidirectional {figs[3].text} is 18 x {figs[1].text}.",)
+    why = (f"{nl} x {figs[0].text} is {figs[2].text}: the per-direction total. The "
+           f"bidirectional {figs[3].text} is {nl} x {figs[1].text}.",)
     return Claim("h", "NVLink 4 arithmetic", "NVLink 4.0 provides 900 GB/s bidirectional per "
                  "GPU (18 links x 25 GB/s each).", "MISLEADING", why, figs)
 
@@ -264,12 +302,12 @@ def _i():
     lanes = CLAIM_GIVENS["i"]["lanes"]
     raw, usable = p6.raw_per_direction(lanes), p6.usable_per_direction(lanes)
     figs = (
-        _f("raw, per direction", raw, display.fmt_rate(raw), "64 GT/s x 16 / 8",
+        _f("raw, per direction", raw, display.fmt_rate(raw), _pcie_raw(p6, lanes),
            S.PCIE_SPEC),
         _f("headline, both directions", p6.headline_bidirectional(lanes),
            display.fmt_rate(p6.headline_bidirectional(lanes)), "2 x raw", S.PCIE_SPEC),
-        _f("after FLIT framing (236/256), per direction", usable, display.fmt_rate(usable),
-           "raw x 236/256", p6.encoding_efficiency.source),
+        _f(f"after {p6.encoding} framing, per direction", usable, display.fmt_rate(usable),
+           f"raw x {p6.encoding_efficiency.value:.4g}", p6.encoding_efficiency.source),
     )
     why = (f"As raw signalling the figures are right ({figs[0].text} per direction, "
            f"{figs[1].text} both ways); FLIT, FEC and CRC leave about {figs[2].text} per "
@@ -290,11 +328,12 @@ def _j():
         _f("NVSwitch chips", sw.chips_per_board.value, f"{sw.chips_per_board.value:g}",
            "catalogue", sw.chips_per_board.source),
         _f("bisection (both directions)", bis, display.fmt_rate(bis),
-           "4 GPUs x 450 GB/s x 2 directions", S.SCALING_BOOK),
-        _f("aggregate (not bisection)", agg, display.fmt_rate(agg), "8 x 900 GB/s",
-           S.HOPPER_PAGE),
+           f"{h.gpus_per_node // 2} GPUs x {_R(per_dir)} x 2 directions", S.SCALING_BOOK),
+        _f("aggregate (not bisection)", agg, display.fmt_rate(agg),
+           f"{h.gpus_per_node} x {_R(h.gpu.nvlink.per_gpu_bidirectional)}", S.HOPPER_PAGE),
         _f("raw switch port capacity, per direction", raw, display.fmt_rate(raw),
-           "4 chips x 64 ports x 25 GB/s", sw.ports_per_chip.source),
+           f"{_n(sw.chips_per_board.value)} chips x {_n(sw.ports_per_chip.value)} ports x "
+           f"{_R(h.gpu.nvlink.per_link.value)}", sw.ports_per_chip.source),
     )
     why = (f"{figs[0].text} third-generation NVSwitch chips; cutting the 8 GPUs in half, "
            f"{figs[1].text} crosses the cut counting both directions.",
@@ -305,16 +344,20 @@ def _j():
 
 
 def _k():
-    g = CLAIM_GIVENS["k"]
     t = LLAMA3_INTERRUPTIONS
-    tot = t["unexpected interruptions"].value
-    sw, nic = t["Network Switch/Cable"].value / tot, t["NIC"].value / tot
-    gpus = g["pods"] * g["gpus_per_pod"]
+    tot, n_sw, n_nic = (t[k].value for k in ("unexpected", "Network switch/cable", "NIC"))
+    sw, nic = n_sw / tot, n_nic / tot
+    pods, per_pod = studies.META_PODS, studies.META_POD_GPUS
+    gpus = studies.META_CLUSTER_GPUS.value
+    if gpus != pods.value * per_pod.value:
+        raise ValueError("studies.META_CLUSTER_GPUS must equal META_PODS x META_POD_GPUS")
     figs = (
         _f("Network Switch/Cable share of unexpected interruptions", sw, display.fmt_pct(sw, 2),
-           "35 / 419", S.LLAMA3),
-        _f("NIC share", nic, display.fmt_pct(nic, 2), "7 / 419", S.LLAMA3),
-        _f("GPUs per cluster", gpus, f"{gpus:,}", "8 pods x 3,072 GPUs", S.META_CLUSTERS),
+           f"{_n(n_sw)} / {_n(tot)}", t["Network switch/cable"].source),
+        _f("NIC share", nic, display.fmt_pct(nic, 2), f"{_n(n_nic)} / {_n(tot)}",
+           t["NIC"].source),
+        _f("GPUs per cluster", gpus, f"{gpus:,.0f}",
+           f"{_n(pods.value)} pods x {_n(per_pod.value)} GPUs", studies.META_CLUSTER_GPUS.source),
     )
     why = ("First claim: no 'network configuration' row and no such share exists in Llama 3's "
            f"Table 5; the network rows are Network Switch/Cable ({figs[0].text}) and NIC "
@@ -339,39 +382,50 @@ def _l():
            f"{t.switches / t.hosts:.4f} ({t.tiers} tiers)", "topology.fat_tree: "
            "(2L-1)/k per host", S.ALFARES_FATTREE)
         for t in nets)
+    kim = studies.KIM_DRAGONFLY_COST
+    figs += tuple(
+        _f(f"dragonfly vs {what} (16K nodes)", s.value, f"{display.fmt_pct(s.value)} lower cost",
+           "quoted", s.source) for what, s in kim.items())
     why = (f"A fixed 3-level fat-tree is linear: {figs[0].text} hosts on {figs[1].text} "
            "switches, 5/k switches per host. Only when a larger network needs another level "
            "does the switch count per host step up, hence O(n log n) asymptotically.",
-           "Dragonfly: Kim, Dally, Scott and Abts (ISCA 2008) report that 'a dragonfly "
-           "reduces cost by 20% compared to a flattened butterfly and by 52% compared to a "
-           "folded Clos network in configurations with 16K nodes': a cost figure, dominated "
+           "Dragonfly: Kim, Dally, Scott and Abts (ISCA 2008) report a "
+           f"{figs[-2].text} than a folded Clos network and a {figs[-1].text} than a "
+           "flattened butterfly in configurations with 16K nodes: a cost figure, dominated "
            "by global cables, not a switch count.")
     return Claim("l", "Fat-tree and dragonfly cost", "'Fat-tree cost scales as O(n log n)'; "
                  "'dragonfly reduces switch count by 40% vs fat-tree'.",
-                 "ASYMPTOTICALLY RIGHT, PRACTICALLY MISLEADING / WRONG", why,
-                 figs + (_f("dragonfly vs folded Clos (16K nodes)", 0.52, "52 % lower cost",
-                            "quoted", S.KIM_DRAGONFLY),))
+                 "ASYMPTOTICALLY RIGHT, PRACTICALLY MISLEADING / WRONG", why, figs)
+
+
+_ALG_NAMES = {"nvls": "NVLSTree: NVLink SHARP inside each node, a tree of shards between "
+                      "nodes", "ring": "ring", "tree": "tree"}
 
 
 def _m():
     g = CLAIM_GIVENS["m"]
     one = transfer.transfer_time(g["payload"], g["link"])
+    h = specs.system("dgx-h100")
     ring = collectives.predict("all_reduce", g["payload"], "dgx-h100", 8, g["nodes"], "ring")
     auto = collectives.predict("all_reduce", g["payload"], "dgx-h100", 8, g["nodes"])
     figs = (
-        _f("one one-way transfer at 100 Gb/s", one, display.fmt_time(one), "140 GB x 8 / 100 Gb/s",
-           ARTICLES),
-        _f("4 x DGX H100 (8 x 400G each), ring all-reduce (model)", ring.time_s,
+        _f(f"one one-way transfer at {display.fmt_bits(g['link'] * 8)}", one,
+           display.fmt_time(one),
+           f"{_B(g['payload'])} x 8 bits / {display.fmt_bits(g['link'] * 8)}", ARTICLES),
+        _f(f"{g['nodes']} x DGX H100 ({h.nics_per_node} x "
+           f"{display.fmt_bits(h.nic.rate.value * 8)} each), ring all-reduce (model)",
+           ring.time_s,
            display.fmt_time(ring.time_s), "collectives.predict(..., 'ring')", S.DGX_BASEPOD),
         _f("same, NCCL's best algorithm (model)", auto.time_s, display.fmt_time(auto.time_s),
            f"collectives.predict (chose {auto.algorithm})", S.NCCL_TUNING),
     )
-    h = specs.system("dgx-h100")
     why = (f"The arithmetic holds ({figs[0].text} for one one-way copy), but a DGX H100 node "
            f"has {h.nics_per_node} NICs of {display.fmt_bits(h.nic.rate.value * 8)}, a "
            "hierarchical all-reduce sends only a share of the bytes "
-           f"across nodes, and the sync overlaps the backward pass: {figs[1].text} (ring) "
-           f"or {figs[2].text} on four DGX H100 nodes.",)
+           f"across nodes, and the sync overlaps the backward pass. On {g['nodes']} DGX H100 "
+           f"nodes the model gives {figs[1].text} with a ring and {figs[2].text} with the "
+           f"algorithm it picks as fastest ({_ALG_NAMES.get(auto.algorithm, auto.algorithm)}, "
+           "as NCCL's tuner would).",)
     return Claim("m", "Gradient sync over a 100 Gb/s link", "At 100 Gbps, 140 GB would take "
                  "over 11 seconds per step.", "ARITHMETIC RIGHT, MODEL MISLEADING", why, figs)
 

@@ -27,6 +27,20 @@ each) on a non-blocking leaf/spine of 64-port switches (one DGX H100 SuperPOD sc
 unit), training Llama 3 70B with TP 8 x PP 4 x DP 8."""
 
 
+FABRICS = {
+    "InfiniBand": ("InfiniBand", False),
+    "InfiniBand + SHARP": ("InfiniBand", True),
+    "Ethernet": ("Ethernet", False),
+}
+"""The capstone's fabric choices: ``name -> (NIC fabric, in-network reduction)``.
+
+At equal port rates the model charges InfiniBand and Ethernet (RoCE) alike: it has no
+congestion, and no like-for-like latency measurement exists (Appendix B, claim e). What
+differs is SHARP: Quantum InfiniBand switches can reduce gradients in the network (NCCL's
+CollNet path, with the SHARP plugin), so each GPU sends its shard once instead of a ring's
+2(k-1)/k; Ethernet switches cannot."""
+
+
 @dataclass(frozen=True)
 class Design:
     """Everything the capstone computes for one design.
@@ -73,9 +87,13 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
         gpus_per_node: GPUs per server / NVLink domain (1..72).
         nics_per_node: Scale-out NICs per server (1..16).
         nic_gbps: Port rate per NIC, Gb/s per direction.
-        fabric: ``"InfiniBand"`` or ``"Ethernet"``.
+        fabric: One of :data:`FABRICS`: ``"InfiniBand"``, ``"InfiniBand + SHARP"`` (the
+            DP all-reduce across nodes may reduce in the switches) or ``"Ethernet"``.
         radix: Switch ports (even, 4..1024); 64 for NDR Quantum-2.
-        oversubscription: Leaf down:up ratio (1 = non-blocking).
+        oversubscription: Leaf down:up ratio requested, within
+            :data:`interlib.steptime.OVERSUBSCRIPTION_RANGE` (1 = non-blocking) and below
+            the radix. The step time uses the ratio the leaf's whole ports achieve
+            (``down / up``, never above the request), the same one the network is sized at.
         model: Model id (:data:`interlib.scaling.MODELS`).
         tp, pp: Tensor and pipeline degrees; dp = GPUs / (tp x pp) must be whole.
         micro_batches: Micro-batches per step per pipeline; seq_len: tokens per sequence.
@@ -90,6 +108,8 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     v.integer("gpus_per_node", gpus_per_node, lo=1, hi=72)
     v.integer("nics_per_node", nics_per_node, lo=1, hi=16)
     v.positive("period_days", period_days)
+    over = steptime.check_oversubscription(oversubscription)
+    nic_fabric, sharp = FABRICS[v.choice("fabric", fabric, FABRICS)]
     n = nodes * gpus_per_node
     v.integer("tp", tp, lo=1, hi=n)
     v.integer("pp", pp, lo=1, hi=n)
@@ -97,12 +117,11 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
         raise ValueError(f"tp={tp}, pp={pp}: tp x pp must divide the GPU count {n}")
     dp = n // (tp * pp)
     sys_ = steptime.make_system(gpu, gpus_per_node, "nvswitch", nics_per_node, nic_gbps,
-                                fabric, "capstone")
-    tree = fat_tree(nodes * nics_per_node, radix, oversubscription,
-                    link_rate=nic_gbps * Gbit_per_s)
+                                nic_fabric, "capstone")
+    tree = fat_tree(nodes * nics_per_node, radix, over, link_rate=nic_gbps * Gbit_per_s)
     leaf_nodes = nodes if tree.tiers == 1 else max(1, tree.leaf_down)
     st = steptime.step_time(sys_, model, tp, pp, dp, seq_len, 1, micro_batches, mfu, overlap,
-                            min(max(tree.oversubscription, 1.0), 16.0), leaf_nodes)
+                            tree.oversubscription, leaf_nodes, sharp)
     period = period_days * day
     idle = cost.idle_cost(n, st.comm_fraction, period, price_per_gpu_hour)
     mtbi = float(cost.mean_time_between_interruptions(n))

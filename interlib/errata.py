@@ -46,7 +46,7 @@ CLAIM_GIVENS = {
     "f": {"claimed_gb_per_gpu": 192 * GB},
     "g": {"payload": 1 * GB, "gpus": 8},
     "i": {"lanes": 16},
-    "k": {"claimed_share": 0.107, "pods": 8, "gpus_per_pod": 3072},
+    "k": {"claimed_share": 0.107},
     "l": {"radix": 64, "hosts": (1024, 65536, 2_097_152)},
     "m": {"payload": 140 * GB, "link": 100 * Gbit_per_s, "nodes": 4},
 }
@@ -56,14 +56,6 @@ ADAM_BYTES_PER_PARAM = specs.Spec(
     16, "count", "secondary", S.ZERO_PAPER,
     note="mixed-precision Adam: 2 (fp16 weights) + 2 (fp16 gradients) + 12 (fp32 weights, "
          "momentum, variance) bytes per parameter")
-
-LLAMA3_INTERRUPTIONS = {
-    "unexpected interruptions": specs.Spec(419, "count", "secondary", S.LLAMA3),
-    "Network Switch/Cable": specs.Spec(35, "count", "secondary", S.LLAMA3),
-    "NIC": specs.Spec(7, "count", "secondary", S.LLAMA3),
-}
-"""Llama 3 Table 5 counts (54-day snapshot), as reproduced by Glenn Lockwood."""
-
 
 @dataclass(frozen=True)
 class Figure:
@@ -120,6 +112,8 @@ def claim(key: str) -> Claim:
     from ._errata_claims import BUILDERS
 
     return BUILDERS[v.choice("key", key, KEYS)]()
+
+
 def claims() -> list[Claim]:
     """All claims, in order."""
     return [claim(k) for k in KEYS]
@@ -177,5 +171,5 @@ def sources_table(key: str | None = None) -> display.Table:
 
 
 __all__ = ["VERDICTS", "ARTICLES", "DERIVED", "CLAIM_GIVENS", "ADAM_BYTES_PER_PARAM",
-           "LLAMA3_INTERRUPTIONS", "Figure", "Claim", "claim", "claims", "KEYS",
+           "Figure", "Claim", "claim", "claims", "KEYS",
            "overview_table", "claim_text", "claim_table", "sources_table"]

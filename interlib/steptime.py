@@ -36,6 +36,18 @@ from .units import Gbit_per_s
 
 _NVSWITCH_FOR_NVLINK = {3: 2, 4: 3, 5: 4}
 
+OVERSUBSCRIPTION_RANGE = (1.0, 16.0)
+"""Leaf-to-spine oversubscription (down:up) the step-time model accepts, ``(lo, hi)``:
+1 = non-blocking; 16:1 is beyond any taper in the book's sources (Meta's is 7:1). Every
+function here (and :func:`interlib.capstone.design`) validates against this one range."""
+
+
+def check_oversubscription(oversubscription) -> float:
+    """``oversubscription`` validated against :data:`OVERSUBSCRIPTION_RANGE` (ValueError
+    naming it otherwise)."""
+    lo, hi = OVERSUBSCRIPTION_RANGE
+    return float(v.number("oversubscription", oversubscription, lo=lo, hi=hi))
+
 
 def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvswitch",
                 nics_per_node: int = 8, nic_gbps: float = 400.0,
@@ -48,11 +60,17 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
         intra: ``"nvswitch"`` (all-to-all NVLink) or ``"pcie"`` (GPUs talk over PCIe).
         nics_per_node: Scale-out NICs per node (1..64).
         nic_gbps: Port rate of each NIC, Gb/s per direction (10..1600).
-        fabric: ``"InfiniBand"`` or ``"Ethernet"`` (a label: the model treats both alike).
+        fabric: ``"InfiniBand"`` or ``"Ethernet"``. At the same port rate the model treats
+            both alike (no congestion is modelled, and no like-for-like latency
+            measurement exists); only InfiniBand can reduce in the switches (SHARP, see
+            :func:`layout_traffic`'s ``in_network_reduction``).
         name: Id of the result.
 
     Returns:
-        A :class:`~interlib.specs.System` usable wherever a catalogue system is.
+        A :class:`~interlib.specs.System` usable wherever a catalogue system is; its
+        source is :data:`interlib.specs.sources.HYPOTHETICAL_NODE` (a derived what-if, not
+        a product). With ``intra="pcie"`` every GPU gets its full x16 link (no shared PCIe
+        switch or root complex), which flatters PCIe.
     """
     g = GPUS[v.choice("gpu", gpu, GPUS)]
     v.integer("gpus_per_node", gpus_per_node, lo=1, hi=576)
@@ -68,7 +86,7 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
     title = (f"{gpus_per_node} x {g.name}, {'NVSwitch' if intra == 'nvswitch' else 'PCIe'}, "
              f"{nics_per_node} x {nic_gbps:g}G {fabric}")
     return System(name, title, g, gpus_per_node, intra, nvs, nics_per_node, nic,
-                  S.THIS_BOOK_FIT)
+                  S.HYPOTHETICAL_NODE)
 
 
 FABRICS = {
@@ -98,7 +116,7 @@ def _sys(s) -> System:
 def tapered(sys_: System, oversubscription: float) -> System:
     """``sys_`` with its NIC rate divided by ``oversubscription``: what each GPU gets when
     all of them cross an oversubscribed spine at once."""
-    v.number("oversubscription", oversubscription, lo=1.0, hi=16.0)
+    check_oversubscription(oversubscription)
     if oversubscription == 1.0:
         return sys_
     r = sys_.nic.rate
@@ -175,19 +193,25 @@ def _p2p(sys_, intra: bool):
 def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
                    dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
                    micro_batches: int = 16, oversubscription: float = 1.0,
-                   leaf_nodes: int = 32) -> Layout:
+                   leaf_nodes: int = 32, in_network_reduction: bool = False) -> Layout:
     """Bytes and time per step of each kind of parallelism, and the rung each lands on.
 
     Args:
         system: Catalogue id, a :data:`FABRICS` name, or a :class:`~interlib.specs.System`.
         model: Model id in :data:`interlib.scaling.MODELS`.
-        tp, pp, dp: Parallel degrees (>= 1). TP must fit in a node or fill whole nodes.
+        tp, pp, dp: Parallel degrees (>= 1). TP must divide the GPUs per node or be a
+            multiple of them (a TP group never straddles a node boundary).
         seq_len: Tokens per sequence (>= 1).
         micro_batch: Sequences per micro-batch (>= 1).
         micro_batches: Micro-batches per step per pipeline (>= 1).
-        oversubscription: Leaf-to-spine taper, 1..16 (1 = non-blocking).
+        oversubscription: Leaf-to-spine taper, :data:`OVERSUBSCRIPTION_RANGE` (1 =
+            non-blocking).
         leaf_nodes: Nodes under one leaf switch (a DP group wider than this crosses the
             spine). 32 nodes = one 256-GPU DGX H100 scalable unit.
+        in_network_reduction: Let the DP all-reduce across nodes use InfiniBand SHARP
+            (switches reduce; NCCL's CollNet path) when the model finds it faster than
+            NCCL's default choice. Needs an InfiniBand NIC (SHARP is an InfiniBand switch
+            feature); default False (NCCL without the SHARP plugin).
 
     Returns:
         A :class:`Layout`; times in s, bytes per GPU per step.
@@ -197,11 +221,18 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
         v.integer(name, val, lo=1, hi=1_000_000)
     v.integer("leaf_nodes", leaf_nodes, lo=1, hi=100_000)
-    v.number("oversubscription", oversubscription, lo=1.0, hi=16.0)
+    check_oversubscription(oversubscription)
+    v.flag("in_network_reduction", in_network_reduction)
+    if in_network_reduction and sys_.nic.fabric != "InfiniBand":
+        raise ValueError(f"in_network_reduction={in_network_reduction!r} needs an InfiniBand "
+                         f"fabric (SHARP), not {sys_.nic.fabric!r}")
     g = sys_.gpus_per_node
-    if tp > g and tp % g:
-        raise ValueError(f"tp={tp} is out of range: must divide or be a multiple of "
-                         f"gpus_per_node={g}")
+    if (tp > g and tp % g) or (tp < g and g % tp):
+        allowed = [d for d in range(1, g + 1) if g % d == 0]
+        raise ValueError(f"tp={tp} is out of range: a tensor-parallel group fills part of "
+                         f"one node or whole nodes, never straddling a node boundary, so tp "
+                         f"must divide gpus_per_node={g} ({', '.join(map(str, allowed))}) "
+                         f"or be a multiple of it")
     tr = scaling.parallelism_traffic(m.params, m.layers, m.hidden, seq_len, micro_batch,
                                      micro_batches, tp=tp, pp=pp, dp=dp)
     act = micro_batch * seq_len * m.hidden * 2.0
@@ -244,8 +275,14 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
             rung, s_eff = "Spine", tapered(sys_, oversubscription)
         else:
             rung, s_eff = "Scale-out NIC", sys_
-        t = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp).time_s
-        dp_phase = Phase("DP", rung, tr.dp, t, f"all-reduce of {shard:.3g} B over {dp} ranks")
+        p = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp)
+        t, how = p.time_s, f"all-reduce of {shard:.3g} B over {dp} ranks"
+        if in_network_reduction and k_dp > 1:
+            t_sharp = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp,
+                                          "sharp").time_s
+            if t_sharp < t:
+                t, how = t_sharp, how + " (SHARP in the switches)"
+        dp_phase = Phase("DP", rung, tr.dp, t, how)
     return Layout((tp_phase, pp_phase, dp_phase), n, nodes,
                   float(dp * micro_batch * micro_batches * seq_len))
 
@@ -260,7 +297,7 @@ def compute_time(params, tokens, n_gpus, gpu: str = "h100-sxm", mfu: float = 0.4
         n_gpus: GPUs sharing the work (>= 1).
         gpu: GPU catalogue id with a dense bf16 peak (:func:`interlib.specs.gpu_flops`).
         mfu: Model FLOPs utilisation, the share of peak the maths kernels reach, (0, 1].
-            Llama 3 405B reported 38-43 % on 8K-16K H100s.
+            Published values: :data:`interlib.specs.studies.LLAMA3_MFU` (Llama 3 405B).
 
     Reference: the 6ND rule (forward 2, backward 4 FLOPs per parameter per token; Kaplan et
     al. 2020); MFU as in Chowdhery et al. 2022 (PaLM).
@@ -315,12 +352,13 @@ class StepTime:
 def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
               dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
               micro_batches: int = 16, mfu: float = 0.4, overlap: float = 0.8,
-              oversubscription: float = 1.0, leaf_nodes: int = 32) -> StepTime:
+              oversubscription: float = 1.0, leaf_nodes: int = 32,
+              in_network_reduction: bool = False) -> StepTime:
     """Step time = compute + bubble + communication - overlap (module docstring).
 
     Args:
         system, model, tp, pp, dp, seq_len, micro_batch, micro_batches, oversubscription,
-            leaf_nodes: As in :func:`layout_traffic`.
+            leaf_nodes, in_network_reduction: As in :func:`layout_traffic`.
         mfu: Model FLOPs utilisation of the compute kernels, (0, 1].
         overlap: Share of the DP and PP communication that hides behind compute, [0, 1]
             (0: none; 1: all of it, up to the compute time).
@@ -331,7 +369,7 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     v.number("overlap", overlap, lo=0.0, hi=1.0)
     sys_ = _sys(system)
     lay = layout_traffic(sys_, model, tp, pp, dp, seq_len, micro_batch, micro_batches,
-                         oversubscription, leaf_nodes)
+                         oversubscription, leaf_nodes, in_network_reduction)
     m = scaling.model(model)
     gpu_id = next(k for k, g in GPUS.items() if g is sys_.gpu)
     comp = float(compute_time(m.params, lay.tokens, lay.n_gpus, gpu_id, mfu))

@@ -54,6 +54,38 @@ size (latency-bound); from 256 MiB up it runs within a few percent of its platea
 """
 
 
+def regime_bounds(name: str) -> str:
+    """The size range of a regime (:data:`REGIMES`) in words, from its bounds.
+
+    >>> [regime_bounds(r[0]) for r in REGIMES]
+    ['below 1 MiB', '1 MiB to 256 MiB', '256 MiB and above']
+    """
+    v.choice("name", name, [r[0] for r in REGIMES])
+    _, lo, hi = next(r for r in REGIMES if r[0] == name)
+    f = lambda x: display.fmt_bytes(x, binary=True)  # noqa: E731
+    if lo <= 0:
+        return f"below {f(hi)}"
+    if hi == float("inf"):
+        return f"{f(lo)} and above"
+    return f"{f(lo)} to {f(hi)}"
+
+
+def pipeline_saturation_size() -> float:
+    """Message size, bytes, at which the model's pipeline-fill chunk stops growing.
+
+    :func:`interlib.collectives.predict` charges a pipeline fill of ``(steps - 1) x
+    min(window, size / chunks) / bandwidth``; the chunk reaches the window (and the fill
+    term stops growing) at ``size = window x chunks``
+    (:data:`interlib.specs.calibration.PIPELINE_WINDOW` and ``PIPELINE_CHUNKS``).
+
+    >>> pipeline_saturation_size() / MiB
+    32.0
+    """
+    from .specs import calibration as C
+
+    return float(C.PIPELINE_WINDOW.value * C.PIPELINE_CHUNKS.value)
+
+
 @dataclass(frozen=True)
 class Measurement:
     """One published point (a row of the CSV).
@@ -191,6 +223,25 @@ class PointResult:
         return self.predicted / self.measurement.busbw
 
 
+def _measurements(rows) -> list[Measurement]:
+    """``rows`` (default: the shipped data) as a non-empty list of :class:`Measurement`."""
+    rows = load_measurements() if rows is None else list(rows)
+    if not rows or not all(isinstance(r, Measurement) for r in rows):
+        raise ValueError(f"rows={rows!r:.80} must be a non-empty list of "
+                         "validation.Measurement (from load_measurements)")
+    return rows
+
+
+def _results(results) -> list["PointResult"]:
+    """``results`` (default: evaluate the shipped data) as a non-empty list of
+    :class:`PointResult`."""
+    results = evaluate() if results is None else list(results)
+    if not results or not all(isinstance(r, PointResult) for r in results):
+        raise ValueError(f"results={results!r:.80} must be a non-empty list of "
+                         "validation.PointResult (from evaluate)")
+    return results
+
+
 def evaluate(rows=None) -> list[PointResult]:
     """Predict every measurement with :func:`interlib.collectives.predict` and compare.
 
@@ -202,9 +253,7 @@ def evaluate(rows=None) -> list[PointResult]:
     Returns:
         One :class:`PointResult` per row, in order.
     """
-    rows = load_measurements() if rows is None else list(rows)
-    if not rows or not all(isinstance(r, Measurement) for r in rows):
-        raise ValueError("rows must be a non-empty list of validation.Measurement")
+    rows = _measurements(rows)
     out = []
     for r in rows:
         p = collectives.predict(r.collective, r.size_bytes, r.system, r.gpus_per_node,
@@ -255,9 +304,7 @@ def summary_by_regime(results=None) -> list[Summary]:
         :class:`Summary` rows: for each role, one per regime that has points, then that
         role over all sizes. Groups without points are left out.
     """
-    results = evaluate() if results is None else list(results)
-    if not results or not all(isinstance(r, PointResult) for r in results):
-        raise ValueError("results must be a non-empty list of validation.PointResult")
+    results = _results(results)
     out = []
     for role in ROLES + ("all",):
         res_role = [r for r in results if role == "all" or r.measurement.role == role]
@@ -281,8 +328,87 @@ def summary_table(results=None) -> display.Table:
          "worst point"], rows,
         caption="Error of collectives.predict against the published busbw in "
                 "book/data/nccl_measurements.csv (relative error |predicted - measured| / "
-                "measured; fold = max(p/m, m/p)). Regimes: < 1 MiB, 1 MiB to 256 MiB, "
-                ">= 256 MiB.")
+                "measured; fold = max(p/m, m/p)). Regimes: "
+                + "; ".join(f"{n} {regime_bounds(n)}" for n, _, _ in REGIMES) + ".")
+
+
+def closing_summary(results=None, role: str = "all") -> str:
+    """Median and worst error by size regime, as sentences (Appendix A's closing section).
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        role: ``"calibration"``, ``"holdout"`` or ``"all"`` points (default ``"all"``).
+
+    Returns:
+        One line per regime that has points, then one for all sizes.
+    """
+    v.choice("role", role, ROLES + ("all",))
+    rows = [s for s in summary_by_regime(results) if s.role == role]
+    if not rows:
+        raise ValueError(f"role={role!r} has no points in these results")
+    lines = []
+    for s in rows:
+        where = "all sizes" if s.regime == "all" else \
+            f"{s.regime} ({regime_bounds(s.regime)})"
+        lines.append(f"{where}: {s.count} point{'s' if s.count != 1 else ''}, median error "
+                     f"{display.fmt_pct(s.median_error, 2)}, worst "
+                     f"{display.fmt_pct(s.worst_error, 2)} ({s.worst_id}, off by "
+                     f"{display.fmt_ratio(s.worst_fold, 3)})")
+    return "\n".join(lines)
+
+
+def regime_counts(results=None, role: str = "all") -> dict:
+    """Number of points in each size regime (zeros included) for one role.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        role: ``"calibration"``, ``"holdout"`` or ``"all"``.
+
+    Returns:
+        ``{regime name: count}`` in :data:`REGIMES` order.
+    """
+    results = _results(results)
+    v.choice("role", role, ROLES + ("all",))
+    return {name: sum(1 for r in results if r.regime == name
+                      and (role == "all" or r.measurement.role == role))
+            for name, _, _ in REGIMES}
+
+
+def miss_range(results=None, threshold: float = 0.1, regime_name: str | None = None,
+               system: str | None = None) -> tuple[float, float]:
+    """Smallest and largest message size (bytes) among points the model misses by more
+    than ``threshold`` (relative error), optionally within one regime and one system.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        threshold: Relative error, (0, 1]; 0.1 = points off by more than 10 %.
+        regime_name: A :data:`REGIMES` name, or None for all sizes.
+        system: A system id in the data, or None for all systems.
+
+    Raises:
+        ValueError: for bad arguments, or when no point matches.
+    """
+    results = _results(results)
+    v.fraction("threshold", threshold)
+    if regime_name is not None:
+        v.choice("regime_name", regime_name, [r[0] for r in REGIMES])
+    if system is not None:
+        v.choice("system", system, sorted({r.measurement.system for r in results}))
+    sizes = [r.measurement.size_bytes for r in results if r.rel_error > threshold
+             and (regime_name is None or r.regime == regime_name)
+             and (system is None or r.measurement.system == system)]
+    if not sizes:
+        raise ValueError(f"threshold={threshold!r}: no point is missed by more than that "
+                         f"(regime_name={regime_name!r}, system={system!r})")
+    return float(min(sizes)), float(max(sizes))
+
+
+def miss_range_text(results=None, threshold: float = 0.1, regime_name: str | None = None,
+                    system: str | None = None) -> str:
+    """:func:`miss_range` in words, e.g. ``'16 MiB to 64 MiB'`` (sizes as nccl-tests
+    prints them)."""
+    lo, hi = miss_range(results, threshold, regime_name, system)
+    return _fmt_size(lo) if lo == hi else f"{_fmt_size(lo)} to {_fmt_size(hi)}"
 
 
 def _fmt_size(size: float) -> str:
@@ -292,8 +418,13 @@ def _fmt_size(size: float) -> str:
 
 
 def points_table(results=None, role: str | None = None) -> display.Table:
-    """Every point: measured and predicted busbw, error, and what the model chose."""
-    results = evaluate() if results is None else list(results)
+    """Every point: measured and predicted busbw, error, and what the model chose.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        role: Keep only ``"calibration"`` or ``"holdout"`` points (default: all).
+    """
+    results = _results(results)
     if role is not None:
         v.choice("role", role, ROLES)
     rows = []
@@ -315,8 +446,12 @@ def points_table(results=None, role: str | None = None) -> display.Table:
 
 
 def sources_table(rows=None) -> display.Table:
-    """One line per source in the data: its points, role, systems and link."""
-    rows = load_measurements() if rows is None else list(rows)
+    """One line per source in the data: its points, role, systems and link.
+
+    Args:
+        rows: Measurements (default: :func:`load_measurements`), a non-empty list.
+    """
+    rows = _measurements(rows)
     seen: dict = {}
     for r in rows:
         e = seen.setdefault((r.source, r.url), {"ids": [], "roles": set(), "systems": set()})
@@ -338,7 +473,7 @@ def curves(rows=None) -> list[dict]:
         A list of dicts with keys ``label``, ``role``, ``system``, ``gpus_per_node``,
         ``nodes``, ``collective``, ``algorithm``, ``ids``, ``size``, ``busbw``.
     """
-    rows = load_measurements() if rows is None else list(rows)
+    rows = _measurements(rows)
     groups: dict = {}
     for r in rows:
         key = (r.source, r.system, r.gpus_per_node, r.nodes, r.collective, r.algorithm)

@@ -43,6 +43,11 @@ def test_table_has_all_rows():
     (dict(period_days=0), "period_days"),
     (dict(gpu="h900"), "gpu"),
     (dict(radix=63), "radix"),
+    (dict(tp=6, pp=1), "tp"),
+    # the network and the step time share one range: no silent clamp at 16:1
+    (dict(oversubscription=31), "oversubscription"),
+    (dict(oversubscription=17.0), "oversubscription"),
+    (dict(oversubscription=0.5), "oversubscription"),
 ])
 def test_bad_input(kw, param):
     with pytest.raises(ValueError, match=param):
@@ -55,3 +60,41 @@ def test_tables_refuse_other_objects():
         capstone.design_table("reference")
     with pytest.raises(ValueError, match="st="):
         steptime.breakdown_table(None)
+
+
+def test_step_time_uses_the_oversubscription_the_network_is_sized_at():
+    # 2,048 servers cross the spine; the leaf's whole ports give the achieved ratio
+    # (64 ports at 7:1 -> 56 down, 8 up = 7:1; at 16:1 -> 60 down, 4 up = 15:1)
+    for asked, achieved in ((7.0, 7.0), (16.0, 15.0)):
+        d = capstone.design(nodes=2048, oversubscription=asked)
+        assert d.tree.oversubscription == achieved
+        st = steptime.step_time(d.system, "llama-3-70b", 8, 4, d.dp,
+                                oversubscription=achieved, leaf_nodes=d.tree.leaf_down)
+        assert d.step.step == pytest.approx(st.step)
+
+
+def test_fabric_choice_matters_only_through_sharp():
+    ib, eth, sharp = (capstone.design(fabric=f)
+                      for f in ("InfiniBand", "Ethernet", "InfiniBand + SHARP"))
+    # same port rate, no congestion modelled: InfiniBand and Ethernet alike
+    assert ib.step.step == eth.step.step
+    # SHARP: each GPU sends its DP shard once instead of a ring's 2(k-1)/k of it, so the
+    # cross-node DP all-reduce gets faster (8 nodes here: 2 x 7/8 = 1.75x less bandwidth
+    # time, a little more with the ring's 2(k-1) latency steps) and nothing else changes
+    assert 2 * 7 / 8 <= ib.step.dp / sharp.step.dp < 2.0
+    assert (sharp.step.tp, sharp.step.pp, sharp.step.compute) == \
+        (ib.step.tp, ib.step.pp, ib.step.compute)
+    assert "SHARP" in sharp.step.layout.phase("DP").collective
+    # one server: DP stays on NVLink, the switches never see it
+    one = capstone.design(nodes=1, tp=1, pp=1, fabric="InfiniBand + SHARP")
+    assert one.step.dp == capstone.design(nodes=1, tp=1, pp=1).step.dp
+
+
+def test_sharp_needs_infiniband():
+    eth = steptime.make_system("h100-sxm", 8, "nvswitch", 8, 400.0, "Ethernet")
+    with pytest.raises(ValueError, match="in_network_reduction"):
+        steptime.layout_traffic(eth, in_network_reduction=True)
+    with pytest.raises(ValueError, match="in_network_reduction"):
+        steptime.layout_traffic(in_network_reduction="yes")
+    with pytest.raises(ValueError, match="fabric"):
+        capstone.design(fabric="Ethernet + SHARP")

@@ -78,6 +78,11 @@ def test_c_nvlink_ib_gap():
     # must shrink towards the bandwidth-bound value as messages grow.
     assert 2.0 <= fig("c", "model: B200 16 GiB") <= 2.2
     assert fig("c", "model: B200 1 GiB") >= fig("c", "model: B200 16 GiB")
+    # the measured range itself comes from the catalogue (facts 4c: 2.0-2.2x), and the
+    # "why" text quotes it from there
+    assert fig("c", "measured: B200") == 2.0
+    assert fig("c", "measured: same, high end") == 2.2
+    assert "2.0× to 2.2× at >= 1 GiB" in " ".join(E.claim("c").why)
 
 
 def test_d_dgx_h100_nics():
@@ -89,12 +94,13 @@ def test_e_latency_scale():
     # V1-01: 1 KiB x 1.75 / 0.07 GB/s = 25.6 us (facts V1 note)
     assert fig("e", "measured 1 KiB") == pytest.approx(25.6e-6, rel=0.01)
     assert 15e-6 <= fig("e", "model: 1 KiB") <= 50e-6         # "NCCL latency 15-50 us"
-    assert fig("e", "a 1 us") < 0.1
+    assert fig("e", "a 1 µs") < 0.1
 
 
 def test_f_nvl72_memory():
     assert fig("f", "72 GPUs") == pytest.approx(13.4 * TB, rel=0.005)
     assert fig("f", "the claim's") == pytest.approx(13.824 * TB)
+    assert fig("f", "NVIDIA's figure") == pytest.approx(13.4 * TB)   # GB200 NVL72 page
 
 
 def test_g_ring_bytes():
@@ -126,6 +132,21 @@ def test_k_llama3():
     assert round(100 * fig("k", "Network Switch"), 1) == 8.4   # Table 5 prints 8.4 %
     assert round(100 * fig("k", "NIC"), 1) == 1.7
     assert fig("k", "GPUs per cluster") == 24576
+    # Table 5 is stored once, in the catalogue; the "how" column is formatted from it
+    assert not hasattr(E, "LLAMA3_INTERRUPTIONS")
+    hows = {f.label: f.how for f in E.claim("k").figures}
+    assert hows["NIC share"] == "7 / 419"
+    assert hows["GPUs per cluster"] == "8 pods x 3,072 GPUs"     # facts 1.7: Meta's pods
+    assert "pods" not in E.CLAIM_GIVENS["k"]
+
+
+def test_how_strings_show_catalogue_figures():
+    # arithmetic shown in the "how" column agrees with the fact sheet's derivations
+    hows = {(c.key, f.label): f.how for c in E.claims() for f in c.figures}
+    assert hows[("h", "18 links, per direction")] == "18 x 25 GB/s"
+    assert hows[("j", "raw switch port capacity, per direction")] == \
+        "4 chips x 64 ports x 25 GB/s"
+    assert hows[("b", "PCIe 5.0 x16 raw, per direction")] == "32 GT/s x 16 lanes / 8 bits"
 
 
 def test_l_fat_tree_counts():
@@ -141,6 +162,14 @@ def test_l_fat_tree_counts():
 def test_m_100g_sync():
     assert fig("m", "one one-way") == pytest.approx(11.2)
     assert fig("m", "4 x DGX H100") == pytest.approx(0.72, rel=0.05)   # facts 4m: ~0.72 s
+    # the second time is the model's own algorithm choice, and the text says which
+    assert "NVLSTree" in E.claim("m").why[0]
+
+
+def test_l_dragonfly_is_kim_et_al():
+    # Kim, Dally, Scott and Abts (ISCA 2008): 52 % vs folded Clos, 20 % vs flattened butterfly
+    assert fig("l", "dragonfly vs folded Clos") == 0.52
+    assert fig("l", "dragonfly vs flattened butterfly") == 0.20
 
 
 def test_bad_input():

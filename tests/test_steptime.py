@@ -117,6 +117,11 @@ def test_make_system_matches_catalogue():
     (lambda: steptime.fabric("carrier pigeon"), "name"),
     (lambda: steptime.layout_traffic(tp=0), "tp"),
     (lambda: steptime.layout_traffic(tp=12), "tp"),
+    # a TP group of 3 on 8-GPU nodes would straddle nodes: refused, naming the divisors
+    (lambda: steptime.layout_traffic(tp=3), r"tp=3 .*gpus_per_node=8 \(1, 2, 4, 8\)"),
+    (lambda: steptime.layout_traffic(tp=6, pp=1), "tp=6"),
+    (lambda: steptime.layout_traffic(oversubscription=17), "oversubscription"),
+    (lambda: steptime.step_time(oversubscription=31), "oversubscription"),
     (lambda: steptime.layout_traffic(model="gpt-5"), "name"),
     (lambda: steptime.layout_traffic(oversubscription=0.5), "oversubscription"),
     (lambda: steptime.layout_traffic(system="nope"), "system"),
@@ -130,3 +135,28 @@ def test_make_system_matches_catalogue():
 def test_bad_input(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+def test_tp_dividing_the_node_stays_on_nvlink():
+    for tp in (1, 2, 4, 8):
+        lay = steptime.layout_traffic("dgx-h100", "llama-3-8b", tp, 1, 1)
+        assert lay.phase("TP").rung == ("none" if tp == 1 else "NVLink")
+    assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 16, 1, 1).phase("TP").rung == \
+        "Scale-out NIC"
+
+
+def test_one_oversubscription_range():
+    lo, hi = steptime.OVERSUBSCRIPTION_RANGE
+    assert steptime.check_oversubscription(hi) == hi
+    with pytest.raises(ValueError, match="oversubscription"):
+        steptime.check_oversubscription(hi + 1)
+    with pytest.raises(ValueError, match="oversubscription"):
+        steptime.check_oversubscription(lo - 0.5)
+
+
+def test_custom_systems_are_labelled_hypothetical():
+    # a what-if node is derived, not the calibration fit and not a product
+    s = steptime.fabric("PCIe + 100 GbE")
+    assert s.source is specs.sources.HYPOTHETICAL_NODE
+    assert s.source is not specs.sources.THIS_BOOK_FIT
+    assert "full x16" in s.source.says

@@ -172,3 +172,84 @@ def test_bad_input():
     with pytest.raises(ValueError, match="role"):
         V.points_table(RESULTS, role="x")
     assert math.isfinite(RESULTS[0].predicted)
+
+
+def test_tables_and_curves_reject_empty_or_foreign_input():
+    # an empty list must not give an empty table or plot silently, and a list of the
+    # wrong things must be refused by name, not crash with AttributeError
+    with pytest.raises(ValueError, match="results"):
+        V.points_table([1])
+    with pytest.raises(ValueError, match="results"):
+        V.points_table([])
+    with pytest.raises(ValueError, match="rows"):
+        V.curves([])
+    with pytest.raises(ValueError, match="rows"):
+        V.sources_table([])
+    with pytest.raises(ValueError, match="rows"):
+        V.curves(RESULTS)              # PointResults are not Measurements
+    with pytest.raises(ValueError, match="role"):
+        V.closing_summary(role="train")
+    with pytest.raises(ValueError, match="threshold"):
+        V.miss_range(threshold=0)
+    with pytest.raises(ValueError, match="regime_name"):
+        V.miss_range(regime_name="mid")
+    with pytest.raises(ValueError, match="threshold"):
+        V.miss_range(threshold=1.0)    # no point is off by more than 100 %
+    with pytest.raises(ValueError, match="name"):
+        V.regime_bounds("huge")
+
+
+def test_regime_bounds_in_words():
+    assert [V.regime_bounds(n) for n, _, _ in V.REGIMES] == \
+        ["below 1 MiB", "1 MiB to 256 MiB", "256 MiB and above"]
+
+
+def test_closing_summary_quotes_summary_by_regime():
+    lines = V.closing_summary(RESULTS).splitlines()
+    alls = [s for s in V.summary_by_regime(RESULTS) if s.role == "all"]
+    assert len(lines) == len(alls)
+    for line, s in zip(lines, alls):
+        assert s.worst_id in line and f"{s.count} point" in line
+
+
+def test_pipeline_saturation_is_window_times_chunks():
+    # collectives.predict's fill uses min(window, size / chunks): 4 MiB x 8 = 32 MiB
+    C = specs.calibration
+    assert V.pipeline_saturation_size() == C.PIPELINE_WINDOW.value * C.PIPELINE_CHUNKS.value
+    assert V.pipeline_saturation_size() == 32 * MiB
+
+
+def test_miss_range_spans_the_missed_points():
+    lo, hi = V.miss_range(RESULTS, 0.1, "transition", "dgx-h100")
+    missed = [r.measurement.size_bytes for r in RESULTS if r.rel_error > 0.1
+              and r.regime == "transition" and r.measurement.system == "dgx-h100"]
+    assert (lo, hi) == (min(missed), max(missed))
+
+
+def test_new_sharp_points_from_facts_sheet():
+    # facts.md V8 (scaling book: "with SHARP ... about 480GB/s") and V9 (GTC25 S72583 via
+    # NVIDIA/nccl#1374: NVLink4 370 -> 480 GB/s), each its own row with its own source
+    by_id = {r.id: r for r in ROWS}
+    assert by_id["V8-04"].busbw == pytest.approx(480 * GB_per_s)
+    assert by_id["V8-04"].algorithm == "nvls" and "scaling-book" in by_id["V8-04"].url
+    assert (by_id["V9-08"].busbw, by_id["V9-09"].busbw) == \
+        (pytest.approx(370 * GB_per_s), pytest.approx(480 * GB_per_s))
+    assert by_id["V9-08"].url.endswith("nccl/issues/1374")
+    assert all(by_id[i].role == "holdout" for i in ("V8-04", "V9-08", "V9-09"))
+
+
+def test_regime_counts_include_empty_regimes():
+    for role in ("calibration", "holdout", "all"):
+        counts = V.regime_counts(RESULTS, role)
+        assert list(counts) == [n for n, _, _ in V.REGIMES]
+        assert sum(counts.values()) == sum(
+            1 for r in RESULTS if role == "all" or r.measurement.role == role)
+    assert V.regime_counts(RESULTS, "holdout")["latency-bound"] == 0   # no small holdouts
+    with pytest.raises(ValueError, match="role"):
+        V.regime_counts(RESULTS, "x")
+
+
+def test_miss_range_text():
+    lo, hi = V.miss_range(RESULTS, 0.1, "transition")
+    text = V.miss_range_text(RESULTS, 0.1, "transition")
+    assert text.startswith(V._fmt_size(lo)) and text.endswith(V._fmt_size(hi))

@@ -35,3 +35,7 @@ __all__ = [
 from .fabric import ADAPTER_LATENCY, META_CLUSTERS_24K, PACKET_HEADERS, SWITCH_HOP_LATENCY
 
 __all__ += ["ADAPTER_LATENCY", "META_CLUSTERS_24K", "PACKET_HEADERS", "SWITCH_HOP_LATENCY"]
+# Published study figures (Meta's clusters, Llama 3, Kim et al., Bekman): Chapters 7-8, App. B
+from . import studies  # noqa: E402
+
+__all__ += ["studies"]

@@ -317,3 +317,11 @@ WWT_SWITCH_LATENCY = Source(
     "https://www.wwt.com/",
     "NIC-to-NIC latency passing through a single switch ASIC usually clocks in somewhere "
     "in the 100-300 nanosecond range.", key="")
+HYPOTHETICAL_NODE = Source(
+    "derived in this book: a hypothetical node assembled from catalogue parts",
+    "interlib/steptime.py",
+    "A what-if server built by steptime.make_system (Chapter 8's capstone and its PCIe + "
+    "100 GbE fabric): catalogue GPU and link rates, reader-chosen GPU, NIC count and port "
+    "rate. With PCIe as the GPU-to-GPU link every GPU is assumed to get its full x16 link, "
+    "with no sharing of PCIe switches or root complexes, which flatters PCIe. No such "
+    "product is claimed.", key="")

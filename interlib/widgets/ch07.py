@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import display, hierarchy, scaling
+from ..specs import studies
 from ..plots import ch07 as P
 from . import Demo, Dropdown, FloatSlider, register
 
@@ -25,8 +26,9 @@ register(Demo(
     _ladder_summary,
     ("Which step of the ladder is the steepest for each generation? Did it get steeper or "
      "shallower from A100 to B200?",
-     "Set the oversubscription to 7 (Meta's taper between pods). Which rung does the spine "
-     "now sit below, and which parallelism would you keep off it?",
+     f"Set the oversubscription to {studies.META_AGG_OVERSUBSCRIPTION.value:g} (Meta's "
+     "taper between pods). Which rung does the spine now sit below, and which parallelism "
+     "would you keep off it?",
      "Why is PCIe barely faster than one NIC per GPU, and what does that say about "
      "staging network traffic through host memory?"),
     update=P._fill_ladder))

@@ -108,7 +108,7 @@ register(Demo(
      "nodes": IntSlider(1, 2048, R["nodes"], "servers (8 GPUs each)"),
      "nics_per_node": Dropdown((1, 2, 4, 8), R["nics_per_node"], "NICs per server"),
      "nic_gbps": Dropdown((100.0, 200.0, 400.0, 800.0), R["nic_gbps"], "Gb/s per NIC"),
-     "fabric": Dropdown(("InfiniBand", "Ethernet"), R["fabric"], "fabric"),
+     "fabric": Dropdown(tuple(capstone.FABRICS), R["fabric"], "fabric"),
      "radix": Dropdown((32, 64, 128), R["radix"], "switch ports (fat tree)"),
      "oversubscription": FloatSlider(1.0, 7.0, R["oversubscription"],
                                      "leaf oversubscription (x:1)", step=0.5),
@@ -122,7 +122,9 @@ register(Demo(
     _capstone_text,
     ("Halve the NICs per server. What happens to the switch and cable counts, and to the "
      "step time? Is the saving worth it at your price?",
-     "Raise the oversubscription to 3 at 2,048 servers. Which phase becomes the slowest?",
+     "Raise the oversubscription to 3 at 2,048 servers, then pick 'InfiniBand + SHARP'. "
+     "How much of the DP time do the switches' reductions win back? Why do plain "
+     "InfiniBand and Ethernet give the same step in this model?",
      "Try B200 GPUs with the same network. Why does efficiency fall although nothing in the "
      "network changed?"),
     update=_capstone_update))

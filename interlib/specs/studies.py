@@ -1,0 +1,86 @@
+"""Figures from published studies and reports (Chapters 7 and 8, Appendix B).
+
+Not hardware datasheets but what papers and careful secondary sources report about real
+clusters and training runs: Meta's 24K-GPU clusters and Llama 3 405B, the dragonfly cost
+comparison of Kim et al., Bekman's measured NVLink-vs-network gap, NVIDIA's GB200 NVL72
+memory total. Each is a :class:`~._base.Spec` with its source, like every other figure in
+the catalogue; the cluster figures match :mod:`.fabric` (same values, same source).
+
+>>> META_CLUSTER_GPUS.value == META_PODS.value * META_POD_GPUS.value
+True
+>>> f"{LLAMA3_MFU['low'].value:.0%}-{LLAMA3_MFU['high'].value:.0%}"
+'38%-43%'
+"""
+
+from __future__ import annotations
+
+from . import sources as S
+from ._base import Spec
+from ..units import TB, Gbit_per_s
+
+_META_NOTE = ("Meta engineering blog (12 March 2024), as summarised by DatacenterDynamics and "
+              "Glenn Lockwood")
+
+META_CLUSTERS_COUNT = Spec(2, "count", "secondary", S.META_CLUSTERS,
+                           note="two clusters: one RoCE (Arista 7800), one NVIDIA Quantum-2 "
+                                "InfiniBand, both with 400 Gbps endpoints; " + _META_NOTE)
+META_CLUSTER_GPUS = Spec(24576, "count", "secondary", S.META_CLUSTERS,
+                         note="GPUs per cluster; " + _META_NOTE)
+META_ENDPOINT_RATE = Spec(400 * Gbit_per_s, "Gbit_per_s", "secondary", S.META_CLUSTERS,
+                          "per direction", note="per endpoint, both clusters; " + _META_NOTE)
+META_POD_GPUS = Spec(3072, "count", "secondary", S.META_CLUSTERS,
+                     note="GPUs per pod, full bisection inside the pod (three-layer Clos); "
+                          + _META_NOTE)
+META_PODS = Spec(8, "count", "secondary", S.META_CLUSTERS,
+                 note="pods per 24K-GPU cluster, joined at the aggregation layer; " + _META_NOTE)
+META_AGG_OVERSUBSCRIPTION = Spec(7, "count", "secondary", S.META_CLUSTERS,
+                                 note="the aggregation layer joining the pods is 1:7 "
+                                      "oversubscribed (a 7:1 taper); " + _META_NOTE)
+
+LLAMA3_MFU = {
+    "low": Spec(0.38, "fraction", "secondary", S.LLAMA3,
+                note="BF16 MFU, Llama 3 405B pre-training on H100 (summaries of the paper's "
+                     "table; the per-row figures are not confirmed here)"),
+    "high": Spec(0.43, "fraction", "secondary", S.LLAMA3,
+                 note="BF16 MFU, Llama 3 405B pre-training on H100 (summaries of the paper's "
+                      "table)"),
+}
+"""Llama 3 405B's reported model FLOPs utilisation: 38-43 % on 8K-16K H100 GPUs."""
+
+LLAMA3_MFU_GPUS = {
+    "low": Spec(8192, "count", "secondary", S.LLAMA3, note="'8K' H100 GPUs"),
+    "high": Spec(16384, "count", "secondary", S.LLAMA3, note="'16K' H100 GPUs"),
+}
+"""The GPU counts of :data:`LLAMA3_MFU`."""
+
+LLAMA3_405B_FABRIC = "RoCE"
+"""Llama 3 405B trained on up to 16K H100s on Meta's RoCE cluster (Llama 3 paper)."""
+
+KIM_DRAGONFLY_COST = {
+    "folded Clos": Spec(0.52, "fraction", "derived", S.KIM_DRAGONFLY,
+                           note="network cost reduction of a dragonfly against a folded Clos "
+                                "(fat-tree), 16K nodes: the paper's own cost model, dominated "
+                                "by global cables"),
+    "flattened butterfly": Spec(0.20, "fraction", "derived", S.KIM_DRAGONFLY,
+                                   note="network cost reduction of a dragonfly against a "
+                                        "flattened butterfly, 16K nodes"),
+}
+"""Kim, Dally, Scott and Abts (ISCA 2008): cost reductions of a dragonfly (not switch
+counts)."""
+
+BEKMAN_B200_NODE_GAP = {
+    "low": Spec(2.0, "count", "measured", S.STAS_NETWORK,
+                note="all-reduce busbw, 1 node / 4 nodes of B200, messages >= 1 GiB (ratio)"),
+    "high": Spec(2.2, "count", "measured", S.STAS_NETWORK,
+                 note="all-reduce busbw, 1 node / 4 nodes of B200, messages >= 1 GiB (ratio)"),
+}
+"""Bekman's measured gap between one B200 node and four, at large messages: 2.0-2.2x."""
+
+NVL72_HBM_TOTAL = Spec(13.4 * TB, "TB", "vendor peak", S.GB200_PAGE,
+                       note="'Up to 13.4 TB HBM3e' for the 72 GPUs (launch materials said "
+                            "13.5 TB)")
+
+__all__ = ["META_CLUSTERS_COUNT", "META_CLUSTER_GPUS", "META_ENDPOINT_RATE", "META_POD_GPUS",
+           "META_PODS", "META_AGG_OVERSUBSCRIPTION", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
+           "LLAMA3_405B_FABRIC", "KIM_DRAGONFLY_COST", "BEKMAN_B200_NODE_GAP",
+           "NVL72_HBM_TOTAL"]
