@@ -3,7 +3,7 @@
 The measurements ship with the book in ``book/data/nccl_measurements.csv``, one row per
 published point, each with its source and URL (Appendix A). Rows are marked:
 
-* ``calibration``: the points the book's four calibrated constants
+* ``calibration``: the points the book's calibrated constants
   (:mod:`interlib.specs.calibration`) were fitted to, once (Azure's 8 x H100 sweep and
   Bekman's 8 x A100 sweep);
 * ``holdout``: everything else (other sources, GPU generations, GPU counts, multi-node
@@ -490,10 +490,24 @@ def curves(rows=None) -> list[dict]:
     return out
 
 
+def calibrated_constants() -> dict:
+    """The constants of :mod:`interlib.specs.calibration` that this book fitted (kind
+    ``"calibrated"``), by name; every other constant there is NCCL's own.
+
+    >>> sorted(calibrated_constants())[:2]
+    ['LAUNCH_OVERHEAD', 'LL_EFFICIENCY']
+    """
+    from .specs import calibration as C
+    from .specs._base import Spec
+
+    return {k: s for k, s in vars(C).items() if isinstance(s, Spec) and s.kind == "calibrated"}
+
+
 def calibration_table() -> display.Table:
     """The constants behind :func:`interlib.collectives.predict` that are not plain link
-    rates: the book's four calibrated constants and NCCL's efficiency factors, each with
-    its kind and source (from :mod:`interlib.specs.calibration`)."""
+    rates: the book's calibrated constants (:func:`calibrated_constants`) and NCCL's
+    efficiency factors, each with its kind and source (from
+    :mod:`interlib.specs.calibration`)."""
     from .specs import calibration as C
 
     def fmt(s):
@@ -507,6 +521,7 @@ def calibration_table() -> display.Table:
 
     items = [("launch overhead", C.LAUNCH_OVERHEAD), ("LL efficiency", C.LL_EFFICIENCY),
              ("pipeline window", C.PIPELINE_WINDOW), ("pipeline chunks", C.PIPELINE_CHUNKS),
+             ("NVLS pipeline steps per GPU", C.NVLS_PIPELINE_STEPS_PER_GPU),
              ("LL128 efficiency", C.PROTOCOL_EFFICIENCY["LL128"]),
              ("tree efficiency", C.TREE_EFFICIENCY),
              ("NVLS efficiency, Hopper", C.NVLS_EFFICIENCY["Hopper"]),

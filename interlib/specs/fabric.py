@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .. import _validate as v
 from ..units import Gbit_per_s, ns, us
 from . import sources as S
+from . import studies as _studies
 from ._base import Spec
 
 
@@ -103,13 +104,9 @@ PACKET_HEADERS = {
 }
 """Header and framing sizes of RoCEv2 and native InfiniBand packets, bytes."""
 
-META_CLUSTERS_24K = {
-    "clusters": Spec(2, "count", "vendor peak", S.META_CLUSTERS,
-                     note="one RoCE (Arista 7800, Wedge400, Minipack2), one NVIDIA "
-                          "Quantum-2 InfiniBand; the operator's own description"),
-    "gpus_per_cluster": Spec(24576, "count", "vendor peak", S.META_CLUSTERS,
-                             note="H100 GPUs per cluster"),
-    "endpoint_rate": Spec(400 * Gbit_per_s, "Gbit_per_s", "vendor peak", S.META_CLUSTERS,
-                          "per direction", "both clusters: 400 Gbps endpoints"),
-}
-"""Meta's two 24,576-GPU training clusters (March 2024; Appendix B, claim k)."""
+# Meta's two 24,576-GPU training clusters: the figures live once, in .studies.
+META_CLUSTERS_24K = {"clusters": _studies.META_CLUSTERS_COUNT,
+                     "gpus_per_cluster": _studies.META_CLUSTER_GPUS,
+                     "endpoint_rate": _studies.META_ENDPOINT_RATE}
+"""Meta's two 24,576-GPU training clusters (March 2024; Appendix B, claim k): a view of
+:mod:`.studies` under the names Chapter 6 uses."""

@@ -4,7 +4,7 @@ Not hardware datasheets but what papers and careful secondary sources report abo
 clusters and training runs: Meta's 24K-GPU clusters and Llama 3 405B, the dragonfly cost
 comparison of Kim et al., Bekman's measured NVLink-vs-network gap, NVIDIA's GB200 NVL72
 memory total. Each is a :class:`~._base.Spec` with its source, like every other figure in
-the catalogue; the cluster figures match :mod:`.fabric` (same values, same source).
+the catalogue; :mod:`.fabric` exposes the cluster figures to Chapter 6 under its own names (the same Specs).
 
 >>> META_CLUSTER_GPUS.value == META_PODS.value * META_POD_GPUS.value
 True
