@@ -277,3 +277,55 @@ def test_binary_gap_table_hand_values():
     rows = {r[0]: r for r in notation.binary_gap_table().rows}
     assert rows["1 GiB"][1:] == ["1.07374 GB", "7.37 %"]  # 2**30 / 1e9 = 1.073741824
     assert rows["1 KiB"][1:] == ["1.024 kB", "2.4 %"]
+
+
+# ------------------------------------------------------ figures: readable at every setting
+# (figures are plain matplotlib Figures: no pyplot state to close)
+from interlib.plots import ch01 as ch01_plots, ch02 as ch02_plots  # noqa: E402
+
+
+def test_straggler_jitter_range_fits_fixed_axes():
+    # The demo's largest jitter at its largest GPU count stays on the fixed y axis; the
+    # slider offers exactly the range the figure was sized for.
+    P = ch01_plots
+    demo = widgets.DEMOS["straggler"]
+    assert demo.controls["jitter"].max == P.STRAGGLER_JITTER_MAX
+    n_max = demo.controls["n_gpus"].max
+    fig = P.straggler(int(n_max), P.STRAGGLER_JITTER_MAX)
+    lo, hi = fig.axes[0].get_ylim()
+    # E[max of N standard normals] <= sqrt(2 ln N) (the classical bound from Jensen's
+    # inequality on the moment generating function), so a y axis above
+    # 1 + jitter x sqrt(2 ln N) holds the whole curve at every allowed setting.
+    assert lo < 1.0
+    assert hi > 1 + P.STRAGGLER_JITTER_MAX * math.sqrt(2 * math.log(n_max))
+
+
+@pytest.mark.parametrize("make, args_left, args_right", [
+    ("straggler", (64, 0.05), (100000, 0.05)),
+    ("gradient_sync", (70.0, 8, "NVLink 4", 2), (1000.0, 8, "NVLink 4", 2)),
+])
+def test_value_label_stays_off_rising_curve(make, args_left, args_right):
+    # Both curves rise to the right: a label right of its point sits below it, and one
+    # mirrored to the left of a point near the right edge sits above it.
+    P = ch01_plots
+    for args, sign in ((args_left, 1), (args_right, -1)):
+        fig = getattr(P, make)(*args)
+        dx, dy = fig.axes[0].texts[-1].get_position()
+        assert np.sign(dx) == sign and np.sign(dy) == -sign
+
+
+def test_traffic_figure_and_summary_state_the_batch():
+    # Tensor and pipeline traffic scale with the tokens per step, so both the title and
+    # the printed line must say which batch they assume.
+    P = ch01_plots
+    fig = P.parallelism_traffic(8, 4, 16, "llama-3-70b", 2048, 3)
+    title = fig.axes[0].get_title()
+    assert "3 micro-batches" in title and "2,048-token" in title
+    assert "micro-batches of one" in widgets.summary("parallelism_traffic")
+
+
+def test_pcie_transfer_label_names_the_copy():
+    # The value label on a bandwidth curve is a time: it must say for which copy size.
+    P = ch02_plots
+    fig = P.pcie_transfer("5.0", 16, 2.0)
+    assert fig.axes[0].texts[0].get_text().startswith("2 GB in ")

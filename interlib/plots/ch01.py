@@ -40,6 +40,10 @@ RING_MAX_N = 8
 #: The parallelism degrees the traffic demo offers; its fixed x range covers all of them.
 TRAFFIC_OPTIONS = {"tp": (1, 2, 4, 8), "pp": (1, 2, 4, 8, 16), "dp": (1, 2, 8, 16, 64, 256)}
 
+#: Largest jitter the straggler demo offers; the figure's fixed y range holds its curve up
+#: to the largest GPU count (higher jitter would draw the chosen curve off the axes).
+STRAGGLER_JITTER_MAX = 0.12
+
 # A point annotation whose x is this far (axes fraction) to the right is written on the
 # left of its point, so its text stays inside the figure.
 _FLIP_AT = 0.85
@@ -47,10 +51,13 @@ _FLIP_AT = 0.85
 
 def _place_note(ax, note, x, y, dx, dy):
     """Put an ``offset points`` annotation of point (x, y) at (dx, dy) from it, mirrored
-    to the left when the point is near the right edge of the axes."""
+    through the point, to (-dx, -dy), when the point is near the right edge of the axes.
+
+    Both curves that get a label here rise to the right: a label below and right of its
+    point stays off the curve, and so does one above and left of it."""
     right = ax.transAxes.inverted().transform(ax.transData.transform((x, y)))[0] > _FLIP_AT
     note.xy = (x, y)
-    note.set_position((-dx, dy) if right else (dx, dy))
+    note.set_position((-dx, -dy) if right else (dx, dy))
     note.set_horizontalalignment("right" if right else "left")
 
 
@@ -256,6 +263,8 @@ def _fill_gradient_sync(fig, params_billion, n_gpus, link, bytes_per_param):
         lw = 2.6 if name == link else 1.2
         lines[2 * i].set_ydata(scaling.ring_sync_time(sizes, n_gpus, rung, bytes_per_param))
         lines[2 * i].set_linewidth(lw)
+        # The chosen link on top: PCIe 5.0 and one NDR NIC nearly coincide.
+        lines[2 * i].set_zorder(2.5 if name == link else 2)
         legend.get_lines()[i].set_linewidth(lw)
         lines[2 * i + 1].set_ydata(
             scaling.ring_sync_time(sizes, n_gpus, rung, bytes_per_param, False))
@@ -263,8 +272,8 @@ def _fill_gradient_sync(fig, params_billion, n_gpus, link, bytes_per_param):
     note = ax.texts[-1]
     _place_note(ax, note, p, t, 8, -14)
     note.set_text(display.fmt_time(t))
-    ax.set_title(f"Ring all-reduce of a {bytes_per_param}-byte gradient on {n_gpus} GPUs "
-                 "(dashed: usable line rate)", fontsize=10)
+    ax.set_title(f"Ring all-reduce of the gradient ({bytes_per_param} bytes per parameter) on "
+                 f"{n_gpus} GPUs (dashed: usable line rate)", fontsize=10)
     return [*lines, legend, note, ax.title]
 
 
@@ -291,8 +300,10 @@ def _simulated_step_time(n_gpus, jitter):
 def straggler(n_gpus: int = 64, jitter: float = 0.05):
     """Expected synchronous step time (in units of the mean compute time) vs GPU count.
 
-    Curves for three jitters, the chosen one bold; dots are a seeded simulation at the
-    chosen GPU count (the mean over 200 steps of the slowest GPU).
+    Curves for three jitters, the chosen one bold; the dot is the formula and the cross a
+    seeded simulation at the chosen GPU count (the mean over
+    :func:`interlib.scaling.simulation_steps` steps of the slowest GPU). The value label
+    sits below and right of the dot, under the rising curve.
     """
     ns = _STRAGGLER_NS
     fig, ax = new_figure()
@@ -306,7 +317,7 @@ def straggler(n_gpus: int = 64, jitter: float = 0.05):
                 fontweight="bold")
     ax.set_xscale("log")
     ax.set_xlim(1, 1e5)
-    ax.set_ylim(0.95, 1.6)
+    ax.set_ylim(0.95, 1 + 1.2 * (_step_curve(STRAGGLER_JITTER_MAX)[-1] - 1))
     si_axis(ax, "x", "")
     ax.set_xlabel("GPUs that must finish before the step ends")
     ax.set_ylabel("expected step time / mean GPU time")
@@ -337,7 +348,7 @@ def _fill_straggler(fig, n_gpus, jitter):
     lines[5].set_data([n_gpus], [sim])
     legend.get_texts()[4].set_text(f"simulated ({steps} steps)")
     note = ax.texts[-1]
-    _place_note(ax, note, n_gpus, t, 8, 8)
+    _place_note(ax, note, n_gpus, t, 8, -14)  # below the curve, which rises to the right
     note.set_text(f"{t:.3f}× the mean")
     return [*lines[3:], legend, note]
 
@@ -402,7 +413,8 @@ def _fill_parallelism_traffic(fig, tp, pp, dp, model, seq_len, micro_batches):
         bar.set_width(val)
         label.set_x(val)
         label.set_text(" " + display.fmt_bytes(val))
-    ax.set_title(f"{m.name}: traffic per GPU per step, TP={tp} × PP={pp} × DP={dp}",
+    ax.set_title(f"{m.name}: traffic per GPU per step, TP={tp} × PP={pp} × DP={dp}\n"
+                 f"({micro_batches} micro-batches of one {seq_len:,}-token sequence)",
                  fontsize=10)
     # The bars start on the left spine: it is redrawn over them, as a full draw does.
     return [*ax.patches, *ax.texts, ax.title,

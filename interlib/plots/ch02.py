@@ -150,7 +150,8 @@ def _fill_pcie_transfer(fig, gen, lanes, size_gb):
     b = pcie.effective_bandwidth(s, gen, lanes)
     marker.set_data([s], [b])
     note = ax.texts[0]
-    _place_note(note, ax, (s, b), (8, -16), display.fmt_time(pcie.transfer_time(s, gen, lanes)))
+    _place_note(note, ax, (s, b), (8, -16),
+                f"{display.fmt_bytes(s)} in {display.fmt_time(pcie.transfer_time(s, gen, lanes))}")
     ax.title.set_text(f"Host-to-device copy over PCIe x{lanes} (dashed: usable line rate of "
                       f"PCIe {gen})")
     return [*curves, rate, marker, note, legend, ax.title]

@@ -28,7 +28,9 @@ register(Demo(
      "many?",
      "How many buffers does each GPU send in total for n = 2, 4 and 8? What does it "
      "approach as n grows, and why does that make the ring bandwidth-optimal?",
-     "Which step would a GPU that is twice as slow as the others delay, and by how much?"),
+     "Suppose one GPU's link is twice as slow as the others'. Which of the steps does it "
+     "delay (look at which chunks are outlined at each step), and about how long does the "
+     "whole all-reduce then take?"),
     update=P._fill_ring_all_reduce))
 
 
@@ -89,7 +91,8 @@ def _straggler_summary(n_gpus, jitter):
 register(Demo(
     "straggler", _straggler,
     {"n_gpus": FloatSlider(1, 100000, 64, "GPUs", step=0.01, log=True, readout_format=",.0f"),
-     "jitter": FloatSlider(0.0, 0.3, 0.05, "jitter (std/mean)", step=0.005)},
+     "jitter": FloatSlider(0.0, P.STRAGGLER_JITTER_MAX, 0.05, "jitter (std/mean)",
+                           step=0.005)},
     _straggler_summary,
     ("Going from 1,000 to 100,000 GPUs, how much slower does the average step get? Why does "
      "the growth slow down?",
@@ -106,7 +109,9 @@ _TRAFFIC_FIXED = {k: p.default for k, p in inspect.signature(P.parallelism_traff
 
 def _traffic_summary(tp, pp, dp):
     m, tr = P._traffic(tp=tp, pp=pp, dp=dp, **_TRAFFIC_FIXED)
-    return (f"{m.name}, TP={tp} PP={pp} DP={dp}: per GPU per step DP "
+    return (f"{m.name}, {_TRAFFIC_FIXED['micro_batches']} micro-batches of one "
+            f"{_TRAFFIC_FIXED['seq_len']:,}-token sequence, TP={tp} PP={pp} DP={dp}: "
+            "per GPU per step DP "
             f"{display.fmt_bytes(tr.dp)}, TP {display.fmt_bytes(tr.tp)}, "
             f"PP {display.fmt_bytes(tr.pp)}")
 

@@ -33,8 +33,8 @@ register(Demo(
     _transfer_summary,
     ("Below what copy size does a PCIe 5.0 x16 link deliver less than half its achieved "
      "bandwidth? What sets that size?",
-     "Which doubles a large copy's speed: going from x8 to x16 lanes, or from Gen 4 to "
-     "Gen 5? Which helps a 4 kB copy?",
+     "Does going from x8 to x16 lanes double a large copy's speed? Does going from Gen 4 "
+     "to Gen 5? Does either help a 4 kB copy, and why?",
      "The vendor headline for PCIe 5.0 x16 is the right-hand column of the table. Why can "
      "no single copy ever reach it?"),
     update=P._fill_pcie_transfer))
@@ -54,8 +54,9 @@ register(Demo(
      "gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation"),
      "uplink_lanes": Dropdown((8, 16), 16, "uplink lanes")},
     _uplink_summary,
-    ("Two GPUs and two NICs sit under one switch. During checkpointing all four write to "
-     "host memory at once. What share of its own link does each get?",
+    ("Two GPUs and two NICs sit under one switch. The GPUs copy checkpoint shards to host "
+     "memory while the NICs write incoming data into host memory, all four at once (the "
+     "same direction on the uplink). What share of its own link does each get?",
      "Why do servers put each GPU's NIC under the same PCIe switch as the GPU?"),
     update=P._fill_shared_uplink))
 
@@ -78,9 +79,12 @@ register(Demo(
                              log=True),
      "gpus": IntSlider(2, 8, 8, "GPUs")},
     _ar_summary,
-    ("At large sizes the PCIe-only box is slower by roughly the ratio of two bandwidths. "
-     "Which two? Check against the tables in this chapter.",
+    ("At large sizes the PCIe-only box is slower than the NVLink ring by roughly the ratio "
+     "of two bandwidths. Which two? Check against the tables in this chapter.",
      "Why does the gap shrink for small buffers?",
-     "This model gives every GPU its full x16 link at once. Using the shared-uplink demo, "
-     "what happens if the eight GPUs sit under two switches?"),
+     "This model gives every GPU its full x16 link at once. Put the eight GPUs under two "
+     "switches, four each. If the ring visits all four GPUs of one switch before crossing "
+     "to the other, how many ring transfers cross each uplink in each direction? If it "
+     "alternates between the switches at every hop, how many, and what does the "
+     "shared-uplink demo give each of them?"),
     update=P._fill_allreduce_pcie_vs_nvlink))
