@@ -33,6 +33,9 @@ PCIe-only box is the hypothetical ``h100-pcie-only`` system."""
 
 ALL_REDUCES_PER_LAYER_FORWARD = 2
 
+FIGURE_WIDTHS = (1024, 16384)
+"""Narrowest and widest model width of Chapter 3's tensor-parallel figure and demo."""
+
 
 def layer_forward_flops(batch, seq_len, hidden, attention_scores: bool = False):
     """FLOPs of one transformer layer's forward pass: ``24 b s h^2`` (4h MLP, the usual
@@ -141,6 +144,71 @@ def layer_cost(batch, seq_len, hidden, tp: int, link: str = "NVLink 4 (H100)",
     else:
         alg = collectives.predict("all_reduce", size, system, tp).algorithm
     return LayerCost(comp, comm, comm / (comm + comp), size, alg)
+
+
+def narrowest_width(max_share, tp: int = 8, link: str = "NVLink 4 (H100)",
+                    seq_len: int = 4096, mfu: float = 0.4, batch: int = 1,
+                    step: int = 512, max_width: int = 65536):
+    """The narrowest model width, a multiple of ``step``, from which the all-reduces take
+    less than ``max_share`` of a layer's forward pass (:func:`layer_cost`) at every wider
+    multiple of ``step`` up to ``max_width``; None if even ``max_width`` does not get there.
+
+    The share falls with width (compute grows as ``h^2``, the all-reduce bytes as ``h``),
+    so this is where the curve of Chapter 3's figure crosses ``max_share`` for good.
+
+    Args:
+        max_share: Communication share to get below, in (0, 1).
+        tp: Tensor-parallel degree, 2..8.
+        link: One of :data:`LINKS`.
+        seq_len: Tokens per sequence (>= 1).
+        mfu: Achieved share of peak FLOP/s, in (0, 1].
+        batch: Sequences per micro-batch (>= 1).
+        step: Width granularity (>= 1), e.g. 512 or 128.
+        max_width: Widest model considered (>= ``step``).
+
+    >>> w = narrowest_width(0.5)
+    >>> w % 512 == 0 and float(layer_cost(1, 4096, w, 8).comm_share) < 0.5
+    True
+    """
+    v.number("max_share", max_share, lo=0, hi=1)
+    if not 0 < max_share < 1:
+        raise ValueError(f"max_share={max_share!r} is out of range: must be strictly "
+                         "between 0 and 1")
+    v.integer("tp", tp, lo=2, hi=8)
+    step = v.integer("step", step, lo=1)
+    max_width = v.integer("max_width", max_width, lo=step)
+    widths = np.arange(step, max_width + 1, step)
+    share = np.asarray(layer_cost(batch, seq_len, widths, tp, link, mfu).comm_share)
+    above = np.flatnonzero(share >= max_share)
+    if above.size == 0:
+        return int(widths[0])
+    if above[-1] == widths.size - 1:
+        return None
+    return int(widths[above[-1] + 1])
+
+
+def prose_figures() -> dict:
+    """Figures Chapter 3's tensor-parallel prose quotes, as display strings (glued, so
+    none is typed by hand): for the chapter's default case (TP = 8, one sequence of 4,096
+    tokens, MFU 40 %), the narrowest width (a multiple of 512) from which the all-reduces
+    take under half of the layer, over NVLink 4 and NVLink 5, and the PCIe-only box's
+    share at the widest width of the figure (:data:`FIGURE_WIDTHS`).
+
+    >>> sorted(prose_figures())
+    ['tp_minority_width_nvlink4', 'tp_minority_width_nvlink5', 'tp_pcie_share_widest', \
+'tp_widest_width']
+    """
+    case = dict(tp=8, seq_len=4096, mfu=0.4)
+    out = {}
+    for key, link in (("tp_minority_width_nvlink4", "NVLink 4 (H100)"),
+                      ("tp_minority_width_nvlink5", "NVLink 5 (B200)")):
+        out[key] = f"{narrowest_width(0.5, link=link, **case):,}"
+    widest = FIGURE_WIDTHS[1]
+    pcie = layer_cost(1, case["seq_len"], widest, case["tp"], "PCIe 5.0 only (H100)",
+                      case["mfu"])
+    out["tp_pcie_share_widest"] = display.fmt_pct(float(pcie.comm_share))
+    out["tp_widest_width"] = f"{widest:,}"
+    return out
 
 
 def gpu_name(link: str) -> str:

@@ -329,6 +329,12 @@ def test_nvls_measurements_catalogued_and_ring_model_agrees():
     (lambda: nvswitch.nvls_validation_table(0), "size_bytes"),
     (lambda: pcie.box_comparison_table(("dgx-h999",)), "name"),
     (lambda: TP.compute_table(("tpu-v5",)), "gpu"),
+    (lambda: TP.narrowest_width(0), "max_share=0"),
+    (lambda: TP.narrowest_width(1.0), "max_share=1.0"),
+    (lambda: TP.narrowest_width(0.5, tp=1), "tp=1"),
+    (lambda: TP.narrowest_width(0.5, step=0), "step=0"),
+    (lambda: TP.narrowest_width(0.5, step=512, max_width=256), "max_width=256"),
+    (lambda: TP.narrowest_width(0.5, link="ethernet"), "link"),
     # fractional counts are refused, not truncated
     (lambda: nvswitch.mesh_links(2.5), "n=2.5"),
     (lambda: nvswitch.mesh_links(np.array([2.0, 2.5])), "n=2.5"),
@@ -478,3 +484,42 @@ def test_tables_are_generated():
               nvlink.p2p_table(), nvswitch.dgx_h100_wiring(), nvswitch.domain_table(),
               pcie.box_comparison_table(), TP.compute_table(), nvswitch.nvls_factor_table()):
         assert t.rows and "|" in repr(t) and "<table" in t._repr_html_()
+
+
+@pytest.mark.parametrize("link", list(TP.LINKS))
+@pytest.mark.parametrize("target", [0.25, 0.5])
+def test_narrowest_width_is_where_the_share_crosses_for_good(link, target):
+    # invariant: below the target at the returned width and at every wider multiple of
+    # the step; at or above it one step narrower (the definition, checked point by point)
+    w = TP.narrowest_width(target, 8, link, 4096, 0.4, max_width=32768)
+    if w is None:  # PCIe at a quarter: the share stays above it up to max_width
+        assert TP.layer_cost(1, 4096, 32768, 8, link, 0.4).comm_share >= target
+        return
+    assert w % 512 == 0
+    for h in range(w, 32768 + 1, 4096):
+        assert TP.layer_cost(1, 4096, h, 8, link, 0.4).comm_share < target
+    if w > 512:
+        assert TP.layer_cost(1, 4096, w - 512, 8, link, 0.4).comm_share >= target
+
+
+def test_narrowest_width_orders_links_and_targets():
+    # a stricter target needs a wider model; the faster GPU (B200) needs a wider model
+    # than the H100 to hide the same share (its compute shrinks more than its all-reduce);
+    # PCIe needs the widest of all
+    w = {link: TP.narrowest_width(0.5, link=link) for link in TP.LINKS}
+    assert w["NVLink 4 (H100)"] < w["NVLink 5 (B200)"] < w["PCIe 5.0 only (H100)"]
+    assert TP.narrowest_width(0.25) > TP.narrowest_width(0.5)
+    # a finer step can only find the crossing earlier or at the same place
+    assert TP.narrowest_width(0.25, step=128) <= TP.narrowest_width(0.25, step=512)
+
+
+def test_tp_prose_figures_match_the_model():
+    f = TP.prose_figures()
+    assert f["tp_widest_width"] == f"{TP.FIGURE_WIDTHS[1]:,}"
+    # the PCIe-only box stays above half the layer across the whole figure (the claim the
+    # chapter's Takeaway makes), and NVLink drops below half inside the figure's range
+    pcie_share = float(f["tp_pcie_share_widest"].rstrip(" %")) / 100
+    assert 0.5 < pcie_share < 1
+    for key in ("tp_minority_width_nvlink4", "tp_minority_width_nvlink5"):
+        w = int(f[key].replace(",", ""))
+        assert TP.FIGURE_WIDTHS[0] < w < TP.FIGURE_WIDTHS[1]

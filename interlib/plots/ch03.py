@@ -154,7 +154,7 @@ def _fill_nvlink_transfer(fig, gen: int = 4, size_mb: float = 64.0) -> list:
 
 # --- tensor-parallel communication share -----------------------------------------------
 
-_HIDDEN = np.arange(1024, 16384 + 1, 512)
+_HIDDEN = np.arange(TP.FIGURE_WIDTHS[0], TP.FIGURE_WIDTHS[1] + 1, 512)
 _LINK_COLORS = dict(zip(TP.LINKS, (COLORS["orange"], COLORS["blue"], COLORS["green"])))
 _TP_NOTE_OFFSET = (8, 8)
 

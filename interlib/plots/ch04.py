@@ -127,7 +127,9 @@ def _fill_mesh_vs_switch(fig, n: int = 8, gen: int = 4) -> list:
 
 # --- ring vs NVLS --------------------------------------------------------------------------
 
-_SIZES = np.logspace(np.log2(64 * KiB), np.log2(16 * GiB), 57, base=2)
+#: Buffer sizes of the ring-vs-NVLS figure: from 8 KiB, where the ring's smaller fixed
+#: latency still wins on every system, to 16 GiB, the large-message plateau.
+_SIZES = np.logspace(np.log2(8 * KiB), np.log2(16 * GiB), 64, base=2)
 SYSTEMS = ("dgx-h100", "dgx-b200", "gb200-nvl72")
 #: The buffer sizes the figure's x axis covers, MiB (smallest, largest).
 SIZE_MIB_RANGE = (float(_SIZES[0] / MiB), float(_SIZES[-1] / MiB))
@@ -137,6 +139,10 @@ _RING_NVLS = (("ring", COLORS["orange"], "ring", -14),
               ("nvls", COLORS["green"], "NVLS (reduction in the switch)", 6))
 #: Share of the x axis (log) past which the time labels go left of their markers.
 _FLIP_AT = 0.9
+#: Share of the y axis below which the ring's marker is too low for a label under it; the
+#: labels' offsets (points) then.
+_LOW_LABEL_AT = 0.08
+_LOW_LABEL_DY = {"ring": 20, "nvls": 6}
 
 
 @functools.lru_cache(maxsize=256)
@@ -179,7 +185,9 @@ def _ring_vs_nvls_skeleton():
         parts[key + "_dot"], = ax.plot([], [], "o", color=col, ms=8, zorder=5)
         parts[key + "_time"] = ax.annotate("", (_SIZES[0], 0), textcoords="offset points",
                                            xytext=(8, dy), fontsize=9, color=col,
-                                           fontweight="bold")
+                                           fontweight="bold",
+                                           bbox=dict(boxstyle="square,pad=0.1", fc="white",
+                                                     ec="none", alpha=0.8))
     parts["line_rate"] = ax.axhline(0, color="black", ls="--", lw=1,
                                     label="NVLink line rate per GPU, per direction")
     parts["effective"] = ax.axhline(0, color="black", ls=":", lw=1,
@@ -211,7 +219,12 @@ def _fill_ring_vs_nvls(fig, system: str = "dgx-h100", gpus: int = 8,
     s = size_mib * MiB
     at = _predictions(system, g, size_mib)
     right = np.log(s / _SIZES[0]) <= _FLIP_AT * np.log(_SIZES[-1] / _SIZES[0])
+    # near the x axis (small buffers) the ring's label, normally below its marker, would
+    # fall on the tick labels: stack both labels above the markers instead
+    low = at["ring"].busbw < _LOW_LABEL_AT * fig.axes[0].get_ylim()[1]
     for key, _, _, dy in _RING_NVLS:
+        if low:
+            dy = _LOW_LABEL_DY[key]
         p[key].set_data(_SIZES, curves[key])
         p[key + "_dot"].set_data([s], [at[key].busbw])
         note = p[key + "_time"]
@@ -229,6 +242,8 @@ def _fill_ring_vs_nvls(fig, system: str = "dgx-h100", gpus: int = 8,
 # --- bisection -----------------------------------------------------------------------------
 
 DOMAINS = ("dgx-h100", "gb200-nvl72", "gb200-nvl576")
+#: Top of the y axis over the largest bisection: room for the cut's label above the peak.
+_BIS_HEADROOM = 4.0
 
 
 def _domain(name: str):
@@ -241,7 +256,7 @@ def bisection(domain: str = "gb200-nvl72", k: int = 36):
     """Bandwidth across a cut of an NVLink domain into ``k`` and ``n - k`` GPUs (clamped
     to 1..n-1), per direction; the marker is the chosen cut, the peak is the bisection.
     The y axis is logarithmic and the same for every domain, from an eighth of the
-    smallest one-GPU cut to 1.5 times the largest bisection, so domains of 8 and of 576
+    smallest one-GPU cut to four times the largest bisection, so domains of 8 and of 576
     GPUs compare on one scale."""
     fig = _bisection_skeleton()
     _fill_bisection(fig, domain, k)
@@ -263,7 +278,8 @@ def _bisection_skeleton():
     ax.set_yscale("log")
     ax.set_xlim(0, 1)
     ax.set_ylim(min(per_gpu for _, _, per_gpu in doms) / 8,
-                1.5 * max(nvswitch.bisection_bandwidth(n, per_gpu) for _, n, per_gpu in doms))
+                _BIS_HEADROOM * max(nvswitch.bisection_bandwidth(n, per_gpu)
+                                    for _, n, per_gpu in doms))
     ax.xaxis.set_major_formatter(lambda x, _: f"{100 * x:.0f} %")
     si_axis(ax, "y", "B/s")
     ax.set_xlabel("share of the domain's GPUs on one side of the cut")
@@ -286,7 +302,12 @@ def _fill_bisection(fig, domain: str = "gb200-nvl72", k: int = 36) -> list:
     p["marker"].set_data([k / n], [b])
     p["note"].xy = (k / n, b)
     p["note"].set_text(f"{k} | {n - k}: {display.fmt_rate(b)}")
-    _label_side(p["note"], 2 * k <= n, 8, -16)
+    if k in (n // 2, n - n // 2):
+        # at the bisection the curve falls away on both sides: label above the peak
+        p["note"].xyann = (0, 8)
+        p["note"].set_horizontalalignment("center")
+    else:
+        _label_side(p["note"], 2 * k <= n, 8, -16)
     bis = nvswitch.bisection_bandwidth(n, per_gpu)
     p["bis"].set_ydata([bis, bis])
     p["legend"].get_texts()[1].set_text(f"bisection: {display.fmt_rate(bis)} per direction")

@@ -49,7 +49,7 @@ def _tp_summary(tp, hidden, link, seq_len, mfu):
 register(Demo(
     "tp_comm_share", P.tp_comm_share,
     {"tp": Dropdown((2, 4, 8), 8, "tensor-parallel GPUs"),
-     "hidden": IntSlider(1024, 16384, 8192, "model width h", step=512),
+     "hidden": IntSlider(*TP.FIGURE_WIDTHS, 8192, "model width h", step=512),
      "link": Dropdown(tuple(TP.LINKS), "NVLink 4 (H100)", "link"),
      "seq_len": IntSlider(512, 32768, 4096, "tokens per micro-batch", step=512),
      "mfu": FloatSlider(0.2, 0.8, 0.4, "MFU (assumed)", step=0.05)},
@@ -80,5 +80,6 @@ register(Demo(
     _p2p_summary,
     ("Why does staging through host memory cost about twice a direct PCIe copy when the "
      "legs do not overlap, and about the same when they do?",
-     "For which copy sizes does the link barely matter? What dominates there?"),
+     "For small copies, which sets the time: the link's bandwidth or something else? Is "
+     "the NVLink advantage there as large as for a 1 GB copy?"),
     update=P._fill_p2p_vs_staged))

@@ -62,7 +62,8 @@ register(Demo(
     _nvls_summary,
     ("Why can NVLS busbw exceed the NVLink line rate while the ring's never does?",
      "Set 2 or 3 GPUs. Why is NVLS no better there, and why does NCCL not pick it?",
-     "For small buffers the ring wins. Which constant of NCCL's model decides that?"),
+     "Slide the buffer down to a few KiB. Below what size does the ring win, and what "
+     "does NVLS pay there that the ring does not (compare the two times)?"),
     update=P._fill_ring_vs_nvls))
 
 
