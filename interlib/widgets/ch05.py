@@ -36,8 +36,8 @@ register(Demo(
      "size_mib": FloatSlider(1.0, 4096.0, 1024.0, "size per GPU (MiB)", step=0.01,
                              log=True)},
     _allreduce_summary,
-    ("Drop NICs per node from 8 to 1 at 1 GiB. By how much does the time grow, and why is "
-     "it close to the NIC ratio?",
+    ("Drop NICs per node from 8 to 1 at 1 GiB. By how much does each time grow? Why is the "
+     "growth close to the NIC ratio for most algorithms but not for SHARP?",
      "At 128 nodes, compare the flat ring with SHARP at 1 MiB and at 4 GiB. Why is the gap "
      "so much wider for the small buffer? What does that say about latency (steps) versus "
      "bandwidth (bytes)?",
