@@ -141,6 +141,26 @@ def goodput(link_rate, payload, transport: str = "rocev2"):
     return link_rate * payload_efficiency(payload, transport)
 
 
+def goodput_loss(link_rate, payload, reference: int = 4096, transport: str = "rocev2"):
+    """Payload bytes/s per direction lost by carrying ``payload`` bytes per packet instead
+    of ``reference`` bytes (Chapter 6, Problem 1): ``goodput(reference) - goodput(payload)``
+    (negative when ``payload`` is the larger).
+
+    Args:
+        link_rate: bytes/s per direction (> 0).
+        payload: Payload bytes per packet (> 0, <= 9000), scalar or array.
+        reference: Payload bytes per packet to compare with (> 0, <= 9000).
+        transport: ``"rocev2"`` or ``"infiniband"``.
+
+    >>> goodput_loss(4178.0, 4096, 4096)
+    0.0
+    """
+    v.number("reference", reference, lo=0.0, hi=9000.0, lo_open=True)
+    if np.ndim(reference):
+        raise ValueError(f"reference={reference!r} must be a single number")
+    return goodput(link_rate, reference, transport) - goodput(link_rate, payload, transport)
+
+
 def header_table(payloads=IB_MTUS) -> Table:
     """Header overhead of RoCEv2 (IPv4) and native InfiniBand at each RDMA MTU."""
     rows = []

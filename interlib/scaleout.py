@@ -148,6 +148,36 @@ def multinode_all_reduce(size_bytes, nodes: int, system="dgx-h100",
             for a in algorithms}
 
 
+def time_ratios(times, reference: str) -> dict:
+    """Each time in ``times`` divided by ``times[reference]``: how many times longer (> 1)
+    or shorter (< 1) than the reference each one takes (Chapter 5 compares the all-reduce
+    algorithms with SHARP, and an article's estimate with the model's).
+
+    Args:
+        times: Mapping ``{name: seconds}``; a value may also be a
+            :class:`~interlib.collectives.Prediction` (its ``time_s``). Each time is a
+            single number > 0.
+        reference: A key of ``times``.
+
+    Returns:
+        ``{name: times[name] / times[reference]}`` (the reference maps to 1.0).
+
+    >>> time_ratios({"a": 3.0, "b": 1.5}, "b")
+    {'a': 2.0, 'b': 1.0}
+    """
+    if not hasattr(times, "items") or not times:
+        raise ValueError(f"times={times!r} must be a non-empty mapping of name -> seconds")
+    v.choice("reference", reference, list(times))
+    secs = {}
+    for name, t in times.items():
+        t = getattr(t, "time_s", t)
+        if np.ndim(t):
+            raise ValueError(f"times[{name!r}]={t!r} must be a single number")
+        secs[name] = float(v.positive(f"times[{name!r}]", t))
+    ref = secs[reference]
+    return {name: t / ref for name, t in secs.items()}
+
+
 @dataclass(frozen=True)
 class HierarchicalBytes:
     """Per-GPU bytes of a hierarchical all-reduce (facts.md 2.4), each direction.
@@ -319,6 +349,6 @@ def fmt_nic(system) -> str:
             f"{fmt_rate(system.node_injection)} per direction")
 
 
-__all__ = ["meta_clusters_text", "ib_speedup", "ethernet_table", "ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce",
+__all__ = ["meta_clusters_text", "ib_speedup", "ethernet_table", "ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce", "time_ratios",
            "hierarchical_bytes", "nic_phase_time", "superpod", "SuperPOD", "fabric_table",
            "topology_table", "fmt_nic", "HierarchicalBytes", "fmt_bytes"]

@@ -46,6 +46,16 @@ def test_efficiency_monotone_and_below_one(p):
     assert P.payload_efficiency(p, "infiniband") > P.payload_efficiency(p, "rocev2")
 
 
+def test_goodput_loss_by_hand():
+    """RoCEv2/IPv4 costs 82 wire bytes per packet (14 + 20 + 8 + 12 + 4 + 4 + 20): on 400 GbE
+    a 1024-byte MTU keeps 1024/1106 of 50 GB/s, a 4096-byte one 4096/4178."""
+    link = 50 * GB_per_s
+    expected = link * (4096 / 4178 - 1024 / 1106)
+    assert P.goodput_loss(link, 1024) == pytest.approx(expected)
+    assert P.goodput_loss(link, 4096, 1024) == pytest.approx(-expected)
+    assert P.goodput_loss(link, 4096) == 0.0
+
+
 def test_goodput_scales_link_rate():
     assert P.goodput(50 * GB_per_s, 4096) == pytest.approx(50 * GB_per_s * 4096 / 4178)
     assert len(P.header_table().rows) == len(P.IB_MTUS)
@@ -112,6 +122,11 @@ def test_packets_for():
     (lambda: P.packet_layout(100, "ethernet"), "transport"),
     (lambda: P.payload_efficiency(0), "payload"),
     (lambda: P.goodput(0, 4096), "link_rate"),
+    (lambda: P.goodput_loss(0, 1024), "link_rate"),
+    (lambda: P.goodput_loss(1e9, 1024, 0), "reference"),
+    (lambda: P.goodput_loss(1e9, 1024, 10_000), "reference"),
+    (lambda: P.goodput_loss(1e9, 1024, [4096, 2048]), "reference"),
+    (lambda: P.goodput_loss(1e9, 0), "payload"),
     (lambda: R.expected_max_drops(0, 1e-3, 10), "n_gpus"),
     (lambda: R.expected_max_drops(2, 1.0, 10), "drop_rate"),
     (lambda: R.expected_max_drops(2, 1e-3, 0), "packets"),

@@ -112,6 +112,11 @@ def test_wire_time_is_size_over_rate():
     (lambda: S.fmt_nic(3), "system"),
     (lambda: specs.ethernet([]), "gbps"),
     (lambda: specs.ethernet(300), "gbps"),
+    (lambda: S.time_ratios({"a": 1.0}, "b"), "reference"),
+    (lambda: S.time_ratios({}, "a"), "times"),
+    (lambda: S.time_ratios([1.0], "a"), "times"),
+    (lambda: S.time_ratios({"a": 1.0, "b": 0.0}, "a"), "times"),
+    (lambda: S.time_ratios({"a": 1.0, "b": [1.0, 2.0]}, "a"), "times"),
 ])
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
@@ -155,3 +160,27 @@ def test_ib_coding_efficiency():
     """8b/10b keeps 8 of 10 bits, 64b/66b 64 of 66."""
     assert specs.infiniband("SDR").coding_efficiency == pytest.approx(8 / 10)
     assert specs.infiniband("FDR").coding_efficiency == pytest.approx(64 / 66)
+
+
+def test_time_ratios_by_hand():
+    r = S.time_ratios({"slow": 11.2, "fast": 0.7, "ref": 1.4}, "ref")
+    assert r == pytest.approx({"slow": 8.0, "fast": 0.5, "ref": 1.0})
+
+
+def test_time_ratios_reads_predictions():
+    """A Prediction counts by its time_s."""
+    preds = S.multinode_all_reduce(GiB, 16)
+    r = S.time_ratios(preds, "sharp")
+    assert r["sharp"] == 1.0
+    for alg, p in preds.items():
+        assert r[alg] == pytest.approx(p.time_s / preds["sharp"].time_s)
+
+
+@pytest.mark.parametrize("nodes", [2, 4, 16, 128])
+def test_sharp_never_slower_than_hierarchical(nodes):
+    """Same NVLink phases; SHARP sends each shard through the NIC once (not 2(k-1)/k
+    times) in 2 network steps (not 2(k-1)): it can only be as fast or faster."""
+    import numpy as np
+    sizes = 2.0 ** np.arange(10, 33)
+    p = S.multinode_all_reduce(sizes, nodes, algorithms=("hierarchical", "sharp"))
+    assert np.all(p["sharp"].time_s <= p["hierarchical"].time_s * (1 + 1e-12))

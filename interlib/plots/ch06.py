@@ -34,6 +34,9 @@ GPU_RANGE = (1, 32768)
 PFC_STEPS = 1100
 PFC_SENDERS = 4
 PFC_FAIL_AT = 50
+#: Height at which the PFC figure draws "switch-to-switch link paused" (its right-hand
+#: axis reads this level as "yes").
+_LINK_LEVEL = 1.1 * PFC_SENDERS
 _GPUS = np.unique(np.rint(np.logspace(0, np.log10(GPU_RANGE[1]), 60)).astype(int))
 _MC_SAMPLES = 2000
 
@@ -253,7 +256,17 @@ def pfc_storm(failure: bool = True, watchdog: bool = True, watchdog_steps: int =
     bx.set_ylim(-0.2, 1.2 * PFC_SENDERS)
     bx.set_xlim(0, PFC_STEPS)
     bx.set_xlabel("time (packet times)")
-    bx.set_ylabel("paused")
+    bx.set_ylabel("senders paused")
+    # the link's 0/1 is drawn at 0 and _LINK_LEVEL (just above the senders' count); a
+    # right-hand axis on the same scale reads it as no / yes
+    lx = bx.twinx()
+    lx.set_ylim(*(y / _LINK_LEVEL for y in bx.get_ylim()))
+    lx.set_yticks([0, 1], ["no", "yes"])
+    lx.set_ylabel("link paused", color=COLORS["green"])
+    lx.tick_params(axis="y", colors=COLORS["green"])
+    lx.spines[["top", "left"]].set_visible(False)
+    lx.spines["right"].set_color(COLORS["green"])
+    fig.subplots_adjust(right=0.9)
     bx_legend = bx.legend(fontsize=7.5, loc="upper left", frameon=False)
     marks = [(a.axvline(PFC_FAIL_AT, color=COLORS["grey"], ls=":", lw=1),
               a.axvline(0, color=COLORS["black"], ls="--", lw=1)) for a in (ax, bx)]
@@ -275,7 +288,7 @@ def _fill_pfc_storm(fig, failure, watchdog, watchdog_steps, load):
     bad.set_data(r.t, r.bad_rx)
     hosts.set_data(r.t, r.paused_hosts)
     # the link's 0/1 drawn just above the senders' count, so the two lines never overlap
-    uplink.set_data(r.t, r.paused_uplink * 1.1 * PFC_SENDERS)
+    uplink.set_data(r.t, r.paused_uplink * _LINK_LEVEL)
     fired = r.watchdog_fired_at
     for fail_mark, watchdog_mark in parts["marks"]:
         fail_mark.set_visible(bool(failure))
@@ -320,7 +333,7 @@ def _dcqcn_run(senders: int, kmin_kb: float, kmax_kb: float, pmax: float):
 
 def dcqcn_run(senders: int = 8, kmin_kb: float = 5.0, kmax_kb: float = 200.0,
               pmax: float = 0.01):
-    """The DCQCN demo's run of :func:`interlib.congestion.dcqcn` (thresholds in KB, the
+    """The DCQCN demo's run of :func:`interlib.congestion.dcqcn` (thresholds in kB, the
     model's other defaults); memoised and read-only, so the figure and the demo's summary
     share one simulation.
 
@@ -348,7 +361,14 @@ def dcqcn(senders: int = 8, kmin_kb: float = 5.0, kmax_kb: float = 200.0,
     kmin = bx.axhline(0, color=COLORS["green"], ls="--", lw=0.8, label="Kmin")
     kmax = bx.axhline(0, color=COLORS["vermillion"], ls="--", lw=0.8, label="Kmax")
     bx.set_yscale("symlog", linthresh=1 * kB)
-    bx.set_ylim(0, 2 * _DCQCN_DEFAULTS["buffer_bytes"])  # the queue is capped at the buffer
+    top = 2 * _DCQCN_DEFAULTS["buffer_bytes"]  # the queue is capped at the buffer
+    bx.set_ylim(0, top)
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    # 0, then one tick per decade from 1 kB (symlog's own ticks crowd 0 B and 100 B)
+    decades = [0.0] + [kB * 10.0**d for d in range(int(np.log10(top / kB)) + 1)]
+    bx.yaxis.set_major_locator(FixedLocator(decades))
+    bx.yaxis.set_minor_locator(NullLocator())
     si_axis(bx, "y", "B")
     bx.set_ylabel("queue (symlog)")
     bx.set_xlim(0, r.t[-1])

@@ -36,10 +36,11 @@ register(Demo(
      "size_mib": FloatSlider(1.0, 4096.0, 1024.0, "size per GPU (MiB)", step=0.01,
                              log=True)},
     _allreduce_summary,
-    ("Drop NICs per node from 8 to 1 at 1 GiB. By how much does the time grow, and why is "
-     "it close to the NIC ratio?",
-     "At 128 nodes, which algorithm wins for 1 MiB and which for 4 GiB? What does that say "
-     "about latency (steps) versus bandwidth (bytes)?",
+    ("Drop NICs per node from 8 to 1 at 1 GiB. By how much does each time grow? Why is the "
+     "growth close to the NIC ratio for most algorithms but not for SHARP?",
+     "At 128 nodes, compare the flat ring with SHARP at 1 MiB and at 4 GiB. Why is the gap "
+     "so much wider for the small buffer? What does that say about latency (steps) versus "
+     "bandwidth (bytes)?",
      "Switch from ConnectX-7 to ConnectX-8 with 8 NICs. Why does the large-message time "
      "improve less than 2x? (Look at what NVLink carries.)"),
     update=P._fill_allreduce))
@@ -61,8 +62,8 @@ register(Demo(
      "radix": Dropdown((16, 32, 48, 64, 128), 64, "switch radix (ports)"),
      "oversubscription": Dropdown((1.0, 2.0, 3.0, 7.0), 1.0, "leaf down:up ratio")},
     _fat_tree_summary,
-    ("Double the hosts from 1,024 to 2,048 and then to 2,049 on 64-port switches. What "
-     "happens to the switch count at 2,049, and why?",
+    ("Double the hosts from 1,024 to 2,048 on 64-port switches, then move one slider step "
+     "further (2,064). What happens to the switch count and the hops, and why?",
      "Set the leaf ratio to 3:1. How many switches do you save, and what fraction of the "
      "bisection do you give up?",
      "With 128-port switches, how many hosts fit in two tiers? Why do switch vendors race "

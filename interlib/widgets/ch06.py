@@ -66,7 +66,7 @@ register(Demo(
 def _dcqcn_summary(senders, kmin_kb, kmax_kb, pmax):
     r = P.dcqcn_run(senders, kmin_kb, kmax_kb, pmax)  # memoised: shared with the figure
     tail = r.tail()
-    text = (f"{senders} senders, Kmin {kmin_kb:g} KB, Kmax {kmax_kb:g} KB, Pmax {pmax:g}, "
+    text = (f"{senders} senders, Kmin {kmin_kb:g} kB, Kmax {kmax_kb:g} kB, Pmax {pmax:g}, "
             f"steady state from {display.fmt_time(r.t[tail][0])} to "
             f"{display.fmt_time(r.t[-1])}: utilisation {display.fmt_pct(r.utilisation)}, "
             f"mean queue {display.fmt_bytes(r.mean_queue)}, fairness (Jain) "
@@ -84,14 +84,14 @@ def _dcqcn_summary(senders, kmin_kb, kmax_kb, pmax):
 register(Demo(
     "dcqcn", P.dcqcn,
     {"senders": IntSlider(2, 32, 8, "senders"),
-     "kmin_kb": FloatSlider(1.0, 100.0, 5.0, "Kmin (KB)", step=1.0),
-     "kmax_kb": FloatSlider(101.0, 2000.0, 200.0, "Kmax (KB)", step=1.0),
+     "kmin_kb": FloatSlider(1.0, 100.0, 5.0, "Kmin (kB)", step=1.0),
+     "kmax_kb": FloatSlider(101.0, 2000.0, 200.0, "Kmax (kB)", step=1.0),
      "pmax": FloatSlider(0.001, 1.0, 0.01, "Pmax", step=0.001, log=True)},
     _dcqcn_summary,
-    ("Raise Kmax from 200 KB to 2 MB. What happens to the queue, and what does a deeper "
+    ("Raise Kmax from 200 kB to 2 MB. What happens to the queue, and what does a deeper "
      "queue cost a latency-sensitive small message behind it?",
-     "Lower Kmax towards Kmin. Does the link stay fully used? What is the trade-off "
-     "DCQCN's thresholds control?",
+     "Make marking steep: Kmax 101 kB and Pmax 1. In this fluid model the link stays fully "
+     "used and the queue shrinks. What do you lose instead? (Watch the late joiner.)",
      "Watch the late joiner. How long does it take to get near its fair share (the "
      "summary prints it), and what sets that time?"),
     update=P._fill_dcqcn))
