@@ -22,7 +22,7 @@ def _systems(curves):
 def _label(c) -> str:
     gpus = f"{c['gpus_per_node']} GPUs" if c["nodes"] == 1 else \
         f"{c['nodes']} nodes x {c['gpus_per_node']} GPUs"
-    return f"{gpus}, {c['collective']} ({c['algorithm']}) [{c['ids'][0].split('-')[0]}]"
+    return f"{gpus}, {c['collective']} ({c['algorithm']}) [{validation.id_runs(c['ids'])}]"
 
 
 def _size_ticks(ax):
