@@ -64,6 +64,25 @@ def idle_cost(n_gpus, comm_fraction, period_s=30 * day,
                     v.result(comm_fraction))
 
 
+_ONE_PERCENT = 0.01
+
+
+def value_of_efficiency_point(n_gpus, period_s=30 * day,
+                              price_per_gpu_hour=DEFAULT_PRICE_PER_GPU_HOUR):
+    """Dollars that one percentage point of efficiency is worth over ``period_s``:
+    the :func:`idle_cost` of a 1 % share of the time, ``n_gpus x hours x price / 100``.
+
+    Args:
+        n_gpus: GPUs in the job (>= 1), scalar or array.
+        period_s: Length of the run, s (> 0); default 30 days.
+        price_per_gpu_hour: Reader's price, US dollars per GPU-hour (>= 0).
+
+    >>> round(value_of_efficiency_point(100, 10 * hour, 2.0), 6)
+    20.0
+    """
+    return idle_cost(n_gpus, _ONE_PERCENT, period_s, price_per_gpu_hour).dollars_lost
+
+
 # --------------------------------------------------------------------- interruptions
 def interruption_rate_per_gpu_hour() -> float:
     """Unexpected interruptions per GPU-hour in the Llama 3 405B snapshot:
@@ -164,7 +183,8 @@ def communication_cost(system="NVLink + NDR InfiniBand", n_gpus=SCALES,
     """Step time and money lost to exposed communication at several GPU counts.
 
     Weak scaling with :func:`interlib.steptime.step_time`: TP x PP fixed, dp = n / (tp pp),
-    8 micro-batches of one 4,096-token sequence per replica.
+    the micro-batches and sequence length of :func:`interlib.steptime.step_time`'s
+    defaults per replica.
 
     Args:
         system: Catalogue id, :data:`interlib.steptime.FABRICS` name or System.
@@ -203,7 +223,7 @@ def communication_cost_table(price_per_gpu_hour=DEFAULT_PRICE_PER_GPU_HOUR,
                          display.fmt_pct(st.comm_fraction), display.fmt_pct(st.efficiency),
                          f"{ic.gpu_hours_lost:,.0f}", f"${ic.dollars_lost:,.0f}"])
     return display.Table(
-        ["fabric", "GPUs", "step", "waiting on network", "efficiency", "GPU-hours lost",
+        ["fabric", "GPUs", "step", "waiting on communication", "efficiency", "GPU-hours lost",
          "dollars lost"], rows,
         f"{display.fmt_time(period_s)} of training, TP 8 x DP, MFU {display.fmt_pct(mfu)}, "
         f"overlap {display.fmt_pct(overlap)}, ${price_per_gpu_hour:.2f} per GPU-hour "

@@ -42,6 +42,12 @@ OVERSUBSCRIPTION_RANGE = (1.0, 16.0)
 function here (and :func:`interlib.capstone.design`) validates against this one range."""
 
 
+DEFAULT_LEAF_NODES = 32
+"""Nodes under one leaf switch group when a function is not told otherwise: a DGX H100
+SuperPOD scalable unit (32 nodes, 256 GPUs, under 8 rail leaf switches). A DP group that
+spans more nodes than this crosses the spine."""
+
+
 def check_oversubscription(oversubscription) -> float:
     """``oversubscription`` validated against :data:`OVERSUBSCRIPTION_RANGE` (ValueError
     naming it otherwise)."""
@@ -193,7 +199,7 @@ def _p2p(sys_, intra: bool):
 def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
                    dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
                    micro_batches: int = 16, oversubscription: float = 1.0,
-                   leaf_nodes: int = 32, in_network_reduction: bool = False) -> Layout:
+                   leaf_nodes: int = DEFAULT_LEAF_NODES, in_network_reduction: bool = False) -> Layout:
     """Bytes and time per step of each kind of parallelism, and the rung each lands on.
 
     Args:
@@ -352,7 +358,7 @@ class StepTime:
 def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
               dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
               micro_batches: int = 16, mfu: float = 0.4, overlap: float = 0.8,
-              oversubscription: float = 1.0, leaf_nodes: int = 32,
+              oversubscription: float = 1.0, leaf_nodes: int = DEFAULT_LEAF_NODES,
               in_network_reduction: bool = False) -> StepTime:
     """Step time = compute + bubble + communication - overlap (module docstring).
 
@@ -383,7 +389,7 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
 def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8, 1024),
                        tp: int = 8, pp: int = 1, seq_len: int = 4096, micro_batch: int = 1,
                        micro_batches: int = 16, mfu: float = 0.4, overlap: float = 0.8,
-                       oversubscription: float = 1.0, leaf_nodes: int = 32):
+                       oversubscription: float = 1.0, leaf_nodes: int = DEFAULT_LEAF_NODES):
     """compute / step time for each GPU count (weak scaling: each data-parallel replica
     keeps its batch; dp = n_gpus / (tp x pp)).
 

@@ -445,6 +445,38 @@ def points_table(results=None, role: str | None = None) -> display.Table:
                 "columns.")
 
 
+def id_runs(ids) -> str:
+    """Point ids written as runs of consecutive numbers: ``V9-05..V9-06, V9-08``.
+
+    A run joins ids with the same prefix and consecutive numbers only, so an id that
+    belongs to another source never hides inside a range.
+
+    Args:
+        ids: A non-empty sequence of ids of the form ``PREFIX-NN`` (as in the CSV).
+
+    >>> id_runs(["V9-05", "V9-06", "V9-08", "V9-09"])
+    'V9-05..V9-06, V9-08..V9-09'
+    >>> id_runs(["V3-01"])
+    'V3-01'
+    """
+    if isinstance(ids, str) or not hasattr(ids, "__len__") or len(ids) == 0:
+        raise ValueError(f"ids={ids!r} is out of range: must be a non-empty list of ids "
+                         "like 'V9-05'")
+    parsed = []
+    for i in ids:
+        prefix, _, num = str(i).rpartition("-")
+        if not prefix or not num.isdigit():
+            raise ValueError(f"ids contains {i!r}: each id must look like 'V9-05'")
+        parsed.append((prefix, int(num), str(i)))
+    runs: list[list] = []
+    for prefix, num, text in parsed:
+        if runs and runs[-1][0] == prefix and runs[-1][2] == num - 1:
+            runs[-1][2], runs[-1][4] = num, text
+        else:
+            runs.append([prefix, num, num, text, text])
+    return ", ".join(r[3] if r[3] == r[4] else f"{r[3]}..{r[4]}" for r in runs)
+
+
 def sources_table(rows=None) -> display.Table:
     """One line per source in the data: its points, role, systems and link.
 
@@ -458,7 +490,7 @@ def sources_table(rows=None) -> display.Table:
         e["ids"].append(r.id)
         e["roles"].add(r.role)
         e["systems"].add(r.system)
-    out = [[f"{e['ids'][0]}..{e['ids'][-1]}" if len(e["ids"]) > 1 else e["ids"][0],
+    out = [[id_runs(e["ids"]),
             len(e["ids"]), "/".join(sorted(e["roles"])), ", ".join(sorted(e["systems"])),
             src, url] for (src, url), e in seen.items()]
     return display.Table(["ids", "points", "role", "systems", "source", "url"], out,

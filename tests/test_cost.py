@@ -59,7 +59,19 @@ def test_communication_cost_scales():
     assert dollars == sorted(dollars)
 
 
+def test_value_of_efficiency_point_hand():
+    # 16,384 GPUs x 720 h x $2 = $23,592,960 a month; one point of it = $235,929.60
+    assert cost.value_of_efficiency_point(16384, 30 * u.day, 2.0) == pytest.approx(235_929.6)
+    assert cost.value_of_efficiency_point(8, 30 * u.day, 0.0) == 0.0
+    # ten points are what idle_cost charges for a 10 % share of the time
+    assert 10 * cost.value_of_efficiency_point(1000, 10 * u.hour, 2.0) == pytest.approx(
+        cost.idle_cost(1000, 0.1, 10 * u.hour, 2.0).dollars_lost)
+
+
 @pytest.mark.parametrize("call, param", [
+    (lambda: cost.value_of_efficiency_point(0), "n_gpus"),
+    (lambda: cost.value_of_efficiency_point(8, 0), "period_s"),
+    (lambda: cost.value_of_efficiency_point(8, 1, -1), "price_per_gpu_hour"),
     (lambda: cost.idle_cost(0, 0.1), "n_gpus"),
     (lambda: cost.idle_cost(8, 1.5), "comm_fraction"),
     (lambda: cost.idle_cost(8, 0.1, 0), "period_s"),

@@ -160,3 +160,13 @@ def test_custom_systems_are_labelled_hypothetical():
     assert s.source is specs.sources.HYPOTHETICAL_NODE
     assert s.source is not specs.sources.THIS_BOOK_FIT
     assert "full x16" in s.source.says
+
+
+def test_default_leaf_group_is_one_superpod_scalable_unit():
+    # facts.md: 32 DGX H100 nodes (256 GPUs) per scalable unit under 8 leaf switches
+    assert steptime.DEFAULT_LEAF_NODES == 32
+    # 32 nodes x 8 GPUs stay under the leaves; one node more and DP reaches the spine
+    assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 32).phase("DP").rung \
+        == "Scale-out NIC"
+    assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 33).phase("DP").rung \
+        == "Spine"

@@ -253,3 +253,30 @@ def test_miss_range_text():
     lo, hi = V.miss_range(RESULTS, 0.1, "transition")
     text = V.miss_range_text(RESULTS, 0.1, "transition")
     assert text.startswith(V._fmt_size(lo)) and text.endswith(V._fmt_size(hi))
+
+
+def test_id_runs_never_hide_another_sources_id_in_a_range():
+    # the GTC25 slide holds V9-05, V9-06, V9-08 and V9-09; V9-07 is a GTC24 point
+    assert V.id_runs(["V9-05", "V9-06", "V9-08", "V9-09"]) == "V9-05..V9-06, V9-08..V9-09"
+    assert V.id_runs(["V1-01", "V1-02", "V1-03"]) == "V1-01..V1-03"
+    assert V.id_runs(["V3-01", "V9-02"]) == "V3-01, V9-02"
+    # every id in the sources table is listed, and no range covers an id of another source
+    for r in V.sources_table(ROWS).rows:
+        listed = set()
+        for part in r[0].split(", "):
+            a, _, b = part.partition("..")
+            b = b or a
+            pre = a.rsplit("-", 1)[0]
+            listed |= {f"{pre}-{k:02d}" for k in range(int(a.rsplit("-", 1)[1]),
+                                                      int(b.rsplit("-", 1)[1]) + 1)}
+        assert len(listed) == int(r[1])
+        assert all(row.source == r[4] for row in ROWS if row.id in listed)
+
+
+def test_id_runs_bad_input():
+    with pytest.raises(ValueError, match="ids"):
+        V.id_runs([])
+    with pytest.raises(ValueError, match="ids"):
+        V.id_runs("V9-05")
+    with pytest.raises(ValueError, match="ids"):
+        V.id_runs(["V9"])

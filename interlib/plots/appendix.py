@@ -12,6 +12,7 @@ SIZES = 2.0 ** np.arange(10, 35)
 """Sizes the model curves are drawn at: 1 KiB to 16 GiB, powers of two (as nccl-tests)."""
 
 _SYSTEM_ORDER = ("dgx-h100", "dgx-a100", "gb200-nvl72")
+_MARKERS = ("o", "s", "^")
 
 
 def _systems(curves):
@@ -22,7 +23,7 @@ def _systems(curves):
 def _label(c) -> str:
     gpus = f"{c['gpus_per_node']} GPUs" if c["nodes"] == 1 else \
         f"{c['nodes']} nodes x {c['gpus_per_node']} GPUs"
-    return f"{gpus}, {c['collective']} ({c['algorithm']}) [{c['ids'][0].split('-')[0]}]"
+    return f"{gpus}, {c['collective']} ({c['algorithm']}) [{validation.id_runs(c['ids'])}]"
 
 
 def _size_ticks(ax):
@@ -49,15 +50,16 @@ def validation_curves(rows=None):
         ax, ex = axes[0, j], axes[1, j]
         for i, c in enumerate([c for c in curves if c["system"] == sysid]):
             color = CYCLE[i % len(CYCLE)]
+            marker = _MARKERS[(i // len(CYCLE)) % len(_MARKERS)]  # colours repeat: shapes don't
             pred = collectives.predict(c["collective"], SIZES, sysid, c["gpus_per_node"],
                                        c["nodes"], c["algorithm"]).busbw
             ax.plot(SIZES, pred, color=color, linewidth=1.6)
             at = collectives.predict(c["collective"], c["size"], sysid, c["gpus_per_node"],
                                      c["nodes"], c["algorithm"]).busbw
             face = color if c["role"] == "calibration" else "white"
-            ax.plot(c["size"], c["busbw"], "o", color=color, markerfacecolor=face,
+            ax.plot(c["size"], c["busbw"], marker, color=color, markerfacecolor=face,
                     markersize=5.5, label=_label(c))
-            ex.plot(c["size"], 100 * (at / c["busbw"] - 1), "o", color=color,
+            ex.plot(c["size"], 100 * (at / c["busbw"] - 1), marker, color=color,
                     markerfacecolor=face, markersize=5)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
