@@ -261,3 +261,14 @@ def test_nvswitch_generations():
 def test_nvswitch_lookup_raises_valueerror(bad):
     with pytest.raises(ValueError, match="gen="):
         specs.nvswitch(bad)
+
+
+def test_llama3_layout_matches_table_4():
+    # Llama 3 paper, Table 4 (as reproduced from Balaji, SC'24): 16,384 GPUs at TP 8, CP 1,
+    # PP 16; data parallelism is the rest, 16384 / (8 * 1 * 16) = 128.
+    from interlib.specs import studies
+
+    L = studies.LLAMA3_LAYOUT_16K
+    assert (L["tp"].value, L["cp"].value, L["pp"].value) == (8, 1, 16)
+    assert studies.llama3_dp_16k() == 128
+    assert all(s.source is specs.sources.LLAMA3_TABLE4 for s in L.values())

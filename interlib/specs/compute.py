@@ -65,4 +65,4 @@ configuration errors caused 10.7 %" is not in this table (facts.md 4k)."""
 
 LLAMA3_SNAPSHOT_DAYS = Spec(54, "count", "secondary", S.LLAMA3, note="days in the snapshot")
 LLAMA3_GPUS = Spec(16384, "count", "secondary", S.LLAMA3,
-                   note="'16K H100 GPUs': TP 8 x PP 16 x DP 128 (Table 4)")
+                   note="'16K H100 GPUs' (the layout: specs.studies.LLAMA3_LAYOUT_16K)")

@@ -325,3 +325,10 @@ HYPOTHETICAL_NODE = Source(
     "rate. With PCIe as the GPU-to-GPU link every GPU is assumed to get its full x16 link, "
     "with no sharing of PCIe switches or root complexes, which flatters PCIe. No such "
     "product is claimed.", key="")
+LLAMA3_TABLE4 = Source(
+    "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 4 "
+    "(scaling configurations), as reproduced by Glenn Lockwood from P. Balaji's SC'24 talk",
+    "https://glennklockwood.com/garden/llama-3.1",
+    "Llama 3 405B pre-training: 8,192 GPUs TP 8, CP 1, PP 16, 430 TFLOPS/GPU; 16,384 GPUs "
+    "TP 8, CP 1, PP 16, 400 TFLOPS/GPU; 16,384 GPUs TP 8, CP 16, PP 16 (long context), 380 "
+    "TFLOPS/GPU; 16M tokens per batch.", key="llama3")

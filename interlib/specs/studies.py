@@ -56,6 +56,27 @@ LLAMA3_MFU_GPUS = {
 LLAMA3_405B_FABRIC = "RoCE"
 """Llama 3 405B trained on up to 16K H100s on Meta's RoCE cluster (Llama 3 paper)."""
 
+LLAMA3_LAYOUT_16K = {
+    "tp": Spec(8, "count", "secondary", S.LLAMA3_TABLE4, note="tensor parallel, 16,384 GPUs"),
+    "cp": Spec(1, "count", "secondary", S.LLAMA3_TABLE4,
+               note="context parallel (16 only in the long-context stage)"),
+    "pp": Spec(16, "count", "secondary", S.LLAMA3_TABLE4, note="pipeline parallel"),
+}
+"""Llama 3 405B's 3D layout on 16,384 H100 GPUs (8K-context stage); data parallelism is
+what is left: :func:`llama3_dp_16k`.
+
+>>> llama3_dp_16k()
+128
+"""
+
+
+def llama3_dp_16k() -> int:
+    """Data-parallel degree of :data:`LLAMA3_LAYOUT_16K`: GPUs / (TP x CP x PP)."""
+    L = LLAMA3_LAYOUT_16K
+    gpus = LLAMA3_MFU_GPUS["high"].value
+    per_replica = L["tp"].value * L["cp"].value * L["pp"].value
+    return int(gpus // per_replica)
+
 KIM_DRAGONFLY_COST = {
     "folded Clos": Spec(0.52, "fraction", "derived", S.KIM_DRAGONFLY,
                            note="network cost reduction of a dragonfly against a folded Clos "
@@ -82,5 +103,5 @@ NVL72_HBM_TOTAL = Spec(13.4 * TB, "TB", "vendor peak", S.GB200_PAGE,
 
 __all__ = ["META_CLUSTERS_COUNT", "META_CLUSTER_GPUS", "META_ENDPOINT_RATE", "META_POD_GPUS",
            "META_PODS", "META_AGG_OVERSUBSCRIPTION", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
-           "LLAMA3_405B_FABRIC", "KIM_DRAGONFLY_COST", "BEKMAN_B200_NODE_GAP",
+           "LLAMA3_405B_FABRIC", "LLAMA3_LAYOUT_16K", "llama3_dp_16k", "KIM_DRAGONFLY_COST", "BEKMAN_B200_NODE_GAP",
            "NVL72_HBM_TOTAL"]
