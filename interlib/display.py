@@ -151,3 +151,46 @@ class Table:
         cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
         return (f'<table class="interlib-table">{cap}<thead><tr>{head}</tr></thead>'
                 f"<tbody>{body}</tbody></table>")
+
+
+class Prose:
+    """Figures that a chapter's prose quotes, by name: set in a code cell, quoted in the
+    markdown as ``{eval}`prose.name```.
+
+    ``prose["name"] = value`` (or ``prose.name = value``) stores a value; it must be text
+    (already formatted, e.g. by :func:`fmt_rate`) or a whole number, so the page shows
+    exactly what the code decided. ``tools/execute_notebooks.py`` evaluates every
+    ``{eval}`` expression of a markdown cell at that point of the run and stores the result
+    in the cell's metadata (``user_expressions``), where JupyterLab (jupyterlab-myst)
+    and the book build both read it; the tests check that the stored values are current.
+
+    >>> prose = Prose()
+    >>> prose["link"] = fmt_rate(450e9, direction="per direction")
+    >>> prose.link
+    '450 GB/s per direction'
+    >>> prose["2x"] = "no"
+    Traceback (most recent call last):
+    ...
+    ValueError: name='2x' must be a Python identifier (letters, digits, _; not first a digit)
+    """
+
+    def __setitem__(self, name, value) -> None:
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+            raise ValueError(f"name={name!r} must be a Python identifier (letters, digits, "
+                             f"_; not first a digit)")
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise ValueError(f"value={value!r} for {name!r} must be text or a whole number "
+                             f"(format it first, e.g. with display.fmt_rate)")
+        object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value) -> None:
+        self[name] = value
+
+    def __getitem__(self, name):
+        try:
+            return getattr(self, name)
+        except AttributeError:
+            raise ValueError(f"name={name!r} is not set; set: {sorted(vars(self))}") from None
+
+    def __repr__(self) -> str:
+        return f"Prose({', '.join(sorted(vars(self)))})"

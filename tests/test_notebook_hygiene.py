@@ -11,7 +11,11 @@ Conventions checked here (see README "Writing notebooks"):
   cell with that tag explains why in a comment (``# nbval-ignore-output: <reason>``);
 * no error outputs, no tracebacks or warnings on stderr;
 * code cells hold no numbers that belong in ``interlib``: no float literal and no arithmetic
-  between two numeric literals, except in cells tagged ``worked-problem-input``.
+  between two numeric literals, except in cells tagged ``worked-problem-input``;
+* figures quoted in prose use ``{eval}`prose.name``` (myst-nb's ``{glue:text}`` shows only
+  its key in JupyterLab), every expression has its value stored in the cell's
+  ``user_expressions`` (``make execute``), one value per expression in a notebook; and
+  the stored values are what a fresh run computes (tests/test_eval_expressions.py).
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ import pytest
 from IPython.core.inputtransformer2 import TransformerManager
 
 from conftest import REPO, toc_notebooks
+
+import sys  # noqa: E402
+
+sys.path.insert(0, str(REPO / "tools"))
+from execute_notebooks import eval_expressions  # noqa: E402
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -237,3 +246,31 @@ def test_footcite_has_footbibliography(notebook):
         assert "{footbibliography}" in text, (
             f"{_rel(path)}: uses {{footcite}} but has no {{footbibliography}} directive "
             "(put one under the chapter's References heading)")
+
+
+def test_prose_figures_are_stored_inline_expressions(notebook):
+    path, nb = notebook
+    problems = []
+    seen: dict[str, object] = {}
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        if re.search(r"\{glue(:\w+)?\}`", cell.source):
+            problems.append(f"{_where(path, i, cell)}: uses {{glue}}, which JupyterLab "
+                            f"cannot show; quote figures with {{eval}}`prose.name`")
+        stored = {item["expression"]: item["result"]
+                  for item in cell.metadata.get("user_expressions", [])}
+        for expr in eval_expressions(cell.source):
+            result = stored.get(expr)
+            if result is None or result.get("status") != "ok":
+                problems.append(f"{_where(path, i, cell)}: {{eval}}`{expr}` has no stored "
+                                f"value: run make execute")
+                continue
+            value = result.get("data", {}).get("text/plain")
+            if seen.setdefault(expr, value) != value:
+                problems.append(f"{_where(path, i, cell)}: {{eval}}`{expr}` is {value}, "
+                                f"earlier {seen[expr]}: one value per expression")
+        extra = set(stored) - set(eval_expressions(cell.source))
+        if extra:
+            problems.append(f"{_where(path, i, cell)}: stale stored expressions {sorted(extra)}")
+    assert not problems, "\n".join(problems)

@@ -19,6 +19,14 @@ notebook twice leaves the file byte-identical:
   without the patch version;
 * the file is written with nbformat (indent 1, trailing newline).
 
+Figures quoted in prose: a markdown cell may quote a value computed by an earlier code cell
+with MyST's inline expression role, ``{eval}`prose.name```. When the run reaches such a
+cell, the kernel evaluates each expression (Jupyter's ``user_expressions``, what
+jupyterlab-myst sends when a reader runs the cell) and the results are stored in the cell's
+metadata, ``user_expressions``, in jupyterlab-myst's format. JupyterLab shows them from
+there; the book build reads them through book/_ext/book_site.py. An expression that fails
+stops the run.
+
 ``MPLBACKEND`` is removed from the kernel's environment: ``MPLBACKEND=Agg`` would make
 ``%matplotlib inline`` figures disappear from the outputs.
 """
@@ -36,6 +44,7 @@ from typing import Any
 
 import nbformat
 from nbclient import NotebookClient
+from nbclient.util import ensure_async
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from toc import toc_notebooks  # noqa: E402
@@ -162,6 +171,45 @@ def merge_streams(nb: nbformat.NotebookNode) -> None:
         cell.outputs = merged
 
 
+EVAL_RE = re.compile(r"\{eval\}`([^`]+)`")
+"""An inline expression in a markdown cell: {eval}`expression`."""
+
+
+def eval_expressions(source: str) -> list[str]:
+    """The distinct inline expressions of a markdown cell, in order of appearance."""
+    return list(dict.fromkeys(EVAL_RE.findall(source)))
+
+
+class _Client(NotebookClient):
+    """nbclient that also evaluates the markdown cells' inline expressions, in order."""
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None,
+                                 store_history=True):
+        if cell.cell_type != "markdown":
+            return await super().async_execute_cell(cell, cell_index, execution_count,
+                                                    store_history)
+        cell.metadata.pop("user_expressions", None)
+        exprs = eval_expressions(cell.source)
+        if not exprs:
+            return cell
+        msg_id = await ensure_async(self.kc.execute(
+            "", silent=True, store_history=False,
+            user_expressions={str(i): e for i, e in enumerate(exprs)}))
+        reply = await self.async_wait_for_reply(msg_id, cell)
+        results = reply["content"]["user_expressions"]
+        stored = []
+        for i, expr in enumerate(exprs):
+            r = results[str(i)]
+            if r.get("status") != "ok":
+                raise RuntimeError(f"markdown cell {cell_index}: {{eval}}`{expr}` failed: "
+                                   f"{r.get('ename')}: {r.get('evalue')}")
+            stored.append({"expression": expr,
+                           "result": {"status": "ok", "data": dict(r.get("data", {})),
+                                      "metadata": dict(r.get("metadata", {}))}})
+        cell.metadata["user_expressions"] = stored
+        return cell
+
+
 def kernel_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
@@ -179,7 +227,7 @@ def execute(path: Path) -> None:
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
-    client = NotebookClient(
+    client = _Client(
         nb,
         kernel_name=KERNEL,
         timeout=TIMEOUT_S,

@@ -5,7 +5,12 @@
    for it. The book does not use Thebe (``launch_buttons.thebe: false``; Binder is the live
    option), so both scripts are dropped from each page. Everything else the pages load is
    served from the site itself (see book/_vendor/README.md).
-2. (Not here: the default colour mode is ``html_context.default_mode: light`` in
+2. Figures quoted in prose with ``{eval}`expression``` are shown from the values stored in
+   each markdown cell's ``user_expressions`` metadata by ``tools/execute_notebooks.py``
+   (the build does not execute notebooks, so myst-nb has no kernel to ask). An expression
+   without a stored value is a build warning, so ``-W`` fails on it. Text results show
+   without their quotes, as jupyterlab-myst shows them.
+3. (Not here: the default colour mode is ``html_context.default_mode: light`` in
    _config.yml; pydata-sphinx-theme's empty default logs a console error on a first visit.)
 """
 
@@ -26,6 +31,25 @@ def drop_thebe(app, pagename, templatename, context, doctree) -> None:
         scripts[:] = [js for js in scripts if not _is_thebe(js)]
 
 
+def stored_eval_variable(self, name: str) -> list:
+    """The stored result of the inline expression ``name`` (see module docstring, 2).
+
+    Replaces myst-nb's ``NotebookClientBase.eval_variable``, which needs a live kernel. The
+    same expression always has one value in a notebook (tests/test_notebook_hygiene.py)."""
+    from nbformat import from_dict
+
+    for cell in self.notebook.get("cells", []):
+        for item in cell.get("metadata", {}).get("user_expressions", []):
+            if item.get("expression") == name and item.get("result", {}).get("status") == "ok":
+                return [from_dict({"output_type": "execute_result", "execution_count": None,
+                                   "data": item["result"].get("data", {}),
+                                   "metadata": {"strip_text_quotes": True}})]
+    raise KeyError(f"no stored value for {{eval}}`{name}`: run tools/execute_notebooks.py")
+
+
 def setup(app):
+    from myst_nb.core.execute.base import NotebookClientBase
+
+    NotebookClientBase.eval_variable = stored_eval_variable
     app.connect("html-page-context", drop_thebe, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
