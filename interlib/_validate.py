@@ -100,6 +100,45 @@ def integer(name: str, value, *, lo: int | None = None, hi: int | None = None) -
     return value
 
 
+def whole(name: str, value, *, lo: float | None = None, hi: float | None = None):
+    """Check a count given as a number or an array of numbers: finite, within [lo, hi], and
+    every element a whole number (``8`` and ``8.0`` pass, ``2.5`` is refused); return it
+    unchanged."""
+    number(name, value, lo=lo, hi=hi)
+    arr = np.asarray(value, dtype=float)
+    frac = arr != np.floor(arr)
+    if np.any(frac):
+        raise ValueError(f"{name}={_show(_bad(value, arr, frac))} must be a whole number")
+    return value
+
+
+def items(name: str, value) -> list:
+    """Check a non-empty collection of values (list, tuple, array, ...; not a string, a
+    mapping or a single number) and return its elements as a list."""
+    try:
+        if isinstance(value, (str, bytes, dict)):
+            raise TypeError
+        out = list(value)
+    except TypeError:
+        raise ValueError(f"{name}={_short(value)} must be a non-empty list or tuple") from None
+    if not out:
+        raise ValueError(f"{name}={_short(value)} must not be empty")
+    return out
+
+
+def instance(name: str, value, kind, what: str):
+    """Check that ``value`` is an instance of ``kind`` (a class or tuple of classes);
+    ``what`` says in words what is expected, e.g. ``"a matplotlib Figure"``."""
+    if not isinstance(value, kind):
+        raise ValueError(f"{name}={_short(value)} must be {what}")
+    return value
+
+
+def _short(value, limit: int = 80) -> str:
+    s = _show(value)
+    return s if len(s) <= limit else s[:limit - 3] + "..."
+
+
 def flag(name: str, value) -> bool:
     """Check a yes/no switch: ``True`` or ``False`` (numpy bools too), nothing else."""
     if isinstance(value, (bool, np.bool_)):

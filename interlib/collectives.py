@@ -210,9 +210,10 @@ def alpha_beta_grid(collective: str, algorithm: str, sizes, ns, alpha, bandwidth
     >>> alpha_beta_grid("all_reduce", "ring", [8e9], [8], 0.0, 4e11).round(6).tolist()
     [[0.035]]
     """
-    ns = [v.integer("n", n, lo=1) for n in np.atleast_1d(ns).tolist()]
+    ns = [v.integer("ns", n, lo=1) for n in v.items("ns", np.atleast_1d(ns).tolist())]
+    v.non_negative("sizes", sizes)
     m = np.atleast_1d(np.asarray(sizes, dtype=float))
-    if algorithm != "ring" or not ns:
+    if algorithm != "ring":
         return np.array([np.broadcast_to(alpha_beta(collective, algorithm, m, n, alpha,
                                                     bandwidth, gamma), m.shape) for n in ns])
     alpha_beta(collective, algorithm, m, 1, alpha, bandwidth, gamma)  # the same checks

@@ -54,7 +54,7 @@ def idle_cost(n_gpus, comm_fraction, period_s=30 * day,
     >>> round(idle_cost(1000, 0.1, 10 * hour, 2.0).dollars_lost, 6)
     2000.0
     """
-    v.number("n_gpus", n_gpus, lo=1)
+    v.whole("n_gpus", n_gpus, lo=1)
     v.number("comm_fraction", comm_fraction, lo=0.0, hi=1.0)
     v.positive("period_s", period_s)
     v.non_negative("price_per_gpu_hour", price_per_gpu_hour)
@@ -99,7 +99,7 @@ def mean_time_between_interruptions(n_gpus):
     Args:
         n_gpus: GPUs (>= 1), scalar or array.
     """
-    v.number("n_gpus", n_gpus, lo=1)
+    v.whole("n_gpus", n_gpus, lo=1)
     return v.result(hour / (interruption_rate_per_gpu_hour() * np.asarray(n_gpus, float)))
 
 
@@ -195,10 +195,13 @@ def communication_cost(system="NVLink + NDR InfiniBand", n_gpus=SCALES,
     Returns:
         A list of ``(n, StepTime, IdleCost)``.
     """
-    from . import steptime
+    from . import scaling, steptime
 
+    v.choice("model", model, scaling.MODELS)
+    tp = v.integer("tp", tp, lo=1)
+    pp = v.integer("pp", pp, lo=1)
     out = []
-    for n in n_gpus:
+    for n in v.items("n_gpus", n_gpus):
         n = v.integer("n_gpus", n, lo=1)
         if n % (tp * pp):
             raise ValueError(f"n_gpus={n} is out of range: must be a multiple of tp x pp")
@@ -212,8 +215,9 @@ def communication_cost_table(price_per_gpu_hour=DEFAULT_PRICE_PER_GPU_HOUR,
                              mfu: float = 0.4, overlap: float = 0.8, period_s=30 * day,
                              model: str = "llama-3-70b"):
     """:func:`communication_cost` for both Chapter 8 fabrics as a Table."""
-    from . import display, steptime
+    from . import display, scaling, steptime
 
+    v.choice("model", model, scaling.MODELS)
     rows = []
     for fab in steptime.FABRICS:
         for n, st, ic in communication_cost(fab, SCALES, model, mfu=mfu, overlap=overlap,
@@ -236,7 +240,8 @@ def interruption_scale_table(n_gpus=SCALES, restart_s=10 * 60.0, checkpoint_s=60
     from . import display
 
     rows = []
-    for n in n_gpus:
+    for n in v.items("n_gpus", n_gpus):
+        v.integer("n_gpus", n, lo=1)
         mtbi = float(mean_time_between_interruptions(n))
         rows.append([f"{n:,}", display.fmt_time(mtbi),
                      display.fmt_time(float(young_checkpoint_interval(checkpoint_s, mtbi))),

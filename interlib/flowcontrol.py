@@ -70,6 +70,7 @@ def credit_throughput_bound(credits, rtt_steps: int, drain: float = 1.0):
         drain: Share of steps in which the receiver can forward a packet, (0, 1].
     """
     v.positive("credits", credits)
+    v.whole("credits", credits)
     bdp_packets(rtt_steps)
     v.fraction("drain", drain)
     c = np.asarray(credits, dtype=float)

@@ -105,6 +105,7 @@ def p2p_vs_staged(size_bytes, gen: int = 4, pcie_gen: str = "5.0") -> dict:
         gen: NVLink generation.
         pcie_gen: PCIe generation of the GPUs' host links.
     """
+    v.choice("pcie_gen", pcie_gen, pcie.PCIE)
     return {"nvlink": transfer_time(size_bytes, gen),
             "pcie_p2p": pcie.transfer_time(size_bytes, pcie_gen),
             "staged": pcie.staged_copy_time(size_bytes, pcie_gen, pipelined=True),

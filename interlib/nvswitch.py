@@ -356,6 +356,7 @@ def nvls_speedup(n, arch: str = "Hopper") -> dict:
 
 def nvls_factor_table(ns=(2, 4, 8, 72)) -> display.Table:
     """Ideal busbw / wire-rate ratio under NVLS, 2(n-1)/(n+1), next to the ring's 1."""
+    ns = [v.integer("ns", n, lo=1) for n in v.items("ns", ns)]
     rows = [[str(n), f"{nvls_busbw_factor(n):.3g}", "1"] for n in ns]
     return display.Table(["GPUs", "busbw / wire rate, NVLS (ideal)", "busbw / wire rate, ring"],
                          rows, "nccl-tests PR #239: NVLS algbw = B n / (n + 1).")

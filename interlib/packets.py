@@ -87,6 +87,9 @@ def packet_layout(payload: int, transport: str = "rocev2", ipv6: bool = False,
     """
     p = v.integer("payload", payload, lo=0, hi=9000)
     v.choice("transport", transport, ("rocev2", "infiniband"))
+    v.flag("ipv6", ipv6)
+    v.flag("reth", reth)
+    v.flag("wire_framing", wire_framing)
     H = HEADERS
     if transport == "rocev2":
         layers = [("Ethernet MAC", H["ethernet_mac"]),
@@ -121,6 +124,7 @@ def payload_efficiency(payload, transport: str = "rocev2", ipv6: bool = False):
     0.9804
     """
     v.number("payload", payload, lo=0.0, hi=9000.0, lo_open=True)
+    v.whole("payload", payload)
     v.choice("transport", transport, ("rocev2", "infiniband"))
     over = packet_layout(0, transport, ipv6).wire
     p = np.asarray(payload, dtype=float)
@@ -156,6 +160,7 @@ def goodput_loss(link_rate, payload, reference: int = 4096, transport: str = "ro
     0.0
     """
     v.number("reference", reference, lo=0.0, hi=9000.0, lo_open=True)
+    v.whole("reference", reference)
     if np.ndim(reference):
         raise ValueError(f"reference={reference!r} must be a single number")
     return goodput(link_rate, reference, transport) - goodput(link_rate, payload, transport)
@@ -164,7 +169,8 @@ def goodput_loss(link_rate, payload, reference: int = 4096, transport: str = "ro
 def header_table(payloads=IB_MTUS) -> Table:
     """Header overhead of RoCEv2 (IPv4) and native InfiniBand at each RDMA MTU."""
     rows = []
-    for p in payloads:
+    for p in v.items("payloads", payloads):
+        v.integer("payloads", p, lo=0, hi=9000)
         r = packet_layout(p, "rocev2")
         ib = packet_layout(p, "infiniband")
         rows.append([f"{p} B", f"{r.overhead} B", f"{r.wire} B", f"{100 * r.efficiency:.2f} %",

@@ -66,8 +66,7 @@ def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -
         Bytes/s; per direction except for ``"headline"``.
     """
     g = PCIE[v.choice("gen", gen, PCIE)]
-    if lanes not in LANES:
-        raise ValueError(f"lanes={lanes!r} is not one of {list(LANES)}")
+    _lanes("lanes", lanes)
     v.choice("level", level, LEVELS)
     if level == "raw":
         return g.raw_per_direction(lanes)
@@ -131,11 +130,21 @@ def switch_bandwidth_per_device(devices, gen: str = "5.0", traffic: str = "host"
     """
     _devices(devices)
     v.choice("traffic", traffic, ("host", "peer"))
+    _lanes("uplink_lanes", uplink_lanes)
+    _lanes("device_lanes", device_lanes)
     b_dev = link_bandwidth(gen, device_lanes)
     if traffic == "peer":
         return v.result(np.full_like(np.asarray(devices, dtype=float), b_dev))
     return v.result(transfer.shared_uplink_bandwidth(devices, link_bandwidth(gen, uplink_lanes),
                                                      b_dev))
+
+
+def _lanes(name: str, lanes):
+    """Check a link width: one of :data:`LANES`."""
+    if isinstance(lanes, (bool, np.bool_)) or not isinstance(lanes, (int, float, np.number)) \
+            or lanes not in LANES:
+        raise ValueError(f"{name}={lanes!r} is not one of {list(LANES)}")
+    return lanes
 
 
 def _devices(devices):
@@ -237,11 +246,11 @@ def host_copy_table() -> display.Table:
 def box_comparison_table(systems=("h100-pcie-only", "dgx-h100")) -> display.Table:
     """The systems Chapter 2 compares: GPUs, GPU-to-GPU path and per-GPU line rate per
     direction (from :mod:`interlib.specs`)."""
-    from .specs import system
+    from .specs import SYSTEMS, system
 
     rows = []
-    for name in systems:
-        s = system(name)
+    for name in v.items("systems", systems):
+        s = system(v.choice("systems", name, SYSTEMS))
         path = (f"{s.gpu.pcie.name} x16 only" if s.intra == "pcie" else f"{s.gpu.nvlink.name} via NVSwitch")
         rows.append([s.title, str(s.gpus_per_node), path, display.fmt_rate(s.intra_peak_per_gpu)])
     return display.Table(["system", "GPUs", "GPU-to-GPU path",

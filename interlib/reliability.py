@@ -174,6 +174,7 @@ def sample_max_drops(n_gpus: int, drop_rate: float, packets: int, samples: int =
     m = v.integer("packets", packets, lo=1, hi=10**9)
     s = v.integer("samples", samples, lo=1, hi=100_000)
     v.integer("seed", seed, lo=0)
+    v.flag("per_gpu", per_gpu)
     rng = np.random.default_rng(seed)
     if per_gpu:
         if n * s > 4_000_000:

@@ -16,8 +16,8 @@ import numpy as np
 from . import _validate as v
 from . import collectives, topology
 from .display import Table, fmt_bits, fmt_bytes, fmt_rate, fmt_ratio
-from .specs import (ETHERNET, INFINIBAND, NICS, SUPERPOD_SU, SWITCHES, System, nic as _nic,
-                    switch, system as _system)
+from .specs import (ETHERNET, INFINIBAND, NICS, SUPERPOD_SU, SWITCHES, SYSTEMS, System,
+                    nic as _nic, switch, system as _system)
 from .units import bit
 
 ALLREDUCE_ALGORITHMS = ("ring", "hierarchical", "sharp", "auto")
@@ -50,6 +50,8 @@ def ib_speedup(new: str, old: str) -> float:
     """
     from .specs import infiniband
 
+    v.choice("new", new, INFINIBAND)
+    v.choice("old", old, INFINIBAND)
     return infiniband(new).port_rate(4) / infiniband(old).port_rate(4)
 
 
@@ -101,8 +103,8 @@ def node_nic_table(names=("dgx-a100", "dgx-h100", "dgx-b200", "gb200-nvl72")) ->
     """Scale-out NICs per node from the catalogue: count, model, GPU:NIC ratio and the
     node's injection bandwidth in bits/s and bytes/s per direction."""
     rows = []
-    for n in names:
-        s = _system(n)
+    for n in v.items("names", names):
+        s = _system(v.choice("names", n, SYSTEMS))
         rows.append([s.title, str(s.gpus_per_node), f"{s.nics_per_node} x {s.nic.name}",
                      fmt_bits(s.nic.rate.value / bit),
                      f"{s.nics_per_gpu:g} NIC per GPU",
@@ -126,7 +128,7 @@ def with_nics(system="dgx-h100", nic: str = "connectx-7", nics_per_node: int | N
     s = _as_system(system)
     n = s.nics_per_node if nics_per_node is None else v.integer(
         "nics_per_node", nics_per_node, lo=1, hi=s.gpus_per_node)
-    return dataclasses.replace(s, nic=_nic(nic), nics_per_node=n)
+    return dataclasses.replace(s, nic=_nic(v.choice("nic", nic, NICS)), nics_per_node=n)
 
 
 def multinode_all_reduce(size_bytes, nodes: int, system="dgx-h100",
@@ -142,6 +144,7 @@ def multinode_all_reduce(size_bytes, nodes: int, system="dgx-h100",
         algorithms: Subset of ``("ring", "hierarchical", "sharp", "auto")``.
     """
     k = v.integer("nodes", nodes, lo=2, hi=100_000)
+    algorithms = v.items("algorithms", algorithms)
     for a in algorithms:
         v.choice("algorithms", a, ALLREDUCE_ALGORITHMS)
     return {a: collectives.predict("all_reduce", size_bytes, system, None, k, a)
@@ -229,7 +232,7 @@ def _as_system(system) -> System:
     """A catalogue id or a :class:`~interlib.specs.System`, as a System (ValueError
     naming ``system`` otherwise)."""
     if isinstance(system, str):
-        return _system(system)
+        return _system(v.choice("system", system, SYSTEMS))
     if not isinstance(system, System):
         raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
     return system

@@ -22,7 +22,7 @@ def gradient_bytes(params, bytes_per_param=2):
         bytes_per_param: Bytes per gradient element (1, 2, 4 or 8).
     """
     v.positive("params", params)
-    if bytes_per_param not in (1, 2, 4, 8):
+    if isinstance(bytes_per_param, (bool, np.bool_)) or bytes_per_param not in (1, 2, 4, 8):
         raise ValueError(f"bytes_per_param={bytes_per_param!r} is not one of [1, 2, 4, 8]")
     return v.result(np.asarray(params, dtype=float) * bytes_per_param)
 
@@ -40,6 +40,7 @@ def gradient_sync_time(params, n_gpus: int, system="dgx-h100", bytes_per_param=2
         algorithm: As in :func:`~interlib.collectives.predict`.
         nodes: Number of nodes.
     """
+    v.integer("n_gpus", n_gpus, lo=1)
     size = gradient_bytes(params, bytes_per_param)
     return collectives.predict("all_reduce", size, system, n_gpus, nodes, algorithm).time_s
 
@@ -99,6 +100,7 @@ def expected_step_time(n_gpus, mean_s, jitter):
     Returns:
         Expected step time, s.
     """
+    v.whole("n_gpus", n_gpus, lo=1)
     v.positive("mean_s", mean_s)
     v.number("jitter", jitter, lo=0.0, hi=0.5)
     return mean_s * (1 + jitter * expected_max_standard_normal(n_gpus))
@@ -241,7 +243,7 @@ def parallelism_traffic(params, layers: int, hidden: int, seq_len: int, micro_ba
         v.integer(name, val, lo=1)
     if pp > layers:
         raise ValueError(f"pp={pp} is out of range: must be between 1 and layers={layers}")
-    if bytes_per_elem not in (1, 2, 4):
+    if isinstance(bytes_per_elem, (bool, np.bool_)) or bytes_per_elem not in (1, 2, 4):
         raise ValueError(f"bytes_per_elem={bytes_per_elem!r} is not one of [1, 2, 4]")
     act = micro_batch * seq_len * hidden * bytes_per_elem
     dp_bytes = 2 * (dp - 1) / dp * params / (tp * pp) * bytes_per_elem

@@ -30,7 +30,7 @@ import numpy as np
 from . import _validate as v
 from . import collectives, scaling, transfer
 from .specs import NIC, SYSTEMS, Spec, System, calibration as C, gpu_flops, system
-from .specs import PCIE_HOST_COPY_EFFICIENCY, GPUS
+from .specs import BF16_DENSE_FLOPS, GPUS, PCIE_HOST_COPY_EFFICIENCY
 from .specs import sources as S
 from .units import Gbit_per_s
 
@@ -79,6 +79,7 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
         switch or root complex), which flatters PCIe.
     """
     g = GPUS[v.choice("gpu", gpu, GPUS)]
+    v.instance("name", name, str, "a string (the id of the result)")
     v.integer("gpus_per_node", gpus_per_node, lo=1, hi=576)
     v.choice("intra", intra, ("nvswitch", "pcie"))
     v.integer("nics_per_node", nics_per_node, lo=1, hi=64)
@@ -122,6 +123,7 @@ def _sys(s) -> System:
 def tapered(sys_: System, oversubscription: float) -> System:
     """``sys_`` with its NIC rate divided by ``oversubscription``: what each GPU gets when
     all of them cross an oversubscribed spine at once."""
+    v.instance("sys_", sys_, System, "a System (interlib.specs.System)")
     check_oversubscription(oversubscription)
     if oversubscription == 1.0:
         return sys_
@@ -223,7 +225,7 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
         A :class:`Layout`; times in s, bytes per GPU per step.
     """
     sys_ = _sys(system)
-    m = scaling.model(model)
+    m = scaling.model(v.choice("model", model, scaling.MODELS))
     for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
         v.integer(name, val, lo=1, hi=1_000_000)
     v.integer("leaf_nodes", leaf_nodes, lo=1, hi=100_000)
@@ -310,9 +312,9 @@ def compute_time(params, tokens, n_gpus, gpu: str = "h100-sxm", mfu: float = 0.4
     """
     v.positive("params", params)
     v.positive("tokens", tokens)
-    v.number("n_gpus", n_gpus, lo=1)
+    v.whole("n_gpus", n_gpus, lo=1)
     v.fraction("mfu", mfu)
-    peak = gpu_flops(gpu).value
+    peak = gpu_flops(v.choice("gpu", gpu, BF16_DENSE_FLOPS)).value
     return v.result(6.0 * np.asarray(params, float) * tokens
                     / (np.asarray(n_gpus, float) * peak * mfu))
 
@@ -376,7 +378,7 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     sys_ = _sys(system)
     lay = layout_traffic(sys_, model, tp, pp, dp, seq_len, micro_batch, micro_batches,
                          oversubscription, leaf_nodes, in_network_reduction)
-    m = scaling.model(model)
+    m = scaling.model(v.choice("model", model, scaling.MODELS))
     gpu_id = next(k for k, g in GPUS.items() if g is sys_.gpu)
     comp = float(compute_time(m.params, lay.tokens, lay.n_gpus, gpu_id, mfu))
     bubble = comp * (pp - 1) / micro_batches
@@ -400,10 +402,12 @@ def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8,
     Returns:
         numpy array of efficiencies in (0, 1].
     """
-    ns = np.atleast_1d(np.asarray(n_gpus))
+    v.choice("model", model, scaling.MODELS)
+    tp = v.integer("tp", tp, lo=1, hi=1_000_000)
+    pp = v.integer("pp", pp, lo=1, hi=1_000_000)
     out = []
-    for n in ns:
-        n = v.integer("n_gpus", int(n) if float(n).is_integer() else n, lo=1)
+    for n in v.items("n_gpus", np.atleast_1d(n_gpus).tolist()):
+        n = int(v.whole("n_gpus", n, lo=1))
         if n % (tp * pp):
             raise ValueError(f"n_gpus={n} is out of range: must be a multiple of "
                              f"tp x pp = {tp * pp}")
@@ -417,7 +421,6 @@ def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8,
 def gpu_compute_table():
     """Chapter 8's spec table: dense bf16 peaks from the catalogue, with their sources."""
     from . import display
-    from .specs import BF16_DENSE_FLOPS
     from .specs.compute import TFLOPS
 
     rows = [[GPUS[k].name, f"{s.value / TFLOPS:,.0f}", s.kind, s.source.title, s.note]

@@ -48,7 +48,7 @@ def layer_forward_flops(batch, seq_len, hidden, attention_scores: bool = False):
     """
     attention_scores = v.flag("attention_scores", attention_scores)
     for name, val in (("batch", batch), ("seq_len", seq_len), ("hidden", hidden)):
-        v.number(name, val, lo=1)
+        v.whole(name, val, lo=1)
     b, s, h = (np.asarray(x, dtype=float) for x in (batch, seq_len, hidden))
     f = 24 * b * s * h**2 + (4 * b * s**2 * h if attention_scores else 0.0)
     return v.result(f)
@@ -62,7 +62,7 @@ def activation_bytes(batch, seq_len, hidden, bytes_per_elem: int = 2):
         bytes_per_elem: 2 for bf16, 4 for fp32.
     """
     for name, val in (("batch", batch), ("seq_len", seq_len), ("hidden", hidden)):
-        v.number(name, val, lo=1)
+        v.whole(name, val, lo=1)
     v.integer("bytes_per_elem", bytes_per_elem, lo=1)
     if bytes_per_elem not in (1, 2, 4):
         raise ValueError(f"bytes_per_elem={bytes_per_elem!r} is not one of [1, 2, 4]")
@@ -218,8 +218,9 @@ def gpu_name(link: str) -> str:
 
 def compute_table(gpus=("a100-sxm-80gb", "h100-sxm", "b200")) -> display.Table:
     """Peak dense BF16 FLOP/s of the GPUs Chapter 3 uses, with sources."""
+    gpus = v.items("gpus", gpus)
     for g in gpus:
-        v.choice("gpu", g, GPU_BF16_DENSE)
+        v.choice("gpus", g, GPU_BF16_DENSE)
     rows = [[_gpu(g).name, display.fmt_si(peak_flops(g), "FLOP/s"),
              GPU_BF16_DENSE[g].source.title] for g in gpus]
     return display.Table(["GPU", "peak dense BF16 (vendor)", "source"], rows,

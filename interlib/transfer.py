@@ -79,7 +79,7 @@ def shared_uplink_bandwidth(devices, uplink_bandwidth, device_bandwidth):
         uplink_bandwidth: Bandwidth of the shared uplink, bytes/s per direction (> 0).
         device_bandwidth: Each device's own link bandwidth, bytes/s per direction (> 0).
     """
-    v.number("devices", devices, lo=1)
+    v.whole("devices", devices, lo=1)
     v.positive("uplink_bandwidth", uplink_bandwidth)
     v.positive("device_bandwidth", device_bandwidth)
     return np.minimum(device_bandwidth, uplink_bandwidth / np.asarray(devices, dtype=float))

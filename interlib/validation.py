@@ -24,6 +24,7 @@ Message-size regimes are defined once, in :data:`REGIMES`.
 from __future__ import annotations
 
 import csv
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,6 +161,8 @@ def load_measurements(path=None, role: str | None = None) -> list[Measurement]:
     """
     if role is not None:
         v.choice("role", role, ROLES)
+    if path is not None:
+        v.instance("path", path, (str, os.PathLike), "a file path (str or pathlib.Path)")
     p = Path(DATA_PATH if path is None else path)
     if not p.is_file():
         raise ValueError(f"path={str(p)!r} is not a file")
@@ -225,7 +228,7 @@ class PointResult:
 
 def _measurements(rows) -> list[Measurement]:
     """``rows`` (default: the shipped data) as a non-empty list of :class:`Measurement`."""
-    rows = load_measurements() if rows is None else list(rows)
+    rows = load_measurements() if rows is None else v.items("rows", rows)
     if not rows or not all(isinstance(r, Measurement) for r in rows):
         raise ValueError(f"rows={rows!r:.80} must be a non-empty list of "
                          "validation.Measurement (from load_measurements)")
@@ -235,7 +238,7 @@ def _measurements(rows) -> list[Measurement]:
 def _results(results) -> list["PointResult"]:
     """``results`` (default: evaluate the shipped data) as a non-empty list of
     :class:`PointResult`."""
-    results = evaluate() if results is None else list(results)
+    results = evaluate() if results is None else v.items("results", results)
     if not results or not all(isinstance(r, PointResult) for r in results):
         raise ValueError(f"results={results!r:.80} must be a non-empty list of "
                          "validation.PointResult (from evaluate)")

@@ -85,3 +85,27 @@ def test_value_of_efficiency_point_hand():
 def test_bad_input(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+# --------------------------------------------------- argument sweep: counts, model, lists
+@pytest.mark.parametrize("call, param", [
+    (lambda: cost.idle_cost(2.5, 0.1), "n_gpus=2.5"),
+    (lambda: cost.value_of_efficiency_point(np.array([8, 8.5])), "n_gpus=8.5"),
+    (lambda: cost.mean_time_between_interruptions(1.5), "n_gpus=1.5"),
+    (lambda: cost.interruption_overhead(2.5), "n_gpus=2.5"),
+    (lambda: cost.communication_cost(n_gpus=None), "n_gpus"),
+    (lambda: cost.communication_cost(n_gpus=8), "n_gpus"),
+    (lambda: cost.communication_cost(n_gpus=[]), "n_gpus"),
+    (lambda: cost.communication_cost(model="gpt-5"), "model='gpt-5'"),
+    (lambda: cost.communication_cost(tp=0), "tp=0"),
+    (lambda: cost.communication_cost(tp="x"), "tp='x'"),
+    (lambda: cost.communication_cost(pp=None), "pp=None"),
+    (lambda: cost.communication_cost_table(model=5), "model=5"),
+    (lambda: cost.interruption_scale_table(n_gpus=None), "n_gpus"),
+    (lambda: cost.interruption_scale_table(n_gpus=5), "n_gpus"),
+    (lambda: cost.interruption_scale_table(n_gpus=[]), "n_gpus"),
+    (lambda: cost.interruption_scale_table(n_gpus=[8.0]), "n_gpus"),
+])
+def test_bad_input_names_the_parameter_sweep(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()

@@ -342,3 +342,21 @@ def test_system_typo_names_the_callers_parameter_and_suggests():
         with pytest.raises(ValueError) as e:
             call()
         assert "system='dgx-h10'" in str(e.value) and "did you mean 'dgx-h100'" in str(e.value)
+
+
+# ------------------------------------------- argument sweep: alpha_beta_grid's sequences
+@pytest.mark.parametrize("kw, param", [
+    (dict(ns=[]), "ns"),
+    (dict(ns=None), "ns"),
+    (dict(ns=[8, 2.5]), "ns"),
+    (dict(ns=["x"]), "ns"),
+    (dict(sizes=[]), "sizes"),
+    (dict(sizes=None), "sizes"),
+    (dict(sizes=["x"]), "sizes"),
+    (dict(sizes=[-1.0]), "sizes"),
+])
+def test_alpha_beta_grid_bad_sequences_name_the_parameter(kw, param):
+    args = dict(collective="all_reduce", algorithm="ring", sizes=[1e6], ns=[8],
+                alpha=5e-6, bandwidth=1e11) | kw
+    with pytest.raises(ValueError, match=param):
+        co.alpha_beta_grid(**args)

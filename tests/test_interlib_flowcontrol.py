@@ -127,3 +127,10 @@ def test_buffer_sizing_by_hand():
         F.round_trip(-1)
     with pytest.raises(ValueError, match="link_rate"):
         F.credit_buffer_bytes(0, 1)
+
+
+# ----------------------------------------------------- argument sweep: whole credits
+@pytest.mark.parametrize("credits", [2.5, np.array([4, 4.5])])
+def test_credit_throughput_bound_refuses_fractional_credits(credits):
+    with pytest.raises(ValueError, match="credits=.*whole"):
+        F.credit_throughput_bound(credits, 16)

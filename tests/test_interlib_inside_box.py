@@ -327,7 +327,7 @@ def test_nvls_measurements_catalogued_and_ring_model_agrees():
     (lambda: nvswitch.nvls_efficiency("Ampere"), "arch"),
     (lambda: nvswitch.nvls_factor_table((0, 8)), "n"),
     (lambda: nvswitch.nvls_validation_table(0), "size_bytes"),
-    (lambda: pcie.box_comparison_table(("dgx-h999",)), "name"),
+    (lambda: pcie.box_comparison_table(("dgx-h999",)), "systems=.dgx-h999."),
     (lambda: TP.compute_table(("tpu-v5",)), "gpu"),
     (lambda: TP.narrowest_width(0), "max_share=0"),
     (lambda: TP.narrowest_width(1.0), "max_share=1.0"),
@@ -523,3 +523,33 @@ def test_tp_prose_figures_match_the_model():
     for key in ("tp_minority_width_nvlink4", "tp_minority_width_nvlink5"):
         w = int(f[key].replace(",", ""))
         assert TP.FIGURE_WIDTHS[0] < w < TP.FIGURE_WIDTHS[1]
+
+
+# ------------------------------- argument sweep: lanes, generations, sequences, counts
+@pytest.mark.parametrize("call, param", [
+    (lambda: pcie.switch_bandwidth_per_device(4, uplink_lanes=3), "uplink_lanes=3"),
+    (lambda: pcie.switch_bandwidth_per_device(4, uplink_lanes=None), "uplink_lanes=None"),
+    (lambda: pcie.switch_bandwidth_per_device(4, device_lanes=True), "device_lanes=True"),
+    (lambda: pcie.shared_transfer_time(1e9, 4, device_lanes="x"), "device_lanes='x'"),
+    (lambda: pcie.link_bandwidth(lanes=True), "lanes=True"),
+    (lambda: pcie.box_comparison_table(None), "systems=None"),
+    (lambda: pcie.box_comparison_table(5), "systems=5"),
+    (lambda: pcie.box_comparison_table([]), "systems"),
+    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen="7.0"), "pcie_gen='7.0'"),
+    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen=None), "pcie_gen=None"),
+    (lambda: nvswitch.nvls_factor_table(None), "ns=None"),
+    (lambda: nvswitch.nvls_factor_table(5), "ns=5"),
+    (lambda: nvswitch.nvls_factor_table([]), "ns"),
+    (lambda: nvswitch.nvls_factor_table(("x",)), "ns='x'"),
+    (lambda: TP.layer_forward_flops(2.5, 4096, 8192), "batch=2.5"),
+    (lambda: TP.activation_bytes(1, 4096.5, 8192), "seq_len=4096.5"),
+    (lambda: TP.layer_cost(1, 4096, np.array([8192, 8192.5]), 8), "hidden=8192.5"),
+    (lambda: TP.narrowest_width(0.3, batch=2.5), "batch=2.5"),
+    (lambda: TP.compute_table(None), "gpus=None"),
+    (lambda: TP.compute_table(5), "gpus=5"),
+    (lambda: TP.compute_table([]), "gpus"),
+    (lambda: TP.compute_table(("x",)), "gpus='x'"),
+])
+def test_bad_input_sweep_names_the_parameter(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()

@@ -125,7 +125,7 @@ def test_parallelism_traffic_hand():
 @pytest.mark.parametrize("call,param", [
     (lambda: scaling.gradient_bytes(0), "params=0"),
     (lambda: scaling.gradient_bytes(1e9, 3), "bytes_per_param=3"),
-    (lambda: scaling.expected_step_time(0, 1, 0.1), "n=0"),
+    (lambda: scaling.expected_step_time(0, 1, 0.1), "n_gpus=0"),
     (lambda: scaling.expected_step_time(8, 1, 0.9), "jitter=0.9"),
     (lambda: scaling.straggler_samples(8, 1, 0.1, 0), "steps=0"),
     (lambda: scaling.parallelism_traffic(1e9, 4, 8, 8, 1, tp=0), "tp=0"),
@@ -282,6 +282,9 @@ def test_binary_gap_table_hand_values():
 # ------------------------------------------------------ figures: readable at every setting
 # (figures are plain matplotlib Figures: no pyplot state to close)
 from interlib.plots import ch01 as ch01_plots, ch02 as ch02_plots  # noqa: E402
+from interlib import plots  # noqa: E402
+from interlib.plots import appendix as appendix_plots, ch04 as ch04_plots  # noqa: E402
+from interlib.plots import ch05 as ch05_plots  # noqa: E402
 
 
 def test_straggler_jitter_range_fits_fixed_axes():
@@ -329,3 +332,116 @@ def test_pcie_transfer_label_names_the_copy():
     P = ch02_plots
     fig = P.pcie_transfer("5.0", 16, 2.0)
     assert fig.axes[0].texts[0].get_text().startswith("2 GB in ")
+
+
+# ------------------------------- argument sweep: scaling, transfer, plot helpers, widgets
+@pytest.mark.parametrize("call, param", [
+    (lambda: scaling.gradient_bytes(1e9, True), "bytes_per_param=True"),
+    (lambda: scaling.gradient_sync_time(1e9, None), "n_gpus=None"),
+    (lambda: scaling.gradient_sync_time(1e9, 0), "n_gpus=0"),
+    (lambda: scaling.gradient_sync_time(1e9, 2.5), "n_gpus=2.5"),
+    (lambda: scaling.naive_sync_time(1e9, 1e11, True), "bytes_per_param=True"),
+    (lambda: scaling.ring_sync_time(1e9, 8, "NVLink 4", True), "bytes_per_param=True"),
+    (lambda: scaling.expected_step_time(2.5, 1.0, 0.1), "n_gpus=2.5"),
+    (lambda: scaling.expected_step_time(None, 1.0, 0.1), "n_gpus=None"),
+    (lambda: scaling.parallelism_traffic(1e9, 8, 64, 16, 1, bytes_per_elem=True),
+     "bytes_per_elem=True"),
+    (lambda: transfer.shared_uplink_bandwidth(2.5, 1e10, 1e10), "devices=2.5"),
+])
+def test_models_bad_input_sweep(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()
+
+
+def _axes():
+    from interlib.plots import new_figure
+
+    return new_figure()[1]
+
+
+@pytest.mark.parametrize("call, param", [
+    (lambda: plots.si_axis(5, "x", "B"), "ax=5"),
+    (lambda: plots.si_axis(None, "x", "B"), "ax=None"),
+    (lambda: plots.si_axis(_axes(), "z", "B"), "which='z'"),
+    (lambda: plots.si_axis(_axes(), None, "B"), "which=None"),
+    (lambda: plots.si_axis(_axes(), "x", 5), "unit=5"),
+    (lambda: plots.si_axis(_axes(), "x", "B", places=-1), "places=-1"),
+    (lambda: plots.si_axis(_axes(), "x", "B", places=1.5), "places=1.5"),
+    (lambda: plots.binary_size_axis("ax"), "ax='ax'"),
+    (lambda: plots.binary_size_axis(_axes(), "z"), "which='z'"),
+    (lambda: ch05_plots.nccl_algorithm_label("warp", 2), "algorithm='warp'"),
+    (lambda: ch05_plots.nccl_algorithm_label(None, 2), "algorithm=None"),
+    (lambda: ch05_plots.nccl_algorithm_label("ring", 0), "nodes=0"),
+    (lambda: ch05_plots.nccl_algorithm_label("ring", 2.5), "nodes=2.5"),
+    (lambda: ch04_plots.bisection(k=0), "k=0"),
+    (lambda: ch04_plots.bisection(k=-1), "k=-1"),
+    (lambda: appendix_plots.validation_curves(5), "rows=5"),
+    (lambda: appendix_plots.error_by_size(5), "results=5"),
+    (lambda: appendix_plots.error_by_size("x"), "results='x'"),
+])
+def test_plot_helpers_bad_input_sweep(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()
+
+
+def _fig():
+    from interlib.plots import new_figure
+
+    return new_figure()[0]
+
+
+@pytest.mark.parametrize("call, param", [
+    (lambda: widgets.figure_bbox(5), "fig=5"),
+    (lambda: widgets.figure_png(None), "fig=None"),
+    (lambda: widgets.figure_png(_fig(), bbox=5), "bbox=5"),
+    (lambda: widgets.figure_png(_fig(), compress_level=2.5), "compress_level=2.5"),
+    (lambda: widgets.figure_png(_fig(), compress_level=10), "compress_level=10"),
+    (lambda: widgets.figure_png(_fig(), compress_level=True), "compress_level=True"),
+    (lambda: widgets.figure_alt("fig", "ring_all_reduce", {}), "fig='fig'"),
+    (lambda: widgets.figure_alt(_fig(), "no_such_demo", {}), "demo_name='no_such_demo'"),
+    (lambda: widgets.figure_alt(_fig(), "ring_all_reduce", None), "params=None"),
+    (lambda: widgets.render("ring_all_reduce", params=5), "params=5"),
+    (lambda: widgets.render("ring_all_reduce", params={"bogus": 1}), "params='bogus'"),
+    (lambda: widgets.render("ring_all_reduce", bbox="x"), "bbox='x'"),
+    (lambda: widgets.render("ring_all_reduce", compress_level=None), "compress_level=None"),
+    (lambda: widgets.summary("ring_all_reduce", bogus=1), "params='bogus'"),
+    (lambda: widgets.register("ring_all_reduce"), "demo='ring_all_reduce'"),
+    (lambda: widgets.LiveFigure("ring_all_reduce"), "demo='ring_all_reduce'"),
+    (lambda: widgets.LiveFigure(widgets.get("ring_all_reduce"), bbox=5), "bbox=5"),
+    (lambda: widgets.IntSlider("x", 10, 4, "n"), "min='x'"),
+    (lambda: widgets.IntSlider(1, None, 4, "n"), "max=None"),
+    (lambda: widgets.IntSlider(1, 10, 2.5, "n"), "default=2.5"),
+    (lambda: widgets.IntSlider(1, 10, 4, "n", step=0), "step=0"),
+    (lambda: widgets.IntSlider(1, 10, 4, None), "label=None"),
+    (lambda: widgets.FloatSlider(float("nan"), 1.0, 0.5, "x"), "min=nan"),
+    (lambda: widgets.FloatSlider(0.0, 1.0, None, "x"), "default=None"),
+    (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", step=-1.0), "step=-1.0"),
+    (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", log="yes"), "log='yes'"),
+    (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", readout_format="zz"),
+     "readout_format='zz'"),
+    (lambda: widgets.Dropdown(None, "a", "x"), "options=None"),
+    (lambda: widgets.Dropdown((), "a", "x"), "options=\\(\\)"),
+    (lambda: widgets.Dropdown(("a",), "a", 5), "label=5"),
+])
+def test_widgets_bad_input_sweep(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()
+
+
+# ---------------------------------------------- the sweep's helpers in interlib._validate
+def test_validate_whole_items_instance():
+    from interlib import _validate as V
+
+    assert V.whole("n", 8) == 8 and V.whole("n", 8.0) == 8.0
+    assert V.whole("n", np.array([1, 2.0])).tolist() == [1, 2]
+    for bad, msg in ((2.5, "n=2.5 must be a whole number"), (0, "n=0 is out of range"),
+                     (True, "n=True must be a number"), ("x", "n='x' must be a number")):
+        with pytest.raises(ValueError, match=msg):
+            V.whole("n", bad, lo=1)
+    assert V.items("xs", (1, 2)) == [1, 2] and V.items("xs", np.arange(2)) == [0, 1]
+    for bad in (None, 5, "ab", {"a": 1}, [], np.float64(1.0)):
+        with pytest.raises(ValueError, match="xs="):
+            V.items("xs", bad)
+    assert V.instance("s", "a", str, "a string") == "a"
+    with pytest.raises(ValueError, match="s=5 must be a string"):
+        V.instance("s", 5, str, "a string")

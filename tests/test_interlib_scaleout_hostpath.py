@@ -97,7 +97,7 @@ def test_wire_time_is_size_over_rate():
     (lambda: S.multinode_all_reduce(1e6, 1), "nodes"),
     (lambda: S.multinode_all_reduce(1e6, 2, algorithms=("tcp",)), "algorithms"),
     (lambda: S.with_nics("dgx-h100", "connectx-7", 9), "nics_per_node"),
-    (lambda: S.with_nics("dgx-h100", "cx9"), "name"),
+    (lambda: S.with_nics("dgx-h100", "cx9"), "nic=.cx9."),
     (lambda: S.superpod(0), "scalable_units"),
     (lambda: H.path_budget(0, "tcp", 1e9), "size_bytes"),
     (lambda: H.path_budget(10, "udp", 1e9), "path"),
@@ -108,7 +108,7 @@ def test_wire_time_is_size_over_rate():
     (lambda: H.HostPathAssumptions(adapters=0), "adapters"),
     (lambda: S.nic_phase_time(1e6, system=5), "system"),
     (lambda: S.fabric_table(3), "ft"),
-    (lambda: S.fmt_nic("x"), "name"),
+    (lambda: S.fmt_nic("x"), "system=.x."),
     (lambda: S.fmt_nic(3), "system"),
     (lambda: specs.ethernet([]), "gbps"),
     (lambda: specs.ethernet(300), "gbps"),
@@ -184,3 +184,23 @@ def test_sharp_never_slower_than_hierarchical(nodes):
     sizes = 2.0 ** np.arange(10, 33)
     p = S.multinode_all_reduce(sizes, nodes, algorithms=("hierarchical", "sharp"))
     assert np.all(p["sharp"].time_s <= p["hierarchical"].time_s * (1 + 1e-12))
+
+
+# ---------------------------------------------- argument sweep: names and sequences
+@pytest.mark.parametrize("call, param", [
+    (lambda: S.ib_speedup("XYZ", "EDR"), "new='XYZ'"),
+    (lambda: S.ib_speedup("NDR", None), "old=None"),
+    (lambda: S.node_nic_table(None), "names=None"),
+    (lambda: S.node_nic_table(5), "names=5"),
+    (lambda: S.node_nic_table([]), "names"),
+    (lambda: S.node_nic_table(("dgx-h999",)), "names='dgx-h999'"),
+    (lambda: S.with_nics("dgx-h999"), "system='dgx-h999'"),
+    (lambda: S.with_nics("dgx-h100", None), "nic=None"),
+    (lambda: S.nic_phase_time(1e9, "dgx-h999"), "system='dgx-h999'"),
+    (lambda: S.multinode_all_reduce(1e9, 4, algorithms=None), "algorithms=None"),
+    (lambda: S.multinode_all_reduce(1e9, 4, algorithms=5), "algorithms=5"),
+    (lambda: S.multinode_all_reduce(1e9, 4, algorithms=[]), "algorithms"),
+])
+def test_bad_input_sweep_names_the_parameter(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()

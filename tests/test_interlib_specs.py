@@ -272,3 +272,18 @@ def test_llama3_layout_matches_table_4():
     assert (L["tp"].value, L["cp"].value, L["pp"].value) == (8, 1, 16)
     assert studies.llama3_dp_16k() == 128
     assert all(s.source is specs.sources.LLAMA3_TABLE4 for s in L.values())
+
+
+# -------------------------------------------------- argument sweep: derived()'s objects
+@pytest.mark.parametrize("kw, param", [
+    (dict(note=None), "note=None"),
+    (dict(note=5), "note=5"),
+    (dict(from_=5), "from_=5"),
+    (dict(from_="x"), "from_='x'"),
+])
+def test_derived_bad_input_names_the_parameter(kw, param):
+    from interlib.specs._base import derived
+
+    args = dict(value=1.0, unit="B", note="n") | kw
+    with pytest.raises(ValueError, match=param):
+        derived(**args)

@@ -122,12 +122,12 @@ def test_make_system_matches_catalogue():
     (lambda: steptime.layout_traffic(tp=6, pp=1), "tp=6"),
     (lambda: steptime.layout_traffic(oversubscription=17), "oversubscription"),
     (lambda: steptime.step_time(oversubscription=31), "oversubscription"),
-    (lambda: steptime.layout_traffic(model="gpt-5"), "name"),
+    (lambda: steptime.layout_traffic(model="gpt-5"), "model=.gpt-5."),
     (lambda: steptime.layout_traffic(oversubscription=0.5), "oversubscription"),
     (lambda: steptime.layout_traffic(system="nope"), "system"),
     (lambda: steptime.compute_time(-1, 1, 1), "params"),
     (lambda: steptime.compute_time(1, 1, 1, mfu=1.5), "mfu"),
-    (lambda: steptime.compute_time(1, 1, 1, gpu="x"), "name"),
+    (lambda: steptime.compute_time(1, 1, 1, gpu="x"), "gpu=.x."),
     (lambda: steptime.step_time(overlap=2), "overlap"),
     (lambda: steptime.scaling_efficiency(n_gpus=[12]), "n_gpus"),
     (lambda: steptime.tapered(steptime.fabric("PCIe + 100 GbE"), 0.1), "oversubscription"),
@@ -170,3 +170,25 @@ def test_default_leaf_group_is_one_superpod_scalable_unit():
         == "Scale-out NIC"
     assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 33).phase("DP").rung \
         == "Spine"
+
+
+# ------------------------------------------- argument sweep: names, counts, objects
+@pytest.mark.parametrize("call, param", [
+    (lambda: steptime.tapered(5, 2.0), "sys_=5"),
+    (lambda: steptime.tapered("dgx-h100", 2.0), "sys_='dgx-h100'"),
+    (lambda: steptime.make_system(name=5), "name=5"),
+    (lambda: steptime.make_system(name=None), "name=None"),
+    (lambda: steptime.compute_time(1e9, 1e6, 2.5), "n_gpus=2.5"),
+    (lambda: steptime.step_time(model=None), "model=None"),
+    (lambda: steptime.scaling_efficiency(model="gpt-5"), "model='gpt-5'"),
+    (lambda: steptime.scaling_efficiency(n_gpus=None), "n_gpus"),
+    (lambda: steptime.scaling_efficiency(n_gpus=[]), "n_gpus"),
+    (lambda: steptime.scaling_efficiency(n_gpus=("x",)), "n_gpus='x'"),
+    (lambda: steptime.scaling_efficiency(n_gpus=(8.5,)), "n_gpus=8.5"),
+    (lambda: steptime.scaling_efficiency(tp=0), "tp=0"),
+    (lambda: steptime.scaling_efficiency(tp="x"), "tp='x'"),
+    (lambda: steptime.scaling_efficiency(pp=None), "pp=None"),
+])
+def test_bad_input_sweep_names_the_parameter(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()

@@ -280,3 +280,26 @@ def test_id_runs_bad_input():
         V.id_runs("V9-05")
     with pytest.raises(ValueError, match="ids"):
         V.id_runs(["V9"])
+
+
+# ------------------------------------------ argument sweep: rows, results and path
+@pytest.mark.parametrize("call, param", [
+    (lambda: V.load_measurements(5), "path=5"),
+    (lambda: V.load_measurements(float("nan")), "path=nan"),
+    (lambda: V.evaluate(5), "rows=5"),
+    (lambda: V.evaluate(float("nan")), "rows=nan"),
+    (lambda: V.evaluate([]), "rows"),
+    (lambda: V.sources_table(-1), "rows=-1"),
+    (lambda: V.curves(5), "rows=5"),
+    (lambda: V.summary_by_regime(5), "results=5"),
+    (lambda: V.summary_table(5), "results=5"),
+    (lambda: V.closing_summary(5), "results=5"),
+    (lambda: V.regime_counts(5), "results=5"),
+    (lambda: V.miss_range(5), "results=5"),
+    (lambda: V.miss_range_text(5), "results=5"),
+    (lambda: V.points_table(5), "results=5"),
+    (lambda: V.points_table([]), "results"),
+])
+def test_bad_input_sweep_names_the_parameter(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()

@@ -11,6 +11,8 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter
 
+from .. import _validate as v
+
 #: Okabe & Ito (2008) colour-blind-safe palette.
 COLORS = {
     "blue": "#0072B2", "orange": "#E69F00", "green": "#009E73", "vermillion": "#D55E00",
@@ -38,8 +40,26 @@ def new_figure(nrows: int = 1, ncols: int = 1, figsize=FIGSIZE, **kw):
     return fig, axes
 
 
+def _check_axes(ax, which):
+    from matplotlib.axes import Axes
+
+    v.instance("ax", ax, Axes, "a matplotlib Axes")
+    v.choice("which", which, ("x", "y"))
+
+
 def si_axis(ax, which: str, unit: str, places=None):
-    """Label an axis with SI prefixes, e.g. ``si_axis(ax, "y", "B/s")`` -> '450 GB/s'."""
+    """Label an axis with SI prefixes, e.g. ``si_axis(ax, "y", "B/s")`` -> '450 GB/s'.
+
+    Args:
+        ax: A matplotlib Axes.
+        which: ``"x"`` or ``"y"``.
+        unit: Unit text after the prefix, e.g. ``"B/s"``.
+        places: Digits after the decimal point (>= 0), or None for as many as needed.
+    """
+    _check_axes(ax, which)
+    v.instance("unit", unit, str, "a string, e.g. 'B/s'")
+    if places is not None:
+        v.integer("places", places, lo=0, hi=20)
     fmt = EngFormatter(unit=unit, places=places, sep=" ")
     (ax.xaxis if which == "x" else ax.yaxis).set_major_formatter(fmt)
 
@@ -51,6 +71,7 @@ def binary_size_axis(ax, which: str = "x"):
 
     from ..display import fmt_bytes
 
+    _check_axes(ax, which)
     axis = ax.xaxis if which == "x" else ax.yaxis
     axis.set_major_locator(LogLocator(base=2, numticks=30))
     axis.set_major_formatter(FuncFormatter(

@@ -88,7 +88,7 @@ def validation_curves(rows=None):
 def error_by_size(results=None):
     """Every point's error (predicted / measured - 1) against message size, with the size
     regimes of :data:`interlib.validation.REGIMES` shaded."""
-    results = validation.evaluate() if results is None else list(results)
+    results = validation._results(results)
     fig, ax = new_figure(figsize=(7.5, 4.2))
     shades = (COLORS["sky"], None, COLORS["orange"])
     for (name, lo, hi), shade in zip(validation.REGIMES, shades):

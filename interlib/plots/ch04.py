@@ -253,8 +253,8 @@ def _domain(name: str):
 
 
 def bisection(domain: str = "gb200-nvl72", k: int = 36):
-    """Bandwidth across a cut of an NVLink domain into ``k`` and ``n - k`` GPUs (clamped
-    to 1..n-1), per direction; the marker is the chosen cut, the peak is the bisection.
+    """Bandwidth across a cut of an NVLink domain into ``k`` (>= 1; clamped to at most
+    n - 1) and ``n - k`` GPUs, per direction; the marker is the chosen cut, the peak is the bisection.
     The y axis is logarithmic and the same for every domain, from an eighth of the
     smallest one-GPU cut to four times the largest bisection, so domains of 8 and of 576
     GPUs compare on one scale."""
@@ -294,7 +294,7 @@ def _fill_bisection(fig, domain: str = "gb200-nvl72", k: int = 36) -> list:
     """Set everything of :func:`bisection` that depends on ``domain`` and ``k``; returns
     the artists (the same ones for any parameters)."""
     d, n, per_gpu = _domain(v.choice("domain", domain, NVLINK_DOMAINS))
-    k = max(1, min(v.integer("k", k), n - 1))
+    k = min(v.integer("k", k, lo=1), n - 1)
     p = _parts(fig)
     ks = np.arange(1, n)
     p["curve"].set_data(ks / n, nvswitch.cut_bandwidth(n, ks, per_gpu))

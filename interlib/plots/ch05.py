@@ -19,7 +19,7 @@ import numpy as np
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from .. import _validate as v
-from .. import display, flowcontrol, scaleout, topology
+from .. import collectives, display, flowcontrol, scaleout, topology
 from ..units import MiB
 from . import COLORS, binary_size_axis, new_figure, si_axis
 
@@ -39,9 +39,10 @@ def nccl_algorithm_label(algorithm: str, nodes: int) -> str:
     >>> nccl_algorithm_label("nvls", 16), nccl_algorithm_label("nvls", 1)
     ('NVLSTree', 'NVLS')
     """
-    name = str(algorithm)
+    name = v.choice("algorithm", algorithm, [a for a in collectives.ALGORITHMS if a != "auto"])
+    nodes = v.integer("nodes", nodes, lo=1)
     if name == "nvls":
-        return "NVLSTree" if v.integer("nodes", nodes, lo=1) > 1 else "NVLS"
+        return "NVLSTree" if nodes > 1 else "NVLS"
     return name
 _SIZES = 2.0 ** np.arange(20, 33)     # 1 MiB .. 4 GiB
 #: The node every all-reduce figure and demo models (with what-if NICs).

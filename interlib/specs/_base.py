@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .. import _validate as v
 from .. import units
 
 KINDS = ("vendor peak", "measured", "derived", "model constant", "calibrated", "secondary")
@@ -113,6 +114,9 @@ class Spec:
 def derived(value: float, unit: str, note: str, *, direction: str = "n/a",
             from_: Spec | None = None) -> Spec:
     """A derived Spec: arithmetic on cited figures, shown in ``note``."""
+    v.instance("note", note, str, "a string saying how the value was derived")
+    if from_ is not None:
+        v.instance("from_", from_, Spec, "a Spec (the figure it is derived from) or None")
     src = from_.source if from_ is not None else Source("derived in this book", "interlib",
                                                         note)
     return Spec(value, unit, "derived", src, direction, note)

@@ -25,8 +25,11 @@ class IntSlider:
     step: int = 1
 
     def __post_init__(self):
-        if not self.min <= self.default <= self.max:
-            raise ValueError(f"default={self.default} is out of range [{self.min}, {self.max}]")
+        v.integer("min", self.min)
+        v.integer("max", self.max, lo=self.min)
+        v.integer("default", self.default, lo=self.min, hi=self.max)
+        v.instance("label", self.label, str, "a string")
+        v.integer("step", self.step, lo=1)
 
     def values(self):
         """Extremes and default: what the tests try."""
@@ -54,8 +57,18 @@ class FloatSlider:
     readout_format: str = ".3g"
 
     def __post_init__(self):
-        if not self.min <= self.default <= self.max:
-            raise ValueError(f"default={self.default} is out of range [{self.min}, {self.max}]")
+        v.number("min", self.min)
+        v.number("max", self.max, lo=self.min)
+        v.number("default", self.default, lo=self.min, hi=self.max)
+        v.instance("label", self.label, str, "a string")
+        v.positive("step", self.step)
+        v.flag("log", self.log)
+        v.instance("readout_format", self.readout_format, str, "a format spec such as '.3g'")
+        try:
+            format(1.0, self.readout_format)
+        except ValueError:
+            raise ValueError(f"readout_format={self.readout_format!r} must be a format spec "
+                             "such as '.3g'") from None
         if self.log and self.min <= 0:
             raise ValueError(f"min={self.min} must be > 0 for a log slider")
 
@@ -86,6 +99,8 @@ class Dropdown:
     label: str
 
     def __post_init__(self):
+        v.items("options", self.options)
+        v.instance("label", self.label, str, "a string")
         if self.default not in self.options:
             raise ValueError(f"default={self.default!r} is not one of {self.options}")
 
@@ -137,6 +152,7 @@ DEMOS: dict[str, Demo] = {}
 
 def register(demo: Demo) -> Demo:
     """Add ``demo`` to :data:`DEMOS` (names must be unique)."""
+    v.instance("demo", demo, Demo, "a widgets.Demo")
     if demo.name in DEMOS:
         raise ValueError(f"demo name={demo.name!r} is already registered")
     DEMOS[demo.name] = demo
@@ -153,7 +169,35 @@ def summary(name: str, **params) -> str:
     demo = get(name)
     if demo.summary is None:
         raise ValueError(f"demo {name!r} has no summary")
+    _check_params(demo.summary, params)
     return demo.summary(**{**demo.defaults(), **params})
+
+
+def _check_params(func, params) -> dict:
+    """``params`` (None: none) as a dict whose keys ``func`` accepts."""
+    import inspect
+
+    if params is None:
+        return {}
+    v.instance("params", params, dict, "a dict of control values, or None")
+    sig = inspect.signature(func).parameters
+    if not any(p.kind is p.VAR_KEYWORD for p in sig.values()):
+        for key in params:
+            v.choice("params", key, list(sig))
+    return params
+
+
+def _check_fig(fig):
+    from matplotlib.figure import Figure
+
+    v.instance("fig", fig, Figure, "a matplotlib Figure")
+
+
+def _check_bbox(bbox):
+    from matplotlib.transforms import BboxBase
+
+    if bbox is not None:
+        v.instance("bbox", bbox, BboxBase, "a matplotlib Bbox (inches) or None")
 
 
 def figure_bbox(fig):
@@ -166,6 +210,7 @@ def figure_bbox(fig):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 
+    _check_fig(fig)
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     tight = fig.get_tightbbox(canvas.get_renderer())
     full = Bbox.from_bounds(0, 0, *fig.get_size_inches())
@@ -182,6 +227,9 @@ def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    _check_fig(fig)
+    _check_bbox(bbox)
+    v.integer("compress_level", compress_level, lo=0, hi=9)
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
     buf = io.BytesIO()
@@ -193,6 +241,9 @@ def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
 
 def figure_alt(fig, demo_name: str, params: dict) -> str:
     """Alt text for a demo image: the figure's titles and axis labels, then the settings."""
+    _check_fig(fig)
+    v.choice("demo_name", demo_name, DEMOS)
+    v.instance("params", params, dict, "a dict of control values")
     parts = []
     if getattr(fig, "_suptitle", None) is not None and fig._suptitle.get_text():
         parts.append(fig._suptitle.get_text())
@@ -237,6 +288,8 @@ class LiveFigure:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.transforms import Bbox
 
+        v.instance("demo", demo, Demo, "a widgets.Demo")
+        _check_bbox(bbox)
         self.demo = demo
         self.fig = demo.func(**demo.defaults())
         self.canvas = FigureCanvasAgg(self.fig)
@@ -284,7 +337,9 @@ def render(name: str, params: dict | None = None, bbox=None, compress_level: int
     import matplotlib.pyplot as plt
 
     demo = get(name)
-    kw = {**demo.defaults(), **(params or {})}
+    _check_bbox(bbox)
+    v.integer("compress_level", compress_level, lo=0, hi=9)
+    kw = {**demo.defaults(), **_check_params(demo.func, params)}
     fig = demo.func(**kw)
     try:
         bbox = bbox or figure_bbox(fig)
