@@ -202,8 +202,8 @@ _JS_STATE = """(demo) => {
 # Arms a MutationObserver that stamps the first new plot image in the demo, then moves the
 # demo's first control in the same task, so the clock starts at the change itself: a
 # slider gets a keydown on its noUiSlider handle (one step; back if at the end, or when
-# asked), a dropdown the next option and a 'change' event.
-_JS_MOVE = """(demo, [back, kind]) => {
+# asked), a dropdown the next option (the previous one when asked) and a 'change' event.
+_JS_MOVE = """(demo, [back, kind, index]) => {
   const current = () => { const i = demo.querySelector('.interlib-plot img, .jp-OutputArea-output img');
                           return i ? i.getAttribute('src') : null; };
   const before = current();
@@ -215,7 +215,7 @@ _JS_MOVE = """(demo, [back, kind]) => {
     }
   });
   obs.observe(demo, {subtree: true, childList: true, attributes: true, attributeFilter: ['src']});
-  const handle = kind === 'select' ? null : demo.querySelector('.noUi-handle');
+  const handle = kind === 'select' ? null : demo.querySelectorAll('.noUi-handle')[index];
   window.__t0 = performance.now();
   if (handle) {
     const atMax = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemax');
@@ -224,8 +224,9 @@ _JS_MOVE = """(demo, [back, kind]) => {
     handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
     return 'slider ' + key;
   }
-  const sel = demo.querySelector('select');
-  sel.selectedIndex = (sel.selectedIndex + 1) % sel.options.length;
+  const sel = demo.querySelectorAll('select')[kind === 'select' ? index : 0];
+  const n = sel.options.length;
+  sel.selectedIndex = (sel.selectedIndex + (back ? n - 1 : 1)) % n;
   sel.dispatchEvent(new Event('change', {bubbles: true}));
   return 'dropdown ' + sel.value;
 }"""
@@ -305,13 +306,14 @@ class LabNotebook:
     def state(self, demo) -> dict:
         return demo.evaluate(_JS_STATE)
 
-    def move_first_control(self, demo, back=False, kind=None) -> float | None:
+    def move_first_control(self, demo, back=False, kind=None, index=0) -> float | None:
         """Move the demo's first slider one step (``back``: towards its minimum), or
-        (``kind="select"``, or no slider) pick the next option of its first dropdown;
-        returns the ms from the change to a new plot image in the page, or None if none
-        came within 20 s."""
+        (``kind="select"``, or no slider) pick the next option of its first dropdown (the
+        previous one with ``back``);
+        ``index`` picks a later slider (or dropdown) instead of the first. Returns the ms
+        from the change to a new plot image in the page, or None if none came within 20 s."""
         demo.scroll_into_view_if_needed()
-        demo.evaluate(_JS_MOVE, [back, kind])
+        demo.evaluate(_JS_MOVE, [back, kind, index])
         try:
             self.page.wait_for_function("() => window.__plotChanged !== null", timeout=20000,
                                         polling="raf")

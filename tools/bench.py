@@ -115,15 +115,15 @@ def bench_sliders(moves: int):
             assert demos.count() == 2 * len(names), f"{demos.count()} demos rendered"
             for i, name in enumerate(names):
                 fast, naive = demos.nth(2 * i), demos.nth(2 * i + 1)
-                # Move the demo's first slider (one step of a slider changes the picture;
-                # the next option of a dropdown may not: H100 -> H200 has the same compute
-                # and links), or its first dropdown when it has no slider.
-                ctrls = DEMOS[name].controls.values()
-                kind = "select" if all(hasattr(c, "options") for c in ctrls) else "slider"
+                # Move the first control whose one step changes the picture (found in
+                # Python, before the browser moves it: an unchanged picture leaves the
+                # page unchanged and there is nothing to time).
+                kind, index = moving_control(DEMOS[name])
                 per_demo[name] = {"fast": [], "naive": []}
                 for m in range(moves):
                     for pattern, demo in (("fast", fast), ("naive", naive)):
-                        ms = lab.move_first_control(demo, back=m % 2 == 1, kind=kind)
+                        ms = lab.move_first_control(demo, back=m % 2 == 1, kind=kind,
+                                                    index=index)
                         if ms is None:
                             shot = REPO / "_build" / f"bench-timeout-{name}-{pattern}.png"
                             demo.screenshot(path=str(shot))
@@ -137,6 +137,38 @@ def bench_sliders(moves: int):
                         lab.page.wait_for_timeout(50)
             lab.close()
     return results, per_demo, failures
+
+
+def _stepped(c):
+    """A control's value one step from its default, as the page's keyboard step makes it
+    (towards the maximum, or back when at it); a dropdown's next option."""
+    if hasattr(c, "options"):
+        opts = list(c.options)
+        return opts[(opts.index(c.default) + 1) % len(opts)]
+    if getattr(c, "log", False):
+        up = c.default * 10 ** c.step
+        return up if up <= c.max else c.default / 10 ** c.step
+    up = c.default + c.step
+    return up if up <= c.max else c.default - c.step
+
+
+def moving_control(demo):
+    """``(kind, index)`` of the first control, in declared order, whose one step away from
+    the defaults changes the rendered picture: kind "slider" or "select", index among the
+    demo's controls of that kind (their order on the page)."""
+    from interlib.widgets import render
+
+    def picture(params=None):  # the PNG alone: the alt text names the settings
+        return re.search(r'src="([^"]+)"', render(demo.name, params)[0]).group(1)
+
+    base = picture()
+    counts = {"slider": 0, "select": 0}
+    for key, c in demo.controls.items():
+        kind = "select" if hasattr(c, "options") else "slider"
+        if picture({key: _stepped(c)}) != base:
+            return kind, counts[kind]
+        counts[kind] += 1
+    raise RuntimeError(f"demo {demo.name!r}: no single step of any control changes the picture")
 
 
 class _served:
