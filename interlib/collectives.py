@@ -65,13 +65,7 @@ def bus_factor(collective: str, n):
 
 def _ranks(n):
     """Check a rank count (or array of them): whole numbers >= 1; return a float array."""
-    v.number("n", n, lo=1)
-    arr = np.asarray(n, dtype=float)
-    frac = arr != np.floor(arr)
-    if np.any(frac):
-        bad = n if arr.ndim == 0 else arr[frac].flat[0]
-        raise ValueError(f"n={v._show(bad)} must be a whole number of ranks")
-    return arr
+    return np.asarray(v.whole("n", n, lo=1), dtype=float)
 
 
 BUS_FACTOR = {c: (lambda n, c=c: bus_factor(c, n)) for c in COLLECTIVES}

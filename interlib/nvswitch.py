@@ -66,19 +66,14 @@ def _count(x):
 def _counts(name: str, x, lo: int, hi: int | None = None):
     """Check a GPU count (or an array of them): whole numbers in ``lo..hi``.
 
-    A scalar goes through :func:`interlib._validate.integer`; an array must hold whole
-    numbers (an integer dtype, or floats with integral values such as ``np.arange`` gives)
-    in range. Returns the values as an int64 array (0-d for a scalar)."""
+    A scalar goes through :func:`interlib._validate.integer`; an array through
+    :func:`interlib._validate.whole` (an integer dtype, or floats with integral values such
+    as ``np.arange`` gives), in range. Returns the values as an int64 array (0-d for a scalar)."""
     if np.ndim(x) == 0:
         if isinstance(x, np.ndarray):
             x = x.item()
         return np.asarray(v.integer(name, x, lo=lo, hi=hi), dtype=np.int64)
-    v.number(name, x, lo=lo, hi=hi)
-    a = np.asarray(x, dtype=float)
-    frac = a != np.floor(a)
-    if np.any(frac):
-        raise ValueError(f"{name}={a[frac].flat[0].item()!r} must be a whole number (a count)")
-    return a.astype(np.int64)
+    return np.asarray(v.whole(name, x, lo=lo, hi=hi), dtype=float).astype(np.int64)
 
 
 def mesh_links(n):

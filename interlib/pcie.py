@@ -152,12 +152,7 @@ def _devices(devices):
     if np.ndim(devices) == 0:
         return v.integer("devices", devices.item() if isinstance(devices, np.ndarray)
                          else devices, lo=1)
-    v.number("devices", devices, lo=1)
-    a = np.asarray(devices, dtype=float)
-    frac = a != np.floor(a)
-    if np.any(frac):
-        raise ValueError(f"devices={a[frac].flat[0].item()!r} must be a whole number (a count)")
-    return a
+    return np.asarray(v.whole("devices", devices, lo=1), dtype=float)
 
 
 def shared_transfer_time(size_bytes, devices, gen: str = "5.0", traffic: str = "host",

@@ -37,6 +37,12 @@ FIGURE_WIDTHS = (1024, 16384)
 """Narrowest and widest model width of Chapter 3's tensor-parallel figure and demo."""
 
 
+def _check_shape(batch, seq_len, hidden) -> None:
+    """Batch, sequence length and width: whole numbers >= 1 (scalars or arrays)."""
+    for name, val in (("batch", batch), ("seq_len", seq_len), ("hidden", hidden)):
+        v.whole(name, val, lo=1)
+
+
 def layer_forward_flops(batch, seq_len, hidden, attention_scores: bool = False):
     """FLOPs of one transformer layer's forward pass: ``24 b s h^2`` (4h MLP, the usual
     dense estimate), plus ``4 b s^2 h`` with ``attention_scores``.
@@ -47,8 +53,7 @@ def layer_forward_flops(batch, seq_len, hidden, attention_scores: bool = False):
         attention_scores: Include the ``Q K^T`` and ``softmax x V`` products.
     """
     attention_scores = v.flag("attention_scores", attention_scores)
-    for name, val in (("batch", batch), ("seq_len", seq_len), ("hidden", hidden)):
-        v.whole(name, val, lo=1)
+    _check_shape(batch, seq_len, hidden)
     b, s, h = (np.asarray(x, dtype=float) for x in (batch, seq_len, hidden))
     f = 24 * b * s * h**2 + (4 * b * s**2 * h if attention_scores else 0.0)
     return v.result(f)
@@ -61,8 +66,7 @@ def activation_bytes(batch, seq_len, hidden, bytes_per_elem: int = 2):
         batch, seq_len, hidden: As in :func:`layer_forward_flops`.
         bytes_per_elem: 2 for bf16, 4 for fp32.
     """
-    for name, val in (("batch", batch), ("seq_len", seq_len), ("hidden", hidden)):
-        v.whole(name, val, lo=1)
+    _check_shape(batch, seq_len, hidden)
     v.integer("bytes_per_elem", bytes_per_elem, lo=1)
     if bytes_per_elem not in (1, 2, 4):
         raise ValueError(f"bytes_per_elem={bytes_per_elem!r} is not one of [1, 2, 4]")

@@ -211,12 +211,8 @@ def fat_tree_counts(hosts, radix: int = 64, oversubscription: float = 1.0):
     """
     down, up = leaf_ports(radix, oversubscription)
     k = int(radix)
-    v.number("hosts", hosts, lo=1)
-    arr = np.atleast_1d(np.asarray(hosts, dtype=float))
-    if np.any(arr != np.floor(arr)):
-        bad = arr[arr != np.floor(arr)][0]
-        raise ValueError(f"hosts={bad!r} is out of range: must be whole host counts")
-    n = arr.astype(np.int64)
+    v.whole("hosts", hosts, lo=1)
+    n = np.atleast_1d(np.asarray(hosts, dtype=float)).astype(np.int64)
     caps = np.array([max_hosts(k, t, oversubscription) for t in range(1, 6)])
     if np.any(n > caps[-1]):
         raise ValueError(f"hosts={int(n.max())} is out of range: at most {caps[-1]} in 5 "
