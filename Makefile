@@ -1,34 +1,57 @@
 # Interconnects: build, test and run the book. Every target creates .venv first if needed.
-#   make book      build the static site into _build/html (warnings are errors)
+#   make book      build the static site into _build/html, with its JupyterLite edition in
+#                  _build/html/lite (warnings are errors)
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
+#   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
-#   make lab       open the repository in JupyterLab
+#   make lab       open the repository in JupyterLab (the reader's environment only)
 #   make bench     benchmarks (tools/bench.py): table, _build/bench.json, README section
+#   make lock      re-resolve requirements.txt and requirements-dev.txt from their .in files
 #   make vendor    re-vendor the site's JavaScript (tools/vendor_assets.sh; needs npm)
 
 SHELL  := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# The venv as a file target: (re)installed only when requirements.txt changes.
-VENV_STAMP := $(VENV)/.requirements-installed
+# Two locked environments in one venv (README, "Locks"): the reader's (requirements.txt,
+# what Binder installs) and the developer's on top of it (requirements-dev.txt). Stamps:
+# each is (re)installed only when its lock changes. Both locks carry hashes, so pip checks
+# every download. interlib itself is installed editable, without dependencies (they are
+# all in the lock).
+READER_STAMP := $(VENV)/.reader-installed
+VENV_STAMP := $(VENV)/.dev-installed
+PIP := $(BIN)/python -m pip --disable-pip-version-check
 # pytest-xdist: two workers; --dist loadfile keeps all cells of one notebook in one worker.
 PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book test execute lab bench vendor clean help
+.PHONY: book test pdf execute lab bench lock vendor clean help
 
 help:
-	@sed -n '2,8p' Makefile | sed 's/^# //'
+	@sed -n '2,11p' Makefile | sed 's/^# //'
 
-$(VENV_STAMP): requirements.txt
+$(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -r requirements.txt
+	$(PIP) install -r requirements.txt
+	$(PIP) install --no-deps -e .
 	touch $@
 
+$(VENV_STAMP): $(READER_STAMP) requirements-dev.txt
+	$(PIP) install -r requirements.txt -r requirements-dev.txt
+	touch $@
+
+# The site, then (book/_ext/lite_launch.py) its JupyterLite edition in _build/html/lite.
 book: $(VENV_STAMP)
 	$(BIN)/jupyter-book build . -W -n --keep-going
+
+# Prints the built site's pages with Debian's Chromium (tools/build_pdf.py).
+pdf: book
+	$(BIN)/python tools/build_pdf.py
+
+# Needs the package index. Then commit requirements*.txt.
+lock: $(VENV_STAMP)
+	UV=$(BIN)/uv bash tools/lock.sh
 
 test: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/pytest $(PYTEST_ARGS)
@@ -36,7 +59,7 @@ test: $(VENV_STAMP)
 execute: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/python tools/execute_notebooks.py
 
-lab: $(VENV_STAMP)
+lab: $(READER_STAMP)
 	env -u MPLBACKEND $(BIN)/jupyter lab --notebook-dir=. $(LAB_ARGS)
 
 # Builds the site first (page weights are measured on it); BENCH_ARGS e.g. --moves 20.
