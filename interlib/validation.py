@@ -32,15 +32,20 @@ import numpy as np
 
 from . import _validate as v
 from . import collectives, display
-from .specs import SYSTEMS
-from .units import GB_per_s, MiB
+from .specs import GPUS, SYSTEMS, custom
+from .units import GB_per_s, Gbit_per_s, MiB
 
 DATA_PATH = Path(__file__).resolve().parent.parent / "book" / "data" / "nccl_measurements.csv"
 """Where the shipped measurements live (the book's ``book/data`` folder)."""
 
 ROLES = ("calibration", "holdout")
-COLUMNS = ("id", "role", "source", "url", "system", "gpus_per_node", "nodes", "collective",
-           "algorithm", "size_bytes", "busbw_GBps", "note")
+COLUMNS = ("id", "role", "source", "url", "system", "gpu", "gpus_per_node", "nodes",
+           "nics_per_node", "nic_gbps", "fabric", "nccl_version", "collective", "algorithm",
+           "size_bytes", "busbw_GBps", "note")
+
+SCALES = (("<= 8", 1, 8), ("9-72", 9, 72), ("73-512", 73, 512), ("> 512", 513, 10**9))
+"""GPU-count buckets ``(name, lowest, highest)`` for the error by scale: one 8-GPU
+node, one NVL72 rack or a few nodes, up to a few hundred GPUs, beyond."""
 
 REGIMES = (
     ("latency-bound", 0.0, 1 * MiB),
@@ -97,8 +102,14 @@ class Measurement:
         source: Who published it, where.
         url: Link to the source.
         system: Catalogue id of the closest system (``interlib.specs.SYSTEMS``).
-        gpus_per_node: GPUs per node taking part.
+        gpu: GPU catalogue id (``interlib.specs.GPUS``).
+        gpus_per_node: GPUs per node (NVLink domain) taking part.
         nodes: Number of nodes.
+        nics_per_node: Scale-out NICs per node.
+        nic_gbps: Their port rate, Gb/s per direction.
+        fabric: The network as the source names it (``"InfiniBand"``, ``"Ethernet
+            (RoCE)"``, ``"EFA (Ethernet)"`` ...).
+        nccl_version: NCCL version, or ``"not stated"``.
         collective: One of :data:`interlib.collectives.COLLECTIVES`.
         algorithm: ``"auto"`` (NCCL's default choice) or the algorithm the source names.
         size_bytes: nccl-tests size, bytes.
@@ -111,8 +122,13 @@ class Measurement:
     source: str
     url: str
     system: str
+    gpu: str
     gpus_per_node: int
     nodes: int
+    nics_per_node: int
+    nic_gbps: float
+    fabric: str
+    nccl_version: str
     collective: str
     algorithm: str
     size_bytes: float
@@ -128,10 +144,17 @@ def _row(d: dict, line: int) -> Measurement:
     try:
         g, k = int(d["gpus_per_node"]), int(d["nodes"])
         size, bw = float(d["size_bytes"]), float(d["busbw_GBps"])
+        nics, gbps = int(d["nics_per_node"]), float(d["nic_gbps"])
     except ValueError as e:
         raise ValueError(f"a numeric field in {where} is not a number: {e}") from None
     v.choice("role", d["role"], ROLES)
     v.choice("system", d["system"], SYSTEMS)
+    v.choice("gpu", d["gpu"], GPUS)
+    v.integer("nics_per_node", nics, lo=1, hi=1024)
+    v.positive("nic_gbps", gbps)
+    if not d["fabric"].startswith(custom.FABRICS):
+        raise ValueError(f"fabric={d['fabric']!r} in {where} must start with one of "
+                         f"{custom.FABRICS}")
     v.choice("collective", d["collective"], collectives.COLLECTIVES)
     v.choice("algorithm", d["algorithm"], collectives.ALGORITHMS)
     v.integer("gpus_per_node", g, lo=1, hi=SYSTEMS[d["system"]].gpus_per_node)
@@ -140,8 +163,9 @@ def _row(d: dict, line: int) -> Measurement:
     v.positive("busbw_GBps", bw)
     if not d["url"].startswith(("https://", "http://")):
         raise ValueError(f"url={d['url']!r} in {where} must be an http(s) link")
-    return Measurement(d["id"], d["role"], d["source"], d["url"], d["system"], g, k,
-                       d["collective"], d["algorithm"], size, bw * GB_per_s, d["note"])
+    return Measurement(d["id"], d["role"], d["source"], d["url"], d["system"], d["gpu"], g, k,
+                       nics, gbps, d["fabric"], d["nccl_version"], d["collective"],
+                       d["algorithm"], size, bw * GB_per_s, d["note"])
 
 
 def load_measurements(path=None, role: str | None = None) -> list[Measurement]:
@@ -197,6 +221,41 @@ def regime(size_bytes):
     for name, lo, hi in REGIMES:
         out[(s >= lo) & (s < hi)] = name
     return str(out[()]) if out.ndim == 0 else out.astype(str)
+
+
+def fabric_kind(fabric: str) -> str:
+    """The network kind (:data:`interlib.specs.custom.FABRICS`) a CSV fabric names.
+
+    >>> fabric_kind("EFA (Ethernet)"), fabric_kind("Ethernet (RoCE)")
+    ('EFA', 'Ethernet')
+    """
+    v.instance("fabric", fabric, str, "a fabric name from the CSV")
+    for kind in custom.FABRICS:
+        if fabric.startswith(kind):
+            return kind
+    raise ValueError(f"fabric={fabric!r} must start with one of {custom.FABRICS}")
+
+
+def node_for(m: "Measurement"):
+    """The system a measurement ran on: the catalogue system when the row's NICs match
+    it, else :func:`interlib.specs.custom.node` built from the row's GPU, GPUs per node,
+    NIC count, NIC speed and fabric (cloud instances, partitions of an NVL72 rack).
+
+    >>> [node_for(r).name for r in load_measurements() if r.id in ("V1-01", "SB4-01")]
+    ['dgx-h100', 'SB4-01']
+    """
+    if not isinstance(m, Measurement):
+        raise ValueError(f"m={m!r:.60} must be a validation.Measurement")
+    sys_ = SYSTEMS[m.system]
+    cat_kind = "InfiniBand" if "InfiniBand" in sys_.nic.fabric else fabric_kind(sys_.nic.fabric)
+    same = (m.gpus_per_node <= sys_.gpus_per_node and m.nics_per_node == sys_.nics_per_node
+            and abs(m.nic_gbps * Gbit_per_s - sys_.nic.rate.value) < 1.0
+            and fabric_kind(m.fabric) == cat_kind)
+    if same:
+        return sys_
+    return custom.node(m.gpu, m.gpus_per_node, nics_per_node=m.nics_per_node,
+                       nic_gbps=m.nic_gbps, fabric=fabric_kind(m.fabric), intra=sys_.intra,
+                       name=m.id)
 
 
 @dataclass(frozen=True)
@@ -259,8 +318,9 @@ def evaluate(rows=None) -> list[PointResult]:
     rows = _measurements(rows)
     out = []
     for r in rows:
-        p = collectives.predict(r.collective, r.size_bytes, r.system, r.gpus_per_node,
-                                r.nodes, r.algorithm)
+        sys_ = node_for(r)
+        g = r.gpus_per_node if sys_.gpus_per_node >= r.gpus_per_node else sys_.gpus_per_node
+        p = collectives.predict(r.collective, r.size_bytes, sys_, g, r.nodes, r.algorithm)
         ratio = p.busbw / r.busbw
         out.append(PointResult(r, p.busbw, abs(ratio - 1.0), max(ratio, 1.0 / ratio),
                                regime(r.size_bytes), p.algorithm, p.protocol))

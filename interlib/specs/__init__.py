@@ -39,3 +39,8 @@ __all__ += ["ADAPTER_LATENCY", "META_CLUSTERS_24K", "PACKET_HEADERS", "SWITCH_HO
 from . import studies  # noqa: E402
 
 __all__ += ["studies"]
+# The reader's own node (Chapter 7/Appendix A's "your cluster", the capstone)
+from . import custom  # noqa: E402
+from .custom import Node, node  # noqa: E402
+
+__all__ += ["custom", "Node", "node"]
