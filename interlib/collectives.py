@@ -393,7 +393,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     two nodes; the book's extra mechanisms are left out."""
     n = g * k
     b_intra, b_net, hop = _links(sys_, g, k)
-    t0 = C.LAUNCH_OVERHEAD.value
+    t0 = 0.0 if nccl_view else C.LAUNCH_OVERHEAD.value
     if p == "LL":
         eff = C.LL_EFFICIENCY.value
     else:
@@ -412,7 +412,10 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         return lat
 
     def fill(steps, bw):
-        """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows."""
+        """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows
+        (the book's calibrated addition; NCCL's own estimate has none)."""
+        if nccl_view:
+            return 0.0 * S
         window = np.minimum(C.PIPELINE_WINDOW.value, S / C.PIPELINE_CHUNKS.value)
         return (steps - 1) * window / bw
 
@@ -473,7 +476,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             t_inter = S / b_net
             lat += 2 * hl("net", "tree", "Simple")
             inter_steps = 2  # up to the switch and back down
-            b_inter = b_net / g
+            b_inter = b_net
         elif a == "nvls":
             # NCCL's NVLSTree: a double binary tree between nodes, through at most 32 head
             # GPUs (and their NICs) per NVLink domain
@@ -488,15 +491,15 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
                 t_inter = np.maximum((1.0 if k <= 2 else 2.0) * S / b_heads, S / cap)
             inter_steps = 2 * math.ceil(math.log2(k))
             lat += hl("net", "nvls", "Simple") * inter_steps
-            b_inter = b_heads / heads
+            b_inter = b_heads
         else:  # ring all-reduce of the 1/g shards across nodes, one NIC set per GPU
             t_inter = 2 * (k - 1) / k * S / b_net
             inter_steps = 2 * (k - 1)
             lat += inter_steps * hl("net", "ring", "Simple")
-            b_inter = b_net / g
+            b_inter = b_net
         # NCCL pipelines the phases chunk by chunk: the slower phase sets the pace. The
-        # first chunk crosses the intra-node stages at NVLink speed and the inter-node
-        # stages at one GPU's share of the NICs.
+        # first window crosses the intra-node stages at NVLink speed and the inter-node
+        # stages through all the node's NICs in use at once.
         inter_fill = fill(inter_steps + 1, b_inter)
         return t0 + lat + fill(steps, b_fill) + inter_fill + np.maximum(t_intra, t_inter)
     return t0 + lat + fill(steps, b_fill) + t_intra
