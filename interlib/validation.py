@@ -565,20 +565,23 @@ def curves(rows=None) -> list[dict]:
     collective, algorithm), each with arrays ``size`` (bytes) and ``busbw`` (bytes/s).
 
     Returns:
-        A list of dicts with keys ``label``, ``role``, ``system``, ``gpus_per_node``,
-        ``nodes``, ``collective``, ``algorithm``, ``ids``, ``size``, ``busbw``.
+        A list of dicts with keys ``label``, ``role``, ``system``, ``node`` (the system
+        it ran on, :func:`node_for`), ``gpus_per_node``, ``nodes``, ``collective``,
+        ``algorithm``, ``ids``, ``size``, ``busbw``.
     """
     rows = _measurements(rows)
     groups: dict = {}
     for r in rows:
-        key = (r.source, r.system, r.gpus_per_node, r.nodes, r.collective, r.algorithm)
+        key = (r.source, r.system, r.gpus_per_node, r.nodes, r.collective, r.algorithm,
+               r.id.split("-")[0])
         groups.setdefault(key, []).append(r)
     out = []
-    for (src, sysid, g, k, coll, alg), rs in groups.items():
+    for (src, sysid, g, k, coll, alg, _), rs in groups.items():
         rs = sorted(rs, key=lambda r: r.size_bytes)
         gpus = f"{g} GPUs" if k == 1 else f"{g}x{k} GPUs"
         out.append({"label": f"{rs[0].id.split('-')[0]}: {sysid}, {gpus}, {coll} ({alg})",
-                    "role": rs[0].role, "system": sysid, "gpus_per_node": g, "nodes": k,
+                    "role": rs[0].role, "system": sysid, "node": node_for(rs[0]),
+                    "gpus_per_node": g, "nodes": k,
                     "collective": coll, "algorithm": alg, "ids": [r.id for r in rs],
                     "size": np.array([r.size_bytes for r in rs]),
                     "busbw": np.array([r.busbw for r in rs])})
