@@ -78,7 +78,7 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
            tp: int = 8, pp: int = 4, micro_batches: int = 16, seq_len: int = 4096,
            mfu: float = 0.4, overlap: float = 0.8,
            price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
-           period_days: float = 30.0) -> Design:
+           period_days: float = 30.0, node=None) -> Design:
     """Design a cluster (defaults: :data:`REFERENCE`) and evaluate it.
 
     Args:
@@ -101,12 +101,24 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
         overlap: Share of DP and PP communication hidden behind compute, [0, 1].
         price_per_gpu_hour: Reader's price, $ per GPU-hour (an assumption, not a fact).
         period_days: Length of the run that is costed, days (> 0).
+        node: Your own node (:func:`interlib.specs.custom.node`, or any
+            :class:`~interlib.specs.System`); when given it replaces ``gpu``,
+            ``gpus_per_node``, ``nics_per_node`` and ``nic_gbps``, and its own fabric is
+            used (``fabric`` then only says whether SHARP may reduce in the switches).
     """
     from .topology import fat_tree
 
     v.integer("nodes", nodes, lo=1, hi=4096)
+    if node is not None:
+        from .specs import System
+
+        if not isinstance(node, System):
+            raise ValueError(f"node={node!r:.60} must be a specs.System, e.g. from "
+                             "specs.custom.node()")
+        gpus_per_node, nics_per_node = node.gpus_per_node, node.nics_per_node
+        nic_gbps = node.nic.rate.value / Gbit_per_s
     v.integer("gpus_per_node", gpus_per_node, lo=1, hi=72)
-    v.integer("nics_per_node", nics_per_node, lo=1, hi=16)
+    v.integer("nics_per_node", nics_per_node, lo=1, hi=16 if node is None else 4 * 72)
     v.positive("period_days", period_days)
     over = steptime.check_oversubscription(oversubscription)
     nic_fabric, sharp = FABRICS[v.choice("fabric", fabric, FABRICS)]
@@ -116,8 +128,8 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     if n % (tp * pp):
         raise ValueError(f"tp={tp}, pp={pp}: tp x pp must divide the GPU count {n}")
     dp = n // (tp * pp)
-    sys_ = steptime.make_system(gpu, gpus_per_node, "nvswitch", nics_per_node, nic_gbps,
-                                nic_fabric, "capstone")
+    sys_ = node if node is not None else steptime.make_system(
+        gpu, gpus_per_node, "nvswitch", nics_per_node, nic_gbps, nic_fabric, "capstone")
     tree = fat_tree(nodes * nics_per_node, radix, over, link_rate=nic_gbps * Gbit_per_s)
     leaf_nodes = nodes if tree.tiers == 1 else max(1, tree.leaf_down)
     st = steptime.step_time(sys_, model, tp, pp, dp, seq_len, 1, micro_batches, mfu, overlap,

@@ -39,7 +39,8 @@ from .specs import System, calibration as C, system as _system_lookup
 
 COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
                "all_to_all")
-ALGORITHMS = ("auto", "ring", "tree", "rhd", "hierarchical", "nvls", "sharp", "direct")
+ALGORITHMS = ("auto", "ring", "tree", "rhd", "hierarchical", "nvls", "sharp", "direct",
+              "fastest")
 
 
 # ------------------------------------------------------------------ bus bandwidth
@@ -252,10 +253,16 @@ class Prediction:
 
 
 def _links(sys_: System, g: int, k: int):
-    """Effective per-GPU intra bandwidth, per-node network bandwidth, intra hop kind."""
+    """Effective per-GPU intra bandwidth, per-node network bandwidth, intra hop kind.
+
+    A node built by :func:`interlib.specs.custom.node` may pair PCIe cards with an NVLink
+    bridge: two GPUs then talk over the bridge, more than two still cross PCIe."""
     gpu = sys_.gpu
     if sys_.intra == "nvswitch":
         b_intra = gpu.nvlink.per_gpu_effective
+        hop = "nvlink"
+    elif getattr(sys_, "nvlink_bridge", False) and g <= 2:
+        b_intra = sys_.bridge_effective
         hop = "nvlink"
     else:
         from .specs import PCIE_HOST_COPY_EFFICIENCY
@@ -264,6 +271,65 @@ def _links(sys_: System, g: int, k: int):
     nics_used = min(sys_.nics_per_node, g * sys_.nics_per_gpu)
     b_node_net = nics_used * sys_.nic.rate.value * C.NET_EFFICIENCY.value
     return b_intra, b_node_net, hop
+
+
+def _fabric(sys_: System) -> str:
+    """The network kind that sets the plugin latency: ``InfiniBand``, ``Ethernet`` or
+    ``EFA`` (a NIC sold for both IB and Ethernet counts as InfiniBand)."""
+    f = getattr(sys_, "fabric", None) or sys_.nic.fabric
+    for kind in ("EFA", "InfiniBand", "Ethernet"):
+        if f.startswith(kind):
+            return kind
+    return "InfiniBand"
+
+
+def _tree_node_traffic(k: int) -> float:
+    """Bytes each node sends (and receives) over its NICs per byte of all-reduce in NCCL's
+    double binary tree of ``k`` nodes: 1 for two nodes (each is the root of one tree and
+    the leaf of the other), 1.5 for three, 2 from four up (each node is interior in one
+    tree: 3/2 of the half it carries there, plus 1/2 as a leaf of the other).
+
+    >>> [_tree_node_traffic(k) for k in (2, 3, 4, 64)]
+    [1.0, 1.5, 2.0, 2.0]
+    """
+    return {1: 0.0, 2: 1.0, 3: 1.5}.get(k, 2.0)
+
+
+def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float:
+    """Per-GPU algorithm bandwidth of NVLink SHARP inside one NVLink domain, bytes/s:
+    the smaller of what the links carry and what NCCL's NVLS channels move.
+
+    * Links: each GPU sends its buffer into the switch once and takes the result back once,
+      plus 1/g of it for its own share: ``algbw = eta x B x g / (g + 1)`` (nccl-tests PR
+      #239; eta is NCCL's NVLS efficiency, B the effective NVLink rate). As busbw that is
+      ``2 (g - 1) / (g + 1) x eta x B``, the ceiling of what the switch can reduce.
+    * Channels, in an NVLink domain that spans trays (GB200 NVL72): each of NCCL's NVLS
+      channels moves one chunk per :data:`~interlib.specs.calibration.NVLS_CHUNK_TIME_RACK`,
+      so ``algbw = channels x chunk / chunk time``; NVLSTree uses 64 KiB chunks from 4 nodes
+      up instead of 128 KiB, which halves it (NCCL v2.26.2 ``enqueue.cc``).
+
+    Args:
+        system: A :class:`~interlib.specs.System` or catalogue id with NVSwitch 3 or later.
+        gpus_per_node: GPUs taking part in each domain (default: all).
+        nodes: Number of NVLink domains (sets the NVLSTree chunk).
+
+    >>> from interlib.units import GB_per_s
+    >>> round(nvls_rate("dgx-h100") / GB_per_s)
+    280
+    """
+    sys_, g, k = _resolve(system, gpus_per_node, nodes)
+    return float(_nvls_algbw(sys_, g, k))
+
+
+def _nvls_algbw(sys_, g, k, links_only=False):
+    eta = C.NVLS_EFFICIENCY[sys_.gpu.arch].value
+    wire = eta * sys_.gpu.nvlink.per_gpu_effective * g / (g + 1)
+    if links_only or sys_.gpus_per_server >= sys_.gpus_per_node:
+        return wire
+    chunk = (C.NVLS_TREE_CHUNK_MANY_NODES.value if k >= C.NVLS_TREE_CHUNK_MIN_NODES.value
+             else C.NVLS_CHUNK.value)
+    channels = C.NVLS_CHANNELS[sys_.gpu.arch].value
+    return min(wire, channels * chunk / C.NVLS_CHUNK_TIME_RACK.value)
 
 
 def _supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> str | None:
@@ -318,11 +384,16 @@ def _candidates(sys_, collective, algorithm, g, k):
     return pairs
 
 
-def _time(sys_, collective, a, p, S, g, k):
-    """Time for one (algorithm, protocol) pair; S is an array of sizes."""
+def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
+    """Time for one (algorithm, protocol) pair; S is an array of sizes.
+
+    With ``nccl_view`` the estimate NCCL's own tuning model would make (how it chooses
+    for ``"auto"``): links at full effective rate for NVLS, NCCL's tree bandwidth (half of
+    the bottleneck link, capped per channel) and NVLSTree's inter-node bandwidth doubled on
+    two nodes; the book's extra mechanisms are left out."""
     n = g * k
     b_intra, b_net, hop = _links(sys_, g, k)
-    t0 = C.LAUNCH_OVERHEAD.value
+    t0 = 0.0 if nccl_view else C.LAUNCH_OVERHEAD.value
     if p == "LL":
         eff = C.LL_EFFICIENCY.value
     else:
@@ -330,12 +401,21 @@ def _time(sys_, collective, a, p, S, g, k):
     F = bus_factor(collective, n)
     if n == 1:
         return np.full_like(S, t0)
+    # the network plugin's own latency, added to every inter-node step (twice for Simple,
+    # as tuning.cc adds the flush latency)
+    plugin = C.NET_PLUGIN_LATENCY[_fabric(sys_)].value
 
     def hl(kind, alg=a, proto=p):
-        return C.HOP_LATENCY[(kind, alg, proto)].value
+        lat = C.HOP_LATENCY[(kind, alg, proto)].value
+        if kind == "net":
+            lat += plugin * (2 if proto == "Simple" else 1)
+        return lat
 
     def fill(steps, bw):
-        """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows."""
+        """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows
+        (the book's calibrated addition; NCCL's own estimate has none)."""
+        if nccl_view:
+            return 0.0 * S
         window = np.minimum(C.PIPELINE_WINDOW.value, S / C.PIPELINE_CHUNKS.value)
         return (steps - 1) * window / bw
 
@@ -349,12 +429,24 @@ def _time(sys_, collective, a, p, S, g, k):
         return t0 + lat + fill(steps, b) + F * S / b
     if a == "tree":
         lat = C.BASE_LATENCY[("tree", p)].value + 2 * ((g - 1) * hl(hop) + math.log2(k) * hl("net"))
-        b = (b_intra if k == 1 else min(b_intra, b_net)) * C.TREE_EFFICIENCY.value \
-            * (eff if p != "Simple" else 1.0)
+        scale = C.TREE_EFFICIENCY.value * (eff if p != "Simple" else 1.0)
         corr = np.asarray(C.TREE_CORRECTION[p])
         idx = np.clip(np.floor(np.log2(np.maximum(S / 64, 1))).astype(int), 0, corr.size)
-        b = b * np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
-        return t0 + lat + fill(2 * (g - 1 + math.log2(k)), b) + 2 * S / b
+        scale = scale * np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
+        # a chain inside the node (each GPU sends the buffer up and the result down) and,
+        # between nodes, a double binary tree whose per-node traffic depends on k
+        t_bw = 2 * S / (b_intra * scale)
+        b_fill = b_intra * scale
+        if nccl_view:  # tuning.cc: busBw = min(0.92 x link, channels x per-channel cap)
+            arch = sys_.gpu.arch
+            cap = (C.COLL_CHANNELS[arch].value
+                   * C.PER_CHANNEL_TREE_BW[arch][min(k, 3) - 1].value)
+            b_link = b_intra if k == 1 else min(b_intra, b_net)
+            t_bw = 2 * S / np.minimum(b_link * scale, cap * scale / C.TREE_EFFICIENCY.value)
+        elif k > 1:
+            t_bw = np.maximum(t_bw, _tree_node_traffic(k) * S / (b_net * scale))
+            b_fill = np.minimum(b_fill, b_net * scale)
+        return t0 + lat + fill(2 * (g - 1 + math.log2(k)), b_fill) + t_bw
     if a == "rhd":
         alpha = hl("net" if k > 1 else hop, "ring", "Simple")
         b = b_intra if k == 1 else min(b_intra, b_net / g)
@@ -366,44 +458,68 @@ def _time(sys_, collective, a, p, S, g, k):
         t_inter = (n - g) / n * S / (b_net / g) if k > 1 else 0.0 * S
         return t0 + lat + fill(n - 1, b_intra) + np.maximum(t_intra, t_inter)
     # all-reduce algorithms built from an intra-node part and (for k > 1) an inter-node part
-    eta = C.NVLS_EFFICIENCY.get(sys_.gpu.arch)
     if a == "nvls":
-        # each GPU pushes its buffer once into the switch and pulls the result once:
-        # algbw = eta * B * n/(n+1)  (nccl-tests PR #239)
-        t_intra = S * (g + 1) / (g * eta.value * b_intra)
+        # each GPU pushes its buffer once into the switch and pulls the result once, at the
+        # pace of the links or (in a rack-scale domain) of NCCL's NVLS channels
+        b_nvls = _nvls_algbw(sys_, g, k, links_only=nccl_view)
+        t_intra = S / b_nvls
         lat = hl("nvlink")
         # the switch reduces and multicasts: the pipeline is g chunks deep, not a ring's
         # 2(g-1) steps (calibrated, see C.NVLS_PIPELINE_STEPS_PER_GPU and Appendix A)
-        steps, b_fill = C.NVLS_PIPELINE_STEPS_PER_GPU.value * g, eta.value * b_intra
+        steps, b_fill = C.NVLS_PIPELINE_STEPS_PER_GPU.value * g, b_nvls * (g + 1) / g
     else:  # hierarchical or sharp: ring reduce-scatter + all-gather inside the node
         t_intra = 2 * (g - 1) / g * S / b_intra if g > 1 else 0.0 * S
         lat = C.BASE_LATENCY[("ring", "Simple")].value + 2 * (g - 1) * hl(hop, "ring", "Simple")
         steps, b_fill = 2 * (g - 1), b_intra
     if k > 1:
-        shard = S / g
-        b_gpu_net = b_net / g
-        if a == "sharp":  # the switches reduce: each GPU sends its shard once
-            t_inter = shard / b_gpu_net
+        if a == "sharp":  # the switches reduce: each node sends its data once
+            t_inter = S / b_net
             lat += 2 * hl("net", "tree", "Simple")
             inter_steps = 2  # up to the switch and back down
+            b_inter = b_net
         elif a == "nvls":
-            # NCCL's NVLSTree: a double binary tree of the shards across nodes. Beyond two
-            # nodes a node is interior in one tree, so its NIC carries the shard twice in
-            # each direction (NCCL's model halves bwInter for nNodes > 2); two nodes swap
-            # it once, as a ring would.
-            t_inter = (2.0 if k > 2 else 1.0) * shard / b_gpu_net
+            # NCCL's NVLSTree: a double binary tree between nodes, through at most 32 head
+            # GPUs (and their NICs) per NVLink domain
+            heads = min(g, C.NVLS_MAX_HEADS.value)
+            b_heads = b_net * min(1.0, heads / max(1.0, min(sys_.nics_per_node,
+                                                            g * sys_.nics_per_gpu)))
+            t_inter = _tree_node_traffic(k) * S / b_heads
+            if nccl_view:  # tuning.cc: bwInter x2 on two nodes, else x1; per-channel cap
+                arch = sys_.gpu.arch
+                cap = (C.NVLS_CHANNELS[arch].value
+                       * C.PER_CHANNEL_NVLS_TREE_BW[arch][min(k, 3) - 1].value / 2)
+                t_inter = np.maximum((1.0 if k <= 2 else 2.0) * S / b_heads, S / cap)
             inter_steps = 2 * math.ceil(math.log2(k))
             lat += hl("net", "nvls", "Simple") * inter_steps
-        else:  # ring all-reduce of the shard across nodes, one NIC set per GPU
-            t_inter = 2 * (k - 1) / k * shard / b_gpu_net
+            b_inter = b_heads
+        else:  # ring all-reduce of the 1/g shards across nodes, one NIC set per GPU
+            t_inter = 2 * (k - 1) / k * S / b_net
             inter_steps = 2 * (k - 1)
             lat += inter_steps * hl("net", "ring", "Simple")
+            b_inter = b_net
         # NCCL pipelines the phases chunk by chunk: the slower phase sets the pace. The
-        # first chunk crosses the intra-node stages at NVLink speed and the inter-node
-        # stages at this GPU's share of the NICs.
-        inter_fill = fill(inter_steps + 1, b_gpu_net)
+        # first window crosses the intra-node stages at NVLink speed and the inter-node
+        # stages through all the node's NICs in use at once.
+        inter_fill = fill(inter_steps + 1, b_inter)
         return t0 + lat + fill(steps, b_fill) + inter_fill + np.maximum(t_intra, t_inter)
     return t0 + lat + fill(steps, b_fill) + t_intra
+
+
+def _resolve(system, gpus_per_node, nodes):
+    """(System, g, k) from predict-style arguments, validated."""
+    if isinstance(system, str):
+        from .specs import SYSTEMS
+
+        sys_ = _system_lookup(v.choice("system", system, SYSTEMS))
+    else:
+        sys_ = system
+    if not isinstance(sys_, System):
+        raise ValueError(f"system={system!r} must be a catalogue id, a specs.System or a "
+                         "node from specs.custom.node()")
+    g = sys_.gpus_per_node if gpus_per_node is None else v.integer(
+        "gpus_per_node", gpus_per_node, lo=1, hi=sys_.gpus_per_node)
+    k = v.integer("nodes", nodes, lo=1, hi=100_000)
+    return sys_, g, k
 
 
 def predict(collective: str, size_bytes, system, gpus_per_node: int | None = None,
@@ -447,27 +563,23 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     """
     v.choice("collective", collective, COLLECTIVES)
     v.choice("algorithm", algorithm, ALGORITHMS)
-    if isinstance(system, str):
-        from .specs import SYSTEMS
-
-        sys_ = _system_lookup(v.choice("system", system, SYSTEMS))
-    else:
-        sys_ = system
-    if not isinstance(sys_, System):
-        raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
-    g = sys_.gpus_per_node if gpus_per_node is None else v.integer(
-        "gpus_per_node", gpus_per_node, lo=1, hi=sys_.gpus_per_node)
-    k = v.integer("nodes", nodes, lo=1, hi=100_000)
+    sys_, g, k = _resolve(system, gpus_per_node, nodes)
     v.number("size_bytes", size_bytes, lo=1)
-    if algorithm != "auto":
+    if algorithm not in ("auto", "fastest"):
         why = _supported(sys_, collective, algorithm, g, k)
         if why:
             raise ValueError(f"algorithm={algorithm!r} is not available: {why}")
     S = np.atleast_1d(np.asarray(size_bytes, dtype=float))
-    pairs = _candidates(sys_, collective, algorithm, g, k)
+    pairs = _candidates(sys_, collective, "auto" if algorithm == "fastest" else algorithm,
+                        g, k)
     times = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k), S.shape)
                       for a, p in pairs])
-    best = np.argmin(times, axis=0)
+    if algorithm == "auto":  # what NCCL picks: the fastest by NCCL's own estimate
+        est = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k, True),
+                                        S.shape) for a, p in pairs])
+        best = np.argmin(est, axis=0)
+    else:  # a forced algorithm's best protocol, or the fastest by the book's model
+        best = np.argmin(times, axis=0)
     t = times[best, np.arange(S.size)]
     n = g * k
     alg = np.array([pairs[i][0] for i in best])

@@ -170,6 +170,35 @@ def sources_table(key: str | None = None) -> display.Table:
     return display.Table(["source", "link"], [[s.title, s.url] for s in seen])
 
 
-__all__ = ["VERDICTS", "ARTICLES", "DERIVED", "CLAIM_GIVENS", "ADAM_BYTES_PER_PARAM",
-           "Figure", "Claim", "claim", "claims", "KEYS",
+def article_comparison() -> dict:
+    """The popular 70B estimate next to the book's (Chapter 1, Problem 1), reusing the
+    figures of Appendix B, claim a (:func:`claim`). Lives here, not in
+    :mod:`interlib.scaling`: the appendix imports the models, never the reverse.
+
+    Returns:
+        dict with ``pcie_over_nvlink`` (PCIe time / NVLink ring time, from the model),
+        ``article_pcie_over_nvlink`` (the article's "NVLink" rate / its PCIe rate),
+        ``training_state`` (mixed-precision Adam state of the model, bytes) and
+        ``node_hbm`` (HBM of the 8 GPUs, bytes). Each value is an
+        :class:`Figure` except the article's ratio, a float.
+
+    >>> c = article_comparison()
+    >>> c["training_state"].value > c["node_hbm"].value
+    True
+    """
+    figs = {f.label: f for f in claim("a").figures}
+    given = CLAIM_GIVENS["a"]
+    wanted = {"pcie_over_nvlink": "PCIe time / NVLink ring time",
+              "training_state": "training state, mixed-precision Adam",
+              "node_hbm": "HBM of the 8 GPUs"}
+    missing = [lab for lab in wanted.values() if lab not in figs]
+    if missing:
+        raise KeyError(f"Appendix B claim a no longer has the figures {missing}")
+    out = {k: figs[lab] for k, lab in wanted.items()}
+    out["article_pcie_over_nvlink"] = given["claimed_nvlink"] / given["claimed_pcie"]
+    return out
+
+
+__all__ = ["article_comparison", "VERDICTS", "ARTICLES", "DERIVED", "CLAIM_GIVENS",
+           "ADAM_BYTES_PER_PARAM", "Figure", "Claim", "claim", "claims", "KEYS",
            "overview_table", "claim_text", "claim_table", "sources_table"]

@@ -288,33 +288,3 @@ def simulated_step_time(n_gpus: int, mean_s: float, jitter: float, seed: int = 0
     :func:`simulation_steps` steps of the slowest of ``n_gpus`` draws, s."""
     steps = simulation_steps(n_gpus)
     return float(straggler_samples(n_gpus, mean_s, jitter, steps, seed).max(axis=1).mean())
-
-
-def article_comparison() -> dict:
-    """The popular 70B estimate next to the book's (Chapter 1, Problem 1), reusing the
-    figures of Appendix B, claim a (:func:`interlib.errata.claim`).
-
-    Returns:
-        dict with ``pcie_over_nvlink`` (PCIe time / NVLink ring time, from the model),
-        ``article_pcie_over_nvlink`` (the article's "NVLink" rate / its PCIe rate),
-        ``training_state`` (mixed-precision Adam state of the model, bytes) and
-        ``node_hbm`` (HBM of the 8 GPUs, bytes). Each value is an
-        :class:`interlib.errata.Figure` except the article's ratio, a float.
-
-    >>> c = article_comparison()
-    >>> c["training_state"].value > c["node_hbm"].value
-    True
-    """
-    from . import errata
-
-    figs = {f.label: f for f in errata.claim("a").figures}
-    given = errata.CLAIM_GIVENS["a"]
-    wanted = {"pcie_over_nvlink": "PCIe time / NVLink ring time",
-              "training_state": "training state, mixed-precision Adam",
-              "node_hbm": "HBM of the 8 GPUs"}
-    missing = [lab for lab in wanted.values() if lab not in figs]
-    if missing:
-        raise KeyError(f"Appendix B claim a no longer has the figures {missing}")
-    out = {k: figs[lab] for k, lab in wanted.items()}
-    out["article_pcie_over_nvlink"] = given["claimed_nvlink"] / given["claimed_pcie"]
-    return out

@@ -58,7 +58,9 @@ def check_oversubscription(oversubscription) -> float:
 def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvswitch",
                 nics_per_node: int = 8, nic_gbps: float = 400.0,
                 fabric: str = "InfiniBand", name: str = "custom") -> System:
-    """A node design built from catalogue parts (for what-if questions and the capstone).
+    """A node design built from catalogue parts (for what-if questions and the capstone):
+    the permissive what-if builder behind :func:`interlib.specs.custom.node` (which checks
+    that the design can be built; use that one for your own cluster).
 
     Args:
         gpu: GPU catalogue id (:data:`interlib.specs.GPUS`).
@@ -73,7 +75,7 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
         name: Id of the result.
 
     Returns:
-        A :class:`~interlib.specs.System` usable wherever a catalogue system is; its
+        A :class:`~interlib.specs.custom.Node` usable wherever a catalogue system is; its
         source is :data:`interlib.specs.sources.HYPOTHETICAL_NODE` (a derived what-if, not
         a product). With ``intra="pcie"`` every GPU gets its full x16 link (no shared PCIe
         switch or root complex), which flatters PCIe.
@@ -92,8 +94,10 @@ def make_system(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvs
     nvs = _NVSWITCH_FOR_NVLINK.get(g.nvlink_gen) if intra == "nvswitch" else None
     title = (f"{gpus_per_node} x {g.name}, {'NVSwitch' if intra == 'nvswitch' else 'PCIe'}, "
              f"{nics_per_node} x {nic_gbps:g}G {fabric}")
-    return System(name, title, g, gpus_per_node, intra, nvs, nics_per_node, nic,
-                  S.HYPOTHETICAL_NODE)
+    from .specs.custom import Node
+
+    return Node(name, title, g, gpus_per_node, intra, nvs, nics_per_node, nic,
+                S.HYPOTHETICAL_NODE, fabric=fabric)
 
 
 FABRICS = {

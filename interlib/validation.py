@@ -32,15 +32,20 @@ import numpy as np
 
 from . import _validate as v
 from . import collectives, display
-from .specs import SYSTEMS
-from .units import GB_per_s, MiB
+from .specs import GPUS, SYSTEMS, custom
+from .units import GB_per_s, Gbit_per_s, MiB
 
 DATA_PATH = Path(__file__).resolve().parent.parent / "book" / "data" / "nccl_measurements.csv"
 """Where the shipped measurements live (the book's ``book/data`` folder)."""
 
 ROLES = ("calibration", "holdout")
-COLUMNS = ("id", "role", "source", "url", "system", "gpus_per_node", "nodes", "collective",
-           "algorithm", "size_bytes", "busbw_GBps", "note")
+COLUMNS = ("id", "role", "source", "url", "system", "gpu", "gpus_per_node", "nodes",
+           "nics_per_node", "nic_gbps", "fabric", "nccl_version", "collective", "algorithm",
+           "size_bytes", "busbw_GBps", "note")
+
+SCALES = (("<= 8", 1, 8), ("9-72", 9, 72), ("73-512", 73, 512), ("> 512", 513, 10**9))
+"""GPU-count buckets ``(name, lowest, highest)`` for the error by scale: one 8-GPU
+node, one NVL72 rack or a few nodes, up to a few hundred GPUs, beyond."""
 
 REGIMES = (
     ("latency-bound", 0.0, 1 * MiB),
@@ -97,8 +102,14 @@ class Measurement:
         source: Who published it, where.
         url: Link to the source.
         system: Catalogue id of the closest system (``interlib.specs.SYSTEMS``).
-        gpus_per_node: GPUs per node taking part.
+        gpu: GPU catalogue id (``interlib.specs.GPUS``).
+        gpus_per_node: GPUs per node (NVLink domain) taking part.
         nodes: Number of nodes.
+        nics_per_node: Scale-out NICs per node.
+        nic_gbps: Their port rate, Gb/s per direction.
+        fabric: The network as the source names it (``"InfiniBand"``, ``"Ethernet
+            (RoCE)"``, ``"EFA (Ethernet)"`` ...).
+        nccl_version: NCCL version, or ``"not stated"``.
         collective: One of :data:`interlib.collectives.COLLECTIVES`.
         algorithm: ``"auto"`` (NCCL's default choice) or the algorithm the source names.
         size_bytes: nccl-tests size, bytes.
@@ -111,8 +122,13 @@ class Measurement:
     source: str
     url: str
     system: str
+    gpu: str
     gpus_per_node: int
     nodes: int
+    nics_per_node: int
+    nic_gbps: float
+    fabric: str
+    nccl_version: str
     collective: str
     algorithm: str
     size_bytes: float
@@ -128,10 +144,17 @@ def _row(d: dict, line: int) -> Measurement:
     try:
         g, k = int(d["gpus_per_node"]), int(d["nodes"])
         size, bw = float(d["size_bytes"]), float(d["busbw_GBps"])
+        nics, gbps = int(d["nics_per_node"]), float(d["nic_gbps"])
     except ValueError as e:
         raise ValueError(f"a numeric field in {where} is not a number: {e}") from None
     v.choice("role", d["role"], ROLES)
     v.choice("system", d["system"], SYSTEMS)
+    v.choice("gpu", d["gpu"], GPUS)
+    v.integer("nics_per_node", nics, lo=1, hi=1024)
+    v.positive("nic_gbps", gbps)
+    if not d["fabric"].startswith(custom.FABRICS):
+        raise ValueError(f"fabric={d['fabric']!r} in {where} must start with one of "
+                         f"{custom.FABRICS}")
     v.choice("collective", d["collective"], collectives.COLLECTIVES)
     v.choice("algorithm", d["algorithm"], collectives.ALGORITHMS)
     v.integer("gpus_per_node", g, lo=1, hi=SYSTEMS[d["system"]].gpus_per_node)
@@ -140,8 +163,9 @@ def _row(d: dict, line: int) -> Measurement:
     v.positive("busbw_GBps", bw)
     if not d["url"].startswith(("https://", "http://")):
         raise ValueError(f"url={d['url']!r} in {where} must be an http(s) link")
-    return Measurement(d["id"], d["role"], d["source"], d["url"], d["system"], g, k,
-                       d["collective"], d["algorithm"], size, bw * GB_per_s, d["note"])
+    return Measurement(d["id"], d["role"], d["source"], d["url"], d["system"], d["gpu"], g, k,
+                       nics, gbps, d["fabric"], d["nccl_version"], d["collective"],
+                       d["algorithm"], size, bw * GB_per_s, d["note"])
 
 
 def load_measurements(path=None, role: str | None = None) -> list[Measurement]:
@@ -197,6 +221,41 @@ def regime(size_bytes):
     for name, lo, hi in REGIMES:
         out[(s >= lo) & (s < hi)] = name
     return str(out[()]) if out.ndim == 0 else out.astype(str)
+
+
+def fabric_kind(fabric: str) -> str:
+    """The network kind (:data:`interlib.specs.custom.FABRICS`) a CSV fabric names.
+
+    >>> fabric_kind("EFA (Ethernet)"), fabric_kind("Ethernet (RoCE)")
+    ('EFA', 'Ethernet')
+    """
+    v.instance("fabric", fabric, str, "a fabric name from the CSV")
+    for kind in custom.FABRICS:
+        if fabric.startswith(kind):
+            return kind
+    raise ValueError(f"fabric={fabric!r} must start with one of {custom.FABRICS}")
+
+
+def node_for(m: "Measurement"):
+    """The system a measurement ran on: the catalogue system when the row's NICs match
+    it, else :func:`interlib.specs.custom.node` built from the row's GPU, GPUs per node,
+    NIC count, NIC speed and fabric (cloud instances, partitions of an NVL72 rack).
+
+    >>> [node_for(r).name for r in load_measurements() if r.id in ("V1-01", "SB4-01")]
+    ['dgx-h100', 'SB4-01']
+    """
+    if not isinstance(m, Measurement):
+        raise ValueError(f"m={m!r:.60} must be a validation.Measurement")
+    sys_ = SYSTEMS[m.system]
+    cat_kind = "InfiniBand" if "InfiniBand" in sys_.nic.fabric else fabric_kind(sys_.nic.fabric)
+    same = (m.gpus_per_node <= sys_.gpus_per_node and m.nics_per_node == sys_.nics_per_node
+            and abs(m.nic_gbps * Gbit_per_s - sys_.nic.rate.value) < 1.0
+            and fabric_kind(m.fabric) == cat_kind)
+    if same:
+        return sys_
+    return custom.node(m.gpu, m.gpus_per_node, nics_per_node=m.nics_per_node,
+                       nic_gbps=m.nic_gbps, fabric=fabric_kind(m.fabric), intra=sys_.intra,
+                       name=m.id)
 
 
 @dataclass(frozen=True)
@@ -259,8 +318,9 @@ def evaluate(rows=None) -> list[PointResult]:
     rows = _measurements(rows)
     out = []
     for r in rows:
-        p = collectives.predict(r.collective, r.size_bytes, r.system, r.gpus_per_node,
-                                r.nodes, r.algorithm)
+        sys_ = node_for(r)
+        g = r.gpus_per_node if sys_.gpus_per_node >= r.gpus_per_node else sys_.gpus_per_node
+        p = collectives.predict(r.collective, r.size_bytes, sys_, g, r.nodes, r.algorithm)
         ratio = p.busbw / r.busbw
         out.append(PointResult(r, p.busbw, abs(ratio - 1.0), max(ratio, 1.0 / ratio),
                                regime(r.size_bytes), p.algorithm, p.protocol))
@@ -505,20 +565,23 @@ def curves(rows=None) -> list[dict]:
     collective, algorithm), each with arrays ``size`` (bytes) and ``busbw`` (bytes/s).
 
     Returns:
-        A list of dicts with keys ``label``, ``role``, ``system``, ``gpus_per_node``,
-        ``nodes``, ``collective``, ``algorithm``, ``ids``, ``size``, ``busbw``.
+        A list of dicts with keys ``label``, ``role``, ``system``, ``node`` (the system
+        it ran on, :func:`node_for`), ``gpus_per_node``, ``nodes``, ``collective``,
+        ``algorithm``, ``ids``, ``size``, ``busbw``.
     """
     rows = _measurements(rows)
     groups: dict = {}
     for r in rows:
-        key = (r.source, r.system, r.gpus_per_node, r.nodes, r.collective, r.algorithm)
+        key = (r.source, r.system, r.gpus_per_node, r.nodes, r.collective, r.algorithm,
+               r.id.split("-")[0])
         groups.setdefault(key, []).append(r)
     out = []
-    for (src, sysid, g, k, coll, alg), rs in groups.items():
+    for (src, sysid, g, k, coll, alg, _), rs in groups.items():
         rs = sorted(rs, key=lambda r: r.size_bytes)
         gpus = f"{g} GPUs" if k == 1 else f"{g}x{k} GPUs"
         out.append({"label": f"{rs[0].id.split('-')[0]}: {sysid}, {gpus}, {coll} ({alg})",
-                    "role": rs[0].role, "system": sysid, "gpus_per_node": g, "nodes": k,
+                    "role": rs[0].role, "system": sysid, "node": node_for(rs[0]),
+                    "gpus_per_node": g, "nodes": k,
                     "collective": coll, "algorithm": alg, "ids": [r.id for r in rs],
                     "size": np.array([r.size_bytes for r in rs]),
                     "busbw": np.array([r.busbw for r in rs])})
@@ -569,3 +632,210 @@ def calibration_table() -> display.Table:
                          caption="Besides these, predict() uses NCCL's per-algorithm base and "
                                  "per-hop latencies and NCCL's effective NVLink rates "
                                  "(topo.h), all in interlib.specs.")
+
+
+# ------------------------------------------------------------------ error by scale
+BEFORE_PATH = DATA_PATH.parent / "model_error_before.json"
+"""Error of the model as it stood before the at-scale rework (issue 15), computed once on
+this CSV and frozen, so Appendix A can print the before/after table."""
+
+
+def scale_bucket(n_gpus) -> str:
+    """Name of the GPU-count bucket (:data:`SCALES`) of a total GPU count.
+
+    >>> [scale_bucket(n) for n in (8, 72, 144, 1440)]
+    ['<= 8', '9-72', '73-512', '> 512']
+    """
+    n = v.integer("n_gpus", n_gpus, lo=1)
+    return next(name for name, lo, hi in SCALES if lo <= n <= hi)
+
+
+@dataclass(frozen=True)
+class ScaleSummary:
+    """Error of one GPU-count bucket.
+
+    Attributes:
+        bucket: A :data:`SCALES` name.
+        count: Points in it.
+        median_error: Median relative error.
+        worst_fold: Largest fold error.
+        worst_id: Id of the point with the largest fold error.
+        count_1mib: Points of 1 MiB and more.
+        over_2x: Of those, how many the model misses by more than a factor of two.
+    """
+
+    bucket: str
+    count: int
+    median_error: float
+    worst_fold: float
+    worst_id: str
+    count_1mib: int
+    over_2x: int
+
+
+def summary_by_scale(results=None, role: str = "holdout") -> list[ScaleSummary]:
+    """Median and worst error per GPU-count bucket (:data:`SCALES`), one role.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        role: ``"holdout"`` (default), ``"calibration"`` or ``"all"``.
+
+    Returns:
+        One :class:`ScaleSummary` per bucket that has points, in :data:`SCALES` order.
+    """
+    results = _results(results)
+    v.choice("role", role, ROLES + ("all",))
+    out = []
+    for name, lo, hi in SCALES:
+        grp = [r for r in results if (role == "all" or r.measurement.role == role)
+               and lo <= r.measurement.gpus_per_node * r.measurement.nodes <= hi]
+        if not grp:
+            continue
+        worst = max(grp, key=lambda r: r.fold)
+        big = [r for r in grp if r.measurement.size_bytes >= MiB]
+        out.append(ScaleSummary(name, len(grp), float(np.median([r.rel_error for r in grp])),
+                                worst.fold, worst.measurement.id, len(big),
+                                sum(1 for r in big if r.fold > 2)))
+    return out
+
+
+def scale_table(results=None, role: str = "holdout") -> display.Table:
+    """:func:`summary_by_scale` as a table for the book."""
+    rows = [[s.bucket, s.count, display.fmt_pct(s.median_error, 2),
+             display.fmt_ratio(s.worst_fold, 3), s.worst_id, f"{s.over_2x} of {s.count_1mib}"]
+            for s in summary_by_scale(results, role)]
+    return display.Table(
+        ["GPUs", "points", "median error", "worst fold", "worst point",
+         "points >= 1 MiB off by more than 2x"], rows,
+        caption=f"Error of collectives.predict on the {role} points of "
+                "book/data/nccl_measurements.csv by total GPU count (relative error "
+                "|predicted - measured| / measured; fold = max(p/m, m/p)).")
+
+
+def regime_scale_table(results=None, role: str = "holdout") -> display.Table:
+    """Median error of one role's points by size regime (rows) and GPU-count bucket
+    (columns); ``-`` where a cell has no points, else ``median (n)``."""
+    results = _results(results)
+    v.choice("role", role, ROLES + ("all",))
+    rows = []
+    for reg, _, _ in REGIMES:
+        row = [f"{reg} ({regime_bounds(reg)})"]
+        for name, lo, hi in SCALES:
+            grp = [r.rel_error for r in results if r.regime == reg
+                   and (role == "all" or r.measurement.role == role)
+                   and lo <= r.measurement.gpus_per_node * r.measurement.nodes <= hi]
+            row.append(f"{display.fmt_pct(float(np.median(grp)), 2)} ({len(grp)})"
+                       if grp else "-")
+        rows.append(row)
+    return display.Table(["size regime"] + [f"{s[0]} GPUs" for s in SCALES], rows,
+                         caption=f"Median error of the {role} points by message size and "
+                                 "GPU count (number of points in brackets).")
+
+
+def before_summary(path=None) -> dict:
+    """The frozen before-rework error (:data:`BEFORE_PATH`): ``{(role, bucket): dict}``
+    with keys ``n``, ``median``, ``worst_fold``, ``over2x_ge1MiB``, ``n_ge1MiB``."""
+    import json
+
+    p = Path(BEFORE_PATH if path is None else path)
+    if not p.is_file():
+        raise ValueError(f"path={str(p)!r} is not a file")
+    raw = json.loads(p.read_text(encoding="utf-8"))
+    names = {"<=8": "<= 8", ">512": "> 512"}
+    out = {}
+    for key, val in raw.items():
+        role, bucket = key.split(" ", 1)
+        out[(role, names.get(bucket, bucket))] = val
+    return out
+
+
+def before_after_table(results=None) -> display.Table:
+    """Holdout error by GPU-count bucket, before and after the at-scale rework, on the same
+    CSV (before: :func:`before_summary`; after: :func:`summary_by_scale`)."""
+    before = before_summary()
+    after = {s.bucket: s for s in summary_by_scale(results, "holdout")}
+    rows = []
+    for name, _, _ in SCALES:
+        b, a = before.get(("holdout", name)), after.get(name)
+        if b is None and a is None:
+            continue
+        rows.append([name, a.count if a else b["n"],
+                     display.fmt_pct(b["median"], 2) if b else "-",
+                     display.fmt_pct(a.median_error, 2) if a else "-",
+                     display.fmt_ratio(b["worst_fold"], 3) if b else "-",
+                     display.fmt_ratio(a.worst_fold, 3) if a else "-",
+                     f"{b['over2x_ge1MiB']} / {a.over_2x}" if a and b else "-"])
+    return display.Table(
+        ["GPUs", "holdout points", "median error before", "median error after",
+         "worst fold before", "worst fold after", ">= 1 MiB off by > 2x, before / after"],
+        rows, caption="The same published holdout points, the model before and after it "
+                      "learned NVLS saturation in rack-scale domains, NVLSTree's heads and "
+                      "chunks, the double binary tree's node traffic, the network plugin's "
+                      "latency and NCCL's own algorithm choice.")
+
+
+def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
+    """Where the model is not to be trusted: each (source, GPUs) group of holdout points
+    whose median error exceeds ``threshold`` or that has a point off by more than 2x,
+    in words with its numbers.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        threshold: Median relative error above which a group is listed, (0, 1].
+    """
+    results = _results(results)
+    v.fraction("threshold", threshold)
+    groups: dict = {}
+    for r in results:
+        m = r.measurement
+        if m.role != "holdout":
+            continue
+        groups.setdefault((m.id.split("-")[0], m.system, m.gpus_per_node, m.nodes,
+                           m.fabric), []).append(r)
+    out = []
+    for (prefix, sysid, g, k, fab), rs in groups.items():
+        med = float(np.median([r.rel_error for r in rs]))
+        worst = max(rs, key=lambda r: r.fold)
+        if med <= threshold and worst.fold <= 2:
+            continue
+        bad = [r for r in rs if r.rel_error > threshold]
+        lo, hi = (min(r.measurement.size_bytes for r in bad),
+                  max(r.measurement.size_bytes for r in bad)) if bad else (0, 0)
+        span = (_fmt_size(lo) if lo == hi else f"{_fmt_size(lo)} to {_fmt_size(hi)}")
+        out.append(f"{prefix} ({sysid}, {g} x {k} GPUs, {fab}): median error "
+                   f"{display.fmt_pct(med, 2)}, worst {worst.measurement.id} off by "
+                   f"{display.fmt_ratio(worst.fold, 3)} ({'optimistic' if worst.ratio > 1 else 'pessimistic'}); "
+                   f"off by more than {display.fmt_pct(threshold, 2)} from {span}")
+    return out
+
+
+def gpu_count_sweep(size_bytes: float = 8 * 2**30) -> dict:
+    """Predicted all-reduce busbw against total GPU count, for the figure of Appendix A:
+    DGX H100 nodes (8 to 1,024 GPUs) and GB200 NVL72 racks (72 to 1,440 GPUs), NCCL's
+    own choice of algorithm, at one message size.
+
+    Args:
+        size_bytes: nccl-tests size, bytes (default 8 GiB), >= 1 MiB.
+
+    Returns:
+        ``{label: (gpus array, busbw array in bytes/s)}``.
+    """
+    v.number("size_bytes", size_bytes, lo=MiB)
+    out = {}
+    for label, sysid, g, ks in (
+            ("DGX H100, 8 GPUs per node", "dgx-h100", 8, (1, 2, 4, 8, 16, 32, 64, 128)),
+            ("GB200 NVL72, 72 GPUs per rack", "gb200-nvl72", 72, (1, 2, 4, 8, 12, 16, 20))):
+        bb = [collectives.predict("all_reduce", size_bytes, sysid, g, k).busbw for k in ks]
+        out[label] = (np.array([g * k for k in ks], dtype=float), np.array(bb))
+    return out
+
+
+def published_at_scale(min_size: float = 2**30, rows=None) -> list[dict]:
+    """Published all-reduce points of at least ``min_size`` bytes, one dict per point with
+    ``gpus``, ``busbw`` (bytes/s), ``size``, ``role``, ``id``, ``system`` (for the figure).
+    """
+    v.positive("min_size", min_size)
+    rows = _measurements(rows)
+    return [{"gpus": r.gpus_per_node * r.nodes, "busbw": r.busbw, "size": r.size_bytes,
+             "role": r.role, "id": r.id, "system": r.system, "algorithm": r.algorithm}
+            for r in rows if r.collective == "all_reduce" and r.size_bytes >= min_size]

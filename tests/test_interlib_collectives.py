@@ -159,12 +159,16 @@ def test_sharp_halves_inter_node_bytes():
     assert shp.time_s < hie.time_s
 
 
-def test_auto_is_never_slower_than_the_algorithms_it_considers():
+def test_fastest_is_never_slower_than_the_algorithms_auto_considers():
+    # "fastest" is the best forced choice by the book's model; "auto" is NCCL's own choice
+    # (by NCCL's estimate), which may cost up to ~15 % near a protocol switch on one node
     sizes = np.logspace(3, 10, 30)
+    best = co.predict("all_reduce", sizes, "dgx-h100", 8, 1, "fastest").time_s
     auto = co.predict("all_reduce", sizes, "dgx-h100", 8, 1).time_s
     for alg in ("ring", "tree", "nvls"):
-        assert np.all(auto <= co.predict("all_reduce", sizes, "dgx-h100", 8, 1, alg).time_s
+        assert np.all(best <= co.predict("all_reduce", sizes, "dgx-h100", 8, 1, alg).time_s
                       * (1 + 1e-12))
+    assert np.all(auto >= best * (1 - 1e-12)) and np.all(auto <= 1.2 * best)
 
 
 def test_auto_skips_nvls_where_hardware_lacks_it():
@@ -178,10 +182,13 @@ def test_auto_skips_nvls_where_hardware_lacks_it():
 @given(system=st.sampled_from(list(specs.SYSTEMS)), g=st.integers(1, 8),
        nodes=st.integers(1, 64), coll=st.sampled_from(co.COLLECTIVES))
 def test_time_is_monotone_in_size(system, g, nodes, coll):
+    # for the best choice; NCCL's own choice (auto) can switch to a slower algorithm at a
+    # larger size, as nccl-tests curves sometimes show, so it is only checked positive
     sizes = np.logspace(1, 11, 80)
-    t = co.predict(coll, sizes, system, g, nodes).time_s
+    t = co.predict(coll, sizes, system, g, nodes, "fastest").time_s
     assert np.all(np.diff(t) >= -1e-15)
     assert np.all(t > 0)
+    assert np.all(co.predict(coll, sizes, system, g, nodes).time_s >= t * (1 - 1e-12))
 
 
 @SETTINGS

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from interlib import display, hierarchy, scaling, transfer, units as u, widgets
+from interlib import display, errata, hierarchy, scaling, transfer, units as u, widgets
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -263,7 +263,7 @@ def test_link_table_columns_mean_one_thing():
 
 
 def test_article_comparison_reuses_appendix_b():
-    c = scaling.article_comparison()
+    c = errata.article_comparison()
     assert c["article_pcie_over_nvlink"] == pytest.approx(3350 / 50)  # the article's rates
     assert c["training_state"].value == pytest.approx(70e9 * 16)  # ZeRO: 16 B/param
     assert c["node_hbm"].value == pytest.approx(8 * 80e9)

@@ -1,9 +1,11 @@
 """Appendix A: the shipped measurements and the model's error on them.
 
-The thresholds are the book's promise about the model (median relative error <= 10 %, no
-point off by more than 3x); a change to ``collectives`` or ``specs.calibration`` that makes
-the model worse on the published data fails here. The data checks pin the CSV against the
-fact sheet (facts.md section 3) and against the catalogue.
+The targets are issue 15's: median error on holdout points <= 10 % in every GPU-count
+bucket that has points, and no point of 1 MiB or more off by more than 2x. Where the model
+does not meet a target the test is an ``xfail(strict=True)`` that states the numbers, so the
+miss is visible in every run and the test turns red the day the model meets it. The data
+checks pin the CSV against its sources and the catalogue, and make sure no holdout row is
+used to fit a constant.
 """
 
 import csv
@@ -40,9 +42,42 @@ def test_ids_unique_and_both_roles_present():
     assert {r.role for r in ROWS} == {"calibration", "holdout"}
 
 
-def test_calibration_set_is_v1_and_v3_only():
-    # the calibrated constants were fitted to these two sweeps and nothing else
-    assert {r.id.split("-")[0] for r in ROWS if r.role == "calibration"} == {"V1", "V3"}
+def _named(pattern):
+    """Rows a CALIBRATED_FROM entry names: an id, or 'PREFIX-*' for a whole source."""
+    if pattern.endswith("-*"):
+        return [r for r in ROWS if r.id.split("-")[0] == pattern[:-2]]
+    return [r for r in ROWS if r.id == pattern]
+
+
+def test_no_holdout_is_used_for_calibration():
+    # every row a calibrated constant was fitted to must be a calibration row
+    C = specs.calibration
+    assert set(C.CALIBRATED_FROM) == set(V.calibrated_constants())
+    for const, patterns in C.CALIBRATED_FROM.items():
+        for pat in patterns:
+            rows = _named(pat)
+            assert rows, (const, pat)
+            assert all(r.role == "calibration" for r in rows), (const, pat)
+            # and the constant's own note names the rows it was fitted to (or its source)
+    assert "V9-04" in C.NET_EFFICIENCY.note and "CW1-05" in C.NVLS_CHUNK_TIME_RACK.note
+
+
+def test_calibration_rows_say_why():
+    # a calibration row is either fitted to, the model's own input, or a re-quote of a
+    # calibrated configuration; each says which (issue 14, item 5)
+    fitted = {r.id for pats in specs.calibration.CALIBRATED_FROM.values()
+              for p in pats for r in _named(p)}
+    for r in ROWS:
+        if r.role == "calibration" and r.id not in fitted:
+            assert any(w in r.note for w in ("own input", "not independent", "re-quote")), r.id
+
+
+def test_net_efficiency_is_labelled_fitted():
+    # issue 14 item 4: NCCL takes a NIC at line rate; the 0.96 is this book's fit to V9-04
+    C = specs.calibration
+    assert C.NET_EFFICIENCY.kind == "calibrated"
+    assert C.NET_EFFICIENCY.value == pytest.approx(192 / (8 * 25))
+    assert "fitted" in C.NET_EFFICIENCY.note
 
 
 def test_rows_with_assumptions_say_so():
@@ -98,27 +133,61 @@ def test_loader_rejects_bad_rows(tmp_path):
 
 
 # ------------------------------------------------------------ the model's error
-def test_model_median_error_within_ten_percent():
-    err = sorted(r.rel_error for r in RESULTS)
-    assert err[len(err) // 2] <= 0.10
+def test_calibration_median_error_within_five_percent():
+    s = [x for x in V.summary_by_regime(RESULTS) if x.role == "calibration"
+         and x.regime == "all"][0]
+    assert s.median_error <= 0.05
 
 
-@pytest.mark.parametrize("role", ["calibration", "holdout"])
-def test_model_median_error_within_ten_percent_per_role(role):
-    s = [x for x in V.summary_by_regime(RESULTS) if x.role == role and x.regime == "all"][0]
-    assert s.median_error <= 0.10
+_BY_SCALE = {s.bucket: s for s in V.summary_by_scale(RESULTS, "holdout")}
+_MISSES = {
+    "<= 8": "GB200 4-GPU tray below 64 MiB (AZG: launch and LL128 latency on Grace lower "
+            "than the x86-calibrated 10 us) and 8 x B200 on AWS (SB1: AWS's tuner plugin "
+            "picks ring up to 4 GiB)",
+    "9-72": "cloud transports: Google's GPUDirect-TCPXO (A3M, 2 x 8 H100) and small "
+            "messages over AWS EFA (SB4, torch benchmark)",
+    "> 512": "twenty NVL72 racks below 4 GiB (CW20): a fixed cost of ~4.6 ms per call the "
+             "model does not have",
+}
 
 
-def test_no_point_off_by_more_than_3x():
-    for r in RESULTS:
-        assert r.fold <= 3.0, (r.measurement.id, r.ratio)
+@pytest.mark.parametrize("bucket", [
+    pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=_MISSES[b]))
+    if b in _MISSES else b for b, _, _ in V.SCALES if b in _BY_SCALE])
+def test_holdout_median_error_within_ten_percent_per_gpu_bucket(bucket):
+    assert _BY_SCALE[bucket].median_error <= 0.10
 
 
-def test_bandwidth_bound_points_within_twenty_percent():
-    # large messages are where the model has the least excuse
+def test_the_xfails_above_are_the_real_misses():
+    # the known misses are exactly the buckets over 10 %, and none is a gross miss
+    over = {b for b, s in _BY_SCALE.items() if s.median_error > 0.10}
+    assert over == set(_MISSES) & set(_BY_SCALE)
+    assert all(s.median_error < 0.25 for s in _BY_SCALE.values())
+
+
+@pytest.mark.xfail(strict=True, reason="A3M-06..A3M-10: GPUDirect-TCPXO at 1-16 MiB, "
+                                       "2.2-2.5x optimistic; the model has no constant for "
+                                       "Google's TCP transport")
+def test_no_point_of_1mib_or_more_off_by_more_than_2x():
+    bad = [r.measurement.id for r in RESULTS if r.measurement.size_bytes >= MiB
+           and r.fold > 2]
+    assert not bad, bad
+
+
+def test_no_point_of_1mib_or_more_off_by_more_than_2x_on_rdma_fabrics():
+    # InfiniBand, RoCE and EFA: the fabrics whose latency the model takes from NCCL and
+    # its plugins
+    bad = [r.measurement.id for r in RESULTS if r.measurement.size_bytes >= MiB
+           and r.fold > 2 and "TCPXO" not in r.measurement.fabric]
+    assert not bad, bad
+
+
+def test_bandwidth_bound_points_within_2x_and_calibration_within_ten_percent():
     for r in RESULTS:
         if r.regime == "bandwidth-bound":
-            assert r.rel_error <= 0.20, r.measurement.id
+            assert r.fold <= 2.0, r.measurement.id
+            if r.measurement.role == "calibration":
+                assert r.rel_error <= 0.10, r.measurement.id
 
 
 # ------------------------------------------------------------------ the functions
@@ -193,8 +262,6 @@ def test_tables_and_curves_reject_empty_or_foreign_input():
         V.miss_range(threshold=0)
     with pytest.raises(ValueError, match="regime_name"):
         V.miss_range(regime_name="mid")
-    with pytest.raises(ValueError, match="threshold"):
-        V.miss_range(threshold=1.0)    # no point is off by more than 100 %
     with pytest.raises(ValueError, match="name"):
         V.regime_bounds("huge")
 
@@ -226,16 +293,27 @@ def test_miss_range_spans_the_missed_points():
     assert (lo, hi) == (min(missed), max(missed))
 
 
-def test_new_sharp_points_from_facts_sheet():
-    # facts.md V8 (scaling book: "with SHARP ... about 480GB/s") and V9 (GTC25 S72583 via
-    # NVIDIA/nccl#1374: NVLink4 370 -> 480 GB/s), each its own row with its own source
+def test_requoted_and_model_input_figures_are_not_holdouts():
+    # issue 14 item 5: NVIDIA's 370 and 480 GB/s each appear three times (V8, V9 x 2); the
+    # 370 is the model's own input (18 x 20.6 GB/s) and the 480 is the configuration of
+    # Azure's calibration sweep: none of them may count as a holdout
     by_id = {r.id: r for r in ROWS}
-    assert by_id["V8-04"].busbw == pytest.approx(480 * GB_per_s)
-    assert by_id["V8-04"].algorithm == "nvls" and "scaling-book" in by_id["V8-04"].url
-    assert (by_id["V9-08"].busbw, by_id["V9-09"].busbw) == \
-        (pytest.approx(370 * GB_per_s), pytest.approx(480 * GB_per_s))
-    assert by_id["V9-08"].url.endswith("nccl/issues/1374")
-    assert all(by_id[i].role == "holdout" for i in ("V8-04", "V9-08", "V9-09"))
+    for i in ("V8-03", "V9-01", "V9-08", "V8-04", "V9-02", "V9-09", "V9-03", "V9-04"):
+        assert by_id[i].role == "calibration", i
+    assert by_id["V9-08"].busbw == pytest.approx(370 * GB_per_s)
+    assert by_id["V9-09"].busbw == pytest.approx(480 * GB_per_s)
+
+
+def test_published_rack_scale_points_are_transcribed():
+    # CoreWeave README (NCCL 2.26.2): one rack 834.57 at 8 GiB, two racks 810.41 and
+    # twenty racks 405.74 GB/s at 16 GiB (out-of-place busbw)
+    by_id = {r.id: r for r in ROWS}
+    assert by_id["CW1-05"].busbw == pytest.approx(834.57 * GB_per_s)
+    assert (by_id["CW2-06"].nodes, by_id["CW2-06"].busbw) == (2, pytest.approx(810.41e9))
+    assert (by_id["CW20-06"].nodes, by_id["CW20-06"].size_bytes) == (20, 16 * GiB)
+    assert by_id["CW20-06"].gpus_per_node * by_id["CW20-06"].nodes == 1440
+    for r in ROWS:
+        assert r.nccl_version and r.fabric and r.nics_per_node >= 1 and r.nic_gbps > 0
 
 
 def test_regime_counts_include_empty_regimes():
@@ -244,7 +322,7 @@ def test_regime_counts_include_empty_regimes():
         assert list(counts) == [n for n, _, _ in V.REGIMES]
         assert sum(counts.values()) == sum(
             1 for r in RESULTS if role == "all" or r.measurement.role == role)
-    assert V.regime_counts(RESULTS, "holdout")["latency-bound"] == 0   # no small holdouts
+    assert V.regime_counts(RESULTS, "holdout")["latency-bound"] > 0   # small holdouts now
     with pytest.raises(ValueError, match="role"):
         V.regime_counts(RESULTS, "x")
 

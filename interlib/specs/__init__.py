@@ -14,8 +14,8 @@ from ._base import DIRECTIONS, KINDS, Source, Spec
 from .hardware import (GPU, GPUS, NIC, NICS, NVSWITCH, SYSTEMS, NVSwitchGen, System, gpu,
                        nic, nvswitch, system)
 from .links import (ETHERNET, INFINIBAND, NVLINK, NVLINK_BIDIRECTIONAL_NOTE, PCIE,
-                    PCIE_HOST_COPY_EFFICIENCY, InfiniBandGen, NVLinkGen, PCIeGen, ethernet,
-                    infiniband, nvlink, pcie)
+                    InfiniBandGen, NVLinkGen, PCIeGen, ethernet, infiniband, nvlink, pcie)
+from .inside_box import PCIE_HOST_COPY_EFFICIENCY
 from .compute import (BF16_DENSE_FLOPS, HBM_COPY_EFFICIENCY, LLAMA3_GPUS,
                       LLAMA3_INTERRUPTIONS, LLAMA3_SNAPSHOT_DAYS, gpu_flops)
 from .fabric import SUPERPOD_SU, SWITCHES, Switch, switch
@@ -39,3 +39,8 @@ __all__ += ["ADAPTER_LATENCY", "META_CLUSTERS_24K", "PACKET_HEADERS", "SWITCH_HO
 from . import studies  # noqa: E402
 
 __all__ += ["studies"]
+# The reader's own node (Chapter 7/Appendix A's "your cluster", the capstone)
+from . import custom  # noqa: E402
+from .custom import Node, node  # noqa: E402
+
+__all__ += ["custom", "Node", "node"]

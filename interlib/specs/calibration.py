@@ -4,17 +4,19 @@ Two kinds, kept apart:
 
 * ``model constant``: copied from NCCL's own performance model (``src/graph/tuning.cc`` and
   ``topo.h``, NVIDIA/nccl @ 5067397). NCCL uses them to choose an algorithm and protocol.
-* ``calibrated``: this book's own constants for what NCCL's model leaves out (kernel launch
-  and the slow ramp of mid-size messages). They were fitted once, jointly, to the
-  calibration set in Appendix A and are used unchanged for every system, GPU count and
-  node count. Appendix A reports the error on measurements they were not fitted to.
+* ``calibrated``: this book's own constants for what NCCL's model leaves out (kernel launch,
+  the slow ramp of mid-size messages, how fast a NIC really runs, the pace of NVLink SHARP
+  in a rack-scale NVLink domain). Each was fitted once to named rows of
+  ``book/data/nccl_measurements.csv`` (its note says which); those rows are calibration
+  rows, and Appendix A reports the error on the held-out rows alone. A test fails if a row
+  named here is marked holdout.
 """
 
 from __future__ import annotations
 
-from ..units import us
+from ..units import KiB, us
 from . import sources as S
-from ._base import Spec
+from ._base import Source, Spec
 
 PROTOCOLS = ("LL", "LL128", "Simple")
 
@@ -73,15 +75,88 @@ NVLS_EFFICIENCY = {
     "Blackwell": Spec(0.74, "fraction", "model constant", S.NCCL_TUNING,
                       note="NVLS efficiency factor on Blackwell"),
 }
-NET_EFFICIENCY = Spec(12.0 / 12.5, "fraction", "model constant", S.NCCL_TOPO,
-                      note="NET_BW 12.0 GB/s for a 100 Gbit (12.5 GB/s) NIC; matches the "
-                           "192 GB/s busbw AddyLaddy measured over 8x200G on DGX A100")
+NET_EFFICIENCY = Spec(
+    192.0 / 200.0, "fraction", "calibrated", S.NCCL_812,
+    note="fitted, not NCCL's: NCCL takes a NIC at its full line rate (speed in Mb/s / 8000; "
+         "topo.h's NET_BW is only the fallback for an unknown speed). 0.96 = 192 GB/s busbw "
+         "measured over 8 x 200 Gb/s (8 x 25 GB/s) on two DGX A100 (NVIDIA/nccl#812, point "
+         "V9-04 of Appendix A, which is therefore a calibration point)")
 RING_SIMPLE_INTERNODE_LATENCY_FACTOR = Spec(
     1.4, "count", "model constant", S.NCCL_TUNING,
     note="plateau effect of multi-node Ring/Simple: latency x1.4 (Ampere and later)")
 NVLS_MIN_GPUS = Spec(
     5, "count", "model constant", S.NCCL_TUNING,
     note="NCCL enables NVLS all-reduce only above about 4 GPUs per NVLink domain")
+
+# NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
+# the version of the rack-scale runs in Appendix A).
+NCCL_NVLS_SOURCE = Source(
+    "NVIDIA NCCL v2.26.2 source, src/transport/nvls.cc and src/enqueue.cc (calcCollChunking)",
+    "https://github.com/NVIDIA/nccl/blob/v2.26.2-1/src/enqueue.cc",
+    "NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32; NCCL_NVLS_CHUNKSIZE default 128 KiB; "
+    "NVLSTree chunk: maxChunkSize = nNodes >= 4 ? 65536 : chunkSize; NCCL_MAX_NVLS_ARITY 32 "
+    "(include/device.h): at most 32 NVLS heads, i.e. 32 NICs per NVLink domain.")
+NVLS_CHANNELS = {
+    "Hopper": Spec(16, "count", "model constant", NCCL_NVLS_SOURCE,
+                   note="NVLS_NCHANNELS_SM90: NVLS channels (thread blocks) on Hopper"),
+    "Blackwell": Spec(32, "count", "model constant", NCCL_NVLS_SOURCE,
+                      note="NVLS_NCHANNELS_SM100 (v2.26.2): NVLS channels on Blackwell"),
+}
+NVLS_CHUNK = Spec(128 * KiB, "B", "model constant", NCCL_NVLS_SOURCE,
+                  note="NCCL_NVLS_CHUNKSIZE default: bytes one NVLS channel moves per step")
+NVLS_TREE_CHUNK_MANY_NODES = Spec(
+    64 * KiB, "B", "model constant", NCCL_NVLS_SOURCE,
+    note="NVLSTree chunk from 4 nodes up (maxChunkSize = nNodes >= 4 ? 65536 : chunkSize)")
+NVLS_TREE_CHUNK_MIN_NODES = Spec(4, "count", "model constant", NCCL_NVLS_SOURCE,
+                                 note="node count from which NVLSTree halves its chunk")
+NVLS_MAX_HEADS = Spec(32, "count", "model constant", NCCL_NVLS_SOURCE,
+                      note="NCCL_MAX_NVLS_ARITY: NVLSTree crosses the network through at most "
+                           "32 head GPUs (and their NICs) per NVLink domain")
+
+# Per-channel bandwidth caps NCCL's tuning model applies when it chooses an algorithm
+# (tuning.cc, GB/s per channel; columns: 1 node, 2 nodes, 3+ nodes). NCCL uses them only
+# to choose; the book's model times the chosen algorithm with its own mechanisms.
+def _caps(values, what):
+    return tuple(Spec(x * 1e9, "GB_per_s", "model constant", S.NCCL_TUNING, "per direction",
+                      note=f"{what}, {n}") for x, n in zip(values, ("1 node", "2 nodes",
+                                                                    "3+ nodes")))
+
+
+PER_CHANNEL_TREE_BW = {
+    "Ampere": _caps((24.0, 23.6, 17.8), "perChMaxTreeBws, Ampere"),
+    "Hopper": _caps((38.7, 41.4, 36.0), "perChMaxTreeBws, Hopper"),
+    "Blackwell": _caps((70.0, 42.8, 24.0), "perChMaxTreeBws, Blackwell"),
+}
+PER_CHANNEL_NVLS_TREE_BW = {
+    "Hopper": _caps((0.0, 57.7, 45.5), "perChMaxNVLSTreeBws, Hopper"),
+    "Blackwell": _caps((0.0, 96.0, 80.0), "perChMaxNVLSTreeBws, Blackwell"),
+}
+COLL_CHANNELS = {
+    "Ampere": Spec(16, "count", "secondary", S.NCCL_TUNING,
+                   note="channels NCCL runs ring and tree on: 16 assumed for Ampere"),
+    "Hopper": Spec(16, "count", "secondary", S.NCCL_TUNING,
+                   note="'the default number of SMs is 16' (sjeaugey, NVIDIA/nccl#1649)"),
+    "Blackwell": Spec(32, "count", "secondary", S.NCCL_TUNING,
+                      note="assumed equal to NCCL's Blackwell NVLS channel count (32)"),
+}
+
+# Latency a network plugin reports to NCCL (ncclNetProperties.latency). NCCL adds it to every
+# inter-node step (twice for Simple: tuning.cc "Also add the flush extra latency").
+AWS_OFI_SOURCE = Source(
+    "aws-ofi-nccl (AWS's NCCL network plugin for EFA), src/platform-aws.cpp",
+    "https://github.com/aws/aws-ofi-nccl/blob/master/src/platform-aws.cpp",
+    "Platform table: p5en/p6-b200 and p6-b300 '.latency = 35.0' (us); p4d, p5/p5e 75.0; "
+    "NCCL reads it as the network's latency (props->latency).")
+NET_PLUGIN_LATENCY = {
+    "InfiniBand": Spec(0.0, "us", "model constant", S.NCCL_TUNING,
+                       note="NCCL's own IB verbs transport reports no extra latency"),
+    "Ethernet": Spec(0.0, "us", "model constant", S.NCCL_TUNING,
+                     note="RoCE runs through the same IB verbs transport: no extra latency"),
+    "EFA": Spec(35.0 * us, "us", "model constant", AWS_OFI_SOURCE,
+                note="AWS EFA (SRD) through aws-ofi-nccl, p5en/p6-b200 platform entry"),
+}
+"""Extra per-step network latency by fabric, seconds (``InfiniBand``, ``Ethernet`` meaning
+RoCE, ``EFA``)."""
 
 # ----------------------------------------------------------------- calibrated (this book)
 LAUNCH_OVERHEAD = Spec(
@@ -104,6 +179,14 @@ NVLS_PIPELINE_STEPS_PER_GPU = Spec(
          "first chunk crosses g pipeline stages on g GPUs (not a ring's 2(g-1)), at the "
          "NVLS bandwidth (NVLS efficiency x effective NVLink); chosen with the pipeline "
          "window when fitting the Azure ND H100 v5 NVLS curve (Appendix A)")
+NVLS_CHUNK_TIME_RACK = Spec(
+    9.57 * us, "us", "calibrated", S.THIS_BOOK_FIT,
+    note="time one NVLS channel takes per chunk in an NVLink domain that spans trays (GB200 "
+         "NVL72): 32 channels x 128 KiB / 9.57 us = 438 GB/s algbw: fitted so that the model meets CoreWeave's "
+         "one-rack run at 8 GiB (row CW1-05, 834.57 GB/s busbw, NCCL 2.26.2). In such a "
+         "domain NVLS runs at the pace of its chunks, not of its links, so its busbw stops "
+         "growing with the GPU count; with NVLSTree's 64 KiB chunks from 4 nodes up it "
+         "halves (Appendix A). Not applied to 8-GPU baseboards, whose NVLS is link-bound")
 PIPELINE_CHUNKS = Spec(
     8, "count", "calibrated", S.THIS_BOOK_FIT,
     note="a message is cut into at least this many chunks per step before chunks reach "
@@ -121,3 +204,15 @@ TREE_CORRECTION = {
 }
 TREE_CORRECTION_SOURCE = Spec(22, "count", "model constant", S.NCCL_TUNING,
                               note="treeCorrectionFactor table: 22 entries per protocol")
+
+CALIBRATED_FROM = {
+    "LAUNCH_OVERHEAD": ("V1-*",),
+    "LL_EFFICIENCY": ("V1-*", "V3-*"),
+    "PIPELINE_WINDOW": ("V1-*", "V3-*"),
+    "PIPELINE_CHUNKS": ("V1-*", "V3-*"),
+    "NVLS_PIPELINE_STEPS_PER_GPU": ("V1-*",),
+    "NET_EFFICIENCY": ("V9-04",),
+    "NVLS_CHUNK_TIME_RACK": ("CW1-*",),
+}
+"""Which rows of ``book/data/nccl_measurements.csv`` each calibrated constant was fitted to
+(``"V1-*"``: every row of that source). Every such row must be a calibration row."""

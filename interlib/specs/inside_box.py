@@ -15,7 +15,7 @@ from ..units import GB_per_s, TB_per_s
 from .. import _validate as v
 from . import sources as S
 from ._base import Spec
-from .links import NVLINK  # links is imported first (by hardware); NVLINK is defined by now
+from .links import NVLINK, PCIE
 
 
 # ------------------------------------------------------------ PCIe host <-> device
@@ -59,6 +59,24 @@ HOST_COPIES = {
 }
 """Measured host<->device copies on PCIe 5.0 x16. (The ND A100 v4 Gen 4 device-to-host
 figure, 6.27 GB/s, looks like a platform artefact and is deliberately left out.)"""
+
+
+def _host_copy_efficiency() -> Spec:
+    """Measured host-to-device copy rate over the usable line rate, PCIe 5.0 x16, derived
+    from the Azure ND H100 v5 entry of :data:`HOST_COPIES` (the
+    lowest of the published measurements relative to the usable rate)."""
+    m = HOST_COPIES["azure-nd-h100-v5"]
+    usable = PCIE[m.pcie_gen].usable_per_direction(m.lanes)
+    return Spec(m.h2d.value / usable, "fraction", "derived", m.h2d.source,
+                note=f"{m.system}: host-to-device {m.h2d.value / GB_per_s:g} GB/s measured "
+                     f"({m.h2d.note}) over {usable / GB_per_s:.3g} GB/s usable "
+                     f"({PCIE[m.pcie_gen].name} x{m.lanes}, {PCIE[m.pcie_gen].encoding})")
+
+
+PCIE_HOST_COPY_EFFICIENCY = _host_copy_efficiency()
+"""Measured host-to-device copy rate over PCIe 5.0 x16's usable line rate (lives here,
+not in :mod:`.links`, so that links never imports this module)."""
+
 
 
 # ------------------------------------------------------------ NVLink point to point

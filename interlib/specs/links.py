@@ -71,20 +71,6 @@ PCIE = {
     "6.0": _pcie("PCIe 6.0", 64, "FLIT 236/256", 236, 256, "PAM4", S.LOCKWOOD_PCIE6),
 }
 
-def _host_copy_efficiency() -> Spec:
-    """Measured host-to-device copy rate over the usable line rate, PCIe 5.0 x16, derived
-    from the Azure ND H100 v5 entry of :data:`interlib.specs.inside_box.HOST_COPIES` (the
-    lowest of the published measurements relative to the usable rate)."""
-    from .inside_box import HOST_COPIES
-
-    m = HOST_COPIES["azure-nd-h100-v5"]
-    usable = PCIE[m.pcie_gen].usable_per_direction(m.lanes)
-    return Spec(m.h2d.value / usable, "fraction", "derived", m.h2d.source,
-                note=f"{m.system}: host-to-device {m.h2d.value / GB_per_s:g} GB/s measured "
-                     f"({m.h2d.note}) over {usable / GB_per_s:.3g} GB/s usable "
-                     f"({PCIE[m.pcie_gen].name} x{m.lanes}, {PCIE[m.pcie_gen].encoding})")
-
-
 # -------------------------------------------------------------------------- NVLink
 @dataclass(frozen=True)
 class NVLinkGen:
@@ -182,9 +168,6 @@ NVLINK = {
     5: _nvl("NVLink 5", "B200", 18, 50, 200, 2, 40.1, S.NVLINK_PAGE, "vendor peak",
             "NVIDIA: 18 connections of 100 GB/s (both directions) per GPU"),
 }
-
-# Defined after NVLINK: it imports .inside_box, which reads NVLINK from this module.
-PCIE_HOST_COPY_EFFICIENCY = _host_copy_efficiency()
 
 NVLINK_BIDIRECTIONAL_NOTE = (
     "Vendors quote NVLink per GPU with both directions added: 900 GB/s for NVLink 4 is "

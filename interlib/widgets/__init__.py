@@ -416,4 +416,4 @@ def questions(name: str):
 
 
 from . import ch01  # noqa: E402,F401  (registers the chapter's demos)
-from . import ch02, ch03, ch04, ch05, ch06, ch07, ch08  # noqa: E402,F401
+from . import appendix, ch02, ch03, ch04, ch05, ch06, ch07, ch08  # noqa: E402,F401

@@ -1,0 +1,175 @@
+"""The reader's own node: a :class:`~interlib.specs.System` built from catalogue parts.
+
+:func:`node` assembles a node that is not in the catalogue (a cloud instance, a PCIe
+server, a partition of an NVL72 rack) from a catalogue GPU, the way its GPUs talk to each
+other, and its scale-out NICs. The result works wherever a catalogue system does:
+:func:`interlib.collectives.predict`, :func:`interlib.steptime.step_time` and
+:func:`interlib.capstone.design`.
+
+    >>> from interlib.specs import custom
+    >>> n = custom.node("h100-sxm", 8, nics_per_gpu=1, nic_gbps=200, fabric="Ethernet")
+    >>> n.nics_per_node, n.nic.rate.value / 1e9
+    (8, 25.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import _validate as v
+from ..units import Gbit_per_s
+from . import sources as S
+from ._base import Source, Spec
+from .hardware import GPU, GPUS, NIC, System
+
+INTRA = ("nvswitch", "pcie", "nvlink-bridge")
+"""How the GPUs of one node reach each other: through NVSwitch (every GPU at its full
+NVLink rate), over PCIe only, or PCIe cards paired by an NVLink bridge."""
+
+FABRICS = ("InfiniBand", "Ethernet", "EFA")
+"""Scale-out networks: InfiniBand, Ethernet with RoCE (RDMA over Converged Ethernet), or
+AWS's EFA (SRD transport through the aws-ofi-nccl plugin)."""
+
+NVSWITCH_FOR_NVLINK = {3: 2, 4: 3, 5: 4}
+"""NVSwitch generation that serves each NVLink generation (A100: 2, H100/H200: 3,
+Blackwell: 4; :data:`interlib.specs.NVSWITCH`)."""
+
+MAX_NVSWITCH_GPUS = {3: 8, 4: 8, 5: 72}
+"""Largest NVSwitch node per NVLink generation in the catalogue: an 8-GPU HGX baseboard
+for NVLink 3 and 4, a GB200 NVL72 rack (72 GPUs in trays of 4) for NVLink 5."""
+
+TRAY_GPUS = 4
+"""GPUs per compute tray in a rack-scale NVLink domain (GB200 NVL72: 18 trays of 4)."""
+
+BRIDGE_LINKS = Spec(12, "count", "vendor peak", Source(
+    "NVIDIA A100 PCIe and H100 NVL product briefs",
+    "https://www.nvidia.com/en-us/data-center/h100/",
+    "NVLink bridge between two PCIe cards: 600 GB/s (both directions added).", key=""),
+    note="600 GB/s bidirectional = 12 links x 50 GB/s (25 GB/s per direction per link)")
+"""NVLink links an NVLink bridge gives a pair of PCIe cards."""
+
+CUSTOM_SOURCE = Source(
+    "derived in this book: the reader's own node (interlib.specs.custom.node)",
+    "interlib/specs/custom.py",
+    "Catalogue GPU and link rates with the reader's GPU count, GPU-to-GPU link, NIC count, "
+    "NIC speed and fabric. With PCIe every GPU is assumed to get its full x16 link (no "
+    "shared PCIe switch or root complex), which flatters PCIe. No such product is claimed.",
+    key="")
+
+
+@dataclass(frozen=True)
+class Node(System):
+    """A :class:`~interlib.specs.System` with the two facts a catalogue system leaves
+    implicit: its network kind and whether PCIe cards are paired by an NVLink bridge.
+
+    Attributes:
+        fabric: One of :data:`FABRICS`.
+        nvlink_bridge: Pairs of PCIe cards joined by an NVLink bridge (``intra`` is then
+            ``"pcie"``: beyond a pair, traffic crosses PCIe).
+    """
+
+    fabric: str = "InfiniBand"
+    nvlink_bridge: bool = False
+
+    def __post_init__(self):
+        super().__post_init__()
+        v.choice("fabric", self.fabric, FABRICS)
+        v.flag("nvlink_bridge", self.nvlink_bridge)
+
+    @property
+    def bridge_effective(self) -> float:
+        """Effective per-direction rate of the NVLink bridge between two cards, bytes/s:
+        :data:`BRIDGE_LINKS` links at NCCL's effective per-link rate."""
+        nvl = self.gpu.nvlink
+        return BRIDGE_LINKS.value * nvl.per_gpu_effective / nvl.links_per_gpu.value
+
+
+def _gpu(gpu) -> GPU:
+    if isinstance(gpu, GPU):
+        return gpu
+    return GPUS[v.choice("gpu", gpu, GPUS)]
+
+
+def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = None,
+         nics_per_gpu: float | None = None, nic_gbps: float = 400.0,
+         fabric: str = "InfiniBand", intra: str = "nvswitch", name: str = "custom") -> Node:
+    """A node of your own design, checked against what can be built.
+
+    Args:
+        gpu: GPU catalogue id (:data:`interlib.specs.GPUS`) or a :class:`GPU`.
+        gpus_per_node: GPUs in the node (one NVLink domain): 1..8 for an NVSwitch
+            baseboard with NVLink 3 or 4, up to 72 (a multiple of 4 above 8: trays of 4)
+            with NVLink 5, 1..8 over PCIe, 2..8 and even with NVLink bridges.
+        nics_per_node: Scale-out NICs in the node, 1..4 per GPU. Give this or
+            ``nics_per_gpu``, not both (default: one NIC per GPU).
+        nics_per_gpu: NICs per GPU, 0.125..4; ``gpus_per_node x nics_per_gpu`` must be a
+            whole number.
+        nic_gbps: Port rate of each NIC, Gb/s per direction, 10..1600.
+        fabric: ``"InfiniBand"``, ``"Ethernet"`` (RoCE) or ``"EFA"``.
+        intra: ``"nvswitch"``, ``"pcie"`` or ``"nvlink-bridge"`` (:data:`INTRA`).
+        name: Id of the result.
+
+    Returns:
+        A :class:`Node`, usable wherever a catalogue system is.
+
+    Raises:
+        ValueError: naming the argument, its value and what is allowed.
+
+    >>> node("gb200", 72).servers_per_node
+    18
+    >>> node("h100-sxm", 16)
+    Traceback (most recent call last):
+    ...
+    ValueError: gpus_per_node=16 is out of range for an NVSwitch node of H100 SXM (NVLink 4): 1..8 (NVLink 5 domains go to 72)
+    """
+    g = _gpu(gpu)
+    v.instance("name", name, str, "a string (the id of the result)")
+    v.choice("intra", intra, INTRA)
+    v.choice("fabric", fabric, FABRICS)
+    n = v.integer("gpus_per_node", gpus_per_node, lo=1, hi=72)
+    per_server = n
+    if intra == "nvswitch":
+        top = MAX_NVSWITCH_GPUS.get(g.nvlink_gen)
+        if top is None:
+            raise ValueError(f"intra='nvswitch' is not available for {g.name} (NVLink "
+                             f"{g.nvlink_gen}): NVSwitch nodes need NVLink 3 or later")
+        if n > top:
+            raise ValueError(f"gpus_per_node={n} is out of range for an NVSwitch node of "
+                             f"{g.name} (NVLink {g.nvlink_gen}): 1..{top} (NVLink 5 domains "
+                             "go to 72)")
+        if n > 8:
+            if n % TRAY_GPUS:
+                raise ValueError(f"gpus_per_node={n} is out of range: above 8 an NVLink "
+                                 f"domain is built of {TRAY_GPUS}-GPU trays, so it must be "
+                                 f"a multiple of {TRAY_GPUS} (12, 16, ..., 72)")
+            per_server = TRAY_GPUS
+    elif n > 8:
+        raise ValueError(f"gpus_per_node={n} is out of range for intra={intra!r}: 1..8")
+    if intra == "nvlink-bridge" and (n < 2 or n % 2):
+        raise ValueError(f"gpus_per_node={n} is out of range for intra='nvlink-bridge': "
+                         "an even number 2..8 (the bridge joins cards in pairs)")
+    if nics_per_node is not None and nics_per_gpu is not None:
+        raise ValueError(f"nics_per_node={nics_per_node!r} and nics_per_gpu={nics_per_gpu!r}"
+                         ": give one of them, not both")
+    if nics_per_node is None:
+        per_gpu = 1.0 if nics_per_gpu is None else v.number("nics_per_gpu", nics_per_gpu,
+                                                            lo=0.125, hi=4.0)
+        total = n * per_gpu
+        if abs(total - round(total)) > 1e-9 or round(total) < 1:
+            raise ValueError(f"nics_per_gpu={nics_per_gpu!r} is out of range for "
+                             f"gpus_per_node={n}: gpus_per_node x nics_per_gpu must be a "
+                             "whole number >= 1")
+        nics = int(round(total))
+    else:
+        nics = v.integer("nics_per_node", nics_per_node, lo=1, hi=4 * n)
+    rate = v.number("nic_gbps", nic_gbps, lo=10.0, hi=1600.0)
+    src = S.IEEE_8023 if fabric != "InfiniBand" else S.IB_ROADMAP
+    nic = NIC(f"{rate:g} Gb/s {fabric} NIC",
+              Spec(float(rate) * Gbit_per_s, "Gbit_per_s", "derived", src, "per direction",
+                   "reader-chosen port rate"), fabric)
+    link = {"nvswitch": "NVSwitch", "pcie": "PCIe", "nvlink-bridge": "PCIe + NVLink bridges"}
+    title = f"{n} x {g.name}, {link[intra]}, {nics} x {rate:g}G {fabric}"
+    return Node(name, title, g, n, "nvswitch" if intra == "nvswitch" else "pcie",
+                NVSWITCH_FOR_NVLINK.get(g.nvlink_gen) if intra == "nvswitch" else None,
+                nics, nic, CUSTOM_SOURCE, gpus_per_server=per_server, fabric=fabric,
+                nvlink_bridge=intra == "nvlink-bridge")
