@@ -149,8 +149,12 @@ class Table:
         body = "".join("<tr>" + "".join(f"<td>{e(x)}</td>" for x in r) + "</tr>"
                        for r in self.rows)
         cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
-        return (f'<table class="interlib-table">{cap}<thead><tr>{head}</tr></thead>'
-                f"<tbody>{body}</tbody></table>")
+        # The wrapper scrolls sideways when the table is wider than the page (a phone), so
+        # cells never break inside a word; focusable, so a keyboard can scroll it too.
+        return (f'<div class="interlib-table-wrap" tabindex="0" role="group" '
+                f'aria-label="Scrollable table">'
+                f'<table class="interlib-table">{cap}<thead><tr>{head}</tr></thead>'
+                f"<tbody>{body}</tbody></table></div>")
 
 
 class Prose:

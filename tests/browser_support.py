@@ -3,6 +3,7 @@
 
 * :func:`chromium_context`: Playwright driving ``/usr/bin/chromium`` (never a downloaded
   browser) with a fresh profile.
+* :func:`static_server`: a built site served on 127.0.0.1 at a free port.
 * :func:`jupyterlab_server`: JupyterLab on 127.0.0.1, a free port and a random token, as
   root with ``--allow-root``, serving a temporary *copy* of the repository's notebooks (so
   nothing a test does can modify them), with announcements, update checks and the PyPI
@@ -77,6 +78,29 @@ def chromium_context(viewport=(1280, 1600)):
                 context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def static_server(directory):
+    """Serve ``directory`` (a built site) on 127.0.0.1 at a free port, quietly; yields its
+    base URL and always shuts down."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def _free_port() -> int:

@@ -18,6 +18,7 @@ returned artists over a cached background.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from matplotlib import rcParams
@@ -31,7 +32,7 @@ from matplotlib.text import Text
 
 from .. import _validate as v
 from .. import collectives, display, hierarchy, scaling
-from ..units import billion
+from ..units import MB, billion
 from . import COLORS, new_figure, si_axis
 
 #: Largest ring the ring all-reduce demo offers; its figure keeps room for this many GPUs.
@@ -372,6 +373,10 @@ def _most_traffic(model, seq_len, micro_batches, tps, pps, dps):
                           for t in tps for p in pps for d in dps if p <= layers))
 
 
+#: Left end of the traffic axis, 100 MB (below every non-zero traffic of the options).
+_TRAFFIC_FLOOR = 100 * MB
+
+
 def parallelism_traffic(tp: int = 8, pp: int = 4, dp: int = 16, model: str = "llama-3-70b",
                         seq_len: int = 4096, micro_batches: int = 8):
     """Bytes one GPU sends per step for DP, TP and PP (bf16), one sequence per
@@ -386,14 +391,20 @@ def parallelism_traffic(tp: int = 8, pp: int = 4, dp: int = 16, model: str = "ll
     fig, ax = new_figure(figsize=(7.5, 3.4))
     fig.subplots_adjust(left=0.17)  # room for the longest category label
     ax.set_axisbelow(True)  # bars over the grid, as a blitted frame draws them
+    # A log axis: the three traffics differ by orders of magnitude (PP's ~1 GB beside
+    # TP's ~100 GB), and a linear axis fixed for the largest setting left the default
+    # bars in its first fifth. The range is fixed (decades around every option's traffic),
+    # so settings compare on one scale; a 0 B bar (that parallelism switched off) is empty.
+    ax.set_xscale("log")
+    ax.set_xlim(_TRAFFIC_FLOOR, 10 ** math.ceil(math.log10(max(most, 1.0) * 3)))
     names = ["data (DP)", "tensor (TP)", "pipeline (PP)"]
     ax.barh(names, [0.0] * len(names), color=[COLORS["blue"], COLORS["vermillion"],
                                               COLORS["green"]])
     for i in range(len(names)):
         ax.text(0, i, "", va="center", fontsize=9)
     si_axis(ax, "x", "B")
-    ax.set_xlim(0, max(most, 1.0) * 1.3)
-    ax.set_xlabel("bytes sent per GPU per training step")
+    ax.set_xlim(_TRAFFIC_FLOOR, 10 ** math.ceil(math.log10(max(most, 1.0) * 3)))
+    ax.set_xlabel("bytes sent per GPU per training step (log scale)")
     _fill_parallelism_traffic(fig, tp, pp, dp, model, seq_len, micro_batches)
     return fig
 
@@ -411,8 +422,8 @@ def _fill_parallelism_traffic(fig, tp, pp, dp, model, seq_len, micro_batches):
     ax = fig.axes[0]
     for bar, label, val in zip(ax.patches, ax.texts, (tr.dp, tr.tp, tr.pp)):
         bar.set_width(val)
-        label.set_x(val)
-        label.set_text(" " + display.fmt_bytes(val))
+        label.set_x(max(val, _TRAFFIC_FLOOR))
+        label.set_text(" " + (display.fmt_bytes(val) if val else "0 B (not used)"))
     ax.set_title(f"{m.name}: traffic per GPU per step, TP={tp} × PP={pp} × DP={dp}\n"
                  f"({micro_batches} micro-batches of one {seq_len:,}-token sequence)",
                  fontsize=10)

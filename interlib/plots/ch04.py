@@ -92,6 +92,11 @@ def _mesh_vs_switch_skeleton():
     mesh, = a2.step([], [], where="post", color=COLORS["vermillion"], lw=2, label="mesh")
     switch, = a2.plot([], [], color=COLORS["blue"], lw=2, label="through a switch: all links")
     marker, = a2.plot([], [], "o", color="black", ms=8)
+    # Where the GPU has fewer links than peers there is no full mesh at all: shade that
+    # range and say so (above the grid, below the curves: a blitted frame draws it there).
+    no_mesh = a2.axvspan(ns[-1], ns[-1], color="#e8e8e8", zorder=1.6, lw=0)
+    no_mesh_note = a2.text(0, 0.3, "", transform=a2.get_xaxis_transform(), ha="center",
+                           va="center", fontsize=9, color="#333333", zorder=1.7)
     a2.set_xlabel("GPUs n")
     a2.set_ylabel("one pair's bandwidth, per direction")
     a2.set_xlim(ns[0], ns[-1])
@@ -100,7 +105,8 @@ def _mesh_vs_switch_skeleton():
     a2.set_title(" ", fontsize=10)
     leg2 = a2.legend(fontsize=8, loc="upper right", frameon=False)
     _keep(fig, switched=switched, cursor=cursor, leg1=leg1, mesh=mesh, switch=switch,
-          marker=marker, title2=a2.title, leg2=leg2)
+          marker=marker, title2=a2.title, leg2=leg2, no_mesh=no_mesh,
+          no_mesh_note=no_mesh_note)
     return fig
 
 
@@ -115,14 +121,23 @@ def _fill_mesh_vs_switch(fig, n: int = 8, gen: int = 4) -> list:
     p["switched"].set_data(ns, nvswitch.switch_links(ns, gen))
     p["leg1"].get_texts()[1].set_text(f"switched: n x {nv.links_per_gpu.value:g} links")
     p["cursor"].set_xdata([n, n])
-    p["mesh"].set_data(ns, nvswitch.mesh_pair_bandwidth(ns, gen))
+    pair = nvswitch.mesh_pair_bandwidth(ns, gen)
+    p["mesh"].set_data(ns, np.where(pair > 0, pair, np.nan))  # no line where no mesh
     p["switch"].set_data(ns, np.full(ns.shape, nv.per_gpu_per_direction))
     p["marker"].set_data([n], [nvswitch.mesh_pair_bandwidth(n, gen)])
+    links = int(nv.links_per_gpu.value)
+    first = links + 2  # the first n whose n - 1 peers outnumber the GPU's links
+    p["no_mesh"].set_x(first - 0.5)
+    p["no_mesh"].set_width(max(0.0, ns[-1] - first + 0.5))
+    p["no_mesh_note"].set_x((first + ns[-1]) / 2)
+    p["no_mesh_note"].set_text(f"no full mesh from n = {first}:\n{links} links per GPU "
+                               f"cannot reach\nn - 1 peers (0 B/s per pair)"
+                               if first <= ns[-1] else "")
     p["title2"].set_text(f"{nv.name}: bandwidth between two GPUs")
     p["leg2"].get_texts()[0].set_text(
         f"mesh: {nv.links_per_gpu.value:g} links split among n-1 peers")
-    return [p[k] for k in ("switched", "cursor", "leg1", "mesh", "switch", "marker",
-                           "title2", "leg2")]
+    return [p[k] for k in ("switched", "cursor", "leg1", "no_mesh", "no_mesh_note", "mesh",
+                           "switch", "marker", "title2", "leg2")]
 
 
 # --- ring vs NVLS --------------------------------------------------------------------------

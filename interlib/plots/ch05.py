@@ -100,7 +100,7 @@ def allreduce_multinode(nodes: int = 16, nic: str = "connectx-7", nics_per_node:
     ax.set_xlabel("all-reduce size per GPU")
     ax.set_ylabel("time (log)")
     ax.set_title(" ", fontsize=9)
-    ax.legend(fontsize=7.5, loc="upper left", frameon=False)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
     _fill_allreduce(fig, nodes=nodes, nic=nic, nics_per_node=nics_per_node,
                     size_mib=size_mib)
     return fig
@@ -145,8 +145,12 @@ def fat_tree_sizing(hosts: int = 4096, radix: int = 64, oversubscription: float 
     ax.plot([], [], color=COLORS["vermillion"], label="cables", gid="cables")
     for t in _TIER_MARKS:
         ax.axvline(_HOSTS[0], color=COLORS["grey"], lw=0.8, ls=":", gid=f"tier:{t}")
-        ax.text(_HOSTS[0], 1.3, f" {t} tier{'s' if t > 1 else ''} max", fontsize=7,
-                rotation=90, va="bottom", color=COLORS["grey"], gid=f"tier-label:{t}")
+        # Horizontal, at the top (the curves rise to the right and stay below it).
+        # Alternate heights, so neighbouring labels never overlap.
+        ax.text(_HOSTS[0], 0.97 if t % 2 else 0.90, f" {t} tier{'s' if t > 1 else ''} max ",
+                fontsize=8,
+                va="top", color="#444444", transform=ax.get_xaxis_transform(),
+                gid=f"tier-label:{t}")
     ax.plot([], [], "o", color=COLORS["blue"], ms=7, gid="switches:chosen")
     ax.plot([], [], "o", color=COLORS["vermillion"], ms=7, gid="cables:chosen")
     ax.set_xscale("log")
@@ -157,7 +161,7 @@ def fat_tree_sizing(hosts: int = 4096, radix: int = 64, oversubscription: float 
     si_axis(ax, "y", "")
     ax.set_xlabel("hosts (NIC ports)")
     ax.set_ylabel("count (log)")
-    ax.legend(fontsize=8, loc="upper left", frameon=False)
+    ax.legend(fontsize=8, loc="lower right", frameon=False)
     ax.set_title(" ", fontsize=9)
     # Bisection as a share of full: the axis stays fixed for every host count (in B/s its
     # range would follow the hosts); the bar labels give the rates.
@@ -191,6 +195,9 @@ def _fill_fat_tree(fig, hosts, radix, oversubscription):
         shown = edge < _HOSTS[-1]
         a[f"tier:{t}"].set_xdata([edge, edge])
         a[f"tier-label:{t}"].set_x(edge)
+        # Right of its line, or left of it near the axis' end (it would leave the axes).
+        a[f"tier-label:{t}"].set_horizontalalignment("left" if edge < _HOSTS[-1] / 8
+                                                     else "right")
         a[f"tier:{t}"].set_visible(shown)
         a[f"tier-label:{t}"].set_visible(shown)
     a["switches:chosen"].set_data([ft.hosts], [ft.switches])
@@ -246,7 +253,7 @@ def topology_comparison(hosts: int = 4096, radix: int = 64, highlight: str = "dr
         for b, name in zip(bars, topology.TOPOLOGIES):
             b.set_gid(f"{key}:{name}")
         for i, name in enumerate(topology.TOPOLOGIES):
-            ax.text(i, lim[0], "", ha="center", va="bottom", fontsize=7,
+            ax.text(i, lim[0], "", ha="center", va="bottom", fontsize=8,
                     gid=f"{key}:{name}:label")
         ax.set_axisbelow(True)
         if key == "bisection":
@@ -257,7 +264,7 @@ def topology_comparison(hosts: int = 4096, radix: int = 64, highlight: str = "dr
             ax.set_ylim(*lim)
             si_axis(ax, "y", "")
         ax.set_xticks(x, [n.replace("3D ", "3D\n").replace("fat-", "fat-\n")
-                          for n in topology.TOPOLOGIES], fontsize=7.5)
+                          for n in topology.TOPOLOGIES], fontsize=8.5)
         ax.set_title(label, fontsize=9)
     fig.suptitle(" ", fontsize=9)
     _fill_topologies(fig, hosts=hosts, radix=radix, highlight=highlight)
@@ -282,6 +289,8 @@ def _fill_topologies(fig, hosts, radix, highlight):
             bar.set_alpha(1.0 if name == highlight else 0.35)
             if val is None:
                 text.set_text("n/a")
+            elif key == "switches" and val == 0:
+                text.set_text("none")  # a torus links hosts directly: no bar on a log axis
             elif key == "bisection":
                 text.set_text(display.fmt_ratio(val))
             else:
@@ -297,6 +306,8 @@ def _fill_topologies(fig, hosts, radix, highlight):
 # ------------------------------------------------------------- credit flow control
 _STEPS = 2000           # simulated packet times
 _MODES = ("credit", "lossy")
+#: Packet times shown in the buffer-occupancy panel.
+OCCUPANCY_WINDOW = 300
 _MODE_STYLE = {"credit": (COLORS["blue"], "credit-based (InfiniBand)"),
                "lossy": (COLORS["vermillion"], "lossy, go-back-N")}
 
@@ -320,29 +331,37 @@ def credit_runs(buffer_packets: int = 16, load: float = 0.5, rtt_steps: int = 32
     return MappingProxyType(runs)
 
 
-def credit_flow(buffer_packets: int = 16, load: float = 0.5, rtt_steps: int = 32):
-    """Credit-based (lossless) vs lossy sender: cumulative in-order delivery (left) and
-    receive-buffer occupancy, as a share of the buffer (right), over time."""
+def credit_flow(buffer_packets: int = 32, load: float = 0.5, rtt_steps: int = 32):
+    """Credit-based (lossless) vs lossy sender: cumulative in-order delivery (left; the
+    legend gives each sender's goodput and how busy it kept the link) and receive-buffer
+    occupancy, as a share of the buffer, over the first :data:`OCCUPANCY_WINDOW` packet
+    times (right: the whole run is too dense to read).
+
+    The default buffer is a round trip's worth of packets, enough for the credit-based
+    sender at this load: both then deliver what the receiver drains, and the picture
+    shows the difference that matters (the lossy sender's drops and busy link)."""
     fig, (ax, bx) = new_figure(1, 2)
     ax.plot([], [], color=COLORS["grey"], ls=":", lw=1, label="receiver's drain rate",
             gid="drain")
     for m in _MODES:
         ax.plot([], [], color=_MODE_STYLE[m][0], label=" ", gid=f"delivered:{m}")
-        bx.plot([], [], color=_MODE_STYLE[m][0], lw=0.8, gid=f"occupancy:{m}")
+        bx.plot([], [], color=_MODE_STYLE[m][0], lw=1.2, gid=f"occupancy:{m}",
+                drawstyle="steps-post", zorder=3 if m == "credit" else 2)
     ax.set_xlim(0, _STEPS)
     ax.set_ylim(0, _STEPS)
     ax.set_xlabel("time (packet times)")
     ax.set_ylabel("packets delivered in order")
-    ax.legend(fontsize=7.5, loc="upper left", frameon=False)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
     ax.set_title(" ", fontsize=9)
     # Occupancy as a share of the buffer: one fixed axis for every buffer size.
     bx.axhline(1.0, color=COLORS["grey"], ls="--", lw=0.8, gid="size")
-    bx.set_xlim(0, _STEPS)
+    bx.set_xlim(0, OCCUPANCY_WINDOW)
     bx.set_ylim(0, 1.15)
     bx.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     bx.set_xlabel("time (packet times)")
     bx.set_ylabel("receive buffer (share of its size)")
-    bx.set_title("buffer occupancy (dashed: size)", fontsize=9)
+    bx.set_title(f"receive buffer over the first {OCCUPANCY_WINDOW} packet times",
+                 fontsize=9)
     _fill_credit_flow(fig, buffer_packets=buffer_packets, load=load, rtt_steps=rtt_steps)
     return fig
 
@@ -361,7 +380,8 @@ def _fill_credit_flow(fig, buffer_packets, load, rtt_steps):
         r = runs[m]
         a[f"delivered:{m}"].set_data(t, r.delivered)
         b[f"occupancy:{m}"].set_data(t, r.occupancy / buffer_packets)
-        text.set_text(f"{_MODE_STYLE[m][1]}: {r.goodput:.2f}")
+        text.set_text(f"{_MODE_STYLE[m][1]}: {r.goodput:.2f}\n"
+                      f"  link busy {r.offered:.0%}, {r.drops} drops")
     ax.set_title(f"goodput (share of link) with {buffer_packets} credits, "
                  f"RTT {rtt_steps}", fontsize=9)
     return [a["drain"], *(a[f"delivered:{m}"] for m in _MODES),

@@ -123,12 +123,14 @@ def drop_stats(drop_rate: float = 1e-6, n_gpus: int = 1024, penalty_ms: float = 
 @lru_cache(maxsize=1)
 def _drop_ylim() -> tuple[float, float]:
     """Fixed y range of :func:`drop_slowdown`: from just below 1x to above the highest
-    99th-percentile step the sliders can reach (largest drop rate, penalty and GPU count);
-    the reference curves may leave it at the top."""
+    99th-percentile step at the default time lost per drop (1 ms) and the largest drop
+    rate and GPU count, so the curves fill the panel at the settings the chapter discusses.
+    Longer penalties can leave it at the top; the figure then says how far, and the demo's
+    numbers give every value."""
     packets, base = drop_step_setup()
     worst = reliability.max_drop_quantile(GPU_RANGE[1], DROP_RATE_RANGE[1], packets)
-    top = max(2.0, float((base + PENALTY_MS_RANGE[1] * ms * worst) / base))
-    return 0.9, 1.6 * top
+    top = max(2.0, float((base + ms * worst) / base))
+    return 0.95, 1.25 * top
 
 
 def _drop_yticks(lo: float, hi: float) -> list[float]:
@@ -149,9 +151,12 @@ def drop_slowdown(drop_rate: float = 1e-6, n_gpus: int = 1024, penalty_ms: float
     _check_drop(drop_rate, n_gpus, penalty_ms)
     fig, ax = new_figure()
     ones = np.ones(_GPUS.size)
-    refs = [ax.plot(_GPUS, ones, color=COLORS[c], lw=1.0, alpha=0.8, label=" ")[0]
-            for c in ("sky", "purple")]
+    # In the legend from the rarest drops to the most frequent: the reference a hundred
+    # times rarer, the chosen rate (bold), the reference a hundred times more frequent.
+    low = ax.plot(_GPUS, ones, color=COLORS["sky"], lw=1.0, alpha=0.8, label=" ")[0]
     mean = ax.plot(_GPUS, ones, color="black", lw=2.4, label=" ")[0]
+    high = ax.plot(_GPUS, ones, color=COLORS["purple"], lw=1.0, alpha=0.8, label=" ")[0]
+    refs = [low, high]
     p99 = ax.plot(_GPUS, ones, color=COLORS["vermillion"], lw=1.8, ls="--",
                   label="same, 99th percentile step")[0]
     mc_mean = ax.plot([1], [1], "x", color="black", ms=10, mew=2,
@@ -170,9 +175,12 @@ def drop_slowdown(drop_rate: float = 1e-6, n_gpus: int = 1024, penalty_ms: float
     ax.set_xlabel("GPUs in the collective")
     ax.set_ylabel("step time / drop-free step time (log)")
     ax.set_title(" ", fontsize=9)
-    legend = ax.legend(fontsize=7.5, loc="upper left", frameon=False)
+    legend = ax.legend(fontsize=8, loc="upper left", frameon=True, framealpha=0.9,
+                       edgecolor="none")  # over a reference curve that may pass under it
+    off = ax.text(0.99, 0.97, "", transform=ax.transAxes, ha="right", va="top", fontsize=8,
+                  color="#333333")
     fig._interlib_ch06 = dict(refs=refs, mean=mean, p99=p99, mc=(mc_mean, mc_p99),
-                              legend=legend, title=ax.title)
+                              legend=legend, title=ax.title, off=off)
     _fill_drop_slowdown(fig, drop_rate, n_gpus, penalty_ms)
     return fig
 
@@ -187,16 +195,19 @@ def _fill_drop_slowdown(fig, drop_rate, n_gpus, penalty_ms):
     legend = parts["legend"]
     texts, handles = legend.get_texts(), legend.get_lines()
     # the two reference curves: a hundred times rarer and a hundred times more frequent
-    for i, (p, line) in enumerate(zip((drop_rate / 100, drop_rate * 100), parts["refs"])):
+    # (legend entries 0 and 2; the chosen rate is entry 1)
+    for i, p, line in zip((0, 2), (drop_rate / 100, drop_rate * 100), parts["refs"]):
         shown = 0 < p < 1
         for artist in (line, texts[i], handles[i]):
             artist.set_visible(shown)
         if shown:
             line.set_ydata((base + pen * _mean_drops(p)) / base)
             texts[i].set_text(f"drop rate {p:.0e} (mean)")
-    parts["mean"].set_ydata((base + pen * _mean_drops(float(drop_rate))) / base)
-    texts[2].set_text(f"drop rate {drop_rate:.0e} (mean)")
-    parts["p99"].set_ydata((base + pen * _p99_drops(float(drop_rate))) / base)
+    chosen = (base + pen * _mean_drops(float(drop_rate))) / base
+    parts["mean"].set_ydata(chosen)
+    texts[1].set_text(f"drop rate {drop_rate:.0e} (mean)")
+    p99 = (base + pen * _p99_drops(float(drop_rate))) / base
+    parts["p99"].set_ydata(p99)
     st = drop_stats(drop_rate, n_gpus, penalty_ms)
     mc_mean, mc_p99 = parts["mc"]
     mc_mean.set_data([n_gpus], [st.mc_mean_step / base])
@@ -204,8 +215,12 @@ def _fill_drop_slowdown(fig, drop_rate, n_gpus, penalty_ms):
     parts["title"].set_text(f"{display.fmt_bytes(packets * 4096)} per GPU per step "
                             f"(drop-free {display.fmt_time(base)}), "
                             f"{display.fmt_time(pen)} lost per drop")
-    return [*parts["refs"], parts["mean"], parts["p99"], mc_mean, mc_p99, legend,
-            parts["title"]]
+    top = fig.axes[0].get_ylim()[1]
+    worst = max(float(np.max(chosen)), float(np.max(p99)))
+    parts["off"].set_text(f"off the scale above: up to {worst:.3g}×" if worst > top else "")
+    low, high = parts["refs"]
+    return [low, parts["mean"], high, parts["p99"], mc_mean, mc_p99, legend,
+            parts["title"], parts["off"]]
 
 
 # ------------------------------------------------------------------- PFC pause storm

@@ -188,9 +188,10 @@ def _dollars(x: float) -> str:
 # ----------------------------------------------------------------------- capstone
 _PARTS = (("compute", COLORS["green"]), ("bubble", COLORS["grey"]),
           ("TP", COLORS["blue"]), ("PP", COLORS["sky"]), ("DP", COLORS["purple"]))
-_STACK_MAX = 2.0
-"""The stacked bar ends at (step + hidden) / step <= 2 step: hidden = overlap x
-min(t_PP + t_DP, compute) <= compute <= step, as overlap <= 1 (:func:`steptime.step_time`)."""
+_ROWS = {"step": 0.35, "overlap": -0.2}
+"""y of the two bars: the step itself (its parts end-to-end make 100 %) and, below it,
+the pipeline and data-parallel communication that overlap hides under compute (it runs at
+the same time as compute, so it is drawn under the compute part)."""
 
 design = _memoised(capstone.design)
 """:func:`interlib.capstone.design`, memoised (the capstone figure and its summary text
@@ -198,20 +199,24 @@ both need it on every move)."""
 
 
 def capstone_design(**params):
-    """The capstone's step-time breakdown as shares of the step (stacked bar; the hatched
-    part is hidden by overlap) and the network it needs. Parameters:
+    """The capstone's step-time breakdown as shares of the step (stacked bar: compute,
+    pipeline bubble and the exposed communication end-to-end make 100 %; below it,
+    hatched, the PP and DP communication hidden under compute by overlap) and the network
+    it needs. Parameters:
     :func:`interlib.capstone.design`."""
     fig, ax = new_figure(figsize=(7.5, 3.4))
-    fig.subplots_adjust(left=0.05, right=0.97, top=0.9, bottom=0.33)
+    fig.subplots_adjust(left=0.13, right=0.97, top=0.9, bottom=0.33)
     ax.set_axisbelow(True)  # grid under the bars (the demo redraws only the bars)
     for name, col in _PARTS:
-        ax.barh(0, 0.0, color=col, label=name, height=0.5)
-    ax.barh(0, 0.0, color="white", alpha=0.6, hatch="//", height=0.5,
-            label="hidden by overlap")
+        ax.barh(_ROWS["step"], 0.0, color=col, label=name, height=0.4)
+    for name, col in _PARTS[3:]:  # PP and DP hidden by overlap, hatched, under compute
+        ax.barh(_ROWS["overlap"], 0.0, color=col, hatch="//", edgecolor="white", lw=0,
+                height=0.25, label="hidden under compute" if name == "PP" else None)
     ax.axvline(1.0, color="black", lw=1.5)  # the end of the step
-    ax.set_yticks([])
-    ax.set_ylim(-0.4, 1.0)
-    ax.set_xlim(0, _STACK_MAX * 1.05)
+    ax.set_yticks(list(_ROWS.values()), ["step", "overlapped"], fontsize=9)
+    ax.tick_params(axis="y", length=0)
+    ax.set_ylim(-0.45, 1.0)
+    ax.set_xlim(0, 1.04)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: display.fmt_pct(x)))
     ax.set_xlabel("share of the training step time (100 % = the step)")
     ax.legend(fontsize=8, ncol=6, loc="upper center", frameon=False)
@@ -245,13 +250,20 @@ def _fill_capstone_design(fig, **params):
         a.set_visible(True)
     error.set_visible(False)
     s = d.step
+    # The hidden time comes out of PP and DP in proportion to their times.
+    comm = s.pp + s.dp
+    shown = 1.0 - s.hidden / comm if comm > 0 else 1.0
     left = 0.0
-    for bar, val in zip(bars, (s.compute, s.bubble, s.tp, s.pp, s.dp)):
+    for bar, val in zip(bars[:5], (s.compute, s.bubble, s.tp, s.pp * shown, s.dp * shown)):
         bar.set_x(left / s.step)
         bar.set_width(val / s.step)
         left += val
-    bars[-1].set_x((left - s.hidden) / s.step)
-    bars[-1].set_width(s.hidden / s.step)
+    left = 0.0
+    for bar, val in zip(bars[5:], (s.pp, s.dp)):
+        val *= 1.0 - shown
+        bar.set_x(left / s.step)
+        bar.set_width(val / s.step)
+        left += val
     t = d.tree
     ax.set_title(f"{d.n_gpus:,} GPUs: step {display.fmt_time(s.step)}, efficiency "
                  f"{display.fmt_pct(s.efficiency)} (the black line ends the step)", fontsize=10)

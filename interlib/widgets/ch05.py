@@ -85,7 +85,7 @@ def _credit_summary(buffer_packets, load, rtt_steps):
 
 register(Demo(
     "credit_flow", P.credit_flow,
-    {"buffer_packets": IntSlider(1, 128, 16, "receive buffer = credits (packets)"),
+    {"buffer_packets": IntSlider(1, 128, 32, "receive buffer = credits (packets)"),
      "load": FloatSlider(0.0, 0.9, 0.5, "receiver's port taken by other traffic",
                          step=0.05),
      "rtt_steps": Dropdown((8, 16, 32, 64), 32, "round trip (packet times)")},

@@ -1,0 +1,186 @@
+"""What a reader of the built site gets, page by page (headless Debian Chromium).
+
+One server and one browser for the module; every page of ``_toc.yml``:
+
+* **Accessibility**: axe-core (axe-playwright-python, offline) in light and in dark mode
+  (``html[data-theme=dark]``, what the theme switcher sets) finds no *serious* or
+  *critical* violation. ``label-content-name-mismatch`` (a control whose accessible name
+  differs from its visible text, e.g. a toggle announced "Toggle hidden content" that shows
+  "Show code cell source") is experimental in axe and switched on here.
+* **Phone (390 CSS px)**, every chapter: no word in a table cell is broken across lines
+  (tables scroll sideways instead), no table or display formula is clipped (each fits or
+  sits in a box that scrolls), the page itself does not scroll sideways, and every slider
+  keeps a usable width (:data:`MIN_SLIDER_PX`).
+* **One figure per idea, no plumbing**, every chapter: no image appears twice on the page
+  (a demo's figure is the figure), and no rendered code cell shows a plumbing call
+  (``widgets.show``, ``print(widgets.summary``, ``display(``): those cells are hidden with
+  cell tags (tests/test_notebook_hygiene.py checks the tags).
+
+Needs /usr/bin/chromium (Debian package ``chromium``; never ``playwright install``);
+skipped with a message without it, failed under INTERCONNECTS_REQUIRE_BROWSER=1.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_support import chromium_context, require_chromium, static_server
+from conftest import HTML, toc_docnames
+
+require_chromium()
+
+PAGES = toc_docnames()
+CHAPTERS = [d for d in PAGES if d.startswith("chapters/")]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 1000}
+#: A slider narrower than this (CSS px) cannot be set precisely with a finger or a mouse.
+MIN_SLIDER_PX = 150
+BLOCKING = ("serious", "critical")
+PLUMBING = re.compile(r"widgets\.show\(|print\(\s*widgets\.summary|(?<![\w.])display\(")
+
+
+@pytest.fixture(scope="module")
+def site(book_build):
+    assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
+    with static_server(HTML) as url, chromium_context(viewport=(DESKTOP["width"],
+                                                                DESKTOP["height"])) as ctx:
+        page = ctx.new_page()
+        yield url, page
+        page.close()
+
+
+def _open(page, url, docname, viewport):
+    page.set_viewport_size(viewport)
+    page.goto(f"{url}/{docname}.html", wait_until="load")
+    if page.locator("div.math, span.math").count():
+        page.wait_for_selector("mjx-container", timeout=20000)
+        page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+
+
+# --- accessibility --------------------------------------------------------------------------
+
+_AXE_OPTIONS = {"resultTypes": ["violations"],
+                "rules": {"label-content-name-mismatch": {"enabled": True}}}
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_axe_no_serious_violations(site, mode):
+    from axe_playwright_python.sync_playwright import Axe
+
+    url, page = site
+    axe = Axe()
+    problems = []
+    for docname in PAGES:
+        _open(page, url, docname, DESKTOP)
+        page.evaluate("(m) => { document.documentElement.dataset.theme = m;"
+                      " document.documentElement.dataset.mode = m; }", mode)
+        assert page.evaluate("() => document.documentElement.dataset.theme") == mode
+        found = axe.run(page, options=_AXE_OPTIONS).response["violations"]
+        for v in found:
+            if v["impact"] in BLOCKING:
+                nodes = "; ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:3])
+                problems.append(f"{docname} [{mode}] {v['impact']} {v['id']} "
+                                f"({len(v['nodes'])}x): {v['help']} | e.g. {nodes}")
+    assert not problems, "axe-core violations:\n" + "\n".join(problems)
+
+
+# --- phone layout ---------------------------------------------------------------------------
+
+# Every word (a run of letters, digits, dots, commas, %, ×) in a table cell that the
+# browser laid out on more than one line. Breaks after hyphens and slashes are fine.
+_JS_BROKEN_WORDS = r"""() => {
+  const out = [];
+  const word = /[\p{L}\p{N}.,%×]+/gu;
+  for (const cell of document.querySelectorAll('.bd-content table td, .bd-content table th')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(word)) {
+        if (m[0].length < 2) continue;
+        const r = document.createRange();
+        r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter(x => x.width > 0)
+                               .map(x => Math.round(x.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+  }
+  return out;
+}"""
+
+# Tables and display formulas wider than their column must sit in a box that scrolls
+# sideways (overflow-x auto or scroll) below any box that would clip them.
+_JS_CLIPPED = r"""() => {
+  const scrolls = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const clipped = [];
+  const check = (el, what) => {
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const wide = a.scrollWidth > a.clientWidth + 1;
+      if (scrolls(a)) return;                       // it scrolls: nothing is lost
+      if (wide && getComputedStyle(a).overflowX !== 'visible') {
+        clipped.push(what + ': ' + (el.textContent || '').trim().slice(0, 60)); return;
+      }
+    }
+    const r = el.getBoundingClientRect();
+    if (r.right > document.documentElement.clientWidth + 1)
+      clipped.push(what + ' runs off the page: ' + (el.textContent || '').trim().slice(0, 60));
+  };
+  document.querySelectorAll('.bd-content table').forEach(t => check(t, 'table'));
+  document.querySelectorAll('.bd-content div.math mjx-container')
+          .forEach(m => check(m, 'display maths'));
+  return clipped;
+}"""
+
+_JS_SLIDERS = """() => [...document.querySelectorAll('.bd-content input[type=range]')]
+  .map(s => ({id: s.id, width: s.getBoundingClientRect().width}))"""
+
+
+def test_phone_layout(site):
+    url, page = site
+    problems = []
+    checked_sliders = 0
+    for docname in CHAPTERS:
+        _open(page, url, docname, PHONE)
+        broken = page.evaluate(_JS_BROKEN_WORDS)
+        if broken:
+            problems.append(f"{docname}: table words broken across lines: {broken[:8]}")
+        problems += [f"{docname}: {c}" for c in page.evaluate(_JS_CLIPPED)]
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        if wide > PHONE["width"] + 1:
+            problems.append(f"{docname}: the page is {wide} px wide at {PHONE['width']} px")
+        for s in page.evaluate(_JS_SLIDERS):
+            checked_sliders += 1
+            if s["width"] < MIN_SLIDER_PX:
+                problems.append(f"{docname}: slider {s['id']} is {s['width']:.0f} px wide "
+                                f"(< {MIN_SLIDER_PX})")
+    assert checked_sliders > 0, "no slider found on any chapter page: is the demo HTML shown?"
+    assert not problems, "at 390 px:\n" + "\n".join(problems)
+
+
+# --- one figure per idea, no plumbing -------------------------------------------------------
+
+_JS_IMAGES_AND_CODE = """() => ({
+  images: [...document.querySelectorAll('.bd-content img')].map(i => i.getAttribute('src')),
+  code: [...document.querySelectorAll('.bd-content div.cell_input')].map(c => c.textContent)
+})"""
+
+
+def test_each_figure_once_and_no_plumbing(site):
+    url, page = site
+    problems = []
+    for docname in CHAPTERS:
+        _open(page, url, docname, DESKTOP)
+        got = page.evaluate(_JS_IMAGES_AND_CODE)
+        seen = {}
+        for i, src in enumerate(got["images"]):
+            if src in seen:
+                problems.append(f"{docname}: image {i} repeats image {seen[src]} "
+                                f"({src[:60]}...)")
+            seen.setdefault(src, i)
+        for code in got["code"]:
+            m = PLUMBING.search(code)
+            if m:
+                problems.append(f"{docname}: a rendered code cell shows plumbing "
+                                f"{m.group(0)!r}: {code.strip()[:80]!r}")
+    assert not problems, "\n".join(problems)
