@@ -33,7 +33,7 @@ def ring_buffers_sent() -> str:
     return ("Each GPU sends one chunk (1/n of the buffer) at each of the 2(n − 1) steps, so "
             "2(n − 1)/n buffers in all: "
             + ", ".join(f"{f[n]:.3g} for n = {n}" for n in ns)
-            + f". It approaches 2 (already {big:.4g} at n = {1024:,}).\n\n"
+            + f". It approaches {collectives.bus_factor('all_reduce', 10**9):.3g} (already {big:.4g} at n = {1024:,}).\n\n"
             "Why that is optimal: every GPU must get the other n − 1 GPUs' share of the "
             "sum into the result, and must give its own data to be added; any algorithm "
             "has to move at least (n − 1)/n of the buffer out of each GPU to reduce and "
@@ -70,12 +70,12 @@ def sync_gpu_count() -> str:
     t = {(p, n): scaling.ring_sync_time(p, n, rung) for p in (big, small) for n in (8, 1024)}
     return ("The ring time is 2(n − 1)·α + 2(n − 1)/n · S/B. The bandwidth term barely moves "
             "with n because 2(n − 1)/n goes from "
-            f"{collectives.bus_factor('all_reduce', 8):.3g} at 8 GPUs to "
+            f"{collectives.bus_factor('all_reduce', 8):.3g} at {8} GPUs to "
             f"{collectives.bus_factor('all_reduce', 1024):.3g} at {1024:,}; the latency term "
             "grows in proportion to n. For a 70B model the bytes dominate: "
-            f"{D.fmt_time(t[big, 8])} at 8 GPUs, {D.fmt_time(t[big, 1024])} at {1024:,} "
+            f"{D.fmt_time(t[big, 8])} at {8} GPUs, {D.fmt_time(t[big, 1024])} at {1024:,} "
             f"({more(t[big, 1024], t[big, 8])} more). For a 1B model the bytes are few and "
-            f"the per-hop latency shows: {D.fmt_time(t[small, 8])} at 8 GPUs, "
+            f"the per-hop latency shows: {D.fmt_time(t[small, 8])} at {8} GPUs, "
             f"{D.fmt_time(t[small, 1024])} at {1024:,} ({ratio(t[small, 1024], t[small, 8])}).")
 
 
@@ -83,7 +83,7 @@ def sync_pcie_vs_nvlink() -> str:
     p = 70 * billion
     pc, nv = hierarchy.link("PCIe 5.0 x16"), hierarchy.link("NVLink 4")
     tp, tn = scaling.ring_sync_time(p, 8, pc), scaling.ring_sync_time(p, 8, nv)
-    return (f"For a 70B model on 8 GPUs PCIe takes {D.fmt_time(tp)} and NVLink 4 "
+    return (f"For a 70B model on {8} GPUs PCIe takes {D.fmt_time(tp)} and NVLink 4 "
             f"{D.fmt_time(tn)}: {ratio(tp, tn)} as long. The achieved bandwidths are "
             f"{D.fmt_rate(pc.effective)} and {D.fmt_rate(nv.effective)} per direction, a ratio "
             f"of {ratio(nv.effective, pc.effective)}: the same number, because for a large "
@@ -98,7 +98,7 @@ def sync_one_second() -> str:
     ok = [n for n, x in t.items() if x <= 1.0]
     no = [n for n, x in t.items() if x > 1.0]
     return ("Synchronising in no more than the compute time (so the step at most doubles if "
-            "nothing overlaps) means a sync time of at most one second. On 8 GPUs: "
+            f"nothing overlaps) means a sync time of at most one second. On {8} GPUs: "
             + "; ".join(f"{n} {D.fmt_time(x)}" for n, x in t.items())
             + f". So {', '.join(ok)} make it, and {', '.join(no)} do not"
             + (". " if no else ". ")

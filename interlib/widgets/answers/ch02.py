@@ -78,13 +78,13 @@ def ar_ratio() -> str:
     s = 1024 * MiB
     pc = collectives.predict("all_reduce", s, "h100-pcie-only", 8, 1, "ring")
     nv = collectives.predict("all_reduce", s, "dgx-h100", 8, 1, "ring")
-    return (f"At {D.fmt_bytes(s, binary=True)} on 8 GPUs the PCIe-only ring takes "
+    return (f"At {D.fmt_bytes(s, binary=True)} on {8} GPUs the PCIe-only ring takes "
             f"{D.fmt_time(pc.time_s)} and the NVLink ring {D.fmt_time(nv.time_s)}, "
             f"{ratio(pc.time_s, nv.time_s)} as long. Their bus bandwidths are "
             f"{D.fmt_rate(pc.busbw)} and {D.fmt_rate(nv.busbw)} "
             f"({ratio(nv.busbw, pc.busbw)}): the ratio of the bandwidth each GPU gets per "
             "direction on its link, NVLink 4's achieved per-GPU rate "
-            f"({D.fmt_rate(hierarchy.link('NVLink 4').effective)} in Chapter 1's table) over "
+            f"({D.fmt_rate(hierarchy.link('NVLink 4').effective)} in the first chapter's table) over "
             "PCIe 5.0 x16's achieved rate for GPU traffic. A large ring all-reduce moves "
             "2(n − 1)/n of the buffer per GPU whatever the link, so only the bandwidth "
             "differs.")

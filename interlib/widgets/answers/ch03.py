@@ -41,10 +41,10 @@ def transfer_direction() -> str:
 def tp_width() -> str:
     hs = (TP.FIGURE_WIDTHS[0] * 2, TP.FIGURE_WIDTHS[0] * 8, TP.FIGURE_WIDTHS[1])
     c = {h: P.tp_layer_cost(8, h, _H100, 4096, 0.4) for h in hs}
-    return ("A layer's compute is about 24·s·h² FLOPs (it grows with the square of the "
+    return (f"A layer's compute is about {TP.layer_forward_flops(1, 1, 1):g}·s·h² FLOPs (it grows with the square of the "
             "width), but each all-reduce moves one activation of s·h values (it grows "
             "linearly). Doubling h multiplies compute by four and the bytes by two, so the "
-            "communication share falls. At TP 8 on NVLink 4 with 4,096 tokens: "
+            f"communication share falls. At TP {8} on NVLink 4 with {4096:,} tokens: "
             + "; ".join(f"h = {h:,}: compute {D.fmt_time(float(x.compute_s))}, all-reduces "
                         f"{D.fmt_time(float(x.comm_s))}, share {D.fmt_pct(float(x.comm_share))}"
                         for h, x in c.items()) + ".")
@@ -52,7 +52,7 @@ def tp_width() -> str:
 
 def tp_degree() -> str:
     a, b = (P.tp_layer_cost(t, 8192, _H100, 4096, 0.4) for t in (4, 8))
-    return (f"From TP 4 to TP 8 (h = {8192:,}) the all-reduce of "
+    return (f"From TP {4} to TP {8} (h = {8192:,}) the all-reduce of "
             f"{D.fmt_bytes(float(a.allreduce_bytes))} takes about the same time "
             f"({D.fmt_time(float(a.comm_s))} vs {D.fmt_time(float(b.comm_s))}), because each "
             "GPU still sends about 2(n − 1)/n of the activation whatever n is, while the "

@@ -31,7 +31,7 @@ def mesh_exchange() -> str:
     n = 72
     chips = int(nvswitch.switch_chips_needed(n))
     return ("A switch replaces a wire per pair with a port per GPU link: "
-            f"{nvswitch.switch_links(8, 4)} GPU-to-switch links for 8 H100s (every link of "
+            f"{nvswitch.switch_links(8, 4)} GPU-to-switch links for {8} H100s (every link of "
             "every GPU), growing linearly with n instead of n(n − 1)/2. The price is the "
             "switch itself: chips with many ports, their power and cooling, a hop of "
             "latency, and a fixed maximum size (the switch's port count caps the domain). "
@@ -63,7 +63,7 @@ def nvls_small_n() -> str:
         parts.append(f"{n} GPUs: ideal factor {float(nvswitch.nvls_busbw_factor(n)):.3g}, ring "
                      f"{D.fmt_time(float(p['ring'].time_s))}, NVLS "
                      f"{D.fmt_time(float(p['nvls'].time_s))}, NCCL picks {p['auto'].algorithm}")
-    return ("The NVLS factor 2(n − 1)/(n + 1) is below or equal to one for n ≤ 3: with so "
+    return (f"The NVLS factor 2(n − 1)/(n + 1) is below or equal to one for n ≤ {3}: with so "
             "few GPUs the ring already sends little (2(n − 1)/n of the buffer), and NVLS "
             "adds the switch round trip and runs at a lower achieved efficiency. "
             + "; ".join(parts) + ". NCCL's tuning model compares the predicted times and "
@@ -77,7 +77,7 @@ def nvls_crossover() -> str:
     cross = float(sizes[np.argmax(nvls < ring)])
     small = 4 * KiB
     q = nvswitch.ring_vs_nvls(small, "dgx-h100", 8)
-    return (f"On a DGX H100 with 8 GPUs the ring wins below about "
+    return (f"On a DGX H100 with {8} GPUs the ring wins below about "
             f"{D.fmt_bytes(cross, binary=True)}. At {D.fmt_bytes(small, binary=True)} the ring "
             f"takes {D.fmt_time(float(q['ring'].time_s))} and NVLS "
             f"{D.fmt_time(float(q['nvls'].time_s))}: neither moves many bytes, so both times "
