@@ -34,7 +34,7 @@ ALLOWED = [
     r"2\(n − 1\)/n", r"\(n − 1\)/n", r"2\(n − 1\)/\(n \+ 1\)", r"2\(n − 1\)", r"n − 1",
     r"n \+ 1", r"2\(g − 1\)/g", r"n\(n − 1\)/2", r"k²/2", r"√\(2 ln n\)", r"ln 2",
     r"1 \+ jitter", r"\(1 − p\)", r"ln\(1 − p\)", r"min\(1,", r"1/n", r"k/4", r"k/2",
-    r"2 × the gradient", r"\b[1-9]:1\b", r"bf16", r"chunk k \+ 1", r"1 − alpha", r"n/2",
+    r"2 × the gradient", r"(?:^|\b[1-9]):1\b", r"bf16", r"chunk k \+ 1", r"1 − alpha", r"n/2",
     # names: a line code, an Ethernet speed grade, a statistic, numbered parts of a model
     r"\d+b/\d+b", r"\d+ GbE", r"\d+th percentile", r"Chapters? \d+(?: and \d+)?",
     r"switch \d", r"host \d",
