@@ -72,7 +72,7 @@ def ch02() -> Quiz:
         Numeric(f"PCIe 5.0 signals at {D.fmt_si(g5.transfer_rate.value, 'T/s')} per lane "
                 f"with {g5.encoding} line coding. What is the usable bandwidth of an x16 link "
                 "in one direction, in GB/s?",
-                usable, "GB/s", _TOL,
+                usable, "GB/s", 0.01,
                 "Transfers per second × 16 lanes ÷ 8 bits per byte × the line-coding "
                 f"efficiency ({g5.encoding_efficiency.value:.4g}).",
                 ((head, f"{D.fmt_rate(head * GB_per_s)} is the vendor headline: both "
@@ -201,6 +201,16 @@ def ch05() -> Quiz:
                 ((buf / 2, "the credit must travel back: use the round trip, twice the "
                   "one-way delay."),),
                 "Use the round trip.", "Check the unit: kB is a thousand bytes."),
+        Choice("At 128 nodes, in-switch reduction (SHARP) beats the flat ring by a far wider "
+               "margin for a small buffer than for a large one. Why?",
+               ("SHARP sends fewer bytes for small buffers only",
+                "The flat ring's time for a small buffer is mostly per-step latency, and it "
+                "takes 2(n − 1) steps; SHARP takes a handful",
+                "The switches compute faster than the GPUs"), 1,
+               ("No: SHARP halves the bytes each GPU sends into the network at every size.",
+                "Right: small messages are a latency problem (count the steps); large ones "
+                "a bandwidth problem (count the bytes).",
+                "No: the reduction arithmetic is not the bottleneck at either size.")),
     ))
 
 
