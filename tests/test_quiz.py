@@ -217,3 +217,36 @@ def test_quiz_accessibility_axe(site, context):
     bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert not bad, json.dumps(bad, indent=1)[:3000]
     page.close()
+
+
+# ------------------------------------------------------------------ in JupyterLab
+def test_quiz_in_jupyterlab():
+    """After Run All (outputs made in the session are trusted, so JupyterLab runs the
+    quiz's script), a wrong answer gets feedback and the right one is accepted."""
+    from browser_support import REPO, require_chromium
+
+    require_chromium()
+    from browser_support import LabNotebook, chromium_context, jupyterlab_server
+
+    nb = REPO / "chapters" / f"{CHAPTERS['ch04']}.ipynb"
+    with jupyterlab_server([nb]) as server, chromium_context() as context:
+        lab = LabNotebook(context, server, str(nb.relative_to(REPO)))
+        try:
+            lab.run_all()
+            page = lab.page
+            qz = quiz.show("ch04")
+            for i, q in enumerate(qz.questions, 1):
+                qid = f"quiz-ch04-{i}"
+                page.locator(f"#{qid}-q").scroll_into_view_if_needed()
+                if isinstance(q, Choice):
+                    wrong = next(k for k in range(len(q.options)) if k != q.correct)
+                    verdict, text = _answer_and_check(page, qid, wrong)
+                    assert verdict == "wrong" and q.feedback[wrong] in text
+                    assert _answer_and_check(page, qid, q.correct)[0] == "right"
+                else:
+                    verdict, text = _answer_and_check(page, qid, f"{q.answer * 10:.6g}")
+                    assert verdict == "wrong" and "Too high" in text
+                    assert _answer_and_check(page, qid, f"{q.answer:.8g}")[0] == "right"
+            assert not lab.errors, lab.errors
+        finally:
+            lab.close()
