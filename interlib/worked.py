@@ -368,7 +368,68 @@ def fat_tree_two_tier(radix, oversubscription=1.0) -> Derivation:
     return d
 
 
+def hierarchical_allreduce(params, bytes_per_param, nodes, system="dgx-h100") -> Derivation:
+    """Multi-node hierarchical all-reduce: an NVLink phase inside each node and a ring of
+    1/g shards across nodes through each GPU's NIC, pipelined (the slower one sets the
+    pace)."""
+    from . import collectives, hierarchy, scaleout, specs
+
+    k = v.integer("nodes", nodes, lo=2)
+    v.positive("params", params)
+    g = specs.system(system).gpus_per_node
+    S = params * bytes_per_param
+    nv = hierarchy.link("NVLink 4").effective
+    nic = hierarchy.link("InfiniBand NDR (1 NIC/GPU)").effective
+    f_g = collectives.bus_factor("all_reduce", g)
+    f_k = collectives.bus_factor("all_reduce", k)
+    t_in = f_g * S / nv
+    shard = S / g
+    t_out = f_k * shard / nic
+    t = max(t_in, t_out)
+    d = Derivation(f"Hierarchical all-reduce on {k} nodes, by hand")
+    d.given(f"S = {D.fmt_bytes(S)} per GPU; g = {g} GPUs per node, k = {k} nodes; NVLink "
+            f"{D.fmt_rate(nv)} and one NDR NIC per GPU {D.fmt_rate(nic)} per direction "
+            "(achieved)")
+    d.formula("inside the node: 2(g − 1)/g × S ÷ B_NVLink;  across nodes: 2(k − 1)/k × (S/g) "
+              "÷ B_NIC;  pipelined: t ≈ the larger of the two")
+    d.step(f"NVLink phase: {_g(f_g)} × {D.fmt_bytes(S)} ÷ {D.fmt_rate(nv)} = "
+           f"{D.fmt_time(t_in)}")
+    d.step(f"shard per GPU: {D.fmt_bytes(S)} ÷ {g} = {D.fmt_bytes(shard)}")
+    d.step(f"network phase: {_g(f_k)} × {D.fmt_bytes(shard)} ÷ {D.fmt_rate(nic)} = "
+           f"{D.fmt_time(t_out)}")
+    d.step(f"t ≈ max({D.fmt_time(t_in)}, {D.fmt_time(t_out)}) = **{D.fmt_time(t)}**")
+    p = scaleout.multinode_all_reduce(S, k, system, ("hierarchical",))["hierarchical"]
+    d.check(f'scaleout.multinode_all_reduce(S, {k}, "{system}")["hierarchical"].time_s', t,
+            float(p.time_s), D.fmt_time)
+    d.tolerance = 0.05
+    d.note("The model also charges latency and the pipeline's fill, a small addition here.")
+    return d
+
+
 # ----------------------------------------------------------------------------- chapter 6
+def mtu_cost(mtu, reference=4096, gbe=400) -> Derivation:
+    """Payload bandwidth lost to headers at a smaller RDMA MTU."""
+    from . import packets, specs
+
+    link = specs.ethernet(gbe).value
+    over = packets.packet_layout(0).wire
+    e_small, e_ref = mtu / (mtu + over), reference / (reference + over)
+    loss = link * (e_ref - e_small)
+    d = Derivation(f"What an MTU of {mtu} costs on {gbe} GbE")
+    d.given(f"link {D.fmt_rate(link)} per direction; RoCEv2 (IPv4) headers and wire framing "
+            f"{over} B per packet (Ethernet, IP, UDP, BTH, ICRC, FCS, preamble and gap)")
+    d.formula("efficiency = payload ÷ (payload + overhead);  goodput = link × efficiency")
+    d.step(f"MTU {mtu}: {mtu} ÷ ({mtu} + {over}) = {D.fmt_pct(e_small)} → "
+           f"{D.fmt_rate(link * e_small)}")
+    d.step(f"MTU {reference}: {reference} ÷ ({reference} + {over}) = {D.fmt_pct(e_ref)} → "
+           f"{D.fmt_rate(link * e_ref)}")
+    d.step(f"lost: {D.fmt_rate(link * e_ref)} − {D.fmt_rate(link * e_small)} = "
+           f"**{D.fmt_rate(loss)}** per direction per NIC")
+    d.check(f"packets.goodput_loss(link, {mtu}, {reference})", loss,
+            float(packets.goodput_loss(link, mtu, reference)), D.fmt_rate)
+    return d
+
+
 def drop_probability(n_gpus, drop_rate) -> Derivation:
     """P(a step contains at least one drop) = 1 − (1 − p)^(m N)."""
     from . import reliability
@@ -447,6 +508,43 @@ def tp_phase(tp, pp, dp, model="llama-3-70b", system="dgx-h100", seq_len=4096,
     return d
 
 
+def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
+                  system="dgx-h100") -> Derivation:
+    """The DP gradient all-reduce across a (tapered) spine: the bytes of a ring over the
+    DP group, at each GPU's share of the spine."""
+    from . import collectives, hierarchy, scaling, steptime
+
+    m = scaling.model(model)
+    v.number("oversubscription", oversubscription, lo=1.0)
+    shard = m.params / (tp * pp) * 2
+    f = collectives.bus_factor("all_reduce", dp)
+    sent = f * shard
+    nic = hierarchy.link("InfiniBand NDR (1 NIC/GPU)").effective
+    bw = nic / oversubscription
+    est = sent / bw
+    ph = steptime.layout_traffic(system, model, tp, pp, dp,
+                                 oversubscription=oversubscription).phase("DP")
+    d = Derivation(f"DP all-reduce through a {_g(oversubscription)}:1 spine")
+    d.given(f"{m.name}: {m.params / billion:g} billion parameters in bf16; TP = {tp}, "
+            f"PP = {pp}, DP = {dp}; one NDR NIC per GPU, {D.fmt_rate(nic)} achieved per "
+            "direction")
+    d.formula("shard = params ÷ (TP × PP) × 2 B;  bytes = 2(DP − 1)/DP × shard;  "
+              "rate = NIC ÷ oversubscription;  t ≈ bytes ÷ rate")
+    d.step(f"shard = {m.params / billion:g} × 10⁹ ÷ ({tp} × {pp}) × 2 B = {D.fmt_bytes(shard)}")
+    d.step(f"bytes each GPU sends = {f:.4g} × {D.fmt_bytes(shard)} = {D.fmt_bytes(sent)}")
+    d.step(f"rate = {D.fmt_rate(nic)} ÷ {_g(oversubscription)} = {D.fmt_rate(bw)}")
+    d.step(f"t ≈ {D.fmt_bytes(sent)} ÷ {D.fmt_rate(bw)} = **{D.fmt_time(est)}**")
+    d.check(f'steptime.layout_traffic("{system}", "{model}", {tp}, {pp}, {dp}, '
+            f"oversubscription={_g(oversubscription)}).phase(\"DP\").bytes", sent,
+            ph.bytes, D.fmt_bytes)
+    d.check("... .phase(\"DP\").time_s (the collective model, with latency)", est,
+            ph.time_s, D.fmt_time)
+    d.tolerance = 0.1
+    d.note("The collective model also charges NCCL's protocol efficiency and the ring's "
+           "per-step latencies, which the hand estimate leaves out; the bytes agree exactly.")
+    return d
+
+
 # ----------------------------------------------------------------------------- chapter 8
 def idle_dollars(n_gpus, days, price_per_gpu_hour, comm_fraction) -> Derivation:
     """Dollars lost to waiting: GPUs × hours × price × fraction."""
@@ -468,4 +566,23 @@ def idle_dollars(n_gpus, days, price_per_gpu_hour, comm_fraction) -> Derivation:
     ic = cost.idle_cost(n_gpus, comm_fraction, days * day, price_per_gpu_hour)
     d.check("cost.idle_cost(n_gpus, fraction, days * units.day, price).dollars_lost",
             dollars, float(ic.dollars_lost), lambda x: f"${x:,.0f}")
+    return d
+
+
+def efficiency(step) -> Derivation:
+    """Scaling efficiency from a step's parts (a :class:`interlib.steptime.StepTime`)."""
+    parts = (("compute", step.compute), ("pipeline bubble", step.bubble), ("TP", step.tp),
+             ("PP", step.pp), ("DP", step.dp))
+    total = sum(x for _, x in parts) - step.hidden
+    eff = step.compute / total
+    d = Derivation("Step time and efficiency from the parts")
+    d.given("; ".join(f"{n} {D.fmt_time(x)}" for n, x in parts)
+            + f"; hidden behind compute {D.fmt_time(step.hidden)}")
+    d.formula("step = compute + bubble + TP + PP + DP − hidden;  efficiency = compute ÷ step")
+    d.step("step = " + " + ".join(D.fmt_time(x) for _, x in parts)
+           + f" − {D.fmt_time(step.hidden)} = {D.fmt_time(total)}")
+    d.step(f"efficiency = {D.fmt_time(step.compute)} ÷ {D.fmt_time(total)} = "
+           f"**{D.fmt_pct(eff)}**")
+    d.check("design.step.step", total, step.step, D.fmt_time)
+    d.check("design.step.efficiency", eff, step.efficiency, D.fmt_pct)
     return d
