@@ -179,6 +179,10 @@ def pcie_load(params, bytes_per_param, n_gpus, gpus_per_switch, gen="5.0") -> De
     """Weights over PCIe: one link, split over GPUs, and split with shared uplinks."""
     from . import pcie
 
+    v.positive("params", params)
+    v.integer("bytes_per_param", bytes_per_param, lo=1, hi=8)
+    v.integer("n_gpus", n_gpus, lo=1)
+    v.integer("gpus_per_switch", gpus_per_switch, lo=1)
     S = params * bytes_per_param
     B = pcie.link_bandwidth(gen, 16)
     a = pcie.LATENCY.value
@@ -268,6 +272,7 @@ def copy_three_ways(size_bytes, gen=4) -> Derivation:
     """A copy timed with the headline, the per-direction line rate and the achieved rate."""
     from . import nvlink, transfer
 
+    v.positive("size_bytes", size_bytes)
     d = Derivation(f"A {D.fmt_bytes(size_bytes)} copy over NVLink {gen}, three ways")
     d.given(f"S = {D.fmt_bytes(size_bytes)}")
     d.formula("t = S ÷ B (one direction; latency negligible at this size)")
@@ -411,6 +416,8 @@ def mtu_cost(mtu, reference=4096, gbe=400) -> Derivation:
     """Payload bandwidth lost to headers at a smaller RDMA MTU."""
     from . import packets, specs
 
+    v.integer("mtu", mtu, lo=1, hi=9000)
+    v.integer("reference", reference, lo=1, hi=9000)
     link = specs.ethernet(gbe).value
     over = packets.packet_layout(0).wire
     e_small, e_ref = mtu / (mtu + over), reference / (reference + over)
@@ -437,6 +444,7 @@ def drop_probability(n_gpus, drop_rate) -> Derivation:
 
     m, base = drop_step_setup()
     n = v.integer("n_gpus", n_gpus, lo=1)
+    v.number("drop_rate", drop_rate, lo=0.0, hi=1.0, lo_open=True, hi_open=True)
     mn = m * n
     p_clean = math.exp(mn * math.log1p(-drop_rate))
     hit = 1 - p_clean
@@ -484,6 +492,8 @@ def tp_phase(tp, pp, dp, model="llama-3-70b", system="dgx-h100", seq_len=4096,
     from . import collectives, scaling, specs, steptime
 
     m = scaling.model(model)
+    for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
+        v.integer(name, val, lo=1)
     g = specs.system(system).gpus_per_node
     act = seq_len * m.hidden * 2
     ops = 4 * m.layers / pp * micro_batches
@@ -515,6 +525,8 @@ def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
     from . import collectives, hierarchy, scaling, steptime
 
     m = scaling.model(model)
+    for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
+        v.integer(name, val, lo=1)
     v.number("oversubscription", oversubscription, lo=1.0)
     shard = m.params / (tp * pp) * 2
     f = collectives.bus_factor("all_reduce", dp)
@@ -551,6 +563,10 @@ def idle_dollars(n_gpus, days, price_per_gpu_hour, comm_fraction) -> Derivation:
     from . import cost
     from .units import day, hour
 
+    v.whole("n_gpus", n_gpus, lo=1)
+    v.positive("days", days)
+    v.non_negative("price_per_gpu_hour", price_per_gpu_hour)
+    v.number("comm_fraction", comm_fraction, lo=0.0, hi=1.0)
     hours = days * day / hour
     gh = n_gpus * hours
     lost = gh * comm_fraction
@@ -571,6 +587,9 @@ def idle_dollars(n_gpus, days, price_per_gpu_hour, comm_fraction) -> Derivation:
 
 def efficiency(step) -> Derivation:
     """Scaling efficiency from a step's parts (a :class:`interlib.steptime.StepTime`)."""
+    from .steptime import StepTime
+
+    v.instance("step", step, StepTime, "an interlib.steptime.StepTime")
     parts = (("compute", step.compute), ("pipeline bubble", step.bubble), ("TP", step.tp),
              ("PP", step.pp), ("DP", step.dp))
     total = sum(x for _, x in parts) - step.hidden

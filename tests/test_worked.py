@@ -35,7 +35,28 @@ DERIVATIONS = {
     "pfc": lambda: worked.pfc_headroom(30, units.us),
     "tp_phase": lambda: worked.tp_phase(16, 4, 8),
     "dollars": lambda: worked.idle_dollars(1024, 30, 2.0, 0.2),
+    "hierarchical": lambda: worked.hierarchical_allreduce(70 * units.billion, 2, 4),
+    "mtu": lambda: worked.mtu_cost(1024),
+    "dp_spine": lambda: worked.dp_over_spine(8, 16, 128, 7.0),
+    "efficiency": lambda: worked.efficiency(__import__("interlib.capstone").capstone
+                                            .design(gpu="b200", nodes=256).step),
 }
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: worked.ring_sync(-1.0, 2, 8), "params="),
+    (lambda: worked.pcie_load(70e9, 2, 0, 2), "n_gpus="),
+    (lambda: worked.copy_three_ways(-5.0), "size_bytes="),
+    (lambda: worked.drop_probability(16, 1.5), "drop_rate="),
+    (lambda: worked.idle_dollars(0, 30, 2.0, 0.2), "n_gpus="),
+    (lambda: worked.mtu_cost(0), "mtu="),
+    (lambda: worked.efficiency("fast"), "step="),
+    (lambda: worked.dp_over_spine(8, 16, 128, 0.5), "oversubscription="),
+    (lambda: worked.straggler_gpus(0.9, 0.05), "target="),
+])
+def test_bad_arguments_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
 
 
 @pytest.mark.parametrize("name", list(DERIVATIONS))
