@@ -161,7 +161,11 @@ def check(q, answer) -> tuple[str, str]:
 _STYLE = (
     "<style>.interlib-quiz{border:1px solid #c8c8c8;border-radius:6px;padding:.6em 1em;"
     "margin:1em 0}.interlib-quiz fieldset{border:0;padding:0;margin:0 0 1em}"
-    ".interlib-quiz legend{font-weight:600;padding:0;margin-bottom:.4em}"
+    ".interlib-quiz legend{font-size:1em;line-height:1.5;font-weight:400;float:none;"
+    "width:auto;padding:0;margin-bottom:.4em}"
+    ".interlib-quiz-q{margin:0 0 1.2em;padding-bottom:.6em;border-bottom:1px solid #e4e4e4}"
+    ".interlib-quiz-q:last-of-type{border-bottom:0}"
+    ".interlib-quiz button{margin-left:.4em}"
     ".interlib-quiz-option{display:block;margin:.15em 0}"
     ".interlib-quiz-feedback{margin:.4em 0;font-weight:500}"
     ".interlib-quiz-feedback[data-verdict=right]{color:#0b6b2b}"
@@ -224,7 +228,8 @@ def _question_html(qid: str, number: int, q) -> str:
         opts = "".join(
             f'<label class="interlib-quiz-option"><input type="radio" name="{qid}" '
             f'value="{i}"> {e(o)}</label>' for i, o in enumerate(q.options))
-        body = (f"<fieldset><legend>{number}. {e(q.question)}</legend>{opts}</fieldset>")
+        body = (f"<fieldset><legend><strong>{number}.</strong> {e(q.question)}</legend>{opts}"
+                "</fieldset>")
         reveal = (f"The answer: {e(q.options[q.correct])}. {e(q.feedback[q.correct])}")
     else:
         unit = f" {q.unit}" if q.unit else ""

@@ -411,6 +411,45 @@ def hierarchical_allreduce(params, bytes_per_param, nodes, system="dgx-h100") ->
     return d
 
 
+def fat_tree_sizing(hosts, radix=64, oversubscription=1.0) -> Derivation:
+    """Switches and cables of a fat tree, tier by tier (the counting skeleton of
+    :func:`interlib.topology.fat_tree`)."""
+    from . import topology
+
+    n = v.integer("hosts", hosts, lo=2)
+    ft = topology.fat_tree(n, radix, oversubscription)
+    k = int(radix)
+    down, up = ft.leaf_down, ft.leaf_up
+    d = Derivation(f"A fat tree for {n:,} hosts of {k}-port switches")
+    d.given(f"hosts H = {n:,}; radix k = {k}; leaves {down} ports down, {up} up")
+    d.formula("tiers: the fewest whose capacity holds H (two tiers hold k²/2 at 1:1);  "
+              "leaves = ⌈H ÷ down⌉;  each middle tier = ⌈links from below ÷ (k/2)⌉;  "
+              "top tier = ⌈links from below ÷ k⌉;  cables = H + all uplinks")
+    caps = ", ".join(f"{t} tier(s): {topology.max_hosts(k, t, oversubscription):,}"
+                     for t in range(1, ft.tiers + 1))
+    d.step(f"capacities: {caps}, so **{ft.tiers} tiers**")
+    leaves = -(-n // down)
+    links = leaves * up
+    counts, cables = [leaves], links
+    d.step(f"leaves = ⌈{n:,} ÷ {down}⌉ = {leaves}, with {leaves} × {up} = {links:,} uplinks")
+    for _ in range(ft.tiers - 2):
+        mid = -(-links // (k // 2))
+        d.step(f"middle tier = ⌈{links:,} ÷ {k // 2}⌉ = {mid}, with {mid * (k // 2):,} uplinks")
+        counts.append(mid)
+        links = mid * (k // 2)
+        cables += links
+    top = -(-links // k)
+    counts.append(top)
+    d.step(f"top tier = ⌈{links:,} ÷ {k}⌉ = {top}")
+    total = sum(counts)
+    d.step(f"switches = {' + '.join(map(str, counts))} = **{total}**; cables = {n:,} + "
+           f"{cables:,} = **{n + cables:,}**; longest path 2 × {ft.tiers} − 1 = "
+           f"{2 * ft.tiers - 1} switch hops")
+    d.check(f"topology.fat_tree({n}, {k}).switches", total, ft.switches, str)
+    d.check(f"topology.fat_tree({n}, {k}).cables", n + cables, ft.cables, str)
+    return d
+
+
 # ----------------------------------------------------------------------------- chapter 6
 def mtu_cost(mtu, reference=4096, gbe=400) -> Derivation:
     """Payload bandwidth lost to headers at a smaller RDMA MTU."""

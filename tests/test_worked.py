@@ -37,6 +37,8 @@ DERIVATIONS = {
     "dollars": lambda: worked.idle_dollars(1024, 30, 2.0, 0.2),
     "hierarchical": lambda: worked.hierarchical_allreduce(70 * units.billion, 2, 4),
     "mtu": lambda: worked.mtu_cost(1024),
+    "fat_tree_2": lambda: worked.fat_tree_sizing(1024),
+    "fat_tree_3": lambda: worked.fat_tree_sizing(4096),
     "dp_spine": lambda: worked.dp_over_spine(8, 16, 128, 7.0),
     "efficiency": lambda: worked.efficiency(__import__("interlib.capstone").capstone
                                             .design(gpu="b200", nodes=256).step),
@@ -87,6 +89,13 @@ def test_straggler_opens_the_black_box():
     assert "(1.1 − 1) ÷ 0.05 = 2" in d.markdown()
     n = scaling.gpus_for_slowdown(1.1, 0.05)
     assert scaling.expected_max_standard_normal(n) >= 2 > scaling.expected_max_standard_normal(n - 1)
+
+
+def test_fat_tree_by_hand():
+    # SuperPOD, 4 SUs: 1,024 NDR ports on 64-port switches: 32 leaves + 16 spines
+    # (NVIDIA DGX SuperPOD reference architecture; facts.md 1.7), 2,048 cables
+    md = worked.fat_tree_sizing(1024, 64).markdown()
+    assert "= **48**" in md and "**2,048**" in md
 
 
 def test_ring_sync_by_hand():
