@@ -8,6 +8,7 @@ from .. import collectives, display, hierarchy, scaling
 from ..plots import ch01 as P
 from ..units import billion
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .answers import ch01 as A
 
 
 def _ring_summary(n, step):
@@ -24,13 +25,16 @@ register(Demo(
     {"n": IntSlider(2, P.RING_MAX_N, 4, "GPUs"),
      "step": IntSlider(0, 2 * (P.RING_MAX_N - 1), 3, "steps done")},
     _ring_summary,
-    ("After how many steps does the first chunk become fully reduced somewhere? Why that "
-     "many?",
-     "How many buffers does each GPU send in total for n = 2, 4 and 8? What does it "
-     "approach as n grows, and why does that make the ring bandwidth-optimal?",
-     "Suppose one GPU's link is twice as slow as the others'. Which of the steps does it "
-     "delay (look at which chunks are outlined at each step), and about how long does the "
-     "whole all-reduce then take?"),
+    (("After how many steps does the first chunk become fully reduced somewhere? Why that "
+      "many?",
+      A.ring_first_chunk),
+     ("How many buffers does each GPU send in total for n = 2, 4 and 8? What does it "
+      "approach as n grows, and why does that make the ring bandwidth-optimal?",
+      A.ring_buffers_sent),
+     ("Suppose one GPU's link is twice as slow as the others'. Which of the steps does it "
+      "delay (look at which chunks are outlined at each step), and about how long does the "
+      "whole all-reduce then take?",
+      A.ring_slow_link)),
     update=P._fill_ring_all_reduce))
 
 
@@ -55,12 +59,15 @@ register(Demo(
      "link": Dropdown(tuple(hierarchy.link_options()), "NVLink 4", "link"),
      "bytes_per_param": Dropdown((2, 4), 2, "bytes per gradient value")},
     _sync_summary,
-    ("Move the GPU count from 8 to 1024. Why does the time barely change for large models "
-     "but grow for small ones?",
-     "How many times longer does PCIe take than NVLink 4 for the same model? Compare with "
-     "the ratio of their achieved bandwidths.",
-     "If a training step computes for 1 s, which links let a 70B model synchronise its "
-     "gradient without doubling the step time?"),
+    (("Move the GPU count from 8 to 1024. Why does the time barely change for large models "
+      "but grow for small ones?",
+      A.sync_gpu_count),
+     ("How many times longer does PCIe take than NVLink 4 for the same model? Compare with "
+      "the ratio of their achieved bandwidths.",
+      A.sync_pcie_vs_nvlink),
+     ("If a training step computes for 1 s, which links let a 70B model synchronise its "
+      "gradient without doubling the step time?",
+      A.sync_one_second)),
     update=P._fill_gradient_sync))
 
 
@@ -94,10 +101,12 @@ register(Demo(
      "jitter": FloatSlider(0.0, P.STRAGGLER_JITTER_MAX, 0.05, "jitter (std/mean)",
                            step=0.005)},
     _straggler_summary,
-    ("Going from 1,000 to 100,000 GPUs, how much slower does the average step get? Why does "
-     "the growth slow down?",
-     "Halve the jitter. What happens to the slowdown, and what does that suggest about the "
-     "value of consistent hardware and quiet networks?"),
+    (("Going from 1,000 to 100,000 GPUs, how much slower does the average step get? Why does "
+      "the growth slow down?",
+      A.straggler_growth),
+     ("Halve the jitter. What happens to the slowdown, and what does that suggest about the "
+      "value of consistent hardware and quiet networks?",
+      A.straggler_jitter)),
     update=_straggler_update))
 
 
@@ -127,7 +136,9 @@ register(Demo(
      "pp": Dropdown(P.TRAFFIC_OPTIONS["pp"], 4, "pipeline parallel"),
      "dp": Dropdown(P.TRAFFIC_OPTIONS["dp"], 16, "data parallel")},
     _traffic_summary,
-    ("Which kind of parallelism sends the most bytes per GPU? Which one must finish inside "
-     "every layer before the next can start?",
-     "Set TP to 1. Where did the traffic go, and what new problem (memory) appears?"),
+    (("Which kind of parallelism sends the most bytes per GPU? Which one must finish inside "
+      "every layer before the next can start?",
+      A.traffic_most),
+     ("Set TP to 1. Where did the traffic go, and what new problem (memory) appears?",
+      A.traffic_tp1)),
     update=_traffic_update))

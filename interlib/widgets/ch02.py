@@ -12,6 +12,7 @@ from ..plots import ch02 as P
 from ..specs import PCIE
 from ..units import GB, MiB
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .answers import ch02 as A
 
 
 def _transfer_summary(gen, lanes, size_gb):
@@ -31,12 +32,15 @@ register(Demo(
      "lanes": Dropdown(pcie.LANES, 16, "lanes"),
      "size_gb": FloatSlider(1e-6, 100.0, 1.0, "copy size (GB)", step=0.01, log=True)},
     _transfer_summary,
-    ("Below what copy size does a PCIe 5.0 x16 link deliver less than half its achieved "
-     "bandwidth? What sets that size?",
-     "Does going from x8 to x16 lanes double a large copy's speed? Does going from Gen 4 "
-     "to Gen 5? Does either help a 4 kB copy, and why?",
-     "The vendor headline for PCIe 5.0 x16 is the right-hand column of the table. Why can "
-     "no single copy ever reach it?"),
+    (("Below what copy size does a PCIe 5.0 x16 link deliver less than half its achieved "
+      "bandwidth? What sets that size?",
+      A.transfer_half),
+     ("Does going from x8 to x16 lanes double a large copy's speed? Does going from Gen 4 "
+      "to Gen 5? Does either help a 4 kB copy, and why?",
+      A.transfer_lanes_gen),
+     ("The vendor headline for PCIe 5.0 x16 is the right-hand column of the table. Why can "
+      "no single copy ever reach it?",
+      A.transfer_headline)),
     update=P._fill_pcie_transfer))
 
 
@@ -54,10 +58,12 @@ register(Demo(
      "gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation"),
      "uplink_lanes": Dropdown((8, 16), 16, "uplink lanes")},
     _uplink_summary,
-    ("Two GPUs and two NICs sit under one switch. The GPUs copy checkpoint shards to host "
-     "memory while the NICs write incoming data into host memory, all four at once (the "
-     "same direction on the uplink). What share of its own link does each get?",
-     "Why do servers put each GPU's NIC under the same PCIe switch as the GPU?"),
+    (("Two GPUs and two NICs sit under one switch. The GPUs copy checkpoint shards to host "
+      "memory while the NICs write incoming data into host memory, all four at once (the "
+      "same direction on the uplink). What share of its own link does each get?",
+      A.uplink_share),
+     ("Why do servers put each GPU's NIC under the same PCIe switch as the GPU?",
+      A.uplink_nic_placement)),
     update=P._fill_shared_uplink))
 
 
@@ -79,12 +85,15 @@ register(Demo(
                              log=True),
      "gpus": IntSlider(2, 8, 8, "GPUs")},
     _ar_summary,
-    ("At large sizes the PCIe-only box is slower than the NVLink ring by roughly the ratio "
-     "of two bandwidths. Which two? Check against the tables in this chapter.",
-     "Why does the gap shrink for small buffers?",
-     "This model gives every GPU its full x16 link at once. Put the eight GPUs under two "
-     "switches, four each. If the ring visits all four GPUs of one switch before crossing "
-     "to the other, how many ring transfers cross each uplink in each direction? If it "
-     "alternates between the switches at every hop, how many, and what does the "
-     "shared-uplink demo give each of them?"),
+    (("At large sizes the PCIe-only box is slower than the NVLink ring by roughly the ratio "
+      "of two bandwidths. Which two? Check against the tables in this chapter.",
+      A.ar_ratio),
+     ("Why does the gap shrink for small buffers?",
+      A.ar_small),
+     ("This model gives every GPU its full x16 link at once. Put the eight GPUs under two "
+      "switches, four each. If the ring visits all four GPUs of one switch before crossing "
+      "to the other, how many ring transfers cross each uplink in each direction? If it "
+      "alternates between the switches at every hop, how many, and what does the "
+      "shared-uplink demo give each of them?",
+      A.ar_two_switches)),
     update=P._fill_allreduce_pcie_vs_nvlink))

@@ -12,6 +12,7 @@ from ..plots import ch03 as P
 from ..specs import NVLINK, PCIE
 from ..units import GB, MB
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .answers import ch03 as A
 
 
 def _transfer_summary(gen, size_mb):
@@ -30,10 +31,12 @@ register(Demo(
     {"gen": Dropdown(tuple(NVLINK), 4, "NVLink generation"),
      "size_mb": FloatSlider(0.001, 100000.0, 64.0, "copy size (MB)", step=0.01, log=True)},
     _transfer_summary,
-    ("From NVLink 1 to NVLink 5, how much faster did a 10 GB copy get? And a 10 kB copy? "
-     "Why so different?",
-     "A copy from GPU A to GPU B uses one direction. Which figure in the table bounds it: "
-     "the per-direction or the headline?"),
+    (("From NVLink 1 to NVLink 5, how much faster did a 10 GB copy get? And a 10 kB copy? "
+      "Why so different?",
+      A.transfer_generations),
+     ("A copy from GPU A to GPU B uses one direction. Which figure in the table bounds it: "
+      "the per-direction or the headline?",
+      A.transfer_direction)),
     update=P._fill_nvlink_transfer))
 
 
@@ -54,12 +57,15 @@ register(Demo(
      "seq_len": IntSlider(512, 32768, 4096, "tokens per micro-batch", step=512),
      "mfu": FloatSlider(0.2, 0.8, 0.4, "MFU (assumed)", step=0.05)},
     _tp_summary,
-    ("Why does the communication share fall as the model gets wider? (Compare how the "
-     "compute and the all-reduce bytes grow with h.)",
-     "Double the TP degree. The all-reduce bytes per GPU barely change, but the compute per "
-     "GPU halves. What does that do to the share, and why does it cap useful TP?",
-     "The B200 computes faster than the H100. Why can that make NVLink 5's share larger "
-     "than NVLink 4's?"),
+    (("Why does the communication share fall as the model gets wider? (Compare how the "
+      "compute and the all-reduce bytes grow with h.)",
+      A.tp_width),
+     ("Double the TP degree. The all-reduce bytes per GPU barely change, but the compute per "
+      "GPU halves. What does that do to the share, and why does it cap useful TP?",
+      A.tp_degree),
+     ("The B200 computes faster than the H100. Why can that make NVLink 5's share larger "
+      "than NVLink 4's?",
+      A.tp_b200)),
     update=P._fill_tp_comm_share))
 
 
@@ -78,8 +84,10 @@ register(Demo(
      "gen": Dropdown(tuple(NVLINK), 4, "NVLink generation"),
      "pcie_gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation")},
     _p2p_summary,
-    ("Why does staging through host memory cost about twice a direct PCIe copy when the "
-     "legs do not overlap, and about the same when they do?",
-     "For small copies, which sets the time: the link's bandwidth or something else? Is "
-     "the NVLink advantage there as large as for a 1 GB copy?"),
+    (("Why does staging through host memory cost about twice a direct PCIe copy when the "
+      "legs do not overlap, and about the same when they do?",
+      A.p2p_staging),
+     ("For small copies, which sets the time: the link's bandwidth or something else? Is "
+      "the NVLink advantage there as large as for a 1 GB copy?",
+      A.p2p_small)),
     update=P._fill_p2p_vs_staged))

@@ -18,6 +18,7 @@ from ..specs import NVLINK, system as _system
 from ..specs.inside_box import NVLINK_DOMAINS
 from ..units import MiB
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .answers import ch04 as A
 
 
 def _mesh_summary(n, gen):
@@ -35,10 +36,12 @@ register(Demo(
     {"n": IntSlider(2, P.MESH_MAX_GPUS, 8, "GPUs"),
      "gen": Dropdown((3, 4, 5), 4, "NVLink generation")},
     _mesh_summary,
-    ("At what GPU count can an H100 no longer reach every other GPU with even one direct "
-     "link? What does that say about a 72-GPU mesh?",
-     "A telephone exchange connects any caller to any other without a wire per pair. "
-     "What does the switch cost instead (think ports and chips)?"),
+    (("At what GPU count can an H100 no longer reach every other GPU with even one direct "
+      "link? What does that say about a 72-GPU mesh?",
+      A.mesh_limit),
+     ("A telephone exchange connects any caller to any other without a wire per pair. "
+      "What does the switch cost instead (think ports and chips)?",
+      A.mesh_exchange)),
     update=P._fill_mesh_vs_switch))
 
 
@@ -60,10 +63,13 @@ register(Demo(
      "size_mib": FloatSlider(*P.SIZE_MIB_RANGE, 1024.0, "buffer per GPU (MiB)", step=0.01,
                              log=True)},
     _nvls_summary,
-    ("Why can NVLS busbw exceed the NVLink line rate while the ring's never does?",
-     "Set 2 or 3 GPUs. Why is NVLS no better there, and why does NCCL not pick it?",
-     "Slide the buffer down to a few KiB. Below what size does the ring win, and what "
-     "does NVLS pay there that the ring does not (compare the two times)?"),
+    (("Why can NVLS busbw exceed the NVLink line rate while the ring's never does?",
+      A.nvls_above_line),
+     ("Set 2 or 3 GPUs. Why is NVLS no better there, and why does NCCL not pick it?",
+      A.nvls_small_n),
+     ("Slide the buffer down to a few KiB. Below what size does the ring win, and what "
+      "does NVLS pay there that the ring does not (compare the two times)?",
+      A.nvls_crossover)),
     update=P._fill_ring_vs_nvls))
 
 
@@ -88,7 +94,9 @@ register(Demo(
      "k": IntSlider(1, max(P._domain(d)[1] for d in P.DOMAINS) - 1,
                     P._domain("gb200-nvl72")[1] // 2, "GPUs on one side")},
     _bisection_summary,
-    ("The aggregate is four times the per-direction bisection. Which two factors of two "
-     "are those?",
-     "A cut of 1 GPU against the rest: what limits it, the switch or the GPU?"),
+    (("The aggregate is four times the per-direction bisection. Which two factors of two "
+      "are those?",
+      A.bisection_factors),
+     ("A cut of 1 GPU against the rest: what limits it, the switch or the GPU?",
+      A.bisection_one)),
     update=P._fill_bisection))

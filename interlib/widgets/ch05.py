@@ -12,6 +12,7 @@ from .. import display, flowcontrol, scaleout, specs, topology
 from ..plots import ch05 as P
 from ..units import MiB
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .answers import ch05 as A
 
 
 def _allreduce_summary(nodes, nic, nics_per_node, size_mib):
@@ -36,13 +37,16 @@ register(Demo(
      "size_mib": FloatSlider(1.0, 4096.0, 1024.0, "size per GPU (MiB)", step=0.01,
                              log=True)},
     _allreduce_summary,
-    ("Drop NICs per node from 8 to 1 at 1 GiB. By how much does each time grow? Why is the "
-     "growth close to the NIC ratio for most algorithms but not for SHARP?",
-     "At 128 nodes, compare the flat ring with SHARP at 1 MiB and at 4 GiB. Why is the gap "
-     "so much wider for the small buffer? What does that say about latency (steps) versus "
-     "bandwidth (bytes)?",
-     "Switch from ConnectX-7 to ConnectX-8 with 8 NICs. Why does the large-message time "
-     "improve less than 2x? (Look at what NVLink carries.)"),
+    (("Drop NICs per node from 8 to 1 at 1 GiB. By how much does each time grow? Why is the "
+      "growth close to the NIC ratio for most algorithms but not for SHARP?",
+      A.ib_nics),
+     ("At 128 nodes, compare the flat ring with SHARP at 1 MiB and at 4 GiB. Why is the gap "
+      "so much wider for the small buffer? What does that say about latency (steps) versus "
+      "bandwidth (bytes)?",
+      A.ib_latency),
+     ("Switch from ConnectX-7 to ConnectX-8 with 8 NICs. Why does the large-message time "
+      "improve less than 2x? (Look at what NVLink carries.)",
+      A.ib_cx8)),
     update=P._fill_allreduce))
 
 
@@ -62,12 +66,15 @@ register(Demo(
      "radix": Dropdown((16, 32, 48, 64, 128), 64, "switch radix (ports)"),
      "oversubscription": Dropdown((1.0, 2.0, 3.0, 7.0), 1.0, "leaf down:up ratio")},
     _fat_tree_summary,
-    ("Double the hosts from 1,024 to 2,048 on 64-port switches, then move one slider step "
-     "further (2,064). What happens to the switch count and the hops, and why?",
-     "Set the leaf ratio to 3:1. How many switches do you save, and what fraction of the "
-     "bisection do you give up?",
-     "With 128-port switches, how many hosts fit in two tiers? Why do switch vendors race "
-     "to higher radix?"),
+    (("Double the hosts from 1,024 to 2,048 on 64-port switches, then move one slider step "
+      "further (2,064). What happens to the switch count and the hops, and why?",
+      A.fat_tree_step),
+     ("Set the leaf ratio to 3:1. How many switches do you save, and what fraction of the "
+      "bisection do you give up?",
+      A.fat_tree_taper),
+     ("With 128-port switches, how many hosts fit in two tiers? Why do switch vendors race "
+      "to higher radix?",
+      A.fat_tree_radix)),
     update=P._fill_fat_tree))
 
 
@@ -90,12 +97,15 @@ register(Demo(
                          step=0.05),
      "rtt_steps": Dropdown((8, 16, 32, 64), 32, "round trip (packet times)")},
     _credit_summary,
-    ("With no other traffic (load 0), how many credits does the sender need to reach full "
-     "rate for each round trip? Compare with the bandwidth-delay product.",
-     "At load 0.5, both senders deliver about the same goodput. What is the lossy sender "
-     "doing with the rest of the link, and who else pays for it?",
-     "Why does a longer cable (larger round trip) force an InfiniBand switch to have "
-     "more buffer per port?"),
+    (("With no other traffic (load 0), how many credits does the sender need to reach full "
+      "rate for each round trip? Compare with the bandwidth-delay product.",
+      A.credit_bdp),
+     ("At load 0.5, both senders deliver about the same goodput. What is the lossy sender "
+      "doing with the rest of the link, and who else pays for it?",
+      A.credit_lossy),
+     ("Why does a longer cable (larger round trip) force an InfiniBand switch to have "
+      "more buffer per port?",
+      A.credit_cable)),
     update=P._fill_credit_flow))
 
 
@@ -126,10 +136,13 @@ register(Demo(
      "radix": Dropdown(P.TOPOLOGY_RADIXES, 64, "switch radix (ports)"),
      "highlight": Dropdown(topology.TOPOLOGIES, "dragonfly", "highlight")},
     _topologies_summary,
-    ("At 4,096 hosts and radix 64, which topology needs the fewest cables, and which "
-     "gives the most bisection per cable? Now move to 65,536 hosts.",
-     "Lower the radix to 16. Why does the dragonfly disappear, and what happens to the "
-     "fat-tree's tiers and longest path?",
-     "The torus has no switches at all. What does it pay instead, and for which traffic "
-     "pattern (nearest neighbour or all-to-all) is that price small?"),
+    (("At 4,096 hosts and radix 64, which topology needs the fewest cables, and which "
+      "gives the most bisection per cable? Now move to 65,536 hosts.",
+      A.topo_cables),
+     ("Lower the radix to 16. Why does the dragonfly disappear, and what happens to the "
+      "fat-tree's tiers and longest path?",
+      A.topo_radix16),
+     ("The torus has no switches at all. What does it pay instead, and for which traffic "
+      "pattern (nearest neighbour or all-to-all) is that price small?",
+      A.topo_torus)),
     update=P._fill_topologies))

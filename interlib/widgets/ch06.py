@@ -6,6 +6,7 @@ from .. import display
 from ..plots import ch06 as P
 from ..units import ms
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .answers import ch06 as A
 
 
 def _drop_summary(drop_rate, n_gpus, penalty_ms):
@@ -27,12 +28,15 @@ register(Demo(
      "penalty_ms": FloatSlider(*P.PENALTY_MS_RANGE, 1.0, "time lost per drop (ms)",
                                step=0.1, log=True)},
     _drop_summary,
-    ("At a drop rate of one in a billion, how many GPUs does it take before most steps "
-     "contain at least one drop?",
-     "Why does the 99th-percentile step matter more than the mean for a synchronous "
-     "training job of thousands of steps?",
-     "Which lever helps more at 16K GPUs: halving the drop rate or halving the time lost "
-     "per drop? Try both."),
+    (("At a drop rate of one in a billion, how many GPUs does it take before most steps "
+      "contain at least one drop?",
+      A.drop_billion),
+     ("Why does the 99th-percentile step matter more than the mean for a synchronous "
+      "training job of thousands of steps?",
+      A.drop_p99),
+     ("Which lever helps more at 16K GPUs: halving the drop rate or halving the time lost "
+      "per drop? Try both.",
+      A.drop_levers)),
     update=P._fill_drop_slowdown))
 
 
@@ -56,10 +60,12 @@ register(Demo(
      "watchdog_steps": IntSlider(50, 800, 600, "watchdog trigger (steps paused)", step=10),
      "load": FloatSlider(0.2, 1.0, 0.6, "total offered load", step=0.05)},
     _pfc_summary,
-    ("Turn the watchdog off. Which senders end up paused, and which of them were sending "
-     "to the broken receiver?",
-     "Shorten the watchdog trigger. What does the network gain, and what is the risk of "
-     "a trigger that is too short (think of a receiver that is only briefly slow)?"),
+    (("Turn the watchdog off. Which senders end up paused, and which of them were sending "
+      "to the broken receiver?",
+      A.pfc_off),
+     ("Shorten the watchdog trigger. What does the network gain, and what is the risk of "
+      "a trigger that is too short (think of a receiver that is only briefly slow)?",
+      A.pfc_short)),
     update=P._fill_pfc_storm))
 
 
@@ -88,10 +94,13 @@ register(Demo(
      "kmax_kb": FloatSlider(101.0, 2000.0, 200.0, "Kmax (kB)", step=1.0),
      "pmax": FloatSlider(0.001, 1.0, 0.01, "Pmax", step=0.001, log=True)},
     _dcqcn_summary,
-    ("Raise Kmax from 200 kB to 2 MB. What happens to the queue, and what does a deeper "
-     "queue cost a latency-sensitive small message behind it?",
-     "Make marking steep: Kmax 101 kB and Pmax 1. In this fluid model the link stays fully "
-     "used and the queue shrinks. What do you lose instead? (Watch the late joiner.)",
-     "Watch the late joiner. How long does it take to get near its fair share (the "
-     "summary prints it), and what sets that time?"),
+    (("Raise Kmax from 200 kB to 2 MB. What happens to the queue, and what does a deeper "
+      "queue cost a latency-sensitive small message behind it?",
+      A.dcqcn_kmax),
+     ("Make marking steep: Kmax 101 kB and Pmax 1. In this fluid model the link stays fully "
+      "used and the queue shrinks. What do you lose instead? (Watch the late joiner.)",
+      A.dcqcn_steep),
+     ("Watch the late joiner. How long does it take to get near its fair share (the "
+      "summary prints it), and what sets that time?",
+      A.dcqcn_joiner)),
     update=P._fill_dcqcn))

@@ -6,6 +6,7 @@ from .. import display, hierarchy, scaling
 from ..specs import studies
 from ..plots import ch07 as P
 from . import Demo, Dropdown, FloatSlider, register
+from .answers import ch07 as A
 
 
 def _ladder_summary(generation, oversubscription):
@@ -24,13 +25,16 @@ register(Demo(
      "oversubscription": FloatSlider(1.0, 8.0, 1.0, "spine oversubscription (x:1)",
                                      step=0.5)},
     _ladder_summary,
-    ("Which step of the ladder is the steepest for each generation? Did it get steeper or "
-     "shallower from A100 to B200?",
-     f"Set the oversubscription to {studies.META_AGG_OVERSUBSCRIPTION.value:g} (Meta's "
-     "taper between pods). Which rung does the spine now sit below, and which parallelism "
-     "would you keep off it?",
-     "Why is PCIe barely faster than one NIC per GPU, and what does that say about "
-     "staging network traffic through host memory?"),
+    (("Which step of the ladder is the steepest for each generation? Did it get steeper or "
+      "shallower from A100 to B200?",
+      A.ladder_steepest),
+     (f"Set the oversubscription to {studies.META_AGG_OVERSUBSCRIPTION.value:g} (Meta's "
+      "taper between pods). Which rung does the spine now sit below, and which parallelism "
+      "would you keep off it?",
+      A.ladder_taper),
+     ("Why is PCIe barely faster than one NIC per GPU, and what does that say about "
+      "staging network traffic through host memory?",
+      A.ladder_pcie)),
     update=P._fill_ladder))
 
 
@@ -53,10 +57,13 @@ register(Demo(
      "oversubscription": FloatSlider(1.0, 8.0, 1.0, "spine oversubscription (x:1)",
                                      step=0.5)},
     _layout_summary,
-    ("Move TP from 8 to 16. Which rung does tensor parallelism now cross, and how much "
-     "longer does it take per step?",
-     "With DP = 512 the gradient sync crosses the spine. Raise the oversubscription: how "
-     "far can you go before DP becomes the slowest phase?",
-     "Why does pipeline parallelism tolerate the scale-out network so much better than "
-     "tensor parallelism, although both move activations?"),
+    (("Move TP from 8 to 16. Which rung does tensor parallelism now cross, and how much "
+      "longer does it take per step?",
+      A.layout_tp16),
+     ("With DP = 512 the gradient sync crosses the spine. Raise the oversubscription: how "
+      "far can you go before DP becomes the slowest phase?",
+      A.layout_taper),
+     ("Why does pipeline parallelism tolerate the scale-out network so much better than "
+      "tensor parallelism, although both move activations?",
+      A.layout_pp_vs_tp)),
     update=P._fill_layout))

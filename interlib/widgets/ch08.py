@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import capstone, cost, display, scaling, steptime
 from ..plots import ch08 as P
 from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .answers import ch08 as A
 
 
 def _eff_summary(model, mfu, overlap):
@@ -23,12 +24,15 @@ register(Demo(
      "mfu": FloatSlider(0.1, 0.7, 0.4, "MFU of the maths kernels", step=0.05),
      "overlap": FloatSlider(0.0, 1.0, 0.8, "share of DP traffic overlapped", step=0.05)},
     _eff_summary,
-    ("Raise the MFU from 0.4 to 0.6. Does efficiency go up or down, and why is a faster GPU "
-     "harder to keep busy?",
-     "Set the overlap to 0. Which fabric loses more, and at which GPU count does the "
-     "curve stop falling?",
-     "Switch to the 8B model. Why does the commodity fabric look even worse for a small "
-     "model?"),
+    (("Raise the MFU from 0.4 to 0.6. Does efficiency go up or down, and why is a faster GPU "
+      "harder to keep busy?",
+      A.eff_mfu),
+     ("Set the overlap to 0. Which fabric loses more, and at which GPU count does the "
+      "curve stop falling?",
+      A.eff_overlap),
+     ("Switch to the 8B model. Why does the commodity fabric look even worse for a small "
+      "model?",
+      A.eff_8b)),
     update=P._fill_scaling_efficiency))
 
 
@@ -50,10 +54,12 @@ register(Demo(
      "mfu": FloatSlider(0.1, 0.7, 0.4, "MFU", step=0.05),
      "overlap": FloatSlider(0.0, 1.0, 0.8, "overlap", step=0.05)},
     _cost_summary,
-    ("At your own price, how much would a 16K-GPU run lose per month on the commodity "
-     "fabric? How many extra GPUs would that money buy?",
-     "The dollars scale linearly with price and days. What does not scale linearly, and "
-     "where in the model does it come from?"),
+    (("At your own price, how much would a 16K-GPU run lose per month on the commodity "
+      "fabric? How many extra GPUs would that money buy?",
+      A.cost_16k),
+     ("The dollars scale linearly with price and days. What does not scale linearly, and "
+      "where in the model does it come from?",
+      A.cost_nonlinear)),
     update=P._fill_idle_cost))
 
 
@@ -120,11 +126,14 @@ register(Demo(
      "price_per_gpu_hour": FloatSlider(0.5, 10.0, cost.DEFAULT_PRICE_PER_GPU_HOUR,
                                        "$ per GPU-hour (your assumption)", step=0.25)},
     _capstone_text,
-    ("Halve the NICs per server. What happens to the switch and cable counts, and to the "
-     "step time? Is the saving worth it at your price?",
-     "Raise the oversubscription to 3 at 2,048 servers, then pick 'InfiniBand + SHARP'. "
-     "How much of the DP time do the switches' reductions win back? Why do plain "
-     "InfiniBand and Ethernet give the same step in this model?",
-     "Try B200 GPUs with the same network. Why does efficiency fall although nothing in the "
-     "network changed?"),
+    (("Halve the NICs per server. What happens to the switch and cable counts, and to the "
+      "step time? Is the saving worth it at your price?",
+      A.cap_nics),
+     ("Raise the oversubscription to 3 at 2,048 servers, then pick 'InfiniBand + SHARP'. "
+      "How much of the DP time do the switches' reductions win back? Why do plain "
+      "InfiniBand and Ethernet give the same step in this model?",
+      A.cap_sharp),
+     ("Try B200 GPUs with the same network. Why does efficiency fall although nothing in the "
+      "network changed?",
+      A.cap_b200)),
     update=_capstone_update))

@@ -1,0 +1,252 @@
+"""Self-check quizzes: the checking rules, the answers, the HTML's accessibility, and the
+quizzes working in a real browser on the built site (no network, no kernel).
+
+Expected answers come from hand derivations and published figures (cited), not from the
+quiz module's own output.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import threading
+
+import pytest
+
+from interlib import quiz
+from interlib.quiz import Choice, Numeric
+from interlib.quizzes import QUIZZES
+
+CHAPTERS = {"ch01": "01_why_connect", "ch02": "02_pcie", "ch03": "03_nvlink",
+            "ch04": "04_nvswitch", "ch05": "05_infiniband", "ch06": "06_rocev2",
+            "ch07": "07_hierarchy", "ch08": "08_impact"}
+
+
+# ------------------------------------------------------------------ rules and answers
+@pytest.mark.parametrize("name", list(CHAPTERS))
+def test_each_chapter_has_three_questions_of_both_kinds(name):
+    q = quiz.show(name)
+    assert len(q.questions) >= 3
+    assert any(isinstance(x, Numeric) for x in q.questions)
+    assert any(isinstance(x, Choice) for x in q.questions)
+
+
+@pytest.mark.parametrize("name", list(CHAPTERS))
+def test_right_answers_are_accepted_and_wrong_ones_explained(name):
+    for q in quiz.show(name).questions:
+        if isinstance(q, Choice):
+            assert quiz.check(q, q.correct)[0] == "right"
+            for i in range(len(q.options)):
+                if i != q.correct:
+                    verdict, why = quiz.check(q, i)
+                    assert verdict == "wrong" and why.startswith("No")
+        else:
+            assert quiz.check(q, q.answer)[0] == "right"
+            assert quiz.check(q, f"{q.answer:.6g} {q.unit}")[0] == "right"
+            near = q.answer * (1 + 2 * q.tolerance)
+            if not any(abs(near - m) <= q.tolerance * abs(m) for m, _ in q.mistakes):
+                assert quiz.check(q, near)[0] == "close"
+            assert quiz.check(q, q.answer * 10)[0] == "wrong"
+            for value, why in q.mistakes:
+                verdict, text = quiz.check(q, value)
+                assert verdict == "wrong" and why in text
+
+
+def _numeric(name, i):
+    return quiz.show(name).questions[i]
+
+
+def test_answers_match_hand_derivations():
+    # PCIe 5.0: 32 GT/s per lane, 128b/130b (PCI-SIG PCIe 5.0 specification):
+    # 32e9 x 16 / 8 x 128/130 bytes/s = 63.015 GB/s per direction
+    assert _numeric("ch02", 0).answer == pytest.approx(32 * 16 / 8 * 128 / 130, rel=1e-9)
+    # full mesh of 8: 8 x 7 / 2 links; NVLS ideal factor 2 x 7 / 9
+    assert _numeric("ch04", 0).answer == 28
+    assert _numeric("ch04", 1).answer == pytest.approx(14 / 9)
+    # two-tier fat tree of 64-port switches: 64^2 / 2 hosts; credits = RTT in packets
+    assert _numeric("ch05", 0).answer == 2048
+    assert _numeric("ch05", 1).answer == 32
+    # 50 GB/s over 100 m at 2e8 m/s: 50e9 x 2 x 100 / 2e8 bytes = 50 kB
+    assert _numeric("ch05", 2).answer == pytest.approx(50.0)
+    # NVLink 4 on H100: 18 links x 25 GB/s per direction (NVIDIA H100 datasheet: 900 GB/s
+    # both directions)
+    assert _numeric("ch03", 0).answer == pytest.approx(450.0)
+    # H100 NVLink 450 GB/s vs one 400 Gb/s (50 GB/s) NIC, and 50 GB/s / 7 at 7:1
+    assert _numeric("ch07", 0).answer == pytest.approx(9.0)
+    assert _numeric("ch07", 1).answer == pytest.approx(50 / 7)
+    # 1,024 GPUs x 30 days x 24 h x $2 x 20 %
+    assert _numeric("ch08", 0).answer == pytest.approx(1024 * 30 * 24 * 2 * 0.2)
+
+
+def test_check_rejects_bad_input():
+    q = _numeric("ch04", 0)
+    with pytest.raises(ValueError, match="answer="):
+        quiz.check(q, "many")
+    with pytest.raises(ValueError, match="answer="):
+        quiz.check(quiz.show("ch01").questions[0], 7)
+    with pytest.raises(ValueError, match="name="):
+        quiz.show("ch99")
+    with pytest.raises(ValueError, match="tolerance="):
+        Numeric("q?", 1.0, "ms", 0.0, "because")
+    assert quiz.parse_number("1,234.5 ms") == 1234.5 and quiz.parse_number("fast") is None
+
+
+# ------------------------------------------------------------------ the HTML
+@pytest.mark.parametrize("name", list(CHAPTERS))
+def test_every_input_is_labelled(name):
+    h = quiz.show(name).html()
+    text_ids = re.findall(r'<input type="text" id="([^"]+)"', h)
+    for i in text_ids:
+        assert f'<label for="{i}">' in h
+    # every radio sits inside a <label>, inside a fieldset with a legend
+    for fs in re.findall(r"<fieldset>(.*?)</fieldset>", h, re.S):
+        assert fs.startswith("<legend>")
+        radios = re.findall(r"<input type=\"radio\"", fs)
+        labelled = re.findall(r'<label class="interlib-quiz-option"><input type="radio"', fs)
+        assert radios and len(radios) == len(labelled)
+    assert h.count('role="status"') == len(quiz.show(name).questions)
+    # works without script too: a closed answer toggle per question; nothing from a network
+    assert h.count("<details>") == len(quiz.show(name).questions)
+    assert "http" not in h
+
+
+def test_html_matches_the_python_rules():
+    q = quiz.show("ch02")
+    blobs = re.findall(r'data-check="([^"]+)"', q.html())
+    import html as H
+    data = [json.loads(H.unescape(b)) for b in blobs]
+    for d, qq in zip(data, q.questions):
+        if isinstance(qq, Numeric):
+            assert d["answer"] == qq.answer and d["tol"] == qq.tolerance
+            assert [m[0] for m in d["mistakes"]] == [m for m, _ in qq.mistakes]
+        else:
+            assert d["correct"] == qq.correct and d["feedback"] == list(qq.feedback)
+
+
+# ------------------------------------------------------------------ in the browser
+def _serve(directory):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+@pytest.fixture(scope="module")
+def site(book_build):
+    from browser_support import require_chromium
+
+    require_chromium()
+    from conftest import HTML
+
+    assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
+    httpd = _serve(HTML)
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def context():
+    from browser_support import require_chromium
+
+    require_chromium()
+    from browser_support import chromium_context
+
+    with chromium_context() as ctx:
+        yield ctx
+
+
+def _answer_and_check(page, qid, value):
+    q = page.locator(f"#{qid}-q")
+    if isinstance(value, int) and not isinstance(value, bool) and q.locator(
+            "input[type=radio]").count():
+        q.locator("input[type=radio]").nth(value).check()
+    else:
+        q.get_by_label(re.compile("^Your answer")).fill(str(value))
+    q.get_by_role("button", name="Check").click()
+    fb = q.locator(".interlib-quiz-feedback")
+    return fb.get_attribute("data-verdict"), fb.inner_text()
+
+
+@pytest.mark.parametrize("name", list(CHAPTERS))
+def test_quiz_on_the_static_site(site, context, name):
+    page = context.new_page()
+    outside, errors = [], []
+    page.on("request", lambda r: outside.append(r.url)
+            if not r.url.startswith(site) and not r.url.startswith(("data:", "blob:"))
+            else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site}/chapters/{CHAPTERS[name]}.html", wait_until="load")
+    qz = quiz.show(name)
+    for i, q in enumerate(qz.questions, 1):
+        qid = f"quiz-{name}-{i}"
+        if isinstance(q, Choice):
+            wrong = next(k for k in range(len(q.options)) if k != q.correct)
+            verdict, text = _answer_and_check(page, qid, wrong)
+            assert verdict == "wrong" and q.feedback[wrong] in text
+            verdict, text = _answer_and_check(page, qid, q.correct)
+            assert verdict == "right"
+        else:
+            verdict, text = _answer_and_check(page, qid, f"{q.answer * 10:.6g}")
+            assert verdict == "wrong" and ("Too high" in text), text
+            if q.mistakes:
+                value, why = q.mistakes[0]
+                verdict, text = _answer_and_check(page, qid, f"{value:.8g}")
+                assert verdict == "wrong" and why in text
+            verdict, text = _answer_and_check(page, qid, f"{q.answer:.8g}")
+            assert verdict == "right" and text.startswith("\u2714 Right")
+    # the no-script fallback is there, closed
+    assert page.locator(".interlib-quiz details[open]").count() == 0
+    assert not outside, outside
+    assert not errors, errors
+    page.close()
+
+
+def test_quiz_accessibility_axe(site, context):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = context.new_page()
+    page.goto(f"{site}/chapters/{CHAPTERS['ch02']}.html", wait_until="load")
+    results = Axe().run(page, context={"include": [[".interlib-quiz"]]})
+    bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert not bad, json.dumps(bad, indent=1)[:3000]
+    page.close()
+
+
+# ------------------------------------------------------------------ in JupyterLab
+def test_quiz_in_jupyterlab():
+    """After Run All (outputs made in the session are trusted, so JupyterLab runs the
+    quiz's script), a wrong answer gets feedback and the right one is accepted."""
+    from browser_support import REPO, require_chromium
+
+    require_chromium()
+    from browser_support import LabNotebook, chromium_context, jupyterlab_server
+
+    nb = REPO / "chapters" / f"{CHAPTERS['ch04']}.ipynb"
+    with jupyterlab_server([nb]) as server, chromium_context() as context:
+        lab = LabNotebook(context, server, str(nb.relative_to(REPO)))
+        try:
+            lab.run_all()
+            page = lab.page
+            qz = quiz.show("ch04")
+            for i, q in enumerate(qz.questions, 1):
+                qid = f"quiz-ch04-{i}"
+                page.locator(f"#{qid}-q").scroll_into_view_if_needed()
+                if isinstance(q, Choice):
+                    wrong = next(k for k in range(len(q.options)) if k != q.correct)
+                    verdict, text = _answer_and_check(page, qid, wrong)
+                    assert verdict == "wrong" and q.feedback[wrong] in text
+                    assert _answer_and_check(page, qid, q.correct)[0] == "right"
+                else:
+                    verdict, text = _answer_and_check(page, qid, f"{q.answer * 10:.6g}")
+                    assert verdict == "wrong" and "Too high" in text
+                    assert _answer_and_check(page, qid, f"{q.answer:.8g}")[0] == "right"
+            assert not lab.errors, lab.errors
+        finally:
+            lab.close()

@@ -1,0 +1,158 @@
+"""Worked solutions (interlib.worked) and problem sets (interlib.problems).
+
+A derivation redoes a model's arithmetic step by step and then calls the library; these
+tests check that every derivation used by the chapters and the problem sets agrees with
+the library within its stated tolerance, that the agreement check itself can fail, and
+that problem answers match hand derivations from published figures.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interlib import display, problems, units, worked
+
+REPO = Path(__file__).resolve().parent.parent
+
+DERIVATIONS = {
+    "ring_sync": lambda: worked.ring_sync(70 * units.billion, 2, 8, "NVLink 4"),
+    "ring_sync_pcie": lambda: worked.ring_sync(8 * units.billion, 2, 8, "PCIe 5.0 x16"),
+    "straggler": lambda: worked.straggler_gpus(1.1, 0.05),
+    "algbw": lambda: worked.algbw_busbw(4 * units.GiB, 8, "dgx-a100"),
+    "pcie_load": lambda: worked.pcie_load(70 * units.billion, 2, 8, 2),
+    "pcie_box": lambda: worked.pcie_box_allreduce(70 * units.billion, 2, 8),
+    "tp_layer": lambda: worked.tp_layer(1, 4096, 8192, 8, 0.4),
+    "copy": lambda: worked.copy_three_ways(10 * units.GB),
+    "dgx": lambda: worked.dgx_bandwidths("dgx-h100"),
+    "nvl72": lambda: worked.dgx_bandwidths("gb200-nvl72"),
+    "nvls": lambda: worked.nvls_factors(8),
+    "credits": lambda: worked.credit_buffer(100),
+    "fat_tree": lambda: worked.fat_tree_two_tier(64, 3.0),
+    "drops": lambda: worked.drop_probability(2048, 1e-9),
+    "pfc": lambda: worked.pfc_headroom(30, units.us),
+    "tp_phase": lambda: worked.tp_phase(16, 4, 8),
+    "dollars": lambda: worked.idle_dollars(1024, 30, 2.0, 0.2),
+    "hierarchical": lambda: worked.hierarchical_allreduce(70 * units.billion, 2, 4),
+    "mtu": lambda: worked.mtu_cost(1024),
+    "fat_tree_2": lambda: worked.fat_tree_sizing(1024),
+    "fat_tree_3": lambda: worked.fat_tree_sizing(4096),
+    "dp_spine": lambda: worked.dp_over_spine(8, 16, 128, 7.0),
+    "efficiency": lambda: worked.efficiency(__import__("interlib.capstone").capstone
+                                            .design(gpu="b200", nodes=256).step),
+}
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: worked.ring_sync(-1.0, 2, 8), "params="),
+    (lambda: worked.pcie_load(70e9, 2, 0, 2), "n_gpus="),
+    (lambda: worked.copy_three_ways(-5.0), "size_bytes="),
+    (lambda: worked.drop_probability(16, 1.5), "drop_rate="),
+    (lambda: worked.idle_dollars(0, 30, 2.0, 0.2), "n_gpus="),
+    (lambda: worked.mtu_cost(0), "mtu="),
+    (lambda: worked.efficiency("fast"), "step="),
+    (lambda: worked.dp_over_spine(8, 16, 128, 0.5), "oversubscription="),
+    (lambda: worked.straggler_gpus(0.9, 0.05), "target="),
+])
+def test_bad_arguments_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("name", list(DERIVATIONS))
+def test_derivation_agrees_and_shows_its_steps(name):
+    d = DERIVATIONS[name]()
+    assert d.checks and d.agrees, d.text()
+    md = d.markdown()
+    for part in ("*Givens*", "*Step by step*", "*Check with interlib*"):
+        assert part in md
+    assert len(d.steps) >= 1
+    bundle = d._repr_mimebundle_()
+    assert set(bundle) == {"text/markdown", "text/plain"} and "*" not in bundle["text/plain"]
+
+
+def test_the_agreement_check_can_fail():
+    d = worked.Derivation("x")
+    d.check("f()", 1.0, 1.0, str)
+    assert d.agrees
+    d.check("g()", 1.2, 1.0, str)
+    assert not d.agrees
+
+
+def test_straggler_opens_the_black_box():
+    # by hand: 1 + j E_n >= T  <=>  E_n >= (T - 1) / j = 2 for T = 1.1, j = 0.05; E_n is the
+    # expected maximum of n standard normals, E_2 = 1/sqrt(pi) (exact)
+    from interlib import scaling
+    d = worked.straggler_gpus(1.1, 0.05)
+    assert "(1.1 − 1) ÷ 0.05 = 2" in d.markdown()
+    n = scaling.gpus_for_slowdown(1.1, 0.05)
+    assert scaling.expected_max_standard_normal(n) >= 2 > scaling.expected_max_standard_normal(n - 1)
+
+
+def test_fat_tree_by_hand():
+    # SuperPOD, 4 SUs: 1,024 NDR ports on 64-port switches: 32 leaves + 16 spines
+    # (NVIDIA DGX SuperPOD reference architecture; facts.md 1.7), 2,048 cables
+    md = worked.fat_tree_sizing(1024, 64).markdown()
+    assert "= **48**" in md and "**2,048**" in md
+
+
+def test_ring_sync_by_hand():
+    # 70e9 x 2 B = 140 GB; x 2 x 7/8 = 245 GB sent per GPU (nccl-tests PERFORMANCE.md)
+    md = worked.ring_sync(70 * units.billion, 2, 8, "NVLink 4").markdown()
+    assert "= 140 GB" in md and "= 245 GB" in md
+
+
+ALL = [k for keys in problems.SETS.values() for k in keys]
+
+
+@pytest.mark.parametrize("key", ALL)
+def test_problem_is_checkable_and_solved(key):
+    p = problems.get(key)
+    assert p.solution.agrees, p.solution.text()
+    assert problems.check(key, p.numeric.answer).startswith("right")
+    assert problems.check(key, p.numeric.answer * 5).startswith("wrong")
+    assert "answer" in problems.check(key, None)
+    for value, why in p.numeric.mistakes:
+        assert problems.check(key, value) == f"wrong: Not quite: {why}"
+    md = p._repr_mimebundle_()["text/markdown"]
+    assert f'problems.check("{key}", answer)' in md
+
+
+def test_problem_answers_match_hand_derivations():
+    # NVL72: 72 GPUs x 900 GB/s per direction (NVIDIA GB200 NVL72 page: 130 TB/s aggregate);
+    # bisection both directions = 36 x 900 GB/s x 2
+    assert problems.answer("B3") == pytest.approx(36 * 900 * 2 / 1000)
+    # NDR 400 Gb/s = 50 GB/s; 40 m each way at 2e8 m/s: 50e9 x 80 / 2e8 B = 20 kB
+    assert problems.answer("C1") == pytest.approx(20.0)
+    # 8,192 GPUs x 14 days x 24 h x $3 x 15 %
+    assert problems.answer("D2") == pytest.approx(8192 * 14 * 24 * 3 * 0.15)
+    # 50 GB/s NIC / 4
+    assert problems.answer("D3") == pytest.approx(12.5)
+    # P(drop) = 1 - (1 - p)^(m N) with m = ceil(1e9 / 4096) packets (1 GB in 4 KiB payloads)
+    m = -(-10**9 // 4096)
+    assert problems.answer("C3") == pytest.approx(100 * (1 - (1 - 1e-10) ** (m * 4096)))
+
+
+def test_problem_validation():
+    with pytest.raises(ValueError, match="key="):
+        problems.get("Z9")
+    with pytest.raises(ValueError, match="answer="):
+        problems.check("A1", "fast")
+
+
+@pytest.mark.parametrize("letter", list(problems.SETS))
+def test_problem_set_notebooks_hold_every_problem(letter):
+    files = {"A": "problems_1_2", "B": "problems_3_4", "C": "problems_5_6", "D": "problems_7_8"}
+    src = "".join("".join(c["source"]) for c in
+                  json.loads((REPO / "book" / f"{files[letter]}.ipynb").read_text())["cells"])
+    sol = "".join("".join(c["source"]) for c in
+                  json.loads((REPO / "book" / "problems_solutions.ipynb").read_text())["cells"])
+    for key in problems.SETS[letter]:
+        assert f'problems.check("{key}", answer)' in src
+        assert f'problems.solution("{key}")' in sol
+
+
+def test_display_used():  # the derivations format through interlib.display
+    assert display.fmt_bytes(140e9) in worked.ring_sync(70e9, 2, 8).markdown()
