@@ -271,16 +271,21 @@ def domain_table() -> display.Table:
             d.name, str(n), nv.name, display.fmt_rate(nv.per_gpu_per_direction),
             display.fmt_rate(aggregate_bandwidth(n, nv.per_gpu_bidirectional)), *cells,
             f"{display.fmt_rate(d.headline.value)} [{d.headline.kind}]: {d.headline_says}",
+            d.status,
         ])
     return display.Table(
         ["domain", "GPUs", "NVLink", "per GPU, per direction", "aggregate, both directions",
-         "bisection, per direction", "bisection, both directions", "headline [kind]"],
+         "bisection, per direction", "bisection, both directions", "headline [kind]",
+         "status"],
         rows, "Aggregate = GPUs x per-GPU bandwidth (both directions); bisection = half the "
               "GPUs x per-GPU bandwidth, which holds for one tier of switches (non-blocking "
               "by construction). For domains whose switches span several tiers the "
               "bisection depends on how the tiers are wired: where our sources do not give "
               "it, it is not computed, or (marked) computed assuming a non-blocking fabric, "
-              "an upper bound. Sources in interlib.specs.inside_box.")
+              "an upper bound. Status: whether the domain was sold (the 256-GPU Hopper "
+              "NVLink Switch Systems were announced but not shipped as products; the "
+              "first multi-node NVLink product is GB200 NVL72). Sources in "
+              "interlib.specs.inside_box.")
 
 
 # ----------------------------------------------------------- in-switch reduction

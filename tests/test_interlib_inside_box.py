@@ -207,16 +207,49 @@ def test_h100_256_headline_is_nvidias_all_to_all_figure_not_a_bisection():
     # all-to-all bandwidth" (facts.md 1.3). facts.md gives 57.6 = 128 x 450 GB/s only as
     # arithmetic [D]; no source gives this fabric's bisection (the external NVLink Switch
     # tier is not confirmed non-blocking), so the book must not compute one.
-    d = IB.NVLINK_DOMAINS["h100-nvlink-256"]
+    d = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
     assert d.gpus.value == 256
     assert d.headline.value == pytest.approx(57.6 * u.TB_per_s)
     assert d.headline.kind == "vendor peak" and d.headline.source is specs.sources.NVSWITCH_BLOG
     assert "all-to-all" in d.headline_says and "bisection" not in d.headline_says
     assert d.headline.value == pytest.approx(128 * 450 * u.GB_per_s)  # the [D] arithmetic
     assert d.fabric == "multi-tier, not published" and not d.bisection_known
-    assert nvswitch.domain_bisection("h100-nvlink-256") is None
+    assert nvswitch.domain_bisection("dgx-h100-nvlink-256") is None
     row = next(r for r in nvswitch.domain_table().rows if r[0] == d.name)
     assert row[5] == row[6] == "not published"
+
+
+def test_256_gpu_hopper_nvlink_domains_are_marked_not_shipped():
+    # Issue 14, error 6. NVIDIA's Hopper in-depth blog: "NVLink Switch System technology is
+    # not currently available with H100 systems"; the DGX H100 SuperPOD reference
+    # architecture joins nodes with NDR InfiniBand. DGX GH200 (Hopper page: 256 GPUs,
+    # 57.6 TB/s) was announced; NVIDIA's NCCL maintainers wrote in May 2024 (nccl#1286) that
+    # no multi-level NVLink Switch product was publicly available and that the first
+    # multi-node NVLink system would be GB200 NVL72.
+    h100 = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
+    gh200 = IB.NVLINK_DOMAINS["dgx-gh200-256"]
+    assert h100.status == "announced, not shipped"
+    assert h100.status_source is specs.sources.HOPPER_INDEPTH
+    assert "not currently available" in h100.status_source.says
+    assert gh200.status == "announced, not publicly released"
+    assert gh200.status_source is specs.sources.NCCL_1286
+    assert gh200.gpus.value == 256 and gh200.headline.value == pytest.approx(57.6 * u.TB_per_s)
+    assert "GH200" in gh200.name and "H100" in h100.name
+    for key in ("dgx-h100", "dgx-b200", "gb200-nvl72"):
+        assert IB.NVLINK_DOMAINS[key].status == "shipped"
+    status = {r[0]: r[-1] for r in nvswitch.domain_table().rows}
+    assert status[h100.name] == "announced, not shipped"
+    assert status[IB.NVLINK_DOMAINS["gb200-nvl72"].name] == "shipped"
+
+
+def test_unshipped_domain_needs_a_status_source():
+    d = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
+    with pytest.raises(ValueError, match="status_source"):
+        IB.NVLinkDomain(d.name, d.size, 4, d.headline, d.headline_says, d.fabric,
+                        status="announced, not shipped")
+    with pytest.raises(ValueError, match="status="):
+        IB.NVLinkDomain(d.name, d.size, 4, d.headline, d.headline_says, d.fabric,
+                        status="rumoured")
 
 
 def test_nvl576_headline_is_derived_and_its_bisection_an_assumption():

@@ -39,3 +39,9 @@ __all__ += ["ADAPTER_LATENCY", "META_CLUSTERS_24K", "PACKET_HEADERS", "SWITCH_HO
 from . import studies  # noqa: E402
 
 __all__ += ["studies"]
+# Chapters 1-4, expert review: NVLink-C2C host link, reduced-NVLink export parts, PCIe P2P
+# hardware latency (appended)
+from .hardware import HOST_LINKS, HostLink  # noqa: E402
+from .links import NVLINK_C2C, PCIE_P2P_LATENCY, REDUCED_NVLINK  # noqa: E402
+
+__all__ += ["HOST_LINKS", "HostLink", "NVLINK_C2C", "PCIE_P2P_LATENCY", "REDUCED_NVLINK"]
