@@ -301,6 +301,44 @@ REDUCED_NVLINK = {
 }
 """Export parts with cut-down NVLink (Chapter 3)."""
 
+# ------------------------------------------------------------ NCCL wire formats
+NCCL_PROTOCOL_LINES = {
+    "LL": (Spec(16, "B", "model constant", S.NCCL_DEVICE_H,
+                note="union ncclLLFifoLine: 4 data + 4 flag bytes, twice"),
+           Spec(8, "B", "model constant", S.NCCL_DEVICE_H,
+                note="data bytes per LL line (the rest are flags)")),
+    "LL128": (Spec(128, "B", "model constant", S.NCCL_DEVICE_H,
+                   note="NCCL_LL128_LINESIZE"),
+              Spec(120, "B", "model constant", S.NCCL_DEVICE_H,
+                   note="NCCL_LL128_DATAELEMS = 15 of 16 eight-byte words; one is the "
+                        "flag")),
+}
+"""NCCL's low-latency protocols: (line size, data bytes per line). Simple has no per-line
+flags: it synchronises whole chunks with memory fences (Chapter 1)."""
+
+NCCL_MAX_CHANNELS = Spec(64, "count", "model constant", S.NCCL_DEVICE_H,
+                         note="MAXCHANNELS: the most channels (each one CUDA block "
+                              "working on its own slice of the buffer) a communicator uses")
+
+PCIE_P2P_LEVEL = "PXB"
+"""NCCL's default: GPU peer-to-peer over PCIe only up to PXB (through PCIe switches, not
+through a CPU host bridge); ``NCCL_P2P_LEVEL`` overrides it (src/graph/paths.cc)."""
+NET_GDR_LEVEL = "PXB"
+"""NCCL's default for GPUDirect RDMA: the NIC reads/writes GPU memory directly only up to
+PXB (``P2C`` through NVLink-C2C on Grace systems); ``NCCL_NET_GDR_LEVEL`` overrides it."""
+
+
+NVLINK_MAX_PAYLOAD = {
+    "SM": Spec(128, "B", "secondary", S.SJEAUGEY_149,
+               note="NCCL maintainer: 'SMs are limited to 128B payload size'; with per-"
+                    "packet headers this is why NCCL gets ~20 of 25 GB/s per link"),
+    "copy engine": Spec(256, "B", "secondary", S.SJEAUGEY_149,
+                        note="'Copy Engines can use 256B': cudaMemcpy between GPUs (and "
+                             "p2pBandwidthLatencyTest by default) beats SM-driven copies"),
+}
+"""Largest NVLink packet payload by who issues the copy (Chapter 3)."""
+
+
 # ------------------------------------------------------ hardware (not model) latency
 PCIE_P2P_LATENCY = Spec(
     0.36 * us, "us", "measured", S.RTX6KPRO_P2P,
