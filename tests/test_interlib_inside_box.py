@@ -493,8 +493,32 @@ def test_prose_figures_come_from_the_catalogue():
     # 128b/130b (PCI-SIG); 80 % app-level (nccl#1054); LL128 x0.92 (tuning.cc)
     assert pcie.prose_figures()["pcie_encoding"] == "128b/130b"
     assert pcie.prose_figures()["pcie_payload_share"] == "98.5 %"
-    assert nvlink.prose_figures() == {"nvlink_app_efficiency": "80 %",
-                                      "ll128_efficiency": "92 %"}
+    f = nvlink.prose_figures()
+    assert (f["nvlink_app_efficiency"], f["ll128_efficiency"]) == ("80 %", "92 %")
+    # NVLink-C2C: 450 GB/s each way, 900 both (NVIDIA GH200 blog); 450 / (32 x 16 / 8 x
+    # 128/130 GB/s) = 7.1x a PCIe 5.0 x16's usable rate
+    assert (f["c2c_per_direction"], f["c2c_headline"], f["c2c_over_pcie5"]) == \
+        ("450 GB/s", "900 GB/s", "7.1×")
+    # H800: 400 GB/s both directions = 200 each way = 4/9 of H100's 450 (DeepSeek); A800
+    # 400 vs A100 600 (NVIDIA datasheets); 20.6 / 25 GB/s per link (topo.h)
+    assert (f["h800_per_direction"], f["h800_share"], f["a800_share"]) == \
+        ("200 GB/s", "44.4 %", "66.7 %")
+    assert f["nccl_link_share"] == "82.4 %" and f["sm_payload"] == "128 bytes"
+
+
+def test_expert_prose_figures_chapters_2_and_4():
+    p = pcie.prose_figures()
+    # NCCL src/graph/paths.cc: p2pLevel = PATH_PXB; netGdrLevel = PATH_PXB (x86)
+    assert (p["p2p_level"], p["gdr_level"]) == ("PXB", "PXB")
+    # a 400 Gb/s NIC (50 GB/s) on a PCIe 5.0 x16 (63.0 GB/s usable): 79.3 %
+    assert p["nic_share_of_x16"] == "79.3 %"
+    f = nvswitch.prose_figures()
+    # GB200 NVL72: 18 trays x 4 GPUs, 4 ConnectX-7 per tray (MLPerf system description);
+    # 900 GB/s NVLink 5 per GPU per direction over 50 GB/s of NIC = 18x
+    assert (f["nvl72_trays"], f["nvl72_nics_per_tray"], f["nvl72_nvlink_over_nic"]) == \
+        ("18", "4", "18×")
+    assert (f["hopper256_gpus"], f["hopper256_headline"]) == ("256", "57.6 TB/s")
+    assert f["ring_sent_h100"] == "1.75"  # 2 x 7/8
 
 
 def test_nvlink_gen_validates():
