@@ -149,7 +149,9 @@ NCCL_1264 = Source(
     "NVIDIA/nccl issue 1264 (user report, HGX H100)",
     "https://github.com/NVIDIA/nccl/issues/1264",
     "p2pBandwidthLatencyTest on HGX H100: about 380 GB/s unidirectional and about 749 GB/s "
-    "bidirectional between two GPUs.", key="")
+    "bidirectional between two GPUs. nvidia-smi topo -m: every GPU pair NV18; each GPU PIX "
+    "to one NIC, SYS to the others; CPU affinity GPUs 0-3 socket 0, 4-7 socket 1.",
+    key="ncclissue1264")
 NVSWITCH_HOTCHIPS = Source(
     "Ishii and Wells, NVLink-Network Switch: NVIDIA's switch chip for high communication-"
     "bandwidth superpods, Hot Chips 34 (2022), as summarised by the scaling book",
