@@ -442,7 +442,7 @@ A800_DATASHEET = Source(
     "NVIDIA A800 40GB/80GB datasheet",
     "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a800/pdf/a800-"
     "datasheet-nvidia-a4-2595079-r5-web.pdf",
-    "A800 SXM: NVLink 400 GB/s (A100 SXM: 600 GB/s).", key="")
+    "A800 SXM: NVLink 400 GB/s (A100 SXM: 600 GB/s).", key="nvidiaa800")
 GPUDIRECT_RDMA = Source(
     "NVIDIA, GPUDirect RDMA documentation (CUDA Toolkit)",
     "https://docs.nvidia.com/cuda/gpudirect-rdma/",
