@@ -76,7 +76,7 @@ NVSWITCH_BLOG = Source(
     "https://developer.nvidia.com/blog/nvidia-nvlink-and-nvidia-nvswitch-supercharge-large-"
     "language-model-inference/",
     "up to 256 connected NVIDIA H100 ... 57.6 TB/s of all-to-all bandwidth; NVSwitch "
-    "incorporates multicast and NVIDIA SHARP in-network reductions.", key="")
+    "incorporates multicast and NVIDIA SHARP in-network reductions.", key="nvidianvswitchblog")
 A100_WHITEPAPER = Source(
     "NVIDIA A100 Tensor Core GPU architecture whitepaper",
     "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-"
@@ -130,8 +130,9 @@ DGX_B200 = Source(
 MLPERF_GB200 = Source(
     "MLCommons inference v6.1 submission, Crusoe GB200 system description",
     "https://github.com/mlcommons/inference_results_v6.1",
-    "\"accelerator_memory_capacity\": \"186 GB\"; for each 4-GPU node: 4x ConnectX-7 400G.",
-    key="")
+    "\"accelerator_memory_capacity\": \"186 GB\"; for each 4-GPU node: 4x ConnectX-7 400G; "
+    "\"accelerator_host_interconnect\": \"NVLink-C2C\".",
+    key="mlperfgb200")
 THIS_BOOK_FIT = Source(
     "Interconnects, Appendix A (calibration of the collective model)",
     "book/appendix_validation",
