@@ -390,7 +390,9 @@ NCCL_DOCS = Source(
     "NCCL_ALGO (Ring, Tree, CollNet, NVLS, NVLSTree, PAT), NCCL_PROTO (LL, LL128, Simple), "
     "NCCL_P2P_LEVEL, NCCL_NET_GDR_LEVEL, NCCL_PXN_DISABLE; troubleshooting: PCI Access "
     "Control Services (ACS) must be disabled for GPU peer-to-peer, IOMMU settings, "
-    "GPUDirect RDMA needs nvidia-peermem or DMA-BUF.", key="nccldocs")
+    "GPUDirect RDMA needs nvidia-peermem or DMA-BUF; IO virtualization (VT-d/IOMMU) can "
+    "redirect all PCI point-to-point traffic to the root complex (slowdown or hang).",
+    key="nccldocs")
 NCCL_TREES_BLOG = Source(
     "Jeaugey, Massively Scale Your Deep Learning Training with NCCL 2.4, NVIDIA technical "
     "blog (2019)",
