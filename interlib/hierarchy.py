@@ -20,7 +20,8 @@ class Rung:
         peak: Usable line rate per GPU, bytes/s per direction: the data rate after line
             coding (for PCIe, after 128b/130b), the ceiling the models call "line rate".
         effective: What applications achieve, bytes/s per direction.
-        latency: Per-hop latency used in alpha-beta models, s.
+        latency: Per-step latency used in alpha-beta models, s (NCCL tuning.cc model
+            constants: software and protocol included, not wire latency).
         basis: How ``effective`` and ``latency`` were obtained.
         quoted: The per-direction figure the vendor quotes, bytes/s, where it differs from
             ``peak`` (PCIe's raw signalling rate before line coding); None means the vendor
@@ -268,7 +269,7 @@ def link_table():
     (:attr:`Rung.vendor_rate`), that figure with both directions added (the headline
     vendors print for PCIe and NVLink), the usable rate per direction after line coding
     (:attr:`Rung.peak`, what the models call line rate), the achieved rate per direction,
-    achieved / usable, and the per-hop latency.
+    achieved / usable, NCCL's model step latency and the hardware latency.
 
     >>> t = link_table()
     >>> [r[1:4] for r in t.rows if r[0] == "PCIe 5.0 x16"]

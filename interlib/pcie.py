@@ -32,7 +32,7 @@ from .units import GT_per_s
 LEVELS = ("raw", "usable", "achieved", "headline")
 LANES = (1, 2, 4, 8, 16)
 LATENCY = C.HOP_LATENCY[("pcie", "ring", "Simple")]
-"""Per-transfer start-up latency used for PCIe copies: NCCL's PCI per-hop latency
+"""Per-transfer start-up latency used for PCIe copies: NCCL's PCI per-step latency
 (tuning.cc, Ring/Simple), a model constant borrowed for copies, not a measured
 ``cudaMemcpy`` start-up."""
 

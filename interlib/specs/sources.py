@@ -48,7 +48,8 @@ NCCL_TOPO = Source(
 NCCL_TUNING = Source(
     "NVIDIA NCCL source, src/graph/tuning.cc",
     "https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc",
-    "Base and per-hop latencies per algorithm and protocol; LL busBw x0.5, LL128 x0.92; "
+    "Base latencies and per-step latencies by hardware class (hwLat: NVLink, PCI, network) "
+    "per algorithm and protocol, model constants; LL busBw x0.5, LL128 x0.92; "
     "NVLS efficiency 0.85 (Hopper), 0.74 (Blackwell).", key="nccltuning")
 SJEAUGEY_212 = Source(
     "NVIDIA/nccl-tests issue 212 (maintainer answer)",
@@ -420,7 +421,7 @@ PYTORCH_DDP = Source(
     "Li et al., PyTorch Distributed: Experiences on Accelerating Data Parallel Training "
     "(VLDB 2020, arXiv:2006.15704)",
     "https://arxiv.org/abs/2006.15704",
-    "Gradient bucketing (default bucket 25 MB) and overlapping the all-reduce of ready "
+    "Gradient bucketing (bucket_cap_mb = 25 by default) and overlapping the all-reduce of ready "
     "buckets with the rest of the backward pass.", key="li2020ddp")
 PYTORCH_FSDP = Source(
     "Zhao et al., PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel (VLDB "
