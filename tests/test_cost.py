@@ -109,3 +109,26 @@ def test_bad_input(call, param):
 def test_bad_input_names_the_parameter_sweep(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+def test_network_interruption_interval_by_hand():
+    """Llama 3 Table 5: 35 switch/cable + 7 NIC interruptions in 54 days on 16,384 GPUs
+    (+ 7 NCCL watchdog timeouts when included); linear in 1 / GPUs."""
+    from interlib.units import day
+    assert cost.network_interruption_interval(16384) == pytest.approx(54 * day / 42)
+    assert cost.network_interruption_interval(16384, include_watchdog=True) == \
+        pytest.approx(54 * day / 49)
+    assert cost.network_interruption_interval(8192) == pytest.approx(2 * 54 * day / 42)
+    # never more frequent than all unexpected interruptions together
+    assert cost.network_interruption_interval(1024) > \
+        cost.mean_time_between_interruptions(1024)
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: cost.network_interruption_interval(0), "n_gpus=0"),
+    (lambda: cost.network_interruption_interval(2.5), "n_gpus=2.5"),
+    (lambda: cost.network_interruption_interval(8, include_watchdog="yes"), "include_watchdog"),
+])
+def test_network_interruption_interval_bad_input(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()

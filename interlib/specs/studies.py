@@ -8,6 +8,8 @@ the catalogue; :mod:`.fabric` exposes the cluster figures to Chapter 6 under its
 
 >>> META_CLUSTER_GPUS.value == META_PODS.value * META_POD_GPUS.value
 True
+>>> META_POD_GPUS.value == META_POD_RACKS.value * META_RACK_GPUS.value
+True
 >>> f"{LLAMA3_MFU['low'].value:.0%}-{LLAMA3_MFU['high'].value:.0%}"
 '38%-43%'
 """
@@ -28,14 +30,31 @@ META_CLUSTER_GPUS = Spec(24576, "count", "secondary", S.META_CLUSTERS,
                          note="GPUs per cluster; " + _META_NOTE)
 META_ENDPOINT_RATE = Spec(400 * Gbit_per_s, "Gbit_per_s", "secondary", S.META_CLUSTERS,
                           "per direction", note="per endpoint, both clusters; " + _META_NOTE)
-META_POD_GPUS = Spec(3072, "count", "secondary", S.META_CLUSTERS,
-                     note="GPUs per pod, full bisection inside the pod (three-layer Clos); "
-                          + _META_NOTE)
-META_PODS = Spec(8, "count", "secondary", S.META_CLUSTERS,
-                 note="pods per 24K-GPU cluster, joined at the aggregation layer; " + _META_NOTE)
-META_AGG_OVERSUBSCRIPTION = Spec(7, "count", "secondary", S.META_CLUSTERS,
+_LLAMA3_NET = "Llama 3 paper, section 3.3.1 (not the March 2024 blog, which gives neither)"
+META_RACK_GPUS = Spec(16, "count", "secondary", S.LLAMA3_NETWORK,
+                      note="GPUs per rack (two 8-GPU servers) under one Minipack2 ToR switch; "
+                           + _LLAMA3_NET)
+META_POD_RACKS = Spec(192, "count", "secondary", S.LLAMA3_NETWORK,
+                      note="racks joined by cluster switches into one pod; " + _LLAMA3_NET)
+META_POD_GPUS = Spec(3072, "count", "secondary", S.LLAMA3_NETWORK,
+                     note="GPUs per pod (192 racks x 16), full bisection bandwidth inside the "
+                          "pod; " + _LLAMA3_NET)
+META_PODS = Spec(8, "count", "secondary", S.LLAMA3_NETWORK,
+                 note="pods per 24K-GPU cluster, joined at the aggregation layer; "
+                      + _LLAMA3_NET)
+META_AGG_OVERSUBSCRIPTION = Spec(7, "count", "secondary", S.LLAMA3_NETWORK,
                                  note="the aggregation layer joining the pods is 1:7 "
-                                      "oversubscribed (a 7:1 taper); " + _META_NOTE)
+                                      "oversubscribed (a 7:1 taper); inside a pod the "
+                                      "network is non-blocking; " + _LLAMA3_NET)
+META_FLOWS_PER_GPU_PAIR = Spec(16, "count", "secondary", S.LLAMA3_NETWORK,
+                               note="network flows (queue pairs) the collective library "
+                                    "opens between two GPUs, instead of one, so that ECMP "
+                                    "has more flows to spread; " + _LLAMA3_NET)
+META_EECMP_ALLREDUCE_GAIN = Spec(0.40, "fraction", "secondary", S.GANGIDI_ROCE,
+                                 note="'up to 40%' better AllReduce performance with "
+                                      "E-ECMP (hash on the destination QP) plus QP scaling, "
+                                      "against baseline ECMP without QP scaling (Meta's "
+                                      "blog summary of the SIGCOMM 2024 paper)")
 
 LLAMA3_MFU = {
     "low": Spec(0.38, "fraction", "secondary", S.LLAMA3,
@@ -70,6 +89,21 @@ what is left: :func:`llama3_dp_16k`.
 """
 
 
+def meta_pod_servers(gpus_per_server: int = 8) -> int:
+    """Servers in one of Meta's non-blocking pods: pod GPUs / GPUs per server.
+
+    Args:
+        gpus_per_server: GPUs per server (8 in Meta's Grand Teton servers).
+
+    >>> meta_pod_servers()
+    384
+    """
+    from .. import _validate as v
+
+    g = v.integer("gpus_per_server", gpus_per_server, lo=1, hi=int(META_POD_GPUS.value))
+    return int(META_POD_GPUS.value // g)
+
+
 def llama3_dp_16k() -> int:
     """Data-parallel degree of :data:`LLAMA3_LAYOUT_16K`: GPUs / (TP x CP x PP)."""
     L = LLAMA3_LAYOUT_16K
@@ -102,6 +136,7 @@ NVL72_HBM_TOTAL = Spec(13.4 * TB, "TB", "vendor peak", S.GB200_PAGE,
                             "13.5 TB)")
 
 __all__ = ["META_CLUSTERS_COUNT", "META_CLUSTER_GPUS", "META_ENDPOINT_RATE", "META_POD_GPUS",
-           "META_PODS", "META_AGG_OVERSUBSCRIPTION", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
+           "META_PODS", "META_AGG_OVERSUBSCRIPTION", "META_RACK_GPUS", "META_POD_RACKS",
+           "META_FLOWS_PER_GPU_PAIR", "META_EECMP_ALLREDUCE_GAIN", "meta_pod_servers", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
            "LLAMA3_405B_FABRIC", "LLAMA3_LAYOUT_16K", "llama3_dp_16k", "KIM_DRAGONFLY_COST", "BEKMAN_B200_NODE_GAP",
            "NVL72_HBM_TOTAL"]
