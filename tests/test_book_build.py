@@ -47,22 +47,30 @@ def test_no_cdn_urls_in_html(book_build):
     assert not offenders, "CDN URLs in the built site:\n" + "\n".join(sorted(set(offenders))[:50])
 
 
-def test_widget_pages_use_local_assets(book_build):
-    widget_pages = [p for p in _html_files()
-                    if "application/vnd.jupyter.widget-state+json" in p.read_text(encoding="utf-8")]
-    notebooks_with_widgets = [nb for nb in toc_notebooks()
-                              if "application/vnd.jupyter.widget-view+json" in nb.read_text()]
-    assert len(widget_pages) >= len(notebooks_with_widgets)
-    for page in widget_pages:
+DEMO_CELL = re.compile(r"""^widgets\.show\(["'](\w+)["']\)\s*$""")
+
+
+def _demo_names(nb: Path) -> list[str]:
+    import json
+
+    cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+    return [m.group(1) for c in cells if c["cell_type"] == "code"
+            for m in [DEMO_CELL.match("".join(c["source"]))] if m]
+
+
+def test_demo_pages_show_each_demo_once_as_static_html(book_build):
+    # The site shows each demo's text/html rendering (labelled native controls, default
+    # figure, numbers), never the ipywidgets view: no saved widget state, no widget manager.
+    demo_notebooks = [nb for nb in toc_notebooks() if _demo_names(nb)]
+    assert len(demo_notebooks) >= 8, "fewer notebooks with demos than chapters (vacuous check)"
+    for nb in demo_notebooks:
+        page = HTML / nb.relative_to(REPO).with_suffix(".html")
         text = page.read_text(encoding="utf-8")
-        for asset in ("_static/widgets-setup.js", "_static/requirejs/require.js",
-                      "_static/html-manager/embed-amd.js"):
-            assert asset in text, f"{page.relative_to(HTML)} does not load {asset}"
-            assert (HTML / asset).exists(), f"{asset} missing from the build"
-        # RequireJS must be configured before it loads, and load before the embed manager.
-        order = [text.index(a) for a in ("widgets-setup.js", "requirejs/require.js",
-                                         "html-manager/embed-amd.js")]
-        assert order == sorted(order), f"widget scripts out of order in {page.relative_to(HTML)}"
+        for name in _demo_names(nb):
+            assert text.count(f'data-demo="{name}"') == 1, f"{page.name}: demo {name} not shown once"
+        assert "application/vnd.jupyter.widget-state+json" not in text, f"{page.name}: widget state"
+        assert "embed-amd.js" not in text, f"{page.name} loads the ipywidgets manager"
+        assert "jupyter-widgets" not in text, f"{page.name} renders an ipywidgets view"
 
 
 def test_math_pages_use_local_mathjax(book_build):
@@ -72,12 +80,3 @@ def test_math_pages_use_local_mathjax(book_build):
         text = page.read_text(encoding="utf-8")
         assert "_static/mathjax/tex-svg-full.js" in text, f"{page.relative_to(HTML)}: no local MathJax"
     assert (HTML / "_static/mathjax/tex-svg-full.js").exists()
-
-
-def test_icon_fonts_are_served(book_build):
-    # The widget bundles fetch their (hashed) Font Awesome files from their own folder, which
-    # _static/widgets-setup.js makes _static/html-manager/ (otherwise: 404 beside the page).
-    fonts = {p.name for p in (HTML / "_static/html-manager").glob("*.woff2")}
-    bundle = (HTML / "_static/html-manager/embed-amd.js").read_text(encoding="utf-8")
-    named = set(re.findall(r'"([0-9a-f]{20}\.woff2)"', bundle))
-    assert named and named <= fonts, f"fonts named by embed-amd.js but not served: {named - fonts}"

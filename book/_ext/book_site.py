@@ -25,10 +25,16 @@ def _is_thebe(js: Any) -> bool:
     return filename.endswith("sphinx-thebe.js") or "THEBE_JS_URL" in body
 
 
+def _is_widget_state(js: Any) -> bool:
+    return getattr(js, "attributes", {}).get("type") == "application/vnd.jupyter.widget-state+json"
+
+
 def drop_thebe(app, pagename, templatename, context, doctree) -> None:
+    """Drop Thebe's CDN scripts and the saved ipywidgets state (the site shows each demo's
+    static HTML rendering instead of the widget view; see _config.yml)."""
     scripts = context.get("script_files")
     if scripts:
-        scripts[:] = [js for js in scripts if not _is_thebe(js)]
+        scripts[:] = [js for js in scripts if not (_is_thebe(js) or _is_widget_state(js))]
 
 
 def stored_eval_variable(self, name: str) -> list:

@@ -125,7 +125,8 @@ class Demo:
         summary: Optional function of the same parameters returning the numbers the figure
             shows, as text (printed under the figure; the chapter prints it at the defaults
             in an ordinary cell so nbval compares it).
-        questions: Thought questions the chapter asks about this demo.
+        questions: Thought questions the chapter asks about this demo: each a question, or
+            a ``(question, answer)`` pair (:mod:`interlib.widgets.questions`).
         update: Optional fast path for :func:`show`: ``update(fig, **params)`` changes, in
             place, a Figure that ``func`` made (at any parameters) into what
             ``func(**params)`` would draw (new line data, texts, line widths), so a slider
@@ -363,8 +364,10 @@ def show(name: str):
     changed over a cached background where it can (:class:`LiveFigure`). No Output widget, no ``clear_output``/``display`` messages, no second
     draw for a tight bounding box (the render area is measured once, at the defaults:
     :func:`figure_bbox`), fast PNG compression for the updates, and the browser swaps one
-    image of constant size, so the page does not re-flow. The saved widget state is plain
-    HTML, which the static site renders without a kernel.
+    image of constant size, so the page does not re-flow. The returned box's MIME bundle
+    also carries ``text/html`` (:func:`interlib.widgets.page.static_html`: labelled native
+    controls, the default figure and numbers, the questions with their answers), which the
+    static site shows and its live mode drives in the reader's browser.
     """
     import ipywidgets as W
 
@@ -393,16 +396,23 @@ def show(name: str):
 
     for c in ctrls.values():
         c.observe(_update, names="value")
-    box = W.VBox([W.VBox(list(ctrls.values())), plot, numbers])
-    box.add_class("interlib-demo")
-    return box
+    from .page import make_box
+    from .questions import questions_html
+
+    parts = [W.VBox(list(ctrls.values())), plot, numbers]
+    if demo.questions:
+        parts.append(W.HTML(questions_html(name)))
+    return make_box(parts, name)
 
 
 def questions(name: str):
     """The demo's thought questions as a Markdown list (for display in the chapter)."""
     from IPython.display import Markdown
 
-    return Markdown("\n".join(f"{i}. {q}" for i, q in enumerate(get(name).questions, 1)))
+    from .questions import split
+
+    return Markdown("\n".join(f"{i}. {split(q)[0]}"
+                              for i, q in enumerate(get(name).questions, 1)))
 
 
 from . import ch01  # noqa: E402,F401  (registers the chapter's demos)

@@ -1,0 +1,125 @@
+"""A demo as a reader's page shows it: static, accessible HTML that the site renders.
+
+``show(name)`` returns a :class:`DemoBox`: in JupyterLab it is the ipywidgets box; its MIME
+bundle also carries ``text/html`` from :func:`static_html`, which the static site prefers
+(``nb_mime_priority_overrides`` in ``_config.yml``). That HTML has native, labelled controls
+(``<input type="range">``, ``<select>``) with the demo's ranges and defaults, the default
+figure and numbers, and the thought questions. On the site, ``interlib-live.js`` makes it
+live with the same ``interlib`` running in the reader's browser (Pyodide): it reads each
+control's value with the typing rules written into its ``data-`` attributes here and calls
+:func:`interlib.widgets.live.frame`.
+
+Control encoding (the contract with the browser script):
+
+- ``data-kind="int"``: ``<input type=range>`` over the integers; value is the number.
+- ``data-kind="float"``: linear ``<input type=range>``; value is the number.
+- ``data-kind="log"``: ``<input type=range>`` over ``log10(value)``; value is
+  ``10 ** position`` (the default is exact: ``data-default`` holds it as JSON).
+- ``data-kind="choice"``: ``<select>``; each option's ``value`` is the JSON of the Python
+  value (so ``16`` stays an int and ``"5.0"`` a string).
+- ``data-format``: the Python format spec of the readout (``<output>`` beside the slider).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import math
+
+from .. import _validate as v
+
+
+def _attr(value) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _readout(value, fmt: str) -> str:
+    return format(value, fmt)
+
+
+def control_html(demo_name: str, key: str, control) -> str:
+    """One control as a labelled native HTML form field (see the module docstring)."""
+    from . import Dropdown, FloatSlider, IntSlider
+
+    v.instance("demo_name", demo_name, str, "a demo name")
+    v.instance("key", key, str, "a parameter name")
+    cid = f"interlib-{demo_name}-{key}"
+    label = f'<label for="{cid}">{html.escape(control.label)}</label>'
+    common = (f'id="{cid}" name="{_attr(key)}" data-default="{_attr(json.dumps(control.default))}"')
+    if isinstance(control, Dropdown):
+        opts = "".join(
+            f'<option value="{_attr(json.dumps(o))}"{" selected" if o == control.default else ""}>'
+            f"{html.escape(str(o))}</option>" for o in control.options)
+        field = f'<select {common} data-kind="choice">{opts}</select>'
+        return f'<div class="interlib-control interlib-choice">{label}{field}</div>'
+    if isinstance(control, IntSlider):
+        kind, lo, hi, step, pos, fmt = ("int", control.min, control.max, control.step,
+                                        control.default, "d")
+    elif isinstance(control, FloatSlider) and control.log:
+        kind, lo, hi, step, pos, fmt = ("log", math.log10(control.min), math.log10(control.max),
+                                        control.step, math.log10(control.default),
+                                        control.readout_format)
+    elif isinstance(control, FloatSlider):
+        kind, lo, hi, step, pos, fmt = ("float", control.min, control.max, control.step,
+                                        control.default, control.readout_format)
+    else:
+        raise ValueError(f"control={control!r} must be an IntSlider, FloatSlider or Dropdown")
+    field = (f'<input type="range" {common} data-kind="{kind}" data-format="{_attr(fmt)}" '
+             f'min="{lo!r}" max="{hi!r}" step="{step!r}" value="{pos!r}">')
+    out = (f'<output for="{cid}" class="interlib-readout">'
+           f"{html.escape(_readout(control.default, fmt))}</output>")
+    return (f'<div class="interlib-control interlib-slider">{label}'
+            f'<div class="interlib-slider-row">{field}{out}</div></div>')
+
+
+def static_html(name: str) -> str:
+    """The demo at its defaults as static HTML: controls, figure, numbers, questions."""
+    from . import get, render
+    from .questions import questions_html
+
+    demo = get(name)
+    img, text, _ = render(name)
+    controls = "".join(control_html(name, k, c) for k, c in demo.controls.items())
+    defaults = _attr(json.dumps(demo.defaults()))
+    return (
+        f'<div class="interlib-demo" data-demo="{_attr(name)}" data-defaults="{defaults}">'
+        f'<form class="interlib-controls" aria-label="Controls of the '
+        f'{_attr(name.replace("_", " "))} demo" onsubmit="return false">{controls}</form>'
+        '<div class="interlib-live-bar"><button type="button" class="interlib-live-button">'
+        "Run live in your browser</button>"
+        '<span class="interlib-live-status" role="status">The figure and numbers show the '
+        "default settings. Run live (or move a control) to recompute them in your "
+        "browser.</span></div>"
+        f'<div class="interlib-plot">{img}</div>'
+        f'<div class="interlib-numbers">{text}</div>'
+        f"{questions_html(name)}</div>")
+
+
+@functools.cache
+def _demo_box_class():
+    """The :class:`DemoBox` class (made on first use: ipywidgets is imported only then, so
+    the rest of this module runs where ipywidgets is absent, as in the reader's browser)."""
+    import ipywidgets as W
+
+    class DemoBox(W.VBox):
+        """A demo's widget box: the widget view for JupyterLab, plus ``text/html`` (the
+        static rendering at the defaults) for the static site and other viewers."""
+
+        def _repr_mimebundle_(self, **kwargs):
+            bundle = dict(super()._repr_mimebundle_(**kwargs) or {})
+            bundle["text/html"] = static_html(self._interlib_demo)
+            return bundle
+
+    return DemoBox
+
+
+def make_box(children, name: str):
+    """The ipywidgets box of demo ``name``, whose MIME bundle adds :func:`static_html`."""
+    from . import get
+
+    get(name)  # validates the name
+    box = _demo_box_class()(children)
+    box._interlib_demo = name
+    box.add_class("interlib-demo")
+    return box
