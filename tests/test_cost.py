@@ -132,3 +132,21 @@ def test_network_interruption_interval_by_hand():
 def test_network_interruption_interval_bad_input(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+def test_llama3_checkpoint_burst_by_hand():
+    """Llama 3 section 3.3.1: up to 4 GB per GPU; 16,384 GPUs; 2 TB/s sustained, 7 TB/s
+    peak storage throughput: 65.5 TB takes 32.8 s sustained, 9.4 s at peak."""
+    from interlib.specs import studies as St
+    assert St.llama3_checkpoint_seconds("sustained") == pytest.approx(16384 * 4e9 / 2e12)
+    assert St.llama3_checkpoint_seconds("peak") == pytest.approx(16384 * 4e9 / 7e12)
+    with pytest.raises(ValueError, match="rate='burst'"):
+        St.llama3_checkpoint_seconds("burst")
+
+
+def test_deepseek_v3_link_ratio():
+    """DeepSeek-V3 section 3.2.2: 160 GB/s NVLink is 'roughly 3.2 times' 50 GB/s IB."""
+    from interlib.specs import studies as St
+    L = St.DEEPSEEK_V3_LINKS
+    assert L["NVLink"].value / L["InfiniBand"].value == pytest.approx(3.2)
+    assert St.DEEPSEEK_V3_MAX_NODES_PER_TOKEN.value == 4

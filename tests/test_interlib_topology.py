@@ -204,3 +204,15 @@ def test_meta_pod_servers_bad_input(g):
     from interlib.specs import studies as St
     with pytest.raises(ValueError, match="gpus_per_server"):
         St.meta_pod_servers(g)
+
+
+def test_llama3_dp_group_spans_more_than_one_meta_pod():
+    """TP 8 x PP 16 x DP 128 on 8-GPU servers: a DP group touches all 2,048 servers, more
+    than the 384 servers of one non-blocking pod, so it crosses the 1:7 aggregation layer
+    whether the taper sits above 32-server leaf groups or above Meta's pods."""
+    from interlib.specs import studies as St
+    assert St.llama3_dp_span_servers() == 16384 // 8
+    assert St.llama3_dp_span_servers() > St.meta_pod_servers() > 32
+    assert St.llama3_dp_span_servers(16) == 128 * 8
+    with pytest.raises(ValueError, match="gpus_per_server=0"):
+        St.llama3_dp_span_servers(0)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import sources as S
 from ._base import Spec
-from ..units import TB, Gbit_per_s
+from ..units import GB, GB_per_s, TB, TB_per_s, Gbit_per_s
 
 _META_NOTE = ("Meta engineering blog (12 March 2024), as summarised by DatacenterDynamics and "
               "Glenn Lockwood")
@@ -89,6 +89,65 @@ what is left: :func:`llama3_dp_16k`.
 """
 
 
+LLAMA3_STORAGE = {
+    "sustained": Spec(2 * TB_per_s, "TB_per_s", "secondary", S.LLAMA3_NETWORK, "read + write",
+                      note="Tectonic storage fabric for Llama 3 pre-training (240 PB on "
+                           "7,500 SSD servers): sustainable throughput"),
+    "peak": Spec(7 * TB_per_s, "TB_per_s", "secondary", S.LLAMA3_NETWORK, "read + write",
+                 note="peak throughput of the same storage fabric"),
+}
+"""Llama 3's storage fabric, reached over the front-end network, not the RDMA back end."""
+
+LLAMA3_CHECKPOINT_PER_GPU = Spec(4 * GB, "GB", "secondary", S.LLAMA3_NETWORK,
+                                 note="largest model state one GPU saves per checkpoint "
+                                      "('1 MB to 4 GB per GPU')")
+
+DEEPSEEK_V3_LINKS = {
+    "NVLink": Spec(160 * GB_per_s, "GB_per_s", "secondary", S.DEEPSEEK_V3, "per direction",
+                   note="what the report gives for NVLink between H800 GPUs of one node "
+                        "(an application-level figure, not the line rate)"),
+    "InfiniBand": Spec(50 * GB_per_s, "GB_per_s", "secondary", S.DEEPSEEK_V3,
+                       "per direction", note="one 400 Gb/s InfiniBand NIC per GPU"),
+}
+"""The two rungs DeepSeek-V3's expert-parallel all-to-all was designed around."""
+
+DEEPSEEK_V3_MAX_NODES_PER_TOKEN = Spec(4, "count", "secondary", S.DEEPSEEK_V3,
+                                       note="each token is dispatched to experts on at most "
+                                            "4 nodes, to limit InfiniBand traffic")
+DEEPSEEK_V3_COMM_SMS = Spec(20, "count", "secondary", S.DEEPSEEK_V3,
+                            note="SMs of an H800 given to the all-to-all kernels")
+
+
+def llama3_checkpoint_seconds(rate: str = "peak") -> float:
+    """Seconds to write the largest Llama 3 checkpoint from every GPU of the 16K-GPU job at
+    the storage fabric's ``rate`` (``"peak"`` or ``"sustained"``):
+    ``16,384 x 4 GB / rate``.
+
+    >>> round(llama3_checkpoint_seconds("sustained"), 1)
+    32.8
+    """
+    from .. import _validate as v
+
+    r = LLAMA3_STORAGE[v.choice("rate", rate, LLAMA3_STORAGE)].value
+    return float(LLAMA3_MFU_GPUS["high"].value * LLAMA3_CHECKPOINT_PER_GPU.value / r)
+
+
+def llama3_dp_span_servers(gpus_per_server: int = 8) -> int:
+    """Servers one data-parallel group of :data:`LLAMA3_LAYOUT_16K` spans when, as in
+    Llama 3's [TP, CP, PP, DP] order, each model replica (TP x CP x PP GPUs) fills whole
+    servers: DP x replica GPUs / GPUs per server (the whole 16K-GPU job).
+
+    >>> llama3_dp_span_servers()
+    2048
+    """
+    from .. import _validate as v
+
+    g = v.integer("gpus_per_server", gpus_per_server, lo=1, hi=1024)
+    L = LLAMA3_LAYOUT_16K
+    replica = int(L["tp"].value * L["cp"].value * L["pp"].value)
+    return int(llama3_dp_16k() * -(-replica // g))
+
+
 def meta_pod_servers(gpus_per_server: int = 8) -> int:
     """Servers in one of Meta's non-blocking pods: pod GPUs / GPUs per server.
 
@@ -137,6 +196,9 @@ NVL72_HBM_TOTAL = Spec(13.4 * TB, "TB", "vendor peak", S.GB200_PAGE,
 
 __all__ = ["META_CLUSTERS_COUNT", "META_CLUSTER_GPUS", "META_ENDPOINT_RATE", "META_POD_GPUS",
            "META_PODS", "META_AGG_OVERSUBSCRIPTION", "META_RACK_GPUS", "META_POD_RACKS",
-           "META_FLOWS_PER_GPU_PAIR", "META_EECMP_ALLREDUCE_GAIN", "meta_pod_servers", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
+           "META_FLOWS_PER_GPU_PAIR", "META_EECMP_ALLREDUCE_GAIN", "meta_pod_servers",
+           "LLAMA3_STORAGE", "LLAMA3_CHECKPOINT_PER_GPU", "llama3_checkpoint_seconds",
+           "llama3_dp_span_servers", "DEEPSEEK_V3_LINKS", "DEEPSEEK_V3_MAX_NODES_PER_TOKEN",
+           "DEEPSEEK_V3_COMM_SMS", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
            "LLAMA3_405B_FABRIC", "LLAMA3_LAYOUT_16K", "llama3_dp_16k", "KIM_DRAGONFLY_COST", "BEKMAN_B200_NODE_GAP",
            "NVL72_HBM_TOTAL"]
