@@ -50,7 +50,9 @@ LADDER_SYSTEMS = {"A100": "dgx-a100", "H100": "dgx-h100", "H200": "hgx-h200",
                   "B200": "dgx-b200", "GB200 NVL72": "gb200-nvl72"}
 """GPU generation -> the catalogue system Chapter 7 builds its ladder from."""
 
-RUNG_NAMES = ("HBM", "NVLink", "PCIe", "Scale-out NIC", "Spine")
+RUNG_NAMES = ("HBM", "NVLink", "NVLink-C2C", "PCIe", "Scale-out NIC", "Spine")
+"""Every rung a ladder can have; a system shows a subset (its host link is PCIe or, on
+Grace superchips such as GB200, NVLink-C2C)."""
 
 
 def _system(system_name):
@@ -78,7 +80,8 @@ def ladder(system_name="dgx-h100", oversubscription: float = 1.0) -> list[Rung]:
     * **NVLink** (or, for ``intra="pcie"`` systems, nothing: the rung is skipped):
       links x per-link rate; achieved: links x NCCL's effective per-link rate (``topo.h``).
     * **PCIe**: x16 usable rate of the GPU's host generation; achieved: x measured host-copy
-      efficiency.
+      efficiency. On a Grace superchip (GB200) the host link is **NVLink-C2C** instead
+      (:data:`interlib.specs.NVLINK_C2C`), with its measured copy efficiency.
     * **Scale-out NIC**: node NIC bandwidth / GPUs per node; achieved: x NCCL's network
       efficiency.
     * **Spine**: the NIC share after the fabric's ``oversubscription`` (taper) between leaf
@@ -111,10 +114,10 @@ def ladder(system_name="dgx-h100", oversubscription: float = 1.0) -> list[Rung]:
         rungs.append(Rung("NVLink", nv.per_gpu_per_direction, nv.per_gpu_effective,
                           _hop("nvlink"), f"{nv.name}: links x NCCL's effective per-link "
                                           "bandwidth"))
-    pc = gpu.pcie
-    rungs.append(Rung("PCIe", pc.usable_per_direction(16),
-                      pc.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value,
-                      _hop("pcie"), f"{pc.name} x16 usable x measured host-copy efficiency"))
+    host = gpu.host  # PCIe x16, or NVLink-C2C on Grace superchips (GB200)
+    rungs.append(Rung(host.rung, host.peak, host.achieved, _hop("pcie"),
+                      host.basis + ("; latency: NCCL's PCI step latency (tuning.cc has no "
+                                    "C2C entry)" if host.rung != "PCIe" else "")))
     nic = sys_.nic_bw_per_gpu
     rungs.append(Rung("Scale-out NIC", nic, nic * C.NET_EFFICIENCY.value, _hop("net"),
                       f"{sys_.nics_per_node} x {sys_.nic.name} per {sys_.gpus_per_node} GPUs "
@@ -197,7 +200,8 @@ def link_options() -> dict[str, Rung]:
     * NVLink 4 (H100) and NVLink 5 (B200): line rate = links x per-link rate; achieved =
       links x NCCL's per-link effective bandwidth (topo.h).
     * InfiniBand NDR, one 400 Gb/s NIC per GPU: achieved = NCCL's NET efficiency.
-    Latencies are NCCL's per-hop Ring/Simple latencies (tuning.cc).
+    Latencies are NCCL's per-step Ring/Simple latencies (tuning.cc model constants, not
+    wire latencies; :func:`hardware_latency` gives those).
     """
     pcie5 = PCIE["5.0"]
     nic = system("dgx-h100").nic
@@ -216,6 +220,38 @@ def link_options() -> dict[str, Rung]:
         "InfiniBand NDR (1 NIC/GPU)", nic.rate.value, nic.rate.value * C.NET_EFFICIENCY.value,
         _hop("net"), "port rate x NCCL's network efficiency")
     return out
+
+
+def hardware_latency(name: str) -> tuple[float, float] | None:
+    """Published or measured *hardware* latency of one of :func:`link_options`, seconds,
+    as ``(low, high)``; None where our sources give no like-for-like figure (NVLink).
+
+    Unlike :attr:`Rung.latency` (NCCL's tuning.cc step latency, a model constant that
+    includes synchronisation and protocol costs), this is what the link and its chips
+    add: a PCIe 5.0 peer-to-peer write (:data:`interlib.specs.PCIE_P2P_LATENCY`); for
+    InfiniBand, the adapters' end-to-end latency (HDR, the newest published) plus one
+    switch hop (:data:`interlib.specs.SWITCH_HOP_LATENCY`, low to high).
+    """
+    from .specs import ADAPTER_LATENCY, PCIE_P2P_LATENCY, SWITCH_HOP_LATENCY
+
+    opts = link_options()
+    v.choice("name", name, opts)
+    if name.startswith("PCIe"):
+        return (PCIE_P2P_LATENCY.value, PCIE_P2P_LATENCY.value)
+    if name.startswith("InfiniBand"):
+        a = ADAPTER_LATENCY["HDR"].value
+        return (a + SWITCH_HOP_LATENCY["low"].value, a + SWITCH_HOP_LATENCY["high"].value)
+    return None
+
+
+def _fmt_hw_latency(name: str) -> str:
+    from .display import fmt_time
+
+    lat = hardware_latency(name)
+    if lat is None:
+        return "not in our sources"
+    lo, hi = lat
+    return fmt_time(lo) if lo == hi else f"{fmt_time(lo)} to {fmt_time(hi)}"
 
 
 def link(name: str) -> Rung:
@@ -241,15 +277,22 @@ def link_table():
     from .display import Table, fmt_pct, fmt_rate, fmt_time
 
     rows = [[r.name, fmt_rate(r.vendor_rate), fmt_rate(2 * r.vendor_rate), fmt_rate(r.peak),
-             fmt_rate(r.effective), fmt_pct(r.efficiency), fmt_time(r.latency), r.basis]
-            for r in link_options().values()]
+             fmt_rate(r.effective), fmt_pct(r.efficiency), fmt_time(r.latency),
+             _fmt_hw_latency(name), r.basis]
+            for name, r in link_options().items()]
     return Table(["link", "vendor line rate, per direction", "both directions added",
                   "usable after line coding, per direction", "achieved, per direction",
-                  "achieved / usable", "per-hop latency", "how achieved is obtained"], rows,
+                  "achieved / usable", "NCCL model step latency (tuning.cc, Ring/Simple)",
+                  "hardware latency (measured or published)", "how achieved is obtained"],
+                 rows,
                  "Vendor line rate: the per-direction figure vendors quote; for PCIe it is "
                  "the raw signalling rate before 128b/130b line coding, while the NVLink and "
                  "InfiniBand figures are already data rates after coding. Usable: what is "
                  "left after line coding, the ceiling no transfer can beat (the models' line "
                  "rate). Sources: PCI-SIG and Azure nvbandwidth (PCIe); NVIDIA NVLink pages "
                  "and NCCL topo.h (NVLink); ConnectX-7 docs and NCCL topo.h (InfiniBand); "
-                 "NCCL tuning.cc (latencies).")
+                 "NCCL tuning.cc (model step latencies: what NCCL's tuner charges per "
+                 "algorithm step, software and protocol included, not the wire). Hardware "
+                 "latency: PCIe peer-to-peer write measured on a PCIe 5.0 server; NVLink: "
+                 "no like-for-like published measurement in our sources; InfiniBand: "
+                 "published HDR adapter latency (NDR not published) plus one switch hop.")

@@ -37,8 +37,31 @@ def prose_figures() -> dict:
     >>> prose_figures()["nvlink_app_efficiency"]
     '80 %'
     """
+    from .specs import (NVLINK_C2C, NVLINK_MAX_PAYLOAD, PCIE, REDUCED_NVLINK, gpu)
+
+    c2c, h800, a800 = NVLINK_C2C, REDUCED_NVLINK["h800"], REDUCED_NVLINK["a800"]
+    pcie5 = PCIE["5.0"].usable_per_direction(16)
+    nv4 = NVLINK[4]
     return {"nvlink_app_efficiency": display.fmt_pct(NVLINK_APP_EFFICIENCY.value),
-            "ll128_efficiency": display.fmt_pct(C.PROTOCOL_EFFICIENCY["LL128"].value)}
+            "ll128_efficiency": display.fmt_pct(C.PROTOCOL_EFFICIENCY["LL128"].value),
+            "nccl_link_share": display.fmt_pct(nv4.nccl_effective_per_link.value
+                                               / nv4.per_link.value),
+            "sm_payload": f"{NVLINK_MAX_PAYLOAD['SM'].value:g} bytes",
+            "ce_payload": f"{NVLINK_MAX_PAYLOAD['copy engine'].value:g} bytes",
+            "c2c_per_direction": display.fmt_rate(c2c.per_direction.value),
+            "c2c_headline": display.fmt_rate(c2c.bidirectional),
+            "c2c_h2d": display.fmt_rate(c2c.measured_h2d.value),
+            "c2c_d2h": display.fmt_rate(c2c.measured_d2h.value),
+            "c2c_over_pcie5": display.fmt_ratio(c2c.per_direction.value / pcie5),
+            "pcie5_usable": display.fmt_rate(pcie5),
+            "gb200_host": gpu("gb200").host.name,
+            "h800_headline": display.fmt_rate(h800.headline.value),
+            "h800_per_direction": display.fmt_rate(h800.per_direction),
+            "h800_measured": display.fmt_rate(h800.measured.value),
+            "h800_share": display.fmt_pct(h800.share_of_full),
+            "h100_per_direction": display.fmt_rate(nv4.per_gpu_per_direction),
+            "a800_headline": display.fmt_rate(a800.headline.value),
+            "a800_share": display.fmt_pct(a800.share_of_full)}
 
 
 def gpu_bandwidth(gen: int = 4, level: str = "line") -> float:

@@ -53,6 +53,34 @@ def prose_figures() -> dict:
         "nvl72_chips_per_tray": str(per_tray),
         "nvl72_switch_chips": str(trays * per_tray),
         "nvls_min_gpus": f"{C.NVLS_MIN_GPUS.value:g}",
+        **_expert_figures(),
+    }
+
+
+def _expert_figures() -> dict:
+    """Chapter 4's figures for NVLS internals, the 256-GPU Hopper domains and NVL72's
+    scale-out network (issue 14)."""
+    from .specs import system
+
+    nvl = system("gb200-nvl72")
+    h256, gh = NVLINK_DOMAINS["dgx-h100-nvlink-256"], NVLINK_DOMAINS["dgx-gh200-256"]
+    n = system("dgx-h100").gpus_per_node
+    from .collectives import bus_factor
+
+    ring_sent = bus_factor("all_reduce", n)  # bytes each GPU sends per buffer byte, ring
+    return {
+        "hopper256_gpus": f"{h256.gpus.value:g}",
+        "hopper256_headline": display.fmt_rate(h256.headline.value),
+        "gh200_gpus": f"{gh.gpus.value:g}",
+        "nvl72_nics_per_tray": f"{nvl.nics_per_server:g}",
+        "nvl72_gpus_per_tray": f"{nvl.gpus_per_server:g}",
+        "nvl72_trays": f"{nvl.servers_per_node:g}",
+        "nvl72_nic": nvl.nic.name,
+        "nvl72_nic_per_gpu": display.fmt_rate(nvl.nic_bw_per_gpu),
+        "nvl72_nvlink_over_nic": display.fmt_ratio(
+            NVLINK[nvl.gpu.nvlink_gen].per_gpu_per_direction / nvl.nic_bw_per_gpu),
+        "dgx_h100_gpus": str(n),
+        "ring_sent_h100": f"{ring_sent:.3g}",
     }
 
 
@@ -271,16 +299,21 @@ def domain_table() -> display.Table:
             d.name, str(n), nv.name, display.fmt_rate(nv.per_gpu_per_direction),
             display.fmt_rate(aggregate_bandwidth(n, nv.per_gpu_bidirectional)), *cells,
             f"{display.fmt_rate(d.headline.value)} [{d.headline.kind}]: {d.headline_says}",
+            d.status,
         ])
     return display.Table(
         ["domain", "GPUs", "NVLink", "per GPU, per direction", "aggregate, both directions",
-         "bisection, per direction", "bisection, both directions", "headline [kind]"],
+         "bisection, per direction", "bisection, both directions", "headline [kind]",
+         "status"],
         rows, "Aggregate = GPUs x per-GPU bandwidth (both directions); bisection = half the "
               "GPUs x per-GPU bandwidth, which holds for one tier of switches (non-blocking "
               "by construction). For domains whose switches span several tiers the "
               "bisection depends on how the tiers are wired: where our sources do not give "
               "it, it is not computed, or (marked) computed assuming a non-blocking fabric, "
-              "an upper bound. Sources in interlib.specs.inside_box.")
+              "an upper bound. Status: whether the domain was sold (the 256-GPU Hopper "
+              "NVLink Switch Systems were announced but not shipped as products; the "
+              "first multi-node NVLink product is GB200 NVL72). Sources in "
+              "interlib.specs.inside_box.")
 
 
 # ----------------------------------------------------------- in-switch reduction

@@ -48,7 +48,25 @@ def prose_figures() -> dict:
     g = PCIE["5.0"]
     return {"pcie_encoding": g.encoding,
             "pcie_payload_share": display.fmt_pct(g.encoding_efficiency.value),
-            "pcie_copy_efficiency": display.fmt_pct(PCIE_HOST_COPY_EFFICIENCY.value)}
+            "pcie_copy_efficiency": display.fmt_pct(PCIE_HOST_COPY_EFFICIENCY.value),
+            **_expert_figures()}
+
+
+def _expert_figures() -> dict:
+    """Chapter 2's figures for the DGX/HGX H100 PCIe layout, NCCL's PCIe path defaults and
+    GPUDirect RDMA (issue 14)."""
+    from .specs import NET_GDR_LEVEL, PCIE_P2P_LEVEL, system
+
+    h100 = system("dgx-h100")
+    nic_rate = h100.nic.rate.value
+    usable = PCIE["5.0"].usable_per_direction(16)
+    return {"p2p_level": PCIE_P2P_LEVEL, "gdr_level": NET_GDR_LEVEL,
+            "dgx_h100_nics": str(h100.nics_per_node),
+            "dgx_h100_gpus": str(h100.gpus_per_node),
+            "dgx_h100_nic": h100.nic.name,
+            "nic_rate": display.fmt_rate(nic_rate),
+            "nic_share_of_x16": display.fmt_pct(nic_rate / usable),
+            "pcie5_x16_usable": display.fmt_rate(usable)}
 
 
 def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -> float:

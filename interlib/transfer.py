@@ -83,3 +83,43 @@ def shared_uplink_bandwidth(devices, uplink_bandwidth, device_bandwidth):
     v.positive("uplink_bandwidth", uplink_bandwidth)
     v.positive("device_bandwidth", device_bandwidth)
     return np.minimum(device_bandwidth, uplink_bandwidth / np.asarray(devices, dtype=float))
+
+
+# --------------------------------------------------------- Chapter 1's prose figures
+def prose_figures() -> dict:
+    """Figures Chapter 1's prose quotes, as display strings (glued into the text, so none is
+    typed by hand): NCCL's tuning.cc step latencies against hardware latencies, the data
+    share of NCCL's LL and LL128 lines, its channel limit, ring vs tree step counts at
+    1,024 GPUs, and FSDP's traffic against plain data parallelism.
+
+    >>> f = prose_figures()
+    >>> f["ll_data_share"], f["ring_steps_1024"], f["tree_steps_1024"], f["fsdp_over_dp"]
+    ('50 %', '2046', '20', '1.5×')
+    """
+    from . import collectives, display, hierarchy, specs
+    from .specs import calibration as C
+
+    def step(kind, proto="Simple"):
+        return display.fmt_time(C.HOP_LATENCY[(kind, "ring", proto)].value)
+
+    ll, ll128 = (specs.NCCL_PROTOCOL_LINES[p] for p in ("LL", "LL128"))
+    n = 1024
+    steps = {a: collectives.alpha_beta("all_reduce", a, 0.0, n, 1.0, 1.0)
+             for a in ("ring", "tree")}
+    size = 1.0  # any size: the ratio of bytes does not depend on it
+    fsdp = (2 * collectives.wire_bytes_per_rank("all_gather", size, n)
+            + collectives.wire_bytes_per_rank("reduce_scatter", size, n))
+    dp = collectives.wire_bytes_per_rank("all_reduce", size, n)
+    net_lo, net_hi = hierarchy.hardware_latency("InfiniBand NDR (1 NIC/GPU)")
+    return {
+        "pcie_step": step("pcie"), "nvlink_step": step("nvlink"), "net_step": step("net"),
+        "nvlink_step_ll": step("nvlink", "LL"),
+        "pcie_hw": display.fmt_time(specs.PCIE_P2P_LATENCY.value),
+        "net_hw": f"{display.fmt_time(net_lo)} to {display.fmt_time(net_hi)}",
+        "ll_data_share": display.fmt_pct(ll[1].value / ll[0].value),
+        "ll128_data_share": display.fmt_pct(ll128[1].value / ll128[0].value),
+        "ll128_line": f"{ll128[0].value:g} bytes",
+        "max_channels": f"{specs.NCCL_MAX_CHANNELS.value:g}",
+        "ring_steps_1024": f"{steps['ring']:g}", "tree_steps_1024": f"{steps['tree']:g}",
+        "fsdp_over_dp": display.fmt_ratio(fsdp / dp),
+    }

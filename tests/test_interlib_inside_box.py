@@ -207,16 +207,49 @@ def test_h100_256_headline_is_nvidias_all_to_all_figure_not_a_bisection():
     # all-to-all bandwidth" (facts.md 1.3). facts.md gives 57.6 = 128 x 450 GB/s only as
     # arithmetic [D]; no source gives this fabric's bisection (the external NVLink Switch
     # tier is not confirmed non-blocking), so the book must not compute one.
-    d = IB.NVLINK_DOMAINS["h100-nvlink-256"]
+    d = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
     assert d.gpus.value == 256
     assert d.headline.value == pytest.approx(57.6 * u.TB_per_s)
     assert d.headline.kind == "vendor peak" and d.headline.source is specs.sources.NVSWITCH_BLOG
     assert "all-to-all" in d.headline_says and "bisection" not in d.headline_says
     assert d.headline.value == pytest.approx(128 * 450 * u.GB_per_s)  # the [D] arithmetic
     assert d.fabric == "multi-tier, not published" and not d.bisection_known
-    assert nvswitch.domain_bisection("h100-nvlink-256") is None
+    assert nvswitch.domain_bisection("dgx-h100-nvlink-256") is None
     row = next(r for r in nvswitch.domain_table().rows if r[0] == d.name)
     assert row[5] == row[6] == "not published"
+
+
+def test_256_gpu_hopper_nvlink_domains_are_marked_not_shipped():
+    # Issue 14, error 6. NVIDIA's Hopper in-depth blog: "NVLink Switch System technology is
+    # not currently available with H100 systems"; the DGX H100 SuperPOD reference
+    # architecture joins nodes with NDR InfiniBand. DGX GH200 (Hopper page: 256 GPUs,
+    # 57.6 TB/s) was announced; NVIDIA's NCCL maintainers wrote in May 2024 (nccl#1286) that
+    # no multi-level NVLink Switch product was publicly available and that the first
+    # multi-node NVLink system would be GB200 NVL72.
+    h100 = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
+    gh200 = IB.NVLINK_DOMAINS["dgx-gh200-256"]
+    assert h100.status == "announced, not shipped"
+    assert h100.status_source is specs.sources.HOPPER_INDEPTH
+    assert "not currently available" in h100.status_source.says
+    assert gh200.status == "announced, not publicly released"
+    assert gh200.status_source is specs.sources.NCCL_1286
+    assert gh200.gpus.value == 256 and gh200.headline.value == pytest.approx(57.6 * u.TB_per_s)
+    assert "GH200" in gh200.name and "H100" in h100.name
+    for key in ("dgx-h100", "dgx-b200", "gb200-nvl72"):
+        assert IB.NVLINK_DOMAINS[key].status == "shipped"
+    status = {r[0]: r[-1] for r in nvswitch.domain_table().rows}
+    assert status[h100.name] == "announced, not shipped"
+    assert status[IB.NVLINK_DOMAINS["gb200-nvl72"].name] == "shipped"
+
+
+def test_unshipped_domain_needs_a_status_source():
+    d = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
+    with pytest.raises(ValueError, match="status_source"):
+        IB.NVLinkDomain(d.name, d.size, 4, d.headline, d.headline_says, d.fabric,
+                        status="announced, not shipped")
+    with pytest.raises(ValueError, match="status="):
+        IB.NVLinkDomain(d.name, d.size, 4, d.headline, d.headline_says, d.fabric,
+                        status="rumoured")
 
 
 def test_nvl576_headline_is_derived_and_its_bisection_an_assumption():
@@ -460,8 +493,32 @@ def test_prose_figures_come_from_the_catalogue():
     # 128b/130b (PCI-SIG); 80 % app-level (nccl#1054); LL128 x0.92 (tuning.cc)
     assert pcie.prose_figures()["pcie_encoding"] == "128b/130b"
     assert pcie.prose_figures()["pcie_payload_share"] == "98.5 %"
-    assert nvlink.prose_figures() == {"nvlink_app_efficiency": "80 %",
-                                      "ll128_efficiency": "92 %"}
+    f = nvlink.prose_figures()
+    assert (f["nvlink_app_efficiency"], f["ll128_efficiency"]) == ("80 %", "92 %")
+    # NVLink-C2C: 450 GB/s each way, 900 both (NVIDIA GH200 blog); 450 / (32 x 16 / 8 x
+    # 128/130 GB/s) = 7.1x a PCIe 5.0 x16's usable rate
+    assert (f["c2c_per_direction"], f["c2c_headline"], f["c2c_over_pcie5"]) == \
+        ("450 GB/s", "900 GB/s", "7.1×")
+    # H800: 400 GB/s both directions = 200 each way = 4/9 of H100's 450 (DeepSeek); A800
+    # 400 vs A100 600 (NVIDIA datasheets); 20.6 / 25 GB/s per link (topo.h)
+    assert (f["h800_per_direction"], f["h800_share"], f["a800_share"]) == \
+        ("200 GB/s", "44.4 %", "66.7 %")
+    assert f["nccl_link_share"] == "82.4 %" and f["sm_payload"] == "128 bytes"
+
+
+def test_expert_prose_figures_chapters_2_and_4():
+    p = pcie.prose_figures()
+    # NCCL src/graph/paths.cc: p2pLevel = PATH_PXB; netGdrLevel = PATH_PXB (x86)
+    assert (p["p2p_level"], p["gdr_level"]) == ("PXB", "PXB")
+    # a 400 Gb/s NIC (50 GB/s) on a PCIe 5.0 x16 (63.0 GB/s usable): 79.3 %
+    assert p["nic_share_of_x16"] == "79.3 %"
+    f = nvswitch.prose_figures()
+    # GB200 NVL72: 18 trays x 4 GPUs, 4 ConnectX-7 per tray (MLPerf system description);
+    # 900 GB/s NVLink 5 per GPU per direction over 50 GB/s of NIC = 18x
+    assert (f["nvl72_trays"], f["nvl72_nics_per_tray"], f["nvl72_nvlink_over_nic"]) == \
+        ("18", "4", "18×")
+    assert (f["hopper256_gpus"], f["hopper256_headline"]) == ("256", "57.6 TB/s")
+    assert f["ring_sent_h100"] == "1.75"  # 2 x 7/8
 
 
 def test_nvlink_gen_validates():

@@ -445,3 +445,18 @@ def test_validate_whole_items_instance():
     assert V.instance("s", "a", str, "a string") == "a"
     with pytest.raises(ValueError, match="s=5 must be a string"):
         V.instance("s", 5, str, "a string")
+
+
+def test_chapter1_prose_figures_issue14():
+    # tuning.cc hwLat Ring/Simple: PCI 5.7, NVLink 3.4, NET 14 us; Ring/LL NVLink 0.6 us.
+    # device.h: LL line 16 B with 8 data bytes; LL128 line 128 B with 120 data bytes.
+    # Ring all-reduce 2(N-1) steps, binary tree 2 ceil(log2 N): 2046 and 20 at N = 1024.
+    # FSDP: 2 all-gathers + 1 reduce-scatter = 3(N-1)/N vs all-reduce 2(N-1)/N: 1.5x.
+    from interlib import transfer
+    f = transfer.prose_figures()
+    assert (f["pcie_step"], f["nvlink_step"], f["net_step"], f["nvlink_step_ll"]) == \
+        ("5.7 µs", "3.4 µs", "14 µs", "600 ns")
+    assert (f["ll_data_share"], f["ll128_data_share"]) == ("50 %", "93.8 %")
+    assert (f["ring_steps_1024"], f["tree_steps_1024"]) == ("2046", "20")
+    assert f["fsdp_over_dp"] == "1.5×" and f["max_channels"] == "64"
+    assert f["net_hw"] == "700 ns to 900 ns" and f["pcie_hw"] == "360 ns"

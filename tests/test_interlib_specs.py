@@ -287,3 +287,91 @@ def test_derived_bad_input_names_the_parameter(kw, param):
     args = dict(value=1.0, unit="B", note="n") | kw
     with pytest.raises(ValueError, match=param):
         derived(**args)
+
+
+# ------------------------------------------- issue 14 (expert review, Chapters 1-4)
+def test_nvlink_c2c_is_450_per_direction_900_both():
+    # NVIDIA Grace Hopper in-depth blog: "up to 900 GB/s total bandwidth, 450 GB/s per
+    # direction"
+    c = specs.NVLINK_C2C
+    assert c.per_direction.direction == "per direction"
+    assert c.per_direction.value == pytest.approx(450 * u.GB_per_s)
+    assert c.bidirectional == pytest.approx(900 * u.GB_per_s)
+    assert c.per_direction.source is specs.sources.GRACE_HOPPER_BLOG
+    # measured GH200 copies (Schieffer et al. 2024): 375 H2D, 297 D2H; the slower one rules
+    assert c.copy_efficiency == pytest.approx(297 / 450)
+    assert c.measured_h2d.kind == c.measured_d2h.kind == "measured"
+
+
+def test_gb200_host_link_is_nvlink_c2c_not_pcie():
+    # Issue 14, error 3: the GB200 GPU talks to its Grace CPU over NVLink-C2C (MLPerf system
+    # description: "accelerator_host_interconnect": "NVLink-C2C")
+    g = specs.gpu("gb200")
+    assert g.host_link == "nvlink-c2c"
+    assert g.host.name == "NVLink-C2C" and g.host.rung == "NVLink-C2C"
+    assert g.host.peak == pytest.approx(450 * u.GB_per_s)
+    assert "accelerator_host_interconnect" in specs.NVLINK_C2C.per_direction.note
+    # every PCIe-hosted GPU keeps its x16 usable rate (32 GT/s x 16 / 8 x 128/130 for Gen5)
+    h = specs.gpu("h100-sxm").host
+    assert h.rung == "PCIe" and h.peak == pytest.approx(32e9 * 16 / 8 * 128 / 130)
+    assert h.achieved < h.peak
+
+
+def test_gb200_ladder_shows_the_c2c_rung_and_no_pcie_rung():
+    from interlib import hierarchy
+    names = [r.name for r in hierarchy.ladder("gb200-nvl72")]
+    assert "NVLink-C2C" in names and "PCIe" not in names
+    rung = {r.name: r for r in hierarchy.ladder("gb200-nvl72")}["NVLink-C2C"]
+    assert rung.peak == pytest.approx(450 * u.GB_per_s)
+    assert rung.effective == pytest.approx(297 * u.GB_per_s)
+    assert "PCIe" in [r.name for r in hierarchy.ladder("dgx-h100")]
+    assert set(names) <= set(hierarchy.RUNG_NAMES)
+
+
+def test_bad_host_link_refused():
+    g = specs.gpu("h100-sxm")
+    with pytest.raises(ValueError, match="host_link"):
+        specs.GPU(g.name, g.arch, g.nvlink_gen, g.pcie_gen, g.hbm, g.hbm_capacity,
+                  g.hbm_bandwidth, host_link="cxl")
+
+
+def test_c2c_measurement_cannot_exceed_line_rate():
+    from interlib.specs.links import ChipToChipLink
+    c = specs.NVLINK_C2C
+    with pytest.raises(ValueError, match="measured_h2d"):
+        ChipToChipLink(c.name, c.per_direction,
+                       specs.Spec(500 * u.GB_per_s, "GB_per_s", "measured",
+                                  c.measured_h2d.source, "per direction"),
+                       c.measured_d2h, c.systems)
+
+
+def test_reduced_nvlink_export_parts():
+    # A800 datasheet: NVLink 400 GB/s vs A100's 600 (both directions added): 2/3 of A100.
+    # H800: 400 GB/s bidirectional (DeepSeek's authors) = 200 each way of H100's 450.
+    a800, h800 = specs.REDUCED_NVLINK["a800"], specs.REDUCED_NVLINK["h800"]
+    assert a800.per_direction == pytest.approx(200 * u.GB_per_s)
+    assert a800.share_of_full == pytest.approx(200 / 300)
+    assert h800.share_of_full == pytest.approx(200 / 450)
+    assert h800.measured.value == pytest.approx(160 * u.GB_per_s)
+    assert h800.measured.value < h800.per_direction
+
+
+def test_link_table_names_model_latency_and_shows_hardware_latency():
+    # Issue 14, error 2: tuning.cc's Ring/Simple hwLat (PCI 5.7, NVLink 3.4, NET 14 us) are
+    # model step latencies, not link latencies
+    from interlib import hierarchy
+    t = hierarchy.link_table()
+    assert "per-hop latency" not in t.columns
+    model_col = t.columns.index("NCCL model step latency (tuning.cc, Ring/Simple)")
+    hw_col = t.columns.index("hardware latency (measured or published)")
+    rows = {r[0]: r for r in t.rows}
+    assert rows["PCIe 5.0 x16"][model_col] == "5.7 µs"
+    assert rows["InfiniBand NDR (1 NIC/GPU)"][model_col] == "14 µs"
+    # HDR adapters 0.6 us end to end + one switch 100..300 ns (Bekman; WWT)
+    lo, hi = hierarchy.hardware_latency("InfiniBand NDR (1 NIC/GPU)")
+    assert (lo, hi) == pytest.approx((0.7e-6, 0.9e-6))
+    assert hi < 14e-6 / 10  # the wire is a small part of NCCL's network step latency
+    assert hierarchy.hardware_latency("NVLink 4") is None
+    assert rows["NVLink 4"][hw_col] == "not in our sources"
+    with pytest.raises(ValueError, match="name"):
+        hierarchy.hardware_latency("NVLink 9")

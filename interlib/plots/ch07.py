@@ -19,6 +19,7 @@ from .. import display, hierarchy, steptime
 from . import COLORS, new_figure, si_axis
 
 _RUNG_COLORS = {"HBM": COLORS["grey"], "NVLink": COLORS["blue"], "PCIe": COLORS["orange"],
+                "NVLink-C2C": COLORS["orange"],
                 "Scale-out NIC": COLORS["purple"], "Spine": COLORS["vermillion"],
                 "none": COLORS["grey"]}
 

@@ -39,3 +39,13 @@ __all__ += ["ADAPTER_LATENCY", "META_CLUSTERS_24K", "PACKET_HEADERS", "SWITCH_HO
 from . import studies  # noqa: E402
 
 __all__ += ["studies"]
+# Chapters 1-4, expert review: NVLink-C2C host link, reduced-NVLink export parts, PCIe P2P
+# hardware latency (appended)
+from .hardware import HOST_LINKS, HostLink  # noqa: E402
+from .links import (NCCL_MAX_CHANNELS, NCCL_PROTOCOL_LINES, NET_GDR_LEVEL,  # noqa: E402
+                    NVLINK_C2C, NVLINK_MAX_PAYLOAD, PCIE_P2P_LATENCY, PCIE_P2P_LEVEL,
+                    REDUCED_NVLINK)
+
+__all__ += ["HOST_LINKS", "HostLink", "NVLINK_C2C", "PCIE_P2P_LATENCY", "REDUCED_NVLINK",
+            "NCCL_MAX_CHANNELS", "NCCL_PROTOCOL_LINES", "NET_GDR_LEVEL", "PCIE_P2P_LEVEL",
+            "NVLINK_MAX_PAYLOAD"]

@@ -8,7 +8,29 @@ from .. import _validate as v
 from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
 from . import sources as S
 from ._base import Spec
-from .links import NVLINK, PCIE, NVLinkGen, PCIeGen
+from .links import NVLINK, NVLINK_C2C, PCIE, PCIE_HOST_COPY_EFFICIENCY, NVLinkGen, PCIeGen
+
+HOST_LINKS = ("pcie", "nvlink-c2c")
+"""How a GPU reaches its CPU's memory: a PCIe x16 link, or NVLink-C2C (Grace superchips)."""
+
+
+@dataclass(frozen=True)
+class HostLink:
+    """A GPU's link to host memory, as the models use it (per direction).
+
+    Attributes:
+        name: e.g. ``"PCIe 5.0 x16"`` or ``"NVLink-C2C"``.
+        rung: The ladder rung it is (Chapter 7): ``"PCIe"`` or ``"NVLink-C2C"``.
+        peak: Usable line rate, bytes/s per direction.
+        achieved: Measured host-copy rate the models use, bytes/s per direction.
+        basis: How ``achieved`` is obtained.
+    """
+
+    name: str
+    rung: str
+    peak: float
+    achieved: float
+    basis: str
 
 
 # ---------------------------------------------------------------------------- GPUs
@@ -25,6 +47,9 @@ class GPU:
         hbm: Memory technology.
         hbm_capacity: Usable memory capacity, bytes.
         hbm_bandwidth: Peak memory bandwidth, bytes/s, shared by reads and writes.
+        host_link: ``"pcie"`` (the host link is the PCIe generation above) or
+            ``"nvlink-c2c"`` (a Grace superchip: the GPU reaches host memory over
+            NVLink-C2C; its PCIe then serves only devices such as NICs).
     """
 
     name: str
@@ -34,11 +59,28 @@ class GPU:
     hbm: str
     hbm_capacity: Spec
     hbm_bandwidth: Spec
+    host_link: str = "pcie"
 
     def __post_init__(self):
         v.choice("arch", self.arch, ("Ampere", "Hopper", "Blackwell"))
         v.integer("nvlink_gen", self.nvlink_gen, lo=1, hi=5)
         v.choice("pcie_gen", self.pcie_gen, PCIE)
+        v.choice("host_link", self.host_link, HOST_LINKS)
+
+    @property
+    def host(self) -> HostLink:
+        """The GPU's link to host memory, per direction (PCIe x16, or NVLink-C2C)."""
+        if self.host_link == "nvlink-c2c":
+            c = NVLINK_C2C
+            return HostLink(c.name, "NVLink-C2C", c.per_direction.value,
+                            c.per_direction.value * c.copy_efficiency,
+                            f"{c.name} {c.per_direction.value / GB_per_s:g} GB/s per "
+                            "direction x measured GH200 copy efficiency (slower direction)")
+        pc = self.pcie
+        usable = pc.usable_per_direction(16)
+        return HostLink(f"{pc.name} x16", "PCIe", usable,
+                        usable * PCIE_HOST_COPY_EFFICIENCY.value,
+                        f"{pc.name} x16 usable x measured host-copy efficiency")
 
     @property
     def nvlink(self) -> NVLinkGen:
@@ -49,10 +91,12 @@ class GPU:
         return PCIE[self.pcie_gen]
 
 
-def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note=""):
+def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note="",
+         host_link="pcie"):
     return GPU(name, arch, nvl, pcie, hbm,
                Spec(cap_gb * GB, "GB", "vendor peak", src, note=cap_note),
-               Spec(bw, "TB_per_s", "vendor peak", src, "read + write", bw_note))
+               Spec(bw, "TB_per_s", "vendor peak", src, "read + write", bw_note),
+               host_link)
 
 
 GPUS = {
@@ -70,7 +114,8 @@ GPUS = {
     "gb200": _gpu("GB200 (Blackwell GPU)", "Blackwell", 5, "5.0", "HBM3e", 186,
                   8 * TB_per_s, S.MLPERF_GB200,
                   cap_note="exposed per GPU in MLPerf system JSON",
-                  bw_note="576 TB/s per NVL72 rack / 72 GPUs (NVIDIA GB200 NVL72 page)"),
+                  bw_note="576 TB/s per NVL72 rack / 72 GPUs (NVIDIA GB200 NVL72 page)",
+                  host_link="nvlink-c2c"),
 }
 
 

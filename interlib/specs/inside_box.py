@@ -136,6 +136,15 @@ NVL72_CHIPS_PER_TRAY = Spec(
 
 
 FABRICS = ("one switch tier", "multi-tier, assumed non-blocking", "multi-tier, not published")
+
+STATUSES = ("shipped", "announced, not shipped", "announced, not publicly released",
+            "supported, no shipped system in our sources")
+"""Whether an NVLink domain was sold: ``"announced, not shipped"`` where the vendor said
+it is not available (DGX H100 NVLink Switch System); ``"announced, not publicly
+released"`` where NVIDIA's own NCCL maintainers wrote (May 2024) that no multi-level
+NVLink Switch product was publicly available (DGX GH200); ``"supported, no shipped
+system in our sources"`` where documentation supports the size but our sources show no
+product of it (576-GPU GB200 domains)."""
 """How a domain's switches are arranged, which decides whether its bisection can be
 computed as ``floor(n/2) x per-GPU bandwidth``:
 
@@ -162,6 +171,8 @@ class NVLinkDomain:
             ``"derived"``) this book's arithmetic where the vendor gives none.
         headline_says: What the headline is, in words.
         fabric: One of :data:`FABRICS`.
+        status: One of :data:`STATUSES` (default ``"shipped"``).
+        status_source: Where the status comes from (required unless shipped).
     """
 
     name: str
@@ -170,6 +181,8 @@ class NVLinkDomain:
     headline: Spec
     headline_says: str
     fabric: str
+    status: str = "shipped"
+    status_source: "S.Source | None" = None
 
     def __post_init__(self):
         if isinstance(self.size, Spec):
@@ -178,6 +191,10 @@ class NVLinkDomain:
             raise ValueError(f"size={self.size!r} must be a system id or a count Spec")
         v.integer("nvlink_gen", self.nvlink_gen, lo=1, hi=5)
         v.choice("fabric", self.fabric, FABRICS)
+        v.choice("status", self.status, STATUSES)
+        if self.status != "shipped" and not isinstance(self.status_source, S.Source):
+            raise ValueError(f"status_source={self.status_source!r} must be a Source when "
+                             f"status={self.status!r}")
 
     @property
     def gpus(self) -> Spec:
@@ -212,15 +229,29 @@ NVLINK_DOMAINS = {
         Spec(14.4 * TB_per_s, "TB_per_s", "vendor peak", S.DGX_B200, "bidirectional",
              "aggregate NVLink: 8 GPUs x 1.8 TB/s"),
         "aggregate: every GPU's bidirectional bandwidth added", "one switch tier"),
-    "h100-nvlink-256": NVLinkDomain(
-        "H100 NVLink Switch System (256 GPUs)",
+    "dgx-h100-nvlink-256": NVLinkDomain(
+        "DGX H100 SuperPOD with NVLink Switch System (256 H100)",
         Spec(256, "count", "vendor peak", S.NVSWITCH_BLOG), 4,
         Spec(57.6 * TB_per_s, "TB_per_s", "vendor peak", S.NVSWITCH_BLOG, "per direction",
              "NVIDIA: '57.6 TB/s of all-to-all bandwidth'; NVIDIA states neither the "
              "direction nor how it is counted. Arithmetic only: it equals 128 x 450 GB/s "
              "(half the GPUs at their per-direction NVLink rate). The external NVLink "
              "Switch tier is not confirmed non-blocking, so it is not a bisection here"),
-        "NVIDIA's 'all-to-all bandwidth', as NVIDIA states it", "multi-tier, not published"),
+        "NVIDIA's 'all-to-all bandwidth', as NVIDIA states it", "multi-tier, not published",
+        status="announced, not shipped",
+        status_source=S.HOPPER_INDEPTH),
+    "dgx-gh200-256": NVLinkDomain(
+        "DGX GH200 with NVLink Switch System (256 Grace Hopper)",
+        Spec(256, "count", "vendor peak", S.HOPPER_PAGE_GH200), 4,
+        Spec(57.6 * TB_per_s, "TB_per_s", "vendor peak", S.HOPPER_PAGE_GH200,
+             "per direction",
+             "NVIDIA: DGX GH200 'support[s] clusters of up to 256 connected H200s and "
+             "deliver[s] 57.6 TB/s of all-to-all bandwidth'; the same figure NVIDIA gave "
+             "the DGX H100 NVLink Switch System, direction not stated; a two-tier NVLink "
+             "Switch fabric whose bisection our sources do not give"),
+        "NVIDIA's 'all-to-all bandwidth', as NVIDIA states it", "multi-tier, not published",
+        status="announced, not publicly released",
+        status_source=S.NCCL_1286),
     "gb200-nvl72": NVLinkDomain(
         "GB200 NVL72 (72 GPUs)", "gb200-nvl72", 5,
         Spec(130 * TB_per_s, "TB_per_s", "vendor peak", S.GB200_PAGE, "bidirectional",
@@ -236,7 +267,8 @@ NVLINK_DOMAINS = {
              "the source gives only 'up to 576 GPUs in a single NVLink domain'"),
         "aggregate: every GPU's bidirectional bandwidth added (this book's arithmetic; the "
         "source gives only the GPU count)",
-        "multi-tier, assumed non-blocking"),
+        "multi-tier, assumed non-blocking",
+        status="supported, no shipped system in our sources", status_source=S.NVLINK_576),
 }
 
 

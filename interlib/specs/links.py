@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from .. import _validate as v
-from ..units import GB_per_s, Gbit_per_s, GT_per_s, bit
+from ..units import GB_per_s, Gbit_per_s, GT_per_s, bit, us
 from . import sources as S
 from ._base import Spec
 
@@ -190,6 +190,161 @@ NVLINK_BIDIRECTIONAL_NOTE = (
     "Vendors quote NVLink per GPU with both directions added: 900 GB/s for NVLink 4 is "
     "450 GB/s each way (18 links x 25 GB/s per direction). A transfer from GPU A to GPU B "
     "uses one direction and can never exceed the per-direction figure.")
+
+
+# -------------------------------------------------------------------- NVLink-C2C
+@dataclass(frozen=True)
+class ChipToChipLink:
+    """NVLink-C2C: the coherent chip-to-chip link between a Grace CPU and its GPU (GH200,
+    GB200), which replaces PCIe as the GPU's host link.
+
+    Attributes:
+        name: ``"NVLink-C2C"``.
+        per_direction: Line rate, bytes/s **per direction** (NVIDIA's "900 GB/s" adds both).
+        measured_h2d: A published host-to-device copy over the link, per direction.
+        measured_d2h: The device-to-host copy of the same measurement, per direction.
+        systems: Where it ships.
+    """
+
+    name: str
+    per_direction: Spec
+    measured_h2d: Spec
+    measured_d2h: Spec
+    systems: str
+
+    def __post_init__(self):
+        for f in ("per_direction", "measured_h2d", "measured_d2h"):
+            d = getattr(self, f).direction
+            if d != "per direction":
+                raise ValueError(f"{f}.direction={d!r} must be 'per direction'")
+        for f in ("measured_h2d", "measured_d2h"):
+            if getattr(self, f).value > self.per_direction.value:
+                raise ValueError(f"{f}={getattr(self, f).value:g} B/s must be <= "
+                                 f"per_direction={self.per_direction.value:g} B/s")
+
+    @property
+    def bidirectional(self) -> float:
+        """Both directions added, bytes/s (NVIDIA's headline)."""
+        return 2 * self.per_direction.value
+
+    @property
+    def copy_efficiency(self) -> float:
+        """The slower measured copy direction over the per-direction line rate (the same
+        rule as :data:`PCIE_HOST_COPY_EFFICIENCY`: the lower measurement)."""
+        return min(self.measured_h2d.value, self.measured_d2h.value) / \
+            self.per_direction.value
+
+
+NVLINK_C2C = ChipToChipLink(
+    "NVLink-C2C",
+    Spec(450 * GB_per_s, "GB_per_s", "vendor peak", S.GRACE_HOPPER_BLOG, "per direction",
+         "NVIDIA: 'up to 900 GB/s total bandwidth, 450 GB/s per direction' between Grace "
+         "and Hopper in GH200. GB200 uses NVLink-C2C as its GPU's host link too (MLPerf "
+         "system description: accelerator_host_interconnect NVLink-C2C); our sources give "
+         "no separate per-GPU rate for GB200, so the GH200 figure is used for it"),
+    Spec(375 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
+         "GH200, host-to-device copy over NVLink-C2C"),
+    Spec(297 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
+         "GH200, device-to-host copy over NVLink-C2C"),
+    "GH200 Grace Hopper; GB200 Grace Blackwell")
+"""The Grace-to-GPU link of GH200 and GB200 (Chapter 3; Chapter 7's host rung)."""
+
+
+# --------------------------------------------------- reduced-NVLink export parts
+@dataclass(frozen=True)
+class ReducedNVLinkPart:
+    """An export variant of a flagship GPU with fewer NVLink bandwidth (H800, A800).
+
+    Attributes:
+        name: e.g. ``"H800 SXM"``.
+        full_part: The flagship it is cut down from (``"H100 SXM"``).
+        nvlink_gen: NVLink generation of the flagship.
+        headline: The vendor's NVLink figure, both directions added.
+        measured: A published one-direction measurement, or None.
+    """
+
+    name: str
+    full_part: str
+    nvlink_gen: int
+    headline: Spec
+    measured: Spec | None
+
+    def __post_init__(self):
+        v.integer("nvlink_gen", self.nvlink_gen, lo=1, hi=5)
+        if self.headline.direction != "bidirectional":
+            raise ValueError(f"headline.direction={self.headline.direction!r} must be "
+                             "'bidirectional'")
+
+    @property
+    def per_direction(self) -> float:
+        """The headline halved, bytes/s each way."""
+        return self.headline.value / 2
+
+    @property
+    def share_of_full(self) -> float:
+        """Per-direction line rate over the flagship's (:data:`NVLINK`)."""
+        return self.per_direction / NVLINK[self.nvlink_gen].per_gpu_per_direction
+
+
+REDUCED_NVLINK = {
+    "h800": ReducedNVLinkPart(
+        "H800 SXM", "H100 SXM", 4,
+        Spec(400 * GB_per_s, "GB_per_s", "secondary", S.DEEPSEEK_V3, "bidirectional",
+             "DeepSeek's authors: '400 GB/s is the bidirectional theoretical value'"),
+        Spec(160 * GB_per_s, "GB_per_s", "measured", S.DEEPSEEK_V3, "per direction",
+             "DeepSeek-V3 H800 cluster: 'our unidirectional measurement'")),
+    "a800": ReducedNVLinkPart(
+        "A800 SXM", "A100 SXM", 3,
+        Spec(400 * GB_per_s, "GB_per_s", "vendor peak", S.A800_DATASHEET, "bidirectional",
+             "NVIDIA A800 datasheet: NVLink 400 GB/s (A100: 600 GB/s)"),
+        None),
+}
+"""Export parts with cut-down NVLink (Chapter 3)."""
+
+# ------------------------------------------------------------ NCCL wire formats
+NCCL_PROTOCOL_LINES = {
+    "LL": (Spec(16, "B", "model constant", S.NCCL_DEVICE_H,
+                note="union ncclLLFifoLine: 4 data + 4 flag bytes, twice"),
+           Spec(8, "B", "model constant", S.NCCL_DEVICE_H,
+                note="data bytes per LL line (the rest are flags)")),
+    "LL128": (Spec(128, "B", "model constant", S.NCCL_DEVICE_H,
+                   note="NCCL_LL128_LINESIZE"),
+              Spec(120, "B", "model constant", S.NCCL_DEVICE_H,
+                   note="NCCL_LL128_DATAELEMS = 15 of 16 eight-byte words; one is the "
+                        "flag")),
+}
+"""NCCL's low-latency protocols: (line size, data bytes per line). Simple has no per-line
+flags: it synchronises whole chunks with memory fences (Chapter 1)."""
+
+NCCL_MAX_CHANNELS = Spec(64, "count", "model constant", S.NCCL_DEVICE_H,
+                         note="MAXCHANNELS: the most channels (each one CUDA block "
+                              "working on its own slice of the buffer) a communicator uses")
+
+PCIE_P2P_LEVEL = "PXB"
+"""NCCL's default: GPU peer-to-peer over PCIe only up to PXB (through PCIe switches, not
+through a CPU host bridge); ``NCCL_P2P_LEVEL`` overrides it (src/graph/paths.cc)."""
+NET_GDR_LEVEL = "PXB"
+"""NCCL's default for GPUDirect RDMA: the NIC reads/writes GPU memory directly only up to
+PXB (``P2C`` through NVLink-C2C on Grace systems); ``NCCL_NET_GDR_LEVEL`` overrides it."""
+
+
+NVLINK_MAX_PAYLOAD = {
+    "SM": Spec(128, "B", "secondary", S.SJEAUGEY_149,
+               note="NCCL maintainer: 'SMs are limited to 128B payload size'; with per-"
+                    "packet headers this is why NCCL gets ~20 of 25 GB/s per link"),
+    "copy engine": Spec(256, "B", "secondary", S.SJEAUGEY_149,
+                        note="'Copy Engines can use 256B': cudaMemcpy between GPUs (and "
+                             "p2pBandwidthLatencyTest by default) beats SM-driven copies"),
+}
+"""Largest NVLink packet payload by who issues the copy (Chapter 3)."""
+
+
+# ------------------------------------------------------ hardware (not model) latency
+PCIE_P2P_LATENCY = Spec(
+    0.36 * us, "us", "measured", S.RTX6KPRO_P2P,
+    note="GPU-to-GPU peer-to-peer write over PCIe 5.0 x16 through one CPU root complex, "
+         "same NUMA node (RTX PRO 6000 Blackwell server; a secondary, community "
+         "measurement). A hardware figure, unlike NCCL's tuning.cc step latencies")
 
 
 # ---------------------------------------------------------------------- InfiniBand

@@ -54,12 +54,12 @@ SJEAUGEY_212 = Source(
     "NVIDIA/nccl-tests issue 212 (maintainer answer)",
     "https://github.com/NVIDIA/nccl-tests/issues/212",
     "450GB/s is the line rate. With the protocol overhead (~20%) NCCL can get an effective "
-    "NVLink bandwidth of 370GB/s ... NVLS peak busBw of ~480GB/s.", key="")
+    "NVLink bandwidth of 370GB/s ... NVLS peak busBw of ~480GB/s.", key="nccltests212")
 SJEAUGEY_149 = Source(
     "NVIDIA/nccl-tests issue 149 (maintainer answer)",
     "https://github.com/NVIDIA/nccl-tests/issues/149",
     "Each NVLink has a line rate of 25GB/s (in each direction) ... ~230GB/s [A100 all-reduce "
-    "busbw] in practice.", key="")
+    "busbw] in practice.", key="nccltests149")
 NCCL_TESTS_PERF = Source(
     "NVIDIA nccl-tests, doc/PERFORMANCE.md",
     "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md",
@@ -202,7 +202,8 @@ ZERO_PAPER = Source(
     "Parameter Models (SC20, arXiv:1910.02054)",
     "https://arxiv.org/abs/1910.02054",
     "Mixed-precision Adam keeps fp16 parameters and gradients (2 + 2 bytes) and fp32 "
-    "parameters, momentum and variance (12 bytes): 16 bytes per parameter.", key="")
+    "parameters, momentum and variance (12 bytes): 16 bytes per parameter.",
+    key="rajbhandari2020zero")
 META_CLUSTERS = Source(
     "Meta engineering blog, Building Meta's GenAI infrastructure (12 March 2024)",
     "https://engineering.fb.com/2024/03/12/data-center-engineering/building-metas-genai-"
@@ -404,3 +405,137 @@ LLAMA3_TABLE4 = Source(
     "Llama 3 405B pre-training: 8,192 GPUs TP 8, CP 1, PP 16, 430 TFLOPS/GPU; 16,384 GPUs "
     "TP 8, CP 1, PP 16, 400 TFLOPS/GPU; 16,384 GPUs TP 8, CP 16, PP 16 (long context), 380 "
     "TFLOPS/GPU; 16M tokens per batch.", key="llama3")
+
+# ------------------------------------ Chapters 1-4, expert review (issue 14, experta)
+GRACE_HOPPER_BLOG = Source(
+    "NVIDIA technical blog, NVIDIA Grace Hopper Superchip Architecture In-Depth (2022)",
+    "https://developer.nvidia.com/blog/nvidia-grace-hopper-superchip-architecture-in-depth/",
+    "NVLink-C2C: hardware-coherent interconnect between the Grace CPU and the Hopper GPU, "
+    "up to 900 GB/s total bandwidth, 450 GB/s per direction; 7x PCIe Gen 5.",
+    key="nvidiagh200")
+SCHIEFFER_GH200 = Source(
+    "Schieffer, Wahlgren, Ren, Faj and Peng, Harnessing Integrated CPU-GPU System Memory "
+    "for HPC: a first look into Grace Hopper (ICPP 2024, arXiv:2407.07850)",
+    "https://arxiv.org/abs/2407.07850",
+    "GH200 (480 GB LPDDR5X, 96 GB HBM3): NVLink-C2C copies measured at 375 GB/s host to "
+    "device and 297 GB/s device to host (as summarised by HPCwire; the paper's own table "
+    "was not retrieved here).", key="schieffer2024")
+HOPPER_INDEPTH = Source(
+    "NVIDIA technical blog, NVIDIA Hopper Architecture In-Depth (2022)",
+    "https://developer.nvidia.com/blog/nvidia-hopper-architecture-in-depth/",
+    "H100 cluster: NDR IB network with NVLink Switch System where indicated ... NVLink "
+    "Switch System technology is not currently available with H100 systems, but systems "
+    "and availability will be announced.", key="nvidiahopperindepth")
+HOPPER_PAGE_GH200 = Source(
+    "NVIDIA Hopper architecture page (DGX GH200 paragraph)",
+    "https://www.nvidia.com/en-us/technologies/hopper-architecture/",
+    "DGX GH200 systems with NVLink Switch System support clusters of up to 256 connected "
+    "H200s and deliver 57.6 terabytes per second (TB/s) of all-to-all bandwidth.",
+    key="nvidiahopper")
+NCCL_1286 = Source(
+    "NVIDIA/nccl issue 1286 (NVIDIA NCCL maintainer answers, May 2024)",
+    "https://github.com/NVIDIA/nccl/issues/1286",
+    "There are no multi-level NVLink switch system products available from Nvidia "
+    "currently ... the first publicly available [multi-node NVLink] system will be called "
+    "GB200 (NVL72) ... The full features of NVLink will be available to all GPUs in such a "
+    "system, including NVLink SHARP.", key="ncclissue1286")
+NCCL_TESTS_258 = Source(
+    "NVIDIA/nccl-tests issue 258 (maintainer answer, 2024)",
+    "https://github.com/NVIDIA/nccl-tests/issues/258",
+    "[~90% efficiency at 128-byte payloads] is only true for unidirectional traffic. For "
+    "bidirectional traffic you have extra overhead. NCCL almost always uses both directions "
+    "of each link.", key="nccltests258")
+NCCL_DEVICE_H = Source(
+    "NVIDIA NCCL source, src/include/device.h and src/include/graph.h (NVIDIA/nccl @ "
+    "5067397)",
+    "https://github.com/NVIDIA/nccl/blob/master/src/include/device.h",
+    "LL line: 4 data bytes + 4 flag bytes, twice (union ncclLLFifoLine); LL128 line 128 "
+    "bytes with one 8-byte flag word (NCCL_LL128_DATAELEMS = LINEELEMS - 1); MAXCHANNELS "
+    "64. graph.h path types LOC, NVL, NVB, C2C, PIX, PXB, P2C, PXN, PHB, SYS, NET.",
+    key="ncclsource")
+NCCL_DOCS = Source(
+    "NVIDIA NCCL User Guide (environment variables; troubleshooting)",
+    "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/",
+    "NCCL_ALGO (Ring, Tree, CollNet, NVLS, NVLSTree, PAT), NCCL_PROTO (LL, LL128, Simple), "
+    "NCCL_P2P_LEVEL, NCCL_NET_GDR_LEVEL, NCCL_PXN_DISABLE; troubleshooting: PCI Access "
+    "Control Services (ACS) must be disabled for GPU peer-to-peer, IOMMU settings, "
+    "GPUDirect RDMA needs nvidia-peermem or DMA-BUF.", key="nccldocs")
+NCCL_TREES_BLOG = Source(
+    "Jeaugey, Massively Scale Your Deep Learning Training with NCCL 2.4, NVIDIA technical "
+    "blog (2019)",
+    "https://developer.nvidia.com/blog/massively-scale-deep-learning-training-nccl-2-4/",
+    "Double binary trees: two complementary binary trees, each rank a leaf in one and an "
+    "inner node in the other, give full bandwidth with logarithmic latency.",
+    key="jeaugey2019trees")
+NCCL_PXN_BLOG = Source(
+    "NVIDIA technical blog, Doubling all2all Performance with NVIDIA Collective "
+    "Communication Library 2.12 (2022)",
+    "https://developer.nvidia.com/blog/doubling-all2all-performance-with-nvidia-collective-"
+    "communication-library-2-12/",
+    "PXN (PCI x NVLink): a GPU sends to a NIC that is not local to it by first moving the "
+    "data over NVLink to the GPU local to that NIC, so traffic stays on its rail and "
+    "messages to the same destination are aggregated.", key="ncclpxn")
+NCCL_PAT_BLOG = Source(
+    "NVIDIA technical blog, New Scaling Algorithm and Initialization with NVIDIA "
+    "Collective Communications Library 2.23 (2024)",
+    "https://developer.nvidia.com/blog/new-scaling-algorithm-and-initialization-with-"
+    "nvidia-collective-communications-library-2-23/",
+    "PAT (Parallel Aggregated Trees): a logarithmic-latency algorithm for AllGather and "
+    "ReduceScatter at one GPU per node, for the large scale where rings' linear latency "
+    "dominates.", key="ncclpat")
+PYTORCH_DDP = Source(
+    "Li et al., PyTorch Distributed: Experiences on Accelerating Data Parallel Training "
+    "(VLDB 2020, arXiv:2006.15704)",
+    "https://arxiv.org/abs/2006.15704",
+    "Gradient bucketing (default bucket 25 MB) and overlapping the all-reduce of ready "
+    "buckets with the rest of the backward pass.", key="li2020ddp")
+PYTORCH_FSDP = Source(
+    "Zhao et al., PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel (VLDB "
+    "2023, arXiv:2304.11277)",
+    "https://arxiv.org/abs/2304.11277",
+    "Fully sharded data parallel: all-gather parameters before each unit's forward and "
+    "backward, reduce-scatter gradients after the backward.", key="zhao2023fsdp")
+GSHARD = Source(
+    "Lepikhin et al., GShard: Scaling Giant Models with Conditional Computation and "
+    "Automatic Sharding (ICLR 2021, arXiv:2006.16668)",
+    "https://arxiv.org/abs/2006.16668",
+    "Mixture-of-experts layers dispatch tokens to experts on other devices and combine "
+    "them back with two all-to-all exchanges per layer.", key="lepikhin2021gshard")
+DEEPSEEK_V3 = Source(
+    "DeepSeek-AI, DeepSeek-V3 Technical Report (arXiv:2412.19437), with the authors' "
+    "answer in deepseek-ai/DeepSeek-V3 issue 28",
+    "https://arxiv.org/abs/2412.19437",
+    "H800 cluster: NVLink offers a bandwidth of 160 GB/s, roughly 3.2 times that of IB "
+    "(50 GB/s); the authors: 400 GB/s is the bidirectional theoretical value, 160 GB/s "
+    "our unidirectional measurement.", key="deepseekv3")
+A800_DATASHEET = Source(
+    "NVIDIA A800 40GB/80GB datasheet",
+    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a800/pdf/a800-"
+    "datasheet-nvidia-a4-2595079-r5-web.pdf",
+    "A800 SXM: NVLink 400 GB/s (A100 SXM: 600 GB/s).", key="")
+GPUDIRECT_RDMA = Source(
+    "NVIDIA, GPUDirect RDMA documentation (CUDA Toolkit)",
+    "https://docs.nvidia.com/cuda/gpudirect-rdma/",
+    "A NIC can read and write GPU memory directly over PCIe; performance is best when the "
+    "GPU and the NIC share a PCIe switch, and degraded or unsupported across the CPU's "
+    "root complex or between sockets; needs the peer-memory kernel module or DMA-BUF.",
+    key="gpudirectrdma")
+NVSHMEM_DOCS = Source(
+    "NVIDIA NVSHMEM documentation",
+    "https://docs.nvidia.com/nvshmem/",
+    "A partitioned global address space over the GPUs of a job: one-sided put/get and "
+    "atomics issued from inside CUDA kernels, over NVLink within a node and InfiniBand or "
+    "RoCE between nodes.", key="nvshmem")
+PTX_MULTIMEM = Source(
+    "NVIDIA PTX ISA, multimem.ld_reduce / multimem.st / multimem.red (sm_90+), and NCCL "
+    "src/device/common_kernel.h (multimem_st_global)",
+    "https://docs.nvidia.com/cuda/parallel-thread-execution/",
+    "A multimem address names the same buffer on every GPU of an NVLink multicast group: "
+    "ld_reduce returns the reduction of the values at all of them (done in the NVSwitch); "
+    "st writes one value to all of them.", key="ptxisa")
+RTX6KPRO_P2P = Source(
+    "voipmonitor/rtx6kpro, PCIe bandwidth and P2P measurements (RTX PRO 6000 Blackwell "
+    "servers, PCIe Gen5 x16)",
+    "https://github.com/voipmonitor/rtx6kpro/blob/master/hardware/topology.md",
+    "Direct-attach, same-NUMA GPU-to-GPU P2P: ~0.36 us latency, ~56 GB/s unidirectional; "
+    "cross-NUMA ~0.44 us (AMD Turin).", key="")
