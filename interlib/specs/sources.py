@@ -287,14 +287,6 @@ INTEL_FEC_AN846 = Source(
     "RS(544,514) FEC after 256b/257b transcoding: payload 50 Gbps, 64b/66b 51.5625 Gbps, "
     "with FEC expansion x34/33: 53.125 Gbps per PAM4 lane.", key="ieee8023")
 
-DEEPSEEK_V3 = Source(
-    "DeepSeek-AI, DeepSeek-V3 Technical Report, arXiv 2412.19437 (2024), section 3.2.2",
-    "https://arxiv.org/abs/2412.19437",
-    "In our cluster, cross-node GPUs are fully interconnected with IB, and intra-node "
-    "communications are handled via NVLink. NVLink offers a bandwidth of 160 GB/s, roughly "
-    "3.2 times that of IB (50 GB/s) ... we limit each token to be dispatched to at most 4 "
-    "nodes, thereby reducing IB traffic ... Only 20 SMs are sufficient to fully utilize the "
-    "bandwidths of IB and NVLink.", key="deepseekv3")
 
 
 def all_sources() -> list[Source]:

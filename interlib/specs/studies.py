@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from . import links as _links
 from . import sources as S
 from ._base import Spec
 from ..units import GB, GB_per_s, TB, TB_per_s, Gbit_per_s
@@ -103,9 +104,7 @@ LLAMA3_CHECKPOINT_PER_GPU = Spec(4 * GB, "GB", "secondary", S.LLAMA3_NETWORK,
                                       "('1 MB to 4 GB per GPU')")
 
 DEEPSEEK_V3_LINKS = {
-    "NVLink": Spec(160 * GB_per_s, "GB_per_s", "secondary", S.DEEPSEEK_V3, "per direction",
-                   note="what the report gives for NVLink between H800 GPUs of one node "
-                        "(an application-level figure, not the line rate)"),
+    "NVLink": _links.REDUCED_NVLINK["h800"].measured,  # the same Spec, kept once in .links
     "InfiniBand": Spec(50 * GB_per_s, "GB_per_s", "secondary", S.DEEPSEEK_V3,
                        "per direction", note="one 400 Gb/s InfiniBand NIC per GPU"),
 }
