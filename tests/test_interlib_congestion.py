@@ -158,3 +158,20 @@ def test_ecmp_seeded_is_deterministic():
 def test_ecmp_bad_input_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+def test_ecmp_demo_curves_stay_inside_the_fixed_axes():
+    """Chapter 6's ECMP figure fixes its y range; every curve the sliders can reach (the
+    worst is flows = paths at the largest count) must fit under it, and above 1."""
+    from interlib.plots import ch06 as P
+    top = 0.0
+    for flows in P.ECMP_FLOWS_RANGE:
+        for paths in P.ECMP_PATHS_RANGE:
+            mean, p99 = P._ecmp_curve(flows, paths)
+            assert np.all(mean >= 1.0) and np.all(p99 >= mean - 1e-12)
+            top = max(top, p99.max())
+    mean, p99 = P._ecmp_curve(P.ECMP_FLOWS_RANGE[1], P.ECMP_FLOWS_RANGE[1])
+    top = max(top, p99.max())
+    assert top < P.ECMP_YLIM[1]
+    with pytest.raises(ValueError, match="qps=3"):
+        P.ecmp_point(8, 8, 3)
