@@ -358,8 +358,7 @@ def _k():
         _f("NIC share", nic, display.fmt_pct(nic, 2), f"{_n(n_nic)} / {_n(tot)}",
            t["NIC"].source),
         _f("GPUs per cluster", gpus, f"{gpus:,.0f}",
-           f"{_n(pods.value)} pods x {_n(per_pod.value)} GPUs (the pods: Llama 3 paper, "
-           "section 3.3.1)", studies.META_CLUSTER_GPUS.source),
+           f"{_n(pods.value)} pods x {_n(per_pod.value)} GPUs", studies.META_CLUSTER_GPUS.source),
     )
     why = ("First claim: no 'network configuration' row and no such share exists in Llama 3's "
            f"Table 5; the network rows are Network Switch/Cable ({figs[0].text}) and NIC "
