@@ -264,3 +264,114 @@ def dcqcn(senders: int = 4, capacity: float | None = None, kmin: float = 5 * kB,
     rates[:, n - 1] = new
     joins = np.array([start[0]] * (n - 1) + [start[1]])
     return DCQCNRun(np.arange(steps) * dt, rates, np.asarray(Q), np.asarray(Pm), C, joins)
+
+
+# ------------------------------------------------------- ECMP hash collisions (Chapter 6)
+@dataclass(frozen=True)
+class ECMPResult:
+    """Result of :func:`ecmp_balance`: how much a hashed placement slows a bulk transfer.
+
+    Attributes:
+        flows, paths, qps_per_flow: The inputs.
+        slowdowns: One completion time per trial, relative to a perfectly balanced
+            placement (1 = as fast as perfect balance).
+    """
+
+    flows: int
+    paths: int
+    qps_per_flow: int
+    slowdowns: np.ndarray
+
+    @property
+    def mean_slowdown(self) -> float:
+        """Mean completion time over perfect balance."""
+        return float(self.slowdowns.mean())
+
+    @property
+    def p99_slowdown(self) -> float:
+        """99th percentile of the completion time over perfect balance."""
+        return float(np.quantile(self.slowdowns, 0.99))
+
+    @property
+    def p_balanced(self) -> float:
+        """Share of trials that were as fast as perfect balance."""
+        return float(np.mean(self.slowdowns <= 1.0 + 1e-12))
+
+    @property
+    def mean_efficiency(self) -> float:
+        """Mean of the achieved share of the balanced throughput (1 / slowdown)."""
+        return float((1.0 / self.slowdowns).mean())
+
+
+def ecmp_balance(flows: int = 8, paths: int = 8, qps_per_flow: int = 1,
+                 trials: int = 20_000, seed: int = 0) -> ECMPResult:
+    """Hash ``flows`` equal elephant flows onto ``paths`` equal uplinks, the way ECMP does.
+
+    Each flow wants one path's full rate (an NIC-rate collective flow) and is split into
+    ``qps_per_flow`` queue pairs that carry equal shares (NCCL hands messages to a
+    connection's QPs in turn, ``NCCL_IB_QPS_PER_CONNECTION``); ECMP hashes every QP
+    independently and uniformly onto one path (Enhanced ECMP includes the destination QP in
+    the hash, so different QPs of one connection can take different paths). A path
+    carrying load ``L`` (in flows) drains in ``L`` flow-times; a flow cannot go faster than
+    its own NIC, so the transfer takes ``max(1, max_j L_j)`` against the perfectly balanced
+    ``max(1, flows / paths)``. ``qps_per_flow`` very large approaches per-packet spraying.
+    Seeded Monte Carlo, vectorised over trials.
+
+    Args:
+        flows: Concurrent elephant flows crossing the layer (>= 1).
+        paths: Equal-cost uplinks (>= 1).
+        qps_per_flow: Queue pairs (hash inputs) per flow (>= 1).
+        trials: Monte Carlo trials (>= 100).
+        seed: Random seed (>= 0).
+
+    Returns:
+        :class:`ECMPResult`.
+
+    With as many flows as paths and one QP each, all land on different paths only with
+    probability ``paths! / paths^paths`` (:func:`ecmp_collision_free_probability`):
+
+    >>> r = ecmp_balance(2, 2, 1, trials=4000)
+    >>> round(r.p_balanced, 1), round(r.mean_slowdown, 1)
+    (0.5, 1.5)
+    """
+    flows = v.integer("flows", flows, lo=1, hi=4096)
+    paths = v.integer("paths", paths, lo=1, hi=4096)
+    q = v.integer("qps_per_flow", qps_per_flow, lo=1, hi=1024)
+    trials = v.integer("trials", trials, lo=100, hi=1_000_000)
+    seed = v.integer("seed", seed, lo=0)
+    rng = np.random.default_rng(seed)
+    total = flows * q
+    slow = np.empty(trials)
+    ideal = max(1.0, flows / paths)
+    chunk = max(1, 2_000_000 // max(total, 1))
+    for lo in range(0, trials, chunk):
+        n = min(chunk, trials - lo)
+        pick = rng.integers(0, paths, size=(n, total))
+        idx = (np.arange(n)[:, None] * paths + pick).ravel()
+        load = np.bincount(idx, minlength=n * paths).reshape(n, paths) / q
+        slow[lo:lo + n] = np.maximum(1.0, load.max(axis=1)) / ideal
+    return ECMPResult(flows, paths, q, slow)
+
+
+def ecmp_collision_free_probability(flows: int, paths: int) -> float:
+    """Probability that ``flows`` single-QP flows hashed uniformly onto ``paths`` paths all
+    land on different paths: ``prod_{i<flows} (paths - i) / paths`` (the birthday
+    problem; 0 when flows > paths).
+
+    Args:
+        flows: Flows (>= 1).
+        paths: Paths (>= 1).
+
+    >>> round(ecmp_collision_free_probability(8, 8), 4)
+    0.0024
+    """
+    flows = v.integer("flows", flows, lo=1, hi=1_000_000)
+    paths = v.integer("paths", paths, lo=1, hi=1_000_000)
+    if flows > paths:
+        return 0.0
+    i = np.arange(flows)
+    return float(np.prod((paths - i) / paths))
+
+
+__all__ = ["marking_probability", "DCQCNRun", "dcqcn", "ECMPResult", "ecmp_balance",
+           "ecmp_collision_free_probability"]

@@ -171,6 +171,31 @@ def network_interruptions() -> float:
                                     "NCCL watchdog timeouts"))
 
 
+def network_interruption_interval(n_gpus, include_watchdog: bool = False):
+    """Mean time between *network-hardware* interruptions (switch/cable and NIC rows of
+    Llama 3's Table 5) for a synchronous job on ``n_gpus`` GPUs, s, assuming they scale
+    with GPU count like the rest: ``54 days x 16,384 / (42 x n_gpus)``. Link flaps and
+    failing optics land in the switch/cable row.
+
+    Args:
+        n_gpus: GPUs (>= 1), scalar or array.
+        include_watchdog: Also count the NCCL watchdog timeouts (whose cause the paper
+            leaves unknown).
+
+    >>> from interlib.units import day
+    >>> round(float(network_interruption_interval(16384)) / day, 2)  # 54 / (35 + 7)
+    1.29
+    """
+    v.whole("n_gpus", n_gpus, lo=1)
+    v.flag("include_watchdog", include_watchdog)
+    I = LLAMA3_INTERRUPTIONS
+    keys = ["Network switch/cable", "NIC"] + (["NCCL watchdog timeouts"]
+                                              if include_watchdog else [])
+    count = sum(I[k].value for k in keys)
+    gpu_s = LLAMA3_GPUS.value * LLAMA3_SNAPSHOT_DAYS.value * day
+    return v.result(gpu_s / (count * np.asarray(n_gpus, float)))
+
+
 # ------------------------------------------------------------ cost at three scales
 SCALES = (8, 1024, 16384)
 """The GPU counts Chapter 8 prices: one node, "1K" and "16K" (Llama 3 405B's scale)."""

@@ -109,3 +109,44 @@ def test_bad_input(call, param):
 def test_bad_input_names_the_parameter_sweep(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+def test_network_interruption_interval_by_hand():
+    """Llama 3 Table 5: 35 switch/cable + 7 NIC interruptions in 54 days on 16,384 GPUs
+    (+ 7 NCCL watchdog timeouts when included); linear in 1 / GPUs."""
+    from interlib.units import day
+    assert cost.network_interruption_interval(16384) == pytest.approx(54 * day / 42)
+    assert cost.network_interruption_interval(16384, include_watchdog=True) == \
+        pytest.approx(54 * day / 49)
+    assert cost.network_interruption_interval(8192) == pytest.approx(2 * 54 * day / 42)
+    # never more frequent than all unexpected interruptions together
+    assert cost.network_interruption_interval(1024) > \
+        cost.mean_time_between_interruptions(1024)
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: cost.network_interruption_interval(0), "n_gpus=0"),
+    (lambda: cost.network_interruption_interval(2.5), "n_gpus=2.5"),
+    (lambda: cost.network_interruption_interval(8, include_watchdog="yes"), "include_watchdog"),
+])
+def test_network_interruption_interval_bad_input(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()
+
+
+def test_llama3_checkpoint_burst_by_hand():
+    """Llama 3 section 3.3.1: up to 4 GB per GPU; 16,384 GPUs; 2 TB/s sustained, 7 TB/s
+    peak storage throughput: 65.5 TB takes 32.8 s sustained, 9.4 s at peak."""
+    from interlib.specs import studies as St
+    assert St.llama3_checkpoint_seconds("sustained") == pytest.approx(16384 * 4e9 / 2e12)
+    assert St.llama3_checkpoint_seconds("peak") == pytest.approx(16384 * 4e9 / 7e12)
+    with pytest.raises(ValueError, match="rate='burst'"):
+        St.llama3_checkpoint_seconds("burst")
+
+
+def test_deepseek_v3_link_ratio():
+    """DeepSeek-V3 section 3.2.2: 160 GB/s NVLink is 'roughly 3.2 times' 50 GB/s IB."""
+    from interlib.specs import studies as St
+    L = St.DEEPSEEK_V3_LINKS
+    assert L["NVLink"].value / L["InfiniBand"].value == pytest.approx(3.2)
+    assert St.DEEPSEEK_V3_MAX_NODES_PER_TOKEN.value == 4

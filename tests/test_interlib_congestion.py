@@ -5,6 +5,8 @@ builds a queue and runs at line rate; N senders converge to a fully used link an
 share C/N; a higher marking threshold holds a deeper queue.
 """
 
+import math
+
 import numpy as np
 import pytest
 
@@ -89,3 +91,87 @@ def test_bad_input_names_parameter(call, name):
 def test_queueing_delay_is_queue_over_capacity():
     r = C.dcqcn(4, capacity=25 * GB_per_s)
     assert r.queueing_delay == pytest.approx(r.mean_queue / (25 * GB_per_s))
+
+
+# ------------------------------------------------------------- ECMP hash collisions
+def test_ecmp_birthday_probability_by_hand():
+    """All flows on different paths: 1 x (P-1)/P x ... (the birthday problem)."""
+    assert C.ecmp_collision_free_probability(2, 2) == pytest.approx(0.5)
+    assert C.ecmp_collision_free_probability(3, 4) == pytest.approx(1 * 3 / 4 * 2 / 4)
+    assert C.ecmp_collision_free_probability(8, 8) == pytest.approx(40320 / 8**8)
+    assert C.ecmp_collision_free_probability(9, 8) == 0.0
+    assert C.ecmp_collision_free_probability(1, 1) == 1.0
+
+
+@pytest.mark.parametrize("flows,paths", [(2, 2), (3, 4), (4, 8), (8, 8)])
+def test_ecmp_monte_carlo_matches_birthday(flows, paths):
+    """With one QP per flow and flows <= paths, a trial is as fast as perfect balance
+    exactly when no two flows share a path: the Monte Carlo share must agree with the
+    closed form within 4 binomial standard errors."""
+    r = C.ecmp_balance(flows, paths, 1, trials=20_000, seed=1)
+    p = C.ecmp_collision_free_probability(flows, paths)
+    se = math.sqrt(p * (1 - p) / 20_000) + 1e-9
+    assert abs(r.p_balanced - p) < 4 * se + 1e-4
+
+
+def test_ecmp_two_flows_two_paths_by_hand():
+    """Half the time both flows share a path and take twice as long: mean 1.5."""
+    r = C.ecmp_balance(2, 2, 1, trials=40_000, seed=3)
+    assert r.mean_slowdown == pytest.approx(1.5, abs=0.02)
+    assert set(np.unique(r.slowdowns)) <= {1.0, 2.0}
+
+
+def test_ecmp_single_path_or_single_flow_is_balanced():
+    assert C.ecmp_balance(1, 8, 1, trials=200).mean_slowdown == 1.0
+    r = C.ecmp_balance(6, 1, 3, trials=200)  # one path: everything shares it anyway
+    assert r.mean_slowdown == 1.0 and r.p_balanced == 1.0
+
+
+def test_ecmp_more_qps_balance_better_towards_spraying():
+    """More hash inputs per flow: the mean slowdown falls towards 1 (per-packet
+    spraying), never below it."""
+    means = [C.ecmp_balance(8, 8, q, trials=4000, seed=2).mean_slowdown
+             for q in (1, 4, 16, 256)]
+    assert all(a > b for a, b in zip(means, means[1:]))
+    assert means[0] > 2.0           # max load of 8 balls in 8 bins averages ~2.6
+    assert 1.0 <= means[-1] < 1.15
+    r = C.ecmp_balance(8, 8, 4, trials=4000)
+    assert np.all(r.slowdowns >= 1.0) and r.mean_efficiency <= 1.0
+
+
+def test_ecmp_seeded_is_deterministic():
+    a = C.ecmp_balance(8, 8, 2, trials=500, seed=7).slowdowns
+    b = C.ecmp_balance(8, 8, 2, trials=500, seed=7).slowdowns
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("call,param", [
+    (lambda: C.ecmp_balance(0), "flows=0"),
+    (lambda: C.ecmp_balance(8, 0), "paths=0"),
+    (lambda: C.ecmp_balance(8, 8, 0), "qps_per_flow=0"),
+    (lambda: C.ecmp_balance(8, 8, 1.5), "qps_per_flow=1.5"),
+    (lambda: C.ecmp_balance(8, 8, 1, trials=10), "trials=10"),
+    (lambda: C.ecmp_balance(8, 8, 1, seed=-1), "seed=-1"),
+    (lambda: C.ecmp_collision_free_probability(0, 4), "flows=0"),
+    (lambda: C.ecmp_collision_free_probability(2, "x"), "paths='x'"),
+])
+def test_ecmp_bad_input_names_the_parameter(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()
+
+
+def test_ecmp_demo_curves_stay_inside_the_fixed_axes():
+    """Chapter 6's ECMP figure fixes its y range; every curve the sliders can reach (the
+    worst is flows = paths at the largest count) must fit under it, and above 1."""
+    from interlib.plots import ch06 as P
+    top = 0.0
+    for flows in P.ECMP_FLOWS_RANGE:
+        for paths in P.ECMP_PATHS_RANGE:
+            mean, p99 = P._ecmp_curve(flows, paths)
+            assert np.all(mean >= 1.0) and np.all(p99 >= mean - 1e-12)
+            top = max(top, p99.max())
+    mean, p99 = P._ecmp_curve(P.ECMP_FLOWS_RANGE[1], P.ECMP_FLOWS_RANGE[1])
+    top = max(top, p99.max())
+    assert top < P.ECMP_YLIM[1]
+    with pytest.raises(ValueError, match="qps=3"):
+        P.ecmp_point(8, 8, 3)

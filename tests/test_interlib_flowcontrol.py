@@ -134,3 +134,29 @@ def test_buffer_sizing_by_hand():
 def test_credit_throughput_bound_refuses_fractional_credits(credits):
     with pytest.raises(ValueError, match="credits=.*whole"):
         F.credit_throughput_bound(credits, 16)
+
+
+# --------------------------------------------------- deep- vs shallow-buffer switches
+def test_deep_buffer_queue_by_hand():
+    """5 ms of a 100 Gb/s port is 62.5 MB; of 400 GbE (the default) 250 MB; and that
+    waiting time is four orders of magnitude above a shallow switch hop (100-300 ns)."""
+    from interlib.specs import fabric as F
+    from interlib.units import Gbit_per_s, MB
+    assert F.deep_buffer_queue_bytes(100 * Gbit_per_s) == pytest.approx(62.5 * MB)
+    assert F.deep_buffer_queue_bytes() == pytest.approx(250 * MB)
+    assert F.DEEP_BUFFER_QUEUE_LIMIT.value / F.SWITCH_HOP_LATENCY["high"].value > 1e4
+
+
+def test_nccl_ib_defaults_and_sharp_trees():
+    from interlib.specs import fabric as F
+    assert F.NCCL_IB_DEFAULTS["qps_per_connection"].value == 1
+    assert F.NCCL_IB_DEFAULTS["timeout_exponent"].value == 20
+    assert F.SHARP_TREES["Quantum-2 (NDR)"].value > F.SHARP_TREES["Quantum (HDR)"].value
+    assert F.XDR_SWITCH_PORT_RATE.value == pytest.approx(2 * 400e9 / 8)
+
+
+@pytest.mark.parametrize("rate", [0, -1.0, float("nan")])
+def test_deep_buffer_bad_input(rate):
+    from interlib.specs import fabric as F
+    with pytest.raises(ValueError, match="port_rate"):
+        F.deep_buffer_queue_bytes(rate)

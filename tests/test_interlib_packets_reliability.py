@@ -192,3 +192,15 @@ def test_gpus_for_hit_probability_by_hand():
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+@pytest.mark.parametrize("gen,data", [("HDR", 50), ("NDR", 100)])
+def test_hdr_ndr_lane_coding_is_257b_transcoding_plus_rs544(gen, data):
+    """HDR/NDR lane signalling = data x 257/256 (transcoding) x 544/514 (RS FEC) exactly,
+    so only 16/17 of the signalled bits carry data; plain 64b/66b would leave 64/66."""
+    from interlib import specs
+    g = specs.infiniband(gen)
+    assert g.lane_signalling.value == pytest.approx(data * 1e9 / 8 * 257 / 256 * 544 / 514)
+    assert g.coding_efficiency == pytest.approx(16 / 17)
+    assert g.coding_efficiency != pytest.approx(64 / 66, rel=1e-3)
+    assert "256b/257b" in g.encoding and "RS(544,514)" in g.encoding

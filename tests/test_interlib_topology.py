@@ -172,3 +172,47 @@ def test_compare_uses_one_radix_and_comparable_paths():
     assert c["fat-tree"].max_links == 2 * c["fat-tree"].tiers
     assert c["3D torus"].max_links == sum(d // 2 for d in c["3D torus"].dims)
     assert c["3D torus"].switches == 0
+
+
+# ------------------------------------------------- Meta's RoCE cluster (Llama 3, 3.3.1)
+def test_meta_pod_layout_adds_up():
+    """Llama 3 section 3.3.1: 16 GPUs per rack, 192 racks per 3,072-GPU pod, eight pods
+    make the 24K-GPU cluster (24,576 in Meta's blog); the taper sits above the pods."""
+    from interlib.specs import studies as St
+    assert St.META_RACK_GPUS.value * St.META_POD_RACKS.value == St.META_POD_GPUS.value == 3072
+    assert St.META_PODS.value * St.META_POD_GPUS.value == St.META_CLUSTER_GPUS.value
+    assert St.meta_pod_servers() == 3072 // 8
+    assert St.meta_pod_servers(16) == 192
+    for spec in (St.META_POD_GPUS, St.META_PODS, St.META_AGG_OVERSUBSCRIPTION,
+                 St.META_FLOWS_PER_GPU_PAIR):
+        assert "3.3.1" in spec.source.title, spec
+        assert spec.source.key == "llama3"
+    assert St.META_EECMP_ALLREDUCE_GAIN.source.key == "gangidi2024"
+
+
+def test_meta_pod_is_a_non_blocking_fat_tree_far_larger_than_a_superpod_su():
+    """A 3,072-GPU pod of 64-port switches is two tiers deep at 1:1, and is 12 times the
+    256-GPU scalable unit under which Chapter 7's default puts the taper."""
+    from interlib.specs import studies as St
+    pod = T.fat_tree(int(St.META_POD_GPUS.value), 64)
+    assert pod.bisection_ratio == pytest.approx(1.0)
+    assert St.META_POD_GPUS.value / 256 == 12
+
+
+@pytest.mark.parametrize("g", [0, 2.5, 10**6])
+def test_meta_pod_servers_bad_input(g):
+    from interlib.specs import studies as St
+    with pytest.raises(ValueError, match="gpus_per_server"):
+        St.meta_pod_servers(g)
+
+
+def test_llama3_dp_group_spans_more_than_one_meta_pod():
+    """TP 8 x PP 16 x DP 128 on 8-GPU servers: a DP group touches all 2,048 servers, more
+    than the 384 servers of one non-blocking pod, so it crosses the 1:7 aggregation layer
+    whether the taper sits above 32-server leaf groups or above Meta's pods."""
+    from interlib.specs import studies as St
+    assert St.llama3_dp_span_servers() == 16384 // 8
+    assert St.llama3_dp_span_servers() > St.meta_pod_servers() > 32
+    assert St.llama3_dp_span_servers(16) == 128 * 8
+    with pytest.raises(ValueError, match="gpus_per_server=0"):
+        St.llama3_dp_span_servers(0)

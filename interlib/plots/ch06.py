@@ -428,3 +428,92 @@ __all__ = ["drop_slowdown", "pfc_storm", "dcqcn", "drop_step_setup", "drop_stats
            "pfc_storm_run", "dcqcn_run", "DROP_RATE_RANGE", "PENALTY_MS_RANGE",
            "GPU_RANGE", "PFC_STEPS", "PFC_SENDERS",
            "PFC_FAIL_AT", "us"]
+
+
+# ------------------------------------------------------------ ECMP hash collisions
+#: The ECMP demo's ranges: flows and paths (sliders) and queue pairs per flow (menu).
+ECMP_FLOWS_RANGE = (1, 32)
+ECMP_PATHS_RANGE = (2, 32)
+ECMP_QPS = (1, 2, 4, 8, 16, 32, 64)
+#: Fixed y range of :func:`ecmp`: above the highest 99th-percentile slowdown the sliders
+#: can reach (32 flows on 32 paths, one QP each; tests/test_interlib_congestion.py checks).
+ECMP_YLIM = (0.9, 7.5)
+_ECMP_BUDGET = 1_000_000  # hashed QPs per curve point (trials x flows x QPs), for speed
+
+
+def _check_ecmp(flows, paths, qps):
+    v.integer("flows", flows, lo=ECMP_FLOWS_RANGE[0], hi=ECMP_FLOWS_RANGE[1])
+    v.integer("paths", paths, lo=ECMP_PATHS_RANGE[0], hi=ECMP_PATHS_RANGE[1])
+    if isinstance(qps, bool) or qps not in ECMP_QPS:
+        raise ValueError(f"qps={qps!r} is not one of {list(ECMP_QPS)}")
+
+
+@lru_cache(maxsize=64)
+def _ecmp_curve(flows: int, paths: int):
+    """Mean and 99th-percentile slowdown for every entry of :data:`ECMP_QPS` (seeded;
+    fewer trials where one trial hashes many QPs, at least 200)."""
+    mean, p99 = [], []
+    for q in ECMP_QPS:
+        trials = max(200, min(2000, _ECMP_BUDGET // (flows * q)))
+        r = congestion.ecmp_balance(flows, paths, q, trials=trials)
+        mean.append(r.mean_slowdown)
+        p99.append(r.p99_slowdown)
+    out = (np.array(mean), np.array(p99))
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+def ecmp_point(flows: int = 8, paths: int = 8, qps: int = 1) -> tuple[float, float]:
+    """``(mean, 99th percentile)`` completion time over the balanced one at one setting
+    (the values :func:`ecmp` marks and the demo's summary prints)."""
+    _check_ecmp(flows, paths, qps)
+    mean, p99 = _ecmp_curve(int(flows), int(paths))
+    i = ECMP_QPS.index(qps)
+    return float(mean[i]), float(p99[i])
+
+
+def ecmp(flows: int = 8, paths: int = 8, qps: int = 1):
+    """Completion time of equal elephant flows hashed onto equal paths (ECMP), relative to
+    perfect balance, against queue pairs per flow: mean and 99th percentile, the chosen
+    setting marked; the dotted line at 1 is what per-packet spraying approaches."""
+    _check_ecmp(flows, paths, qps)
+    fig, ax = new_figure()
+    x = np.array(ECMP_QPS, float)
+    ax.axhline(1.0, color=COLORS["green"], ls=":", lw=1.5,
+               label="perfect balance (per-packet spraying)")
+    mean = ax.plot(x, np.ones(x.size), color="black", lw=2.2, marker="o", ms=4,
+                   label="mean")[0]
+    p99 = ax.plot(x, np.ones(x.size), color=COLORS["vermillion"], lw=1.6, ls="--",
+                  marker="o", ms=3, label="99th percentile")[0]
+    mark = ax.plot([1], [1], "x", color="black", ms=11, mew=2.2)[0]
+    mark99 = ax.plot([1], [1], "x", color=COLORS["vermillion"], ms=11, mew=2.2)[0]
+    ax.set_xscale("log", base=2)
+    ax.set_xlim(0.8, ECMP_QPS[-1] * 1.25)
+    ax.set_xticks(x)
+    ax.set_xticklabels([f"{q:g}" for q in ECMP_QPS])
+    ax.set_ylim(*ECMP_YLIM)
+    ax.set_xlabel("queue pairs (hash inputs) per flow")
+    ax.set_ylabel("completion time / perfectly balanced")
+    ax.set_title(" ", fontsize=9)
+    ax.legend(fontsize=8, loc="upper right", frameon=False)
+    fig._interlib_ch06 = dict(mean=mean, p99=p99, mark=(mark, mark99), title=ax.title)
+    _fill_ecmp(fig, flows, paths, qps)
+    return fig
+
+
+def _fill_ecmp(fig, flows, paths, qps):
+    """Set everything in an :func:`ecmp` figure that depends on the parameters; returns the
+    artists it changed."""
+    _check_ecmp(flows, paths, qps)
+    parts = _parts(fig)
+    m, p = _ecmp_curve(int(flows), int(paths))
+    parts["mean"].set_ydata(m)
+    parts["p99"].set_ydata(p)
+    pm, pp = ecmp_point(flows, paths, qps)
+    parts["mark"][0].set_data([qps], [pm])
+    parts["mark"][1].set_data([qps], [pp])
+    parts["title"].set_text(f"{flows} flows hashed onto {paths} equal paths; {qps} QP per "
+                            f"flow: mean {display.fmt_ratio(pm)}, 99th percentile "
+                            f"{display.fmt_ratio(pp)} the balanced time")
+    return [parts["mean"], parts["p99"], *parts["mark"], parts["title"]]

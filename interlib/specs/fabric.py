@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate as v
-from ..units import Gbit_per_s, ns, us
+from ..units import Gbit_per_s, ms, ns, us
 from . import sources as S
 from . import studies as _studies
 from ._base import Spec
@@ -110,3 +110,65 @@ META_CLUSTERS_24K = {"clusters": _studies.META_CLUSTERS_COUNT,
                      "endpoint_rate": _studies.META_ENDPOINT_RATE}
 """Meta's two 24,576-GPU training clusters (March 2024; Appendix B, claim k): a view of
 :mod:`.studies` under the names Chapter 6 uses."""
+
+
+# ------------------------------------- expert review (issue 14): Chapters 5-6 additions
+NCCL_IB_DEFAULTS = {
+    "qps_per_connection": Spec(1, "count", "model constant", S.NCCL_NET_IB,
+                               note="NCCL_IB_QPS_PER_CONNECTION default: one queue pair per "
+                                    "connection (one flow for ECMP to place)"),
+    "timeout_exponent": Spec(20, "count", "model constant", S.NCCL_NET_IB,
+                             note="NCCL_IB_TIMEOUT default: the QP's local ACK timeout "
+                                  "exponent, 4.096 us x 2^20"),
+    "retry_count": Spec(7, "count", "model constant", S.NCCL_NET_IB,
+                        note="NCCL_IB_RETRY_CNT default: retransmissions before the QP "
+                             "fails"),
+    "ar_threshold": Spec(8192, "B", "model constant", S.NCCL_NET_IB,
+                         note="with adaptive routing, messages above this size are sent as "
+                              "an RDMA write plus a separate completion write (packets may "
+                              "arrive out of order)"),
+}
+"""Defaults of NCCL's InfiniBand/RoCE transport (``src/transport/net_ib``): not tuned
+figures but what a job gets unless an environment variable changes them."""
+
+SHARP_TREES = {
+    "Quantum (HDR)": Spec(126, "count", "vendor peak", S.SHARP_DOC,
+                          note="aggregation trees per subnet (63 low latency + 63 streaming); "
+                               "one active streaming tree per switch"),
+    "Quantum-2 (NDR)": Spec(1023, "count", "vendor peak", S.SHARP_DOC,
+                            note="aggregation trees per subnet (511 + 511); several streaming "
+                                 "operations in parallel, one active tree per port"),
+}
+"""How many SHARP aggregation trees a subnet supports, by switch generation (how many jobs
+or communicators can reduce in the network at once)."""
+
+XDR_SWITCH_PORT_RATE = Spec(800 * Gbit_per_s, "Gbit_per_s", "vendor peak",
+                            S.NVIDIA_XDR_SWITCH, "per direction",
+                            note="port rate of NVIDIA's XDR InfiniBand switch systems "
+                                 "(Quantum-X800 platform)")
+
+DEEP_BUFFER_QUEUE_LIMIT = Spec(5 * ms, "ms", "secondary", S.ARISTA_VOQ,
+                               note="default maximum depth of one virtual output queue of "
+                                    "a deep-buffer (Jericho-based, HBM-backed) Arista R-series "
+                                    "switch, for output ports of 10 to 100 Gb/s: time to "
+                                    "drain a full queue at the port's rate")
+"""How long a packet can wait in one queue of a deep-buffer chassis switch by default: the
+buffer is sized in milliseconds of the port's rate, against the ~100-300 ns of an idle
+shallow-buffer hop (:data:`SWITCH_HOP_LATENCY`)."""
+
+
+def deep_buffer_queue_bytes(port_rate: float | None = None) -> float:
+    """Bytes one full deep-buffer queue holds at ``port_rate``: rate x
+    :data:`DEEP_BUFFER_QUEUE_LIMIT`.
+
+    Args:
+        port_rate: Output port rate, bytes/s per direction (> 0); default a 400 GbE port.
+
+    >>> from interlib.units import Gbit_per_s, MB
+    >>> deep_buffer_queue_bytes(100 * Gbit_per_s) / MB
+    62.5
+    """
+    from .links import ethernet
+
+    rate = ethernet(400).value if port_rate is None else v.positive("port_rate", port_rate)
+    return float(rate * DEEP_BUFFER_QUEUE_LIMIT.value)

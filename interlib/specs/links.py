@@ -385,8 +385,11 @@ INFINIBAND = {
     "QDR": _ib("QDR", 10, "8b/10b", 8, 2007),
     "FDR": _ib("FDR", 14.0625, "64b/66b", None, 2011, coding=(64, 66)),
     "EDR": _ib("EDR", 25.78125, "64b/66b", 25, 2014),
-    "HDR": _ib("HDR", 53.125, "64b/66b + FEC, PAM4", 50, 2019),
-    "NDR": _ib("NDR", 106.25, "64b/66b + FEC, PAM4", 100, 2022),
+    # HDR/NDR lanes: 64b/66b blocks transcoded to 256b/257b, then RS(544,514) FEC, as in
+    # IEEE 802.3 Clause 91 (100GBASE-KP4) and 200G/400G Ethernet: 50 x 257/256 x 544/514
+    # = 53.125 Gb/s, data/signalling = 16/17 (sources.INTEL_FEC_AN846).
+    "HDR": _ib("HDR", 53.125, "256b/257b + RS(544,514) FEC, PAM4", 50, 2019),
+    "NDR": _ib("NDR", 106.25, "256b/257b + RS(544,514) FEC, PAM4", 100, 2022),
     "XDR": _ib("XDR", 200, "PAM4 + FEC", 200, None,
                "per lane, nominal (~200 Gb/s); the exact SerDes rate is not in our sources"),
 }

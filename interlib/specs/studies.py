@@ -8,15 +8,18 @@ the catalogue; :mod:`.fabric` exposes the cluster figures to Chapter 6 under its
 
 >>> META_CLUSTER_GPUS.value == META_PODS.value * META_POD_GPUS.value
 True
+>>> META_POD_GPUS.value == META_POD_RACKS.value * META_RACK_GPUS.value
+True
 >>> f"{LLAMA3_MFU['low'].value:.0%}-{LLAMA3_MFU['high'].value:.0%}"
 '38%-43%'
 """
 
 from __future__ import annotations
 
+from . import links as _links
 from . import sources as S
 from ._base import Spec
-from ..units import TB, Gbit_per_s
+from ..units import GB, GB_per_s, TB, TB_per_s, Gbit_per_s
 
 _META_NOTE = ("Meta engineering blog (12 March 2024), as summarised by DatacenterDynamics and "
               "Glenn Lockwood")
@@ -28,14 +31,31 @@ META_CLUSTER_GPUS = Spec(24576, "count", "secondary", S.META_CLUSTERS,
                          note="GPUs per cluster; " + _META_NOTE)
 META_ENDPOINT_RATE = Spec(400 * Gbit_per_s, "Gbit_per_s", "secondary", S.META_CLUSTERS,
                           "per direction", note="per endpoint, both clusters; " + _META_NOTE)
-META_POD_GPUS = Spec(3072, "count", "secondary", S.META_CLUSTERS,
-                     note="GPUs per pod, full bisection inside the pod (three-layer Clos); "
-                          + _META_NOTE)
-META_PODS = Spec(8, "count", "secondary", S.META_CLUSTERS,
-                 note="pods per 24K-GPU cluster, joined at the aggregation layer; " + _META_NOTE)
-META_AGG_OVERSUBSCRIPTION = Spec(7, "count", "secondary", S.META_CLUSTERS,
+_LLAMA3_NET = "Llama 3 paper, section 3.3.1 (not the March 2024 blog, which gives neither)"
+META_RACK_GPUS = Spec(16, "count", "secondary", S.LLAMA3_NETWORK,
+                      note="GPUs per rack (two 8-GPU servers) under one Minipack2 ToR switch; "
+                           + _LLAMA3_NET)
+META_POD_RACKS = Spec(192, "count", "secondary", S.LLAMA3_NETWORK,
+                      note="racks joined by cluster switches into one pod; " + _LLAMA3_NET)
+META_POD_GPUS = Spec(3072, "count", "secondary", S.LLAMA3_NETWORK,
+                     note="GPUs per pod (192 racks x 16), full bisection bandwidth inside the "
+                          "pod; " + _LLAMA3_NET)
+META_PODS = Spec(8, "count", "secondary", S.LLAMA3_NETWORK,
+                 note="pods per 24K-GPU cluster, joined at the aggregation layer; "
+                      + _LLAMA3_NET)
+META_AGG_OVERSUBSCRIPTION = Spec(7, "count", "secondary", S.LLAMA3_NETWORK,
                                  note="the aggregation layer joining the pods is 1:7 "
-                                      "oversubscribed (a 7:1 taper); " + _META_NOTE)
+                                      "oversubscribed (a 7:1 taper); inside a pod the "
+                                      "network is non-blocking; " + _LLAMA3_NET)
+META_FLOWS_PER_GPU_PAIR = Spec(16, "count", "secondary", S.LLAMA3_NETWORK,
+                               note="network flows (queue pairs) the collective library "
+                                    "opens between two GPUs, instead of one, so that ECMP "
+                                    "has more flows to spread; " + _LLAMA3_NET)
+META_EECMP_ALLREDUCE_GAIN = Spec(0.40, "fraction", "secondary", S.GANGIDI_ROCE,
+                                 note="'up to 40%' better AllReduce performance with "
+                                      "E-ECMP (hash on the destination QP) plus QP scaling, "
+                                      "against baseline ECMP without QP scaling (Meta's "
+                                      "blog summary of the SIGCOMM 2024 paper)")
 
 LLAMA3_MFU = {
     "low": Spec(0.38, "fraction", "secondary", S.LLAMA3,
@@ -70,6 +90,78 @@ what is left: :func:`llama3_dp_16k`.
 """
 
 
+LLAMA3_STORAGE = {
+    "sustained": Spec(2 * TB_per_s, "TB_per_s", "secondary", S.LLAMA3_NETWORK, "read + write",
+                      note="Tectonic storage fabric for Llama 3 pre-training (240 PB on "
+                           "7,500 SSD servers): sustainable throughput"),
+    "peak": Spec(7 * TB_per_s, "TB_per_s", "secondary", S.LLAMA3_NETWORK, "read + write",
+                 note="peak throughput of the same storage fabric"),
+}
+"""Llama 3's storage fabric, reached over the front-end network, not the RDMA back end."""
+
+LLAMA3_CHECKPOINT_PER_GPU = Spec(4 * GB, "GB", "secondary", S.LLAMA3_NETWORK,
+                                 note="largest model state one GPU saves per checkpoint "
+                                      "('1 MB to 4 GB per GPU')")
+
+DEEPSEEK_V3_LINKS = {
+    "NVLink": _links.REDUCED_NVLINK["h800"].measured,  # the same Spec, kept once in .links
+    "InfiniBand": Spec(50 * GB_per_s, "GB_per_s", "secondary", S.DEEPSEEK_V3,
+                       "per direction", note="one 400 Gb/s InfiniBand NIC per GPU"),
+}
+"""The two rungs DeepSeek-V3's expert-parallel all-to-all was designed around."""
+
+DEEPSEEK_V3_MAX_NODES_PER_TOKEN = Spec(4, "count", "secondary", S.DEEPSEEK_V3,
+                                       note="each token is dispatched to experts on at most "
+                                            "4 nodes, to limit InfiniBand traffic")
+DEEPSEEK_V3_COMM_SMS = Spec(20, "count", "secondary", S.DEEPSEEK_V3,
+                            note="SMs of an H800 given to the all-to-all kernels")
+
+
+def llama3_checkpoint_seconds(rate: str = "peak") -> float:
+    """Seconds to write the largest Llama 3 checkpoint from every GPU of the 16K-GPU job at
+    the storage fabric's ``rate`` (``"peak"`` or ``"sustained"``):
+    ``16,384 x 4 GB / rate``.
+
+    >>> round(llama3_checkpoint_seconds("sustained"), 1)
+    32.8
+    """
+    from .. import _validate as v
+
+    r = LLAMA3_STORAGE[v.choice("rate", rate, LLAMA3_STORAGE)].value
+    return float(LLAMA3_MFU_GPUS["high"].value * LLAMA3_CHECKPOINT_PER_GPU.value / r)
+
+
+def llama3_dp_span_servers(gpus_per_server: int = 8) -> int:
+    """Servers one data-parallel group of :data:`LLAMA3_LAYOUT_16K` spans when, as in
+    Llama 3's [TP, CP, PP, DP] order, each model replica (TP x CP x PP GPUs) fills whole
+    servers: DP x replica GPUs / GPUs per server (the whole 16K-GPU job).
+
+    >>> llama3_dp_span_servers()
+    2048
+    """
+    from .. import _validate as v
+
+    g = v.integer("gpus_per_server", gpus_per_server, lo=1, hi=1024)
+    L = LLAMA3_LAYOUT_16K
+    replica = int(L["tp"].value * L["cp"].value * L["pp"].value)
+    return int(llama3_dp_16k() * -(-replica // g))
+
+
+def meta_pod_servers(gpus_per_server: int = 8) -> int:
+    """Servers in one of Meta's non-blocking pods: pod GPUs / GPUs per server.
+
+    Args:
+        gpus_per_server: GPUs per server (8 in Meta's Grand Teton servers).
+
+    >>> meta_pod_servers()
+    384
+    """
+    from .. import _validate as v
+
+    g = v.integer("gpus_per_server", gpus_per_server, lo=1, hi=int(META_POD_GPUS.value))
+    return int(META_POD_GPUS.value // g)
+
+
 def llama3_dp_16k() -> int:
     """Data-parallel degree of :data:`LLAMA3_LAYOUT_16K`: GPUs / (TP x CP x PP)."""
     L = LLAMA3_LAYOUT_16K
@@ -102,6 +194,10 @@ NVL72_HBM_TOTAL = Spec(13.4 * TB, "TB", "vendor peak", S.GB200_PAGE,
                             "13.5 TB)")
 
 __all__ = ["META_CLUSTERS_COUNT", "META_CLUSTER_GPUS", "META_ENDPOINT_RATE", "META_POD_GPUS",
-           "META_PODS", "META_AGG_OVERSUBSCRIPTION", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
+           "META_PODS", "META_AGG_OVERSUBSCRIPTION", "META_RACK_GPUS", "META_POD_RACKS",
+           "META_FLOWS_PER_GPU_PAIR", "META_EECMP_ALLREDUCE_GAIN", "meta_pod_servers",
+           "LLAMA3_STORAGE", "LLAMA3_CHECKPOINT_PER_GPU", "llama3_checkpoint_seconds",
+           "llama3_dp_span_servers", "DEEPSEEK_V3_LINKS", "DEEPSEEK_V3_MAX_NODES_PER_TOKEN",
+           "DEEPSEEK_V3_COMM_SMS", "LLAMA3_MFU", "LLAMA3_MFU_GPUS",
            "LLAMA3_405B_FABRIC", "LLAMA3_LAYOUT_16K", "llama3_dp_16k", "KIM_DRAGONFLY_COST", "BEKMAN_B200_NODE_GAP",
            "NVL72_HBM_TOTAL"]

@@ -104,3 +104,55 @@ register(Demo(
       "summary prints it), and what sets that time?",
       A.dcqcn_joiner)),
     update=P._fill_dcqcn))
+
+
+# ------------------------------------------------------------ ECMP (expert review, issue 14)
+def _ecmp_summary(qps, flows, paths):
+    from .. import congestion
+
+    mean, p99 = P.ecmp_point(flows, paths, qps)
+    clean = congestion.ecmp_collision_free_probability(flows, paths) if qps == 1 else None
+    text = (f"{flows} flows of one path's rate hashed onto {paths} equal paths, {qps} queue "
+            f"pair(s) per flow: the transfer takes {display.fmt_ratio(mean)} the perfectly "
+            f"balanced time on average, {display.fmt_ratio(p99)} at the 99th percentile")
+    if clean is not None:
+        text += f"; no two flows share a path in {display.fmt_pct(clean)} of placements"
+    return text
+
+
+def _ecmp_answer_qps():
+    one, _ = P.ecmp_point(8, 8, 1)
+    many, _ = P.ecmp_point(8, 8, P.ECMP_QPS[-1])
+    return (f"With 8 flows on 8 paths the mean falls from {display.fmt_ratio(one)} with one "
+            f"queue pair to {display.fmt_ratio(many)} with {P.ECMP_QPS[-1]}: each path's "
+            "load becomes a sum of many small shares, which averages out. It never reaches "
+            "1 exactly; only spreading every packet does, and that needs a transport that "
+            "accepts reordering.")
+
+
+def _ecmp_answer_paths():
+    a, _ = P.ecmp_point(8, 8, 1)
+    b, _ = P.ecmp_point(8, 32, 1)
+    return (f"Four times as many paths for the same 8 flows takes the mean from "
+            f"{display.fmt_ratio(a)} to {display.fmt_ratio(b)}: collisions get rarer, but "
+            "with only a few flows some still land together, and the spare paths sit idle. "
+            "More paths alone buy less than more hash inputs.")
+
+
+register(Demo(
+    "ecmp", P.ecmp,
+    {"qps": Dropdown(P.ECMP_QPS, 1, "queue pairs per flow"),
+     "flows": IntSlider(*P.ECMP_FLOWS_RANGE, 8, "elephant flows"),
+     "paths": IntSlider(*P.ECMP_PATHS_RANGE, 8, "equal-cost paths")},
+    _ecmp_summary,
+    (("How much do more queue pairs per flow help at 8 flows on 8 paths, and why does the "
+      "curve never reach 1?", _ecmp_answer_qps),
+     ("Keep one queue pair and give the same 8 flows four times as many paths. Is that as "
+      "good as more queue pairs?", _ecmp_answer_paths),
+     ("Why does NCCL not simply open many queue pairs per connection by default?",
+      "Every queue pair is state the NIC must hold and cache, and a GPU has connections to "
+      "many peers, so queue pairs multiply. Where the fabric already spreads packets "
+      "(InfiniBand adaptive routing, packet spraying) more queue pairs buy nothing; where "
+      "it hashes flows (ECMP), the operator raises NCCL_IB_QPS_PER_CONNECTION, as Meta "
+      "did.")),
+    update=P._fill_ecmp))
