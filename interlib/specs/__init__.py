@@ -39,3 +39,4 @@ __all__ += ["ADAPTER_LATENCY", "META_CLUSTERS_24K", "PACKET_HEADERS", "SWITCH_HO
 from . import studies  # noqa: E402
 
 __all__ += ["studies"]
+from . import layouts; __all__ += ["layouts"]  # noqa: E402,E702  wiring facts for the drawn diagrams

@@ -1,0 +1,87 @@
+"""Drawing helpers shared by the diagrams: a blank canvas with the book's opaque light
+panel (readable on the site's light and dark themes alike), boxes, links, labels.
+
+Sizes are for phones as well as screens: figures are at most :data:`WIDTH` inches wide
+(shown at 100 % on a 1280 px page, scaled to about 0.65 on a 390 px phone), and text is
+never smaller than :data:`SMALL` points, so the smallest label stays about 8 px tall on a
+phone.
+"""
+
+from __future__ import annotations
+
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyBboxPatch
+
+from .. import COLORS, DPI
+
+WIDTH = 5.6
+"""Figure width, inches (538 px at the book's 96 dpi)."""
+BIG, TEXT, SMALL = 15, 13, 11
+"""Font sizes, points: titles, labels, the smallest annotation."""
+INK = "#1a1a1a"
+PANEL = "white"
+EDGE = "#444444"
+
+#: Fill colours by kind of part (Okabe-Ito hues, lightened so black text reads on them).
+FILL = {"gpu": "#a6d8f5", "nic": "#f7d38a", "switch": "#b3e6d5", "cpu": "#e3c1d6",
+        "mem": "#d9d9d9", "spine": "#9fd3c1", "host": "#a6d8f5", "leaf": "#b3e6d5",
+        "core": "#7fc4ad", "payload": "#e0e0e0"}
+
+
+def canvas(height: float, xlim=(0.0, 10.0), width: float = WIDTH):
+    """A Figure ``width x height`` inches with one borderless Axes whose data units are
+    the same size in x and y: x runs over ``xlim``, y from 0 (bottom) up to the height
+    that keeps the aspect. Returns ``(fig, ax, ymax)``."""
+    fig = Figure(figsize=(width, height), dpi=DPI, facecolor=PANEL)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_facecolor(PANEL)
+    ax.set_axis_off()
+    x0, x1 = xlim
+    ymax = (x1 - x0) * height / width
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(0, ymax)
+    return fig, ax, ymax
+
+
+def box(ax, x, y, w, h, text="", kind="gpu", size=TEXT, bold=False, color=None, **kw):
+    """A rounded box centred at (x, y), ``w`` by ``h`` data units, with centred text."""
+    patch = FancyBboxPatch((x - w / 2, y - h / 2), w, h,
+                           boxstyle="round,pad=0,rounding_size=0.08",
+                           facecolor=color or FILL[kind], edgecolor=EDGE, linewidth=1.2,
+                           zorder=3, **kw)
+    ax.add_patch(patch)
+    if text:
+        ax.text(x, y, text, ha="center", va="center", fontsize=size, color=INK, zorder=4,
+                fontweight="bold" if bold else "normal")
+    return patch
+
+
+def link(ax, p, q, width=1.5, color=EDGE, style="-", zorder=2, alpha=1.0):
+    """A straight line from point ``p`` to point ``q``."""
+    (line,) = ax.plot([p[0], q[0]], [p[1], q[1]], style, color=color, linewidth=width,
+                      zorder=zorder, alpha=alpha, solid_capstyle="butt")
+    return line
+
+
+def label(ax, x, y, text, size=TEXT, ha="center", va="center", color=INK, bold=False,
+          **kw):
+    """Text at (x, y) in data units."""
+    return ax.text(x, y, text, ha=ha, va=va, fontsize=size, color=color,
+                   fontweight="bold" if bold else "normal", zorder=5, **kw)
+
+
+def finish(fig, alt: str, counts: dict):
+    """Attach the alt text and the drawn counts to ``fig`` and return it.
+
+    ``fig.interlib_alt`` is what the chapter's cell metadata carries (a test checks they
+    agree); ``fig.interlib_counts`` records what was drawn (nodes, links, labels), which the
+    tests compare with counts derived independently from the sources.
+    """
+    fig.interlib_alt = alt
+    fig.interlib_counts = dict(counts)
+    return fig
+
+
+RAIL_COLORS = [COLORS[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky",
+                                   "black", "grey")]
+"""One colour per rail (NIC index), cycled."""
