@@ -17,7 +17,7 @@ nvl72_rack            4        GB200 NVL72 compute and switch trays
 fat_tree              5        a k-ary fat-tree with its counts
 rail_optimised        5        a rail-optimised scalable unit with its counts
 packet_layers         6        a RoCEv2 packet's layers to scale, vs InfiniBand
-bandwidth_ladder      7        the ladder as pipes whose width is the bandwidth
+bandwidth_ladder      7        the ladder as bars to a linear scale
 capstone_layout       8        the capstone cluster: spines, leaves, nodes by stage
 ====================  =======  ==================================================
 

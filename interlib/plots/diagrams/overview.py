@@ -1,5 +1,5 @@
 """Diagrams of the whole picture (Chapters 1, 7, 8): the steps of a ring all-reduce, the
-bandwidth ladder drawn as pipes to scale, the capstone cluster's layout."""
+bandwidth ladder drawn to a linear scale, the capstone cluster's layout."""
 
 from __future__ import annotations
 
@@ -80,50 +80,47 @@ def ring_all_reduce_steps(n: int = 4):
                                  complete_at_end=full_last))
 
 
-# ----------------------------------------------------------- Chapter 7: ladder as pipes
+# ----------------------------------------------------------- Chapter 7: the ladder to scale
 _RUNG_TEXT = {"HBM": "GPU ⇄ its own memory (HBM)", "NVLink": "GPU ⇄ GPU in the node (NVLink)",
               "PCIe": "GPU ⇄ CPU or NIC (PCIe)", "Scale-out NIC": "GPU ⇄ other nodes (its NIC)",
               "Spine": "across the spine (leaf uplinks)"}
 
 
 def bandwidth_ladder(system: str = "dgx-h100", oversubscription: float = 1.0):
-    """The bandwidth ladder of one GPU of ``system`` as pipes whose width is proportional
-    to the peak rate (linear, so the narrow rungs look as narrow as they are), the achieved
+    """The bandwidth ladder of one GPU of ``system`` as bars whose length is proportional
+    to the peak rate (linear, so the low rungs look as small as they are), the achieved
     rate as the dark core (:func:`interlib.hierarchy.ladder`)."""
     rungs = hierarchy.ladder(system, oversubscription)
     sys_ = hierarchy._system(system)
     widest = max(r.peak for r in rungs)
-    row = 1.65
-    fig, ax, top = canvas(0.56 * (2.0 + row * len(rungs) + 0.7))
-    label(ax, 5.0, top - 0.45, f"The bandwidth ladder: one GPU of {sys_.title}", BIG,
-          bold=True)
-    label(ax, 5.0, top - 1.0, "pipe width = peak rate (linear); dark core = achieved",
-          SMALL)
+    row = 1.75
+    fig, ax, top = canvas(0.56 * (2.0 + row * len(rungs) + 0.6))
+    label(ax, 5.0, top - 0.45, "The bandwidth ladder", BIG, bold=True)
+    label(ax, 5.0, top - 1.05, f"one GPU of {sys_.title}\nbar length = peak rate (linear); "
+          "dark core = achieved", SMALL)
     full = 9.4
     for i, r in enumerate(rungs):
-        y = top - 1.9 - i * row
+        y = top - 2.1 - i * row
         label(ax, 0.3, y, _RUNG_TEXT.get(r.name, r.name), TEXT, ha="left", bold=True)
+        unit = "read + write" if r.name == "HBM" else "per direction"
+        label(ax, 0.3, y - 0.48, f"{display.fmt_rate(r.peak)} peak, "
+              f"{display.fmt_rate(r.effective)} achieved, {unit}", SMALL, ha="left")
         w_peak = max(full * r.peak / widest, 0.04)
         w_eff = max(full * r.effective / widest, 0.02)
-        yy = y - 0.75
-        ax.add_patch(Rectangle((0.3, yy - 0.28), w_peak, 0.56, facecolor=FILL["gpu"],
+        yy = y - 1.05
+        ax.add_patch(Rectangle((0.3, yy - 0.25), w_peak, 0.5, facecolor=FILL["gpu"],
                                edgecolor=EDGE, linewidth=0.8, zorder=3))
-        ax.add_patch(Rectangle((0.3, yy - 0.14), w_eff, 0.28, facecolor=COLORS["blue"],
+        ax.add_patch(Rectangle((0.3, yy - 0.12), w_eff, 0.24, facecolor=COLORS["blue"],
                                edgecolor="none", zorder=4))
-        unit = "read + write" if r.name == "HBM" else "per direction"
-        text = f"{display.fmt_rate(r.peak)} ({display.fmt_rate(r.effective)} achieved), {unit}"
-        inside = w_peak > 6.0
-        label(ax, 0.45 if inside else 0.45 + w_peak, yy - (0.45 if inside else 0), text, SMALL,
-              ha="left", va="top" if inside else "center")
     ratio = widest / min(r.peak for r in rungs)
-    label(ax, 5.0, 0.35, f"widest / narrowest pipe: {display.fmt_ratio(ratio)}", SMALL,
+    label(ax, 5.0, 0.3, f"longest / shortest bar: {display.fmt_ratio(ratio)}", SMALL,
           color=EDGE)
-    alt = (f"Diagram of the bandwidth ladder of one GPU of {sys_.title} as horizontal pipes "
-           f"whose widths are proportional to the peak rate, with the achieved rate as a "
+    alt = (f"Diagram of the bandwidth ladder of one GPU of {sys_.title} as horizontal bars "
+           f"whose lengths are proportional to the peak rate, with the achieved rate as a "
            f"darker core: " + "; ".join(
                f"{r.name} {display.fmt_rate(r.peak)} peak, {display.fmt_rate(r.effective)} "
-               f"achieved" for r in rungs) + f". The widest pipe is "
-           f"{display.fmt_ratio(ratio)} the narrowest.")
+               f"achieved" for r in rungs) + f". The longest bar is "
+           f"{display.fmt_ratio(ratio)} the shortest.")
     return finish(fig, alt, dict(rungs=len(rungs), names=tuple(r.name for r in rungs)))
 
 
@@ -136,8 +133,10 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
                     radix: int | None = None):
     """The capstone cluster (:func:`interlib.capstone.design`, defaults
     :data:`interlib.capstone.REFERENCE`): spine and leaf switches with their counts, and
-    every node as a row of GPUs coloured by pipeline stage; nodes in one column form a
-    data-parallel group (Megatron order: TP inside, then PP, then DP)."""
+    every node as a row of GPUs coloured by pipeline stage (Megatron order: TP inside a
+    node, then PP, then DP). When a pipeline fills a whole number of nodes (at most 8),
+    each row of nodes is one pipeline (one model replica) and each column one
+    data-parallel group."""
     ref = capstone.REFERENCE
     kw = dict(nodes=ref["nodes"] if nodes is None else nodes,
               tp=ref["tp"] if tp is None else tp, pp=ref["pp"] if pp is None else pp,
@@ -153,10 +152,12 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
     # Megatron order: rank = tp_i + tp x (pp_i + pp x dp_i); node = rank // g
     stage = [(r // t) % p for r in range(d.n_gpus)]
     replica = [r // (t * p) for r in range(d.n_gpus)]
-    cols = max(1, min(8, n_nodes))
+    per_pipe = t * p / g  # nodes holding one pipeline (one model replica)
+    cols = int(per_pipe) if per_pipe == int(per_pipe) and 1 <= per_pipe <= 8 else 8
+    cols = min(cols, n_nodes)
     rows = -(-n_nodes // cols)
     tiers = d.tree.switches_per_tier
-    fig, ax, top = canvas(0.56 * (4.2 + 0.95 * rows + 0.9))
+    fig, ax, top = canvas(0.56 * (4.6 + 0.75 * rows + 0.3))
     label(ax, 5.0, top - 0.45, "Capstone cluster layout", BIG, bold=True)
     label(ax, 5.0, top - 1.0, f"{d.n_gpus} GPUs = TP {t} × PP {p} × DP {d.dp} · "
           f"{n_nodes} nodes × {g} GPUs", SMALL)
@@ -167,10 +168,18 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
         box(ax, 5.0, y, 6.0, 0.5, f"{count} {name} switches ({d.tree.radix}-port)",
             "spine" if name != "leaf" else "leaf", size=SMALL)
     y_sw = top - 1.7 - 0.75 * (len(tiers) - 1)
-    cw = 10.0 / cols
+    x0 = 2.0
+    pipes = cols == per_pipe
+    cw = (10.0 - x0) / cols
+    label(ax, 5.0, y_sw - 0.8, f"every node: {d.system.nics_per_node} NICs to the leaves" +
+          ("\nrow = one pipeline (model replica) · column = one DP group" if pipes else ""),
+          SMALL, color=EDGE)
     for k in range(n_nodes):
         r_, c_ = divmod(k, cols)
-        cx, cy = cw * (c_ + 0.5), y_sw - 1.3 - r_ * 0.95
+        cx, cy = x0 + cw * (c_ + 0.5), y_sw - 1.75 - r_ * 0.75
+        if c_ == 0:
+            label(ax, 0.1, cy, f"replica {r_}" if pipes else
+                  f"nodes {k}-{min(k + cols, n_nodes) - 1}", SMALL, ha="left")
         gw = (cw - 0.3) / g
         for j in range(g):
             rank = k * g + j
@@ -179,7 +188,6 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
                                    linewidth=0.5, zorder=3))
         ax.add_patch(Rectangle((cx - (cw - 0.3) / 2, cy - 0.25), cw - 0.3, 0.5, fill=False,
                                edgecolor=EDGE, linewidth=1.0, zorder=4))
-        label(ax, cx, cy - 0.42, f"{k}", SMALL, va="top", color=EDGE)
     y_leg = 0.45
     for s in range(p):
         x = 5.0 + (s - (p - 1) / 2) * 1.6
@@ -189,9 +197,8 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
     alt = (f"Diagram of the capstone cluster: {' and '.join(f'{c} {names[i]}' for i, c in enumerate(tiers))} "
            f"switches of {d.tree.radix} ports above {n_nodes} nodes of {g} GPUs "
            f"({d.n_gpus} GPUs) drawn in rows of {cols}; each GPU is coloured by its "
-           f"pipeline stage (TP {t} inside a node, PP {p}, DP {d.dp}), so every "
-           f"{p} consecutive nodes hold one pipeline and the nodes of one stage form its "
-           f"data-parallel group. The network has {d.tree.cables} cables.")
+           f"pipeline stage (TP {t} inside a node, PP {p}, DP {d.dp}); the GPUs of one "
+           f"stage in all {d.dp} replicas form that stage's data-parallel group. The network has {d.tree.cables} cables.")
     return finish(fig, alt, dict(nodes=n_nodes, gpus=d.n_gpus, switches=tuple(tiers),
                                  stages=p, replicas=max(replica) + 1))
 
