@@ -79,7 +79,17 @@ def finish(fig, alt: str, counts: dict):
     """
     fig.interlib_alt = alt
     fig.interlib_counts = dict(counts)
+    fig._repr_png_ = lambda: _png(fig)  # shown as a PNG when a notebook cell returns it
     return fig
+
+
+def _png(fig) -> bytes:
+    """The figure as PNG bytes at the book's resolution (deterministic: no metadata)."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, facecolor=PANEL, metadata={"Software": None})
+    return buf.getvalue()
 
 
 RAIL_COLORS = [COLORS[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky",
