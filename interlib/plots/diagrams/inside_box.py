@@ -31,7 +31,7 @@ def pcie_tree(system: str = "dgx-h100"):
     per_cpu = [[s for s, c in enumerate(tree.switch_cpu) if c == k] for k in range(cpus)]
     rows = max(len(p) for p in per_cpu)
     card = 1.5
-    fig, ax, top = canvas(0.56 * (3.5 + rows * card + 0.3))
+    fig, ax, top = canvas(0.56 * (3.5 + rows * card + 0.9))
     colw = 10.0 / cpus
     y_cpu = top - 2.2
     for c in range(cpus):
@@ -54,7 +54,9 @@ def pcie_tree(system: str = "dgx-h100"):
         for c in range(cpus - 1):
             link(ax, (c * colw + 3.1, y_cpu), ((c + 1) * colw + 0.3, y_cpu), 3.0,
                  style="--")
-        label(ax, colw - 0.2, y_cpu - 0.45, "socket link", SMALL)
+        label(ax, colw * 0.5 + 1.7, y_cpu - 0.4, "socket link", SMALL)
+    label(ax, 5.0, 0.35, "not drawn: storage NICs, drives, the NVLink baseboard", SMALL,
+          color=EDGE)
     rate = display.fmt_rate(pc.usable_per_direction(16))
     nic_gbps = sys_.nic.rate.value / Gbit_per_s
     label(ax, 5.0, top - 0.45, f"{sys_.title}: the PCIe tree", BIG, bold=True)
