@@ -194,7 +194,7 @@ def nvl72_rack(system: str = "gb200-nvl72"):
     label(ax, 4.9, mid, f"GPU 0: {links} links,\n{per_pair:g} to each\nof the {chips} "
           f"chips\n\nevery chip:\n{ports_chip:g} ports,\n{per_pair:g} per GPU", SMALL,
           bbox=dict(facecolor="white", edgecolor="none", alpha=0.85))
-    alt = (f"Diagram of a {sys_.title}: {trays} compute trays of {per_tray} GPUs "
+    alt = (f"Diagram of the {sys_.title}: {trays} compute trays of {per_tray} GPUs "
            f"({sys_.gpus_per_node} GPUs) beside {s_trays} NVLink Switch trays of "
            f"{chips_tray} chips ({chips} chips); the first GPU is highlighted with its "
            f"{links} NVLink links, one to each switch chip; every chip has "
