@@ -8,6 +8,7 @@ networkx graphs and compare them with interlib.topology's closed forms.
 from __future__ import annotations
 
 import ast
+import base64
 import json
 import math
 from pathlib import Path
@@ -312,6 +313,12 @@ def test_every_chapter_has_a_diagram_with_current_alt_text():
         fn = getattr(D, call.func.attr)
         args = [ast.literal_eval(a) for a in call.args]
         kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-        alt = cell["metadata"]["mystnb"]["image"]["alt"]
-        assert alt == fn(*args, **kwargs).interlib_alt, (name, call.func.attr)
+        image = cell["metadata"]["mystnb"]["image"]
+        fig = fn(*args, **kwargs)
+        assert image["alt"] == fig.interlib_alt, (name, call.func.attr)
+        # the stored PNG has two pixels per CSS pixel: the page shows it at half its width
+        png = next(o["data"]["image/png"] for o in cell["outputs"]
+                   if "image/png" in o.get("data", {}))
+        png_width = int.from_bytes(base64.b64decode(png)[16:20], "big")  # PNG IHDR width
+        assert abs(int(image["width"].removesuffix("px")) * 2 - png_width) <= 2, name
     assert seen >= {f"0{i}" for i in range(1, 9)}, sorted(seen)

@@ -9,6 +9,7 @@ phone.
 
 from __future__ import annotations
 
+from matplotlib import rcParams
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
@@ -16,7 +17,12 @@ from .. import COLORS, DPI
 
 WIDTH = 5.6
 """Figure width, inches (538 px at the book's 96 dpi)."""
-BIG, TEXT, SMALL = 15, 13, 11
+HIDPI = 2
+"""PNG pixels per CSS pixel: a diagram's Figure has ``DPI x HIDPI`` dots per inch, so the
+PNG a notebook stores (the inline backend prints a figure at its own dpi) is sharp on
+phones and high-density screens; the chapter's cell metadata gives the display width
+(:func:`display_width`), so it keeps its size on the page."""
+BIG, TEXT, SMALL = 16, 14, 12
 """Font sizes, points: titles, labels, the smallest annotation."""
 INK = "#1a1a1a"
 PANEL = "white"
@@ -32,7 +38,7 @@ def canvas(height: float, xlim=(0.0, 10.0), width: float = WIDTH):
     """A Figure ``width x height`` inches with one borderless Axes whose data units are
     the same size in x and y: x runs over ``xlim``, y from 0 (bottom) up to the height
     that keeps the aspect. Returns ``(fig, ax, ymax)``."""
-    fig = Figure(figsize=(width, height), dpi=DPI, facecolor=PANEL)
+    fig = Figure(figsize=(width, height), dpi=DPI * HIDPI, facecolor=PANEL)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_facecolor(PANEL)
     ax.set_axis_off()
@@ -79,16 +85,26 @@ def finish(fig, alt: str, counts: dict):
     """
     fig.interlib_alt = alt
     fig.interlib_counts = dict(counts)
-    fig._repr_png_ = lambda: _png(fig)  # shown as a PNG when a notebook cell returns it
+    fig._repr_png_ = lambda: _png(fig)  # where no inline backend prints figures
     return fig
 
 
+def display_width(fig) -> str:
+    """The CSS width a diagram is shown at, e.g. ``"557px"``: its width at the book's 96 dpi,
+    plus the padding the inline backend's tight bounding box adds on each side (the page
+    scales it down to the column on a phone)."""
+    pad = float(rcParams["savefig.pad_inches"])
+    return f"{round((fig.get_figwidth() + 2 * pad) * DPI)}px"
+
+
 def _png(fig) -> bytes:
-    """The figure as PNG bytes at the book's resolution (deterministic: no metadata)."""
+    """The figure as PNG bytes, as the inline backend prints it (its own dpi, tight
+    bounding box; no metadata, so deterministic)."""
     import io
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, facecolor=PANEL, metadata={"Software": None})
+    fig.savefig(buf, format="png", dpi=fig.dpi, facecolor=PANEL, bbox_inches="tight",
+                metadata={"Software": None})
     return buf.getvalue()
 
 

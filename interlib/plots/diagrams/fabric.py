@@ -167,9 +167,9 @@ def _stack(ax, x, y_top, width, layers, payload, scale, title):
     heads, tails = _split(layers)
     y, groups = y_top, []
     for name, nbytes in heads + [("payload", None)] + tails:
-        hgt = 0.8 if nbytes is None else nbytes * scale
+        hgt = 1.0 if nbytes is None else nbytes * scale
         if nbytes is None:
-            box(ax, x, y - hgt / 2, width, hgt, f"payload {payload:,} B (not to scale)",
+            box(ax, x, y - hgt / 2, width, hgt, f"payload {payload:,} B\n(not to scale)",
                 "payload", size=SMALL)
             groups.append(None)
         else:
@@ -184,6 +184,8 @@ def _stack(ax, x, y_top, width, layers, payload, scale, title):
     for grp in groups:
         if grp is not None:
             texts, ya, yb = grp
+            if len(texts) > 1:  # a shared label: drop the common "IB " prefix to fit
+                texts = [t.removeprefix("IB ") for t in texts]
             label(ax, x, (ya + yb) / 2, " + ".join(texts), SMALL,
                   bbox=dict(facecolor="white", edgecolor="none", pad=1.0)
                   if len(texts) > 1 else None)
@@ -202,7 +204,7 @@ def packet_layers(payload: int = 4096, ipv6: bool = False):
     label(ax, 5.0, top - 0.45, f"One RDMA packet, {payload:,} B payload", BIG, bold=True)
     label(ax, 5.0, top - 1.0, "headers and trailers magnified, both at one scale", SMALL)
     y0 = top - 2.0
-    scale = (y0 - 3.4 - 0.8) / over
+    scale = (y0 - 3.4 - 1.0) / over
     _stack(ax, 2.55, y0, 4.5, roce.layers, payload, scale,
            "RoCEv2" + (" (IPv6)" if ipv6 else ""))
     _stack(ax, 7.45, y0, 4.5, ib.layers, payload, scale, "InfiniBand")

@@ -29,7 +29,7 @@ def ring_all_reduce_steps(n: int = 4):
     label(ax, 5.0, top - 0.45, f"Ring all-reduce on {n} GPUs, step by step", BIG, bold=True)
     label(ax, 5.0, top - 1.05, "number: GPUs summed into that copy of a chunk\n"
           "outlined: the chunk sent to the next GPU", SMALL)
-    x0, gap = 2.3, 0.3
+    x0, gap = 2.6, 0.3
     strip = (10.0 - x0 - 0.1 - gap * (n - 1)) / n
     cell = strip / n
     y_head = top - 1.95
@@ -66,8 +66,8 @@ def ring_all_reduce_steps(n: int = 4):
         ya, yb = y_head - 0.55 - a * row, y_head - 0.55 - b * row
         if a == 0:
             ya -= row
-        link(ax, (1.95, ya + 0.25), (1.95, yb - 0.25), 2.0, color=EDGE)
-        label(ax, 1.85, (ya + yb) / 2, text, SMALL, ha="right", color=EDGE)
+        link(ax, (2.45, ya + 0.25), (2.45, yb - 0.25), 2.0, color=EDGE)
+        label(ax, 2.35, (ya + yb) / 2, text, SMALL, ha="right", color=EDGE)
     label(ax, 5.0, 0.35, f"{steps} steps, each moving 1/{n} of the buffer per GPU", SMALL,
           color=EDGE)
     alt = (f"Diagram of a ring all-reduce on {n} GPUs as {steps + 1} rows, the start and "
@@ -189,11 +189,14 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
         ax.add_patch(Rectangle((cx - (cw - 0.3) / 2, cy - 0.25), cw - 0.3, 0.5, fill=False,
                                edgecolor=EDGE, linewidth=1.0, zorder=4))
     y_leg = 0.45
+    step = 2.0 if p <= 4 else 1.0
     for s in range(p):
-        x = 5.0 + (s - (p - 1) / 2) * 1.6
+        x = 5.0 + (s - (p - 1) / 2) * step
         ax.add_patch(Rectangle((x - 0.65, y_leg - 0.18), 0.36, 0.36,
                                facecolor=_STAGE_COLORS[s], zorder=3))
-        label(ax, x - 0.2, y_leg, f"stage {s}", SMALL, ha="left")
+        label(ax, x - 0.2, y_leg, f"stage {s}" if p <= 4 else str(s), SMALL, ha="left")
+    if p > 4:
+        label(ax, 0.05, y_leg, "stage", SMALL, ha="left")
     alt = (f"Diagram of the capstone cluster: {' and '.join(f'{c} {names[i]}' for i, c in enumerate(tiers))} "
            f"switches of {d.tree.radix} ports above {n_nodes} nodes of {g} GPUs "
            f"({d.n_gpus} GPUs) drawn in rows of {cols}; each GPU is coloured by its "
