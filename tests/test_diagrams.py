@@ -136,7 +136,7 @@ def test_dgx_h100_nvswitch_wiring_is_5_4_4_5():
     assert c["per_chip"] == (5, 4, 4, 5)
     assert (c["gpus"], c["chips"], c["links"]) == (8, 4, 144)
     text = _texts(fig)
-    assert "40 of 64 ports" in text and "32 of 64 ports" in text
+    assert "40/64 ports" in text and "32/64 ports" in text
 
 
 def test_nvl72_rack_counts():
@@ -214,7 +214,7 @@ def test_diagrams_follow_the_catalogue(monkeypatch):
     monkeypatch.setitem(D.inside_box._WIRING, "dgx-h100", split)
     fig = D.nvswitch_wiring("dgx-h100")
     assert fig.interlib_counts["per_chip"] == (6, 4, 4, 4)
-    assert "48 of 64 ports" in _texts(fig)
+    assert "48/64 ports" in _texts(fig)
 
 
 # ---------------------------------------- graphs vs topology's closed forms (hypothesis)

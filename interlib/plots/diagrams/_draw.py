@@ -15,8 +15,9 @@ from matplotlib.patches import FancyBboxPatch
 
 from .. import COLORS, DPI
 
-WIDTH = 5.6
-"""Figure width, inches (538 px at the book's 96 dpi)."""
+WIDTH = 4.6
+"""Figure width, inches (442 px at the book's 96 dpi): on a 390 px phone the page shows it
+at about 0.8 of that, so 12 pt text stays about 13 px tall."""
 HIDPI = 2
 """PNG pixels per CSS pixel: a diagram's Figure has ``DPI x HIDPI`` dots per inch, so the
 PNG a notebook stores (the inline backend prints a figure at its own dpi) is sharp on
@@ -34,19 +35,18 @@ FILL = {"gpu": "#a6d8f5", "nic": "#f7d38a", "switch": "#b3e6d5", "cpu": "#e3c1d6
         "core": "#7fc4ad", "payload": "#e0e0e0"}
 
 
-def canvas(height: float, xlim=(0.0, 10.0), width: float = WIDTH):
-    """A Figure ``width x height`` inches with one borderless Axes whose data units are
-    the same size in x and y: x runs over ``xlim``, y from 0 (bottom) up to the height
-    that keeps the aspect. Returns ``(fig, ax, ymax)``."""
+def canvas(units_high: float, width: float = WIDTH):
+    """A Figure ``width`` inches wide with one borderless Axes whose data units are the
+    same size in x and y: x runs from 0 to 10, y from 0 up to ``units_high``, which sets
+    the figure's height. Returns ``(fig, ax, units_high)``."""
+    height = width * units_high / 10.0
     fig = Figure(figsize=(width, height), dpi=DPI * HIDPI, facecolor=PANEL)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_facecolor(PANEL)
     ax.set_axis_off()
-    x0, x1 = xlim
-    ymax = (x1 - x0) * height / width
-    ax.set_xlim(x0, x1)
-    ax.set_ylim(0, ymax)
-    return fig, ax, ymax
+    ax.set_xlim(0.0, 10.0)
+    ax.set_ylim(0, units_high)
+    return fig, ax, units_high
 
 
 def box(ax, x, y, w, h, text="", kind="gpu", size=TEXT, bold=False, color=None, **kw):

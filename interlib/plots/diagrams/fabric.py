@@ -28,9 +28,9 @@ def fat_tree(k: int = 4):
     ft = topology.k_ary_fat_tree(k)
     g = graphs.k_ary_fat_tree_graph(k)
     h = k // 2
-    fig, ax, top = canvas(4.3)
+    fig, ax, top = canvas(8.2)
     x0, x1 = 1.9, 9.9
-    rows = {"core": top - 1.9, "agg": top - 3.2, "leaf": top - 4.3, "host": top - 5.6}
+    rows = {"core": top - 2.4, "agg": top - 3.7, "leaf": top - 4.8, "host": top - 6.1}
     names = {"core": "core", "agg": "aggre-\ngation", "leaf": "edge", "host": "hosts"}
     pos, per_row = {}, {}
     for kind in rows:
@@ -54,11 +54,10 @@ def fat_tree(k: int = 4):
             {"core": "core", "agg": "switch", "leaf": "leaf", "host": "host"}[kind])
     for kind, y in rows.items():
         label(ax, 0.1, y, f"{names[kind]}\n× {per_row[kind]}", SMALL, ha="left")
-    label(ax, 5.0, top - 0.45, f"k-ary fat-tree, k = {k} ({k}-port switches)", BIG,
-          bold=True)
-    label(ax, 5.0, top - 1.05, f"{ft.hosts} hosts · {ft.switches} switches · "
-          f"{ft.cables} cables · {ft.max_hops} switch hops max", SMALL)
-    label(ax, 5.0, 0.25, f"{k} pods (shaded): {h} edge + {h} aggregation switches each",
+    label(ax, 5.0, top - 0.45, f"k-ary fat-tree, k = {k}", BIG, bold=True)
+    label(ax, 5.0, top - 1.2, f"{k}-port switches · {ft.hosts} hosts · {ft.switches} switches"
+          f"\n{ft.cables} cables · {ft.max_hops} switch hops max", SMALL)
+    label(ax, 5.0, 0.3, f"{k} pods (shaded), {h} edge + {h} aggregation each",
           SMALL, color=EDGE)
     alt = (f"Diagram of a three-tier k-ary fat-tree with k = {k}: {per_row['core']} core "
            f"switches on top, {per_row['agg']} aggregation and {per_row['leaf']} edge "
@@ -88,8 +87,8 @@ def rail_optimised(system: str = "dgx-h100", nodes: int | None = None,
     g = graphs.rail_graph(n, rails, radix)
     spines = graphs.count(g, "spine")
     shown = list(range(n)) if n <= 4 else [0, 1, 2, n - 1]
-    fig, ax, top = canvas(5.6)
-    ys, yl, yn = top - 2.0, top - 3.6, 1.3
+    fig, ax, top = canvas(10.6)
+    ys, yl, yn = top - 2.35, top - 4.55, 1.3
     sp_w = 10.0 / spines
     lf_w = 10.0 / rails
     node_w = 10.0 / (len(shown) + (1 if n > 4 else 0))
@@ -116,16 +115,16 @@ def rail_optimised(system: str = "dgx-h100", nodes: int | None = None,
         box(ax, sp_w * (s + 0.5), ys, min(sp_w - 0.3, 1.6), 0.5, f"spine {s}", "spine",
             size=SMALL)
     for r, (x, y) in enumerate(leaf_xy):
-        box(ax, x, y, lf_w - 0.15, 0.5, f"rail {r}", "leaf", size=SMALL,
-            color=None)
+        box(ax, x, y, lf_w - 0.15, 0.5, f"{r}", "leaf", size=SMALL)
     per_pair = g.number_of_edges(("leaf", 0), ("spine", 0))
     cables = g.number_of_edges()
     label(ax, 5.0, top - 0.45, "Rail-optimised leaf/spine", BIG, bold=True)
-    label(ax, 5.0, top - 1.05, f"{n} nodes × {rails} NICs · {rails} leaves + {spines} "
-          f"spines ({radix}-port) · {cables} cables", SMALL)
-    label(ax, 5.0, (yl + ys) / 2, f"{per_pair} cables per leaf-spine pair", SMALL,
+    label(ax, 5.0, top - 1.2, f"{n} nodes × {rails} NICs · {rails} leaves + {spines} spines"
+          f"\n{radix}-port switches · {cables} cables", SMALL)
+    label(ax, 5.0, (yl + ys) / 2, f"leaves, one per rail (0-{rails - 1})\n{per_pair} cables "
+          "per leaf-spine pair", SMALL,
           bbox=dict(facecolor="white", edgecolor="none", alpha=0.85))
-    label(ax, 5.0, 0.35, "NIC r of every node → the leaf of rail r (colour = rail)", SMALL,
+    label(ax, 5.0, 0.35, "NIC r of every node → leaf r (colour = rail)", SMALL,
           color=EDGE)
     alt = (f"Diagram of a rail-optimised leaf/spine network: {n} {sys_.title} nodes with "
            f"{rails} NICs each; NIC r of every node is cabled to the leaf switch of rail r "
@@ -200,10 +199,10 @@ def packet_layers(payload: int = 4096, ipv6: bool = False):
     roce = packets.packet_layout(payload, "rocev2", ipv6=ipv6)
     ib = packets.packet_layout(payload, "infiniband")
     over = max(roce.overhead, ib.overhead)
-    fig, ax, top = canvas(8.4)
-    label(ax, 5.0, top - 0.45, f"One RDMA packet, {payload:,} B payload", BIG, bold=True)
-    label(ax, 5.0, top - 1.0, "headers and trailers magnified, both at one scale", SMALL)
-    y0 = top - 2.0
+    fig, ax, top = canvas(15.0)
+    label(ax, 5.0, top - 0.45, f"One RDMA packet, {payload:,} B", BIG, bold=True)
+    label(ax, 5.0, top - 1.05, "headers and trailers magnified,\nboth at one scale", SMALL)
+    y0 = top - 2.4
     scale = (y0 - 3.4 - 1.0) / over
     _stack(ax, 2.55, y0, 4.5, roce.layers, payload, scale,
            "RoCEv2" + (" (IPv6)" if ipv6 else ""))
@@ -221,8 +220,8 @@ def packet_layers(payload: int = 4096, ipv6: bool = False):
         ax.add_patch(Rectangle((x, y - 0.3), w, 0.6, zorder=3, edgecolor="none",
                                facecolor=COLORS["vermillion"] if red else FILL["payload"]))
         x += w
-    label(ax, 5.0, y + 0.7, f"the whole RoCEv2 packet to scale: {roce.wire:,} B on the "
-          f"wire,\n{roce.overhead} B of it (red) not payload", SMALL)
+    label(ax, 5.0, y + 0.75, f"the whole RoCEv2 packet to scale:\n{roce.wire:,} B on the "
+          f"wire, {roce.overhead} B (red) not payload", SMALL)
     alt = (f"Diagram of one RDMA packet with a {payload:,}-byte payload. The RoCEv2 "
            f"layers (" + ", ".join(f"{n} {b} B" for n, b in roce.layers) + ") are drawn "
            f"beside native InfiniBand's (" + ", ".join(f"{n} {b} B" for n, b in ib.layers)

@@ -31,7 +31,7 @@ def pcie_tree(system: str = "dgx-h100"):
     per_cpu = [[s for s, c in enumerate(tree.switch_cpu) if c == k] for k in range(cpus)]
     rows = max(len(p) for p in per_cpu)
     card = 1.5
-    fig, ax, top = canvas(0.56 * (3.5 + rows * card + 0.9))
+    fig, ax, top = canvas(3.5 + rows * card + 0.9)
     colw = 10.0 / cpus
     y_cpu = top - 2.2
     for c in range(cpus):
@@ -55,7 +55,7 @@ def pcie_tree(system: str = "dgx-h100"):
             link(ax, (c * colw + 3.1, y_cpu), ((c + 1) * colw + 0.3, y_cpu), 3.0,
                  style="--")
         label(ax, colw * 0.5 + 1.7, y_cpu - 0.4, "socket link", SMALL)
-    label(ax, 5.0, 0.35, "not drawn: storage NICs, drives, the NVLink baseboard", SMALL,
+    label(ax, 5.0, 0.35, "not drawn: storage NICs, drives, NVLink", SMALL,
           color=EDGE)
     rate = display.fmt_rate(pc.usable_per_direction(16))
     nic_gbps = sys_.nic.rate.value / Gbit_per_s
@@ -80,8 +80,8 @@ def nvlink_generations():
     gens = sorted(NVLINK)
     fast = max(NVLINK[g].per_link.value for g in gens)
     row = 2.1
-    fig, ax, top = canvas(0.56 * (1.5 + row * len(gens) + 0.75))
-    label(ax, 5.0, top - 0.5, "NVLink links per GPU, by generation", BIG, bold=True)
+    fig, ax, top = canvas(1.5 + row * len(gens) + 0.75)
+    label(ax, 5.0, top - 0.5, "NVLink links per GPU", BIG, bold=True)
     label(ax, 5.0, top - 1.05, "one line per link; length = its rate per direction", SMALL)
     drawn = {}
     for i, gen in enumerate(gens):
@@ -97,7 +97,7 @@ def nvlink_generations():
               f"{nv.name}: {n} × {display.fmt_rate(nv.per_link.value)} = "
               f"{display.fmt_rate(nv.per_gpu_per_direction)}", TEXT, ha="left")
         drawn[gen] = n
-    label(ax, 5.0, 0.3, "per direction; vendors double these for 'bidirectional'",
+    label(ax, 5.0, 0.3, "rates per direction (vendors add both ways)",
           SMALL, color=EDGE)
     parts = "; ".join(f"{NVLINK[g].name} on {NVLINK[g].gpu}: {drawn[g]} links of "
                       f"{display.fmt_rate(NVLINK[g].per_link.value)}" for g in gens)
@@ -121,12 +121,12 @@ def nvswitch_wiring(system: str = "dgx-h100"):
     sw = _nvswitch(sys_.nvswitch_gen)
     ports = int(sw.ports_per_chip.value) if sw.ports_per_chip else None
     g = graphs.nvswitch_graph(n, per)
-    fig, ax, top = canvas(5.6)
+    fig, ax, top = canvas(10.5)
     label(ax, 5.0, top - 0.45, f"{sys_.title}: NVLink wiring", BIG, bold=True)
-    label(ax, 5.0, top - 1.0, f"each GPU's {sum(per)} links: " + " + ".join(map(str, per)) +
-          f" to the {len(per)} {sw.name} chips", SMALL)
+    label(ax, 5.0, top - 1.2, f"each GPU's {sum(per)} links: " + " + ".join(map(str, per)) +
+          f"\nto the {len(per)} {sw.name} chips", SMALL)
     gw = 10.0 / n
-    yg, yc = top - 2.2, 1.6
+    yg, yc = top - 2.5, 1.75
     cw = 10.0 / len(per)
     for i in range(n):
         for c, k in enumerate(per):
@@ -134,10 +134,10 @@ def nvswitch_wiring(system: str = "dgx-h100"):
                  color=_CHIP_COLORS[c % len(_CHIP_COLORS)], alpha=0.55)
         box(ax, gw * (i + 0.5), yg, gw - 0.2, 0.9, f"GPU\n{i}", "gpu", size=SMALL)
     for c, k in enumerate(per):
-        used = f"\n{n * k} of {ports} ports" if ports else ""
-        box(ax, cw * (c + 0.5), yc, cw - 0.25, 1.2, f"chip {c}\n{k} per GPU{used}",
+        used = f"\n{n * k}/{ports} ports" if ports else ""
+        box(ax, cw * (c + 0.5), yc, cw - 0.2, 1.5, f"chip {c}\n{k} per GPU{used}",
             "switch", size=SMALL)
-    label(ax, 5.0, 0.45, f"any GPU reaches any other at "
+    label(ax, 5.0, 0.4, f"any GPU reaches any other at\n"
           f"{display.fmt_rate(sys_.gpu.nvlink.per_gpu_per_direction)} per direction",
           SMALL)
     alt = (f"Diagram of the {sys_.title} NVLink wiring: {n} GPUs in a row above "
@@ -165,11 +165,11 @@ def nvl72_rack(system: str = "gb200-nvl72"):
         raise ValueError(f"system={system!r}: the catalogue's link and port counts do not "
                          "give every GPU the same number of links to every chip")
     dy = 0.48
-    fig, ax, top = canvas(0.56 * (2.3 + trays * dy) + 0.2)
+    fig, ax, top = canvas(3.1 + trays * dy + 0.3)
     label(ax, 5.0, top - 0.45, f"{sys_.title}", BIG, bold=True)
-    label(ax, 5.0, top - 1.0, f"{trays} compute trays × {per_tray} GPUs · "
+    label(ax, 5.0, top - 1.2, f"{trays} compute trays × {per_tray} GPUs\n"
           f"{s_trays} switch trays × {chips_tray} chips", SMALL)
-    y0 = top - 1.6
+    y0 = top - 2.4
     gx = [0.55 + 0.62 * j for j in range(per_tray)]
     sdy = trays * dy / s_trays
     chip_xy = []

@@ -25,14 +25,15 @@ def ring_all_reduce_steps(n: int = 4):
     n = v.integer("n", n, lo=2, hi=RING_MAX_GPUS)
     steps = 2 * (n - 1)
     row = 0.78
-    fig, ax, top = canvas(0.56 * (2.5 + (steps + 1) * row + 0.8))
-    label(ax, 5.0, top - 0.45, f"Ring all-reduce on {n} GPUs, step by step", BIG, bold=True)
-    label(ax, 5.0, top - 1.05, "number: GPUs summed into that copy of a chunk\n"
+    fig, ax, top = canvas(3.0 + (steps + 1) * row + 0.8)
+    label(ax, 5.0, top - 0.45, "Ring all-reduce, step by step", BIG, bold=True)
+    label(ax, 5.0, top - 1.35, f"{n} GPUs · RS = reduce-scatter, AG = all-gather\n"
+          "number: GPUs summed into that copy of a chunk\n"
           "outlined: the chunk sent to the next GPU", SMALL)
-    x0, gap = 2.6, 0.3
+    x0, gap = 1.6, 0.3
     strip = (10.0 - x0 - 0.1 - gap * (n - 1)) / n
     cell = strip / n
-    y_head = top - 1.95
+    y_head = top - 2.45
     for gpu in range(n):
         label(ax, x0 + gpu * (strip + gap) + strip / 2, y_head, f"GPU {gpu}", TEXT, bold=True)
     cmap = colormaps["Blues"]
@@ -62,12 +63,8 @@ def ring_all_reduce_steps(n: int = 4):
                                        fill=False, edgecolor=COLORS["vermillion"],
                                        linewidth=2.2, zorder=4))
                 outlines += 1
-    for (a, b), text in (((0, n - 1), "reduce-\nscatter"), ((n, steps), "all-\ngather")):
-        ya, yb = y_head - 0.55 - a * row, y_head - 0.55 - b * row
-        if a == 0:
-            ya -= row
-        link(ax, (2.45, ya + 0.25), (2.45, yb - 0.25), 2.0, color=EDGE)
-        label(ax, 2.35, (ya + yb) / 2, text, SMALL, ha="right", color=EDGE)
+    y_split = y_head - 0.55 - (n - 0.5) * row  # between the two phases
+    link(ax, (0.1, y_split), (9.9, y_split), 1.2, color=EDGE, style=":")
     label(ax, 5.0, 0.35, f"{steps} steps, each moving 1/{n} of the buffer per GPU", SMALL,
           color=EDGE)
     alt = (f"Diagram of a ring all-reduce on {n} GPUs as {steps + 1} rows, the start and "
@@ -94,13 +91,13 @@ def bandwidth_ladder(system: str = "dgx-h100", oversubscription: float = 1.0):
     sys_ = hierarchy._system(system)
     widest = max(r.peak for r in rungs)
     row = 1.75
-    fig, ax, top = canvas(0.56 * (2.0 + row * len(rungs) + 0.6))
+    fig, ax, top = canvas(2.5 + row * len(rungs) + 0.6)
     label(ax, 5.0, top - 0.45, "The bandwidth ladder", BIG, bold=True)
-    label(ax, 5.0, top - 1.05, f"one GPU of {sys_.title}\nbar length = peak rate (linear); "
-          "dark core = achieved", SMALL)
+    label(ax, 5.0, top - 1.4, f"one GPU of {sys_.title}\nbar length = peak rate (linear "
+          "scale)\ndark core = achieved", SMALL)
     full = 9.4
     for i, r in enumerate(rungs):
-        y = top - 2.1 - i * row
+        y = top - 2.6 - i * row
         label(ax, 0.3, y, _RUNG_TEXT.get(r.name, r.name), TEXT, ha="left", bold=True)
         unit = "read + write" if r.name == "HBM" else "per direction"
         label(ax, 0.3, y - 0.48, f"{display.fmt_rate(r.peak)} peak, "
@@ -157,10 +154,9 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
     cols = min(cols, n_nodes)
     rows = -(-n_nodes // cols)
     tiers = d.tree.switches_per_tier
-    fig, ax, top = canvas(0.56 * (4.6 + 0.75 * rows + 0.3))
+    fig, ax, top = canvas(5.3 + 0.75 * rows + 0.3)
     label(ax, 5.0, top - 0.45, "Capstone cluster layout", BIG, bold=True)
-    label(ax, 5.0, top - 1.0, f"{d.n_gpus} GPUs = TP {t} × PP {p} × DP {d.dp} · "
-          f"{n_nodes} nodes × {g} GPUs", SMALL)
+    label(ax, 5.0, top - 1.0, f"{d.n_gpus} GPUs = TP {t} × PP {p} × DP {d.dp}", SMALL)
     names = ["leaf", "spine", "core", "tier 4", "tier 5"]
     for i, count in enumerate(reversed(tiers)):
         name = names[len(tiers) - 1 - i]
@@ -168,15 +164,15 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
         box(ax, 5.0, y, 6.0, 0.5, f"{count} {name} switches ({d.tree.radix}-port)",
             "spine" if name != "leaf" else "leaf", size=SMALL)
     y_sw = top - 1.7 - 0.75 * (len(tiers) - 1)
-    x0 = 2.0
+    x0 = 2.2
     pipes = cols == per_pipe
     cw = (10.0 - x0) / cols
-    label(ax, 5.0, y_sw - 0.8, f"every node: {d.system.nics_per_node} NICs to the leaves" +
-          ("\nrow = one pipeline (model replica) · column = one DP group" if pipes else ""),
-          SMALL, color=EDGE)
+    label(ax, 5.0, y_sw - 1.0, f"every node: {d.system.nics_per_node} NICs to the leaves" +
+          ("\nrow: one pipeline (a model replica)\ncolumn: one data-parallel group"
+           if pipes else ""), SMALL, color=EDGE)
     for k in range(n_nodes):
         r_, c_ = divmod(k, cols)
-        cx, cy = x0 + cw * (c_ + 0.5), y_sw - 1.75 - r_ * 0.75
+        cx, cy = x0 + cw * (c_ + 0.5), y_sw - 2.3 - r_ * 0.75
         if c_ == 0:
             label(ax, 0.1, cy, f"replica {r_}" if pipes else
                   f"nodes {k}-{min(k + cols, n_nodes) - 1}", SMALL, ha="left")
@@ -189,7 +185,7 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
         ax.add_patch(Rectangle((cx - (cw - 0.3) / 2, cy - 0.25), cw - 0.3, 0.5, fill=False,
                                edgecolor=EDGE, linewidth=1.0, zorder=4))
     y_leg = 0.45
-    step = 2.0 if p <= 4 else 1.0
+    step = 2.2 if p <= 4 else 1.05
     for s in range(p):
         x = 5.0 + (s - (p - 1) / 2) * step
         ax.add_patch(Rectangle((x - 0.65, y_leg - 0.18), 0.36, 0.36,
