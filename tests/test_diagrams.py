@@ -83,6 +83,15 @@ def test_every_function_draws_every_entry_it_accepts():
     (lambda: D.capstone_layout(nodes=0), "nodes="),
     (lambda: D.capstone_layout(nodes=65), "nodes="),
     (lambda: D.capstone_layout(pp=3), "pp=3"),
+    (lambda: graphs.k_ary_fat_tree_graph(5), "k="),
+    (lambda: graphs.rail_graph(40, 8, 64), "nodes="),
+    (lambda: graphs.nvswitch_graph(0, [1]), "gpus="),
+    (lambda: graphs.nvswitch_graph(8, []), "links_per_chip"),
+    (lambda: graphs.pcie_tree_graph("dgx-h100"), "tree="),
+    (lambda: graphs.leaf_spine_graph(10, 7), "radix="),
+    (lambda: graphs.torus_graph((0, 2)), r"dims\[0\]="),
+    (lambda: graphs.dragonfly_graph(1, 2, 1, 9), "groups="),
+    (lambda: graphs.count(None, "gpu"), "g="),
 ])
 def test_bad_arguments_name_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):

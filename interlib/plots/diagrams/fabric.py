@@ -64,7 +64,7 @@ def fat_tree(k: int = 4):
            f"switches in {k} pods, {per_row['host']} hosts at the bottom; "
            f"{ft.switches} switches and {ft.cables} cables in all, and the longest path "
            f"crosses {ft.max_hops} switches.")
-    return finish(fig, alt, dict(hosts=per_row["host"], switches=ft.switches,
+    return finish(fig, alt, dict(hosts=per_row["host"], switches=len(pos) - per_row["host"],
                                  cables=g.number_of_edges(), core=per_row["core"],
                                  agg=per_row["agg"], edge=per_row["leaf"]))
 

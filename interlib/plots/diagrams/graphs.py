@@ -172,5 +172,8 @@ def dragonfly_graph(p: int, a: int, h: int, groups: int | None = None) -> "objec
 
 
 def count(g, kind: str) -> int:
-    """Nodes of ``kind`` in graph ``g``."""
+    """Nodes of ``kind`` in graph ``g`` (a networkx graph built by this module)."""
+    v.instance("kind", kind, str, "a node kind such as 'gpu' or 'switch'")
+    if not hasattr(g, "nodes"):
+        raise ValueError(f"g={g!r} must be a networkx graph")
     return sum(1 for _, k in g.nodes(data="kind") if k == kind)

@@ -193,11 +193,12 @@ def capstone_layout(nodes: int | None = None, tp: int | None = None, pp: int | N
         label(ax, x - 0.2, y_leg, f"stage {s}" if p <= 4 else str(s), SMALL, ha="left")
     if p > 4:
         label(ax, 0.05, y_leg, "stage", SMALL, ha="left")
-    alt = (f"Diagram of the capstone cluster: {' and '.join(f'{c} {names[i]}' for i, c in enumerate(tiers))} "
-           f"switches of {d.tree.radix} ports above {n_nodes} nodes of {g} GPUs "
-           f"({d.n_gpus} GPUs) drawn in rows of {cols}; each GPU is coloured by its "
-           f"pipeline stage (TP {t} inside a node, PP {p}, DP {d.dp}); the GPUs of one "
-           f"stage in all {d.dp} replicas form that stage's data-parallel group. The network has {d.tree.cables} cables.")
+    switches = " and ".join(f"{c} {names[i]}" for i, c in enumerate(tiers))
+    alt = (f"Diagram of the capstone cluster: {switches} switches of {d.tree.radix} ports "
+           f"above {n_nodes} nodes of {g} GPUs ({d.n_gpus} GPUs) drawn in rows of {cols}; "
+           f"each GPU is coloured by its pipeline stage (TP {t} inside a node, PP {p}, "
+           f"DP {d.dp}); matching GPUs of one stage in all {d.dp} replicas form its "
+           f"data-parallel groups. The network has {d.tree.cables} cables.")
     return finish(fig, alt, dict(nodes=n_nodes, gpus=d.n_gpus, switches=tuple(tiers),
                                  stages=p, replicas=max(replica) + 1))
 
