@@ -70,7 +70,12 @@ def k_ary_fat_tree_graph(k: int) -> "object":
     """The three-tier k-ary fat-tree of Al-Fares et al. (SIGCOMM 2008), wired by its rule:
     k pods of k/2 edge and k/2 aggregation switches; each edge switch has k/2 hosts and a
     link to every aggregation switch of its pod; aggregation switch i of every pod links to
-    core switches i k/2 .. (i+1) k/2 - 1."""
+    core switches i k/2 .. (i+1) k/2 - 1.
+
+    >>> g = k_ary_fat_tree_graph(4)     # 16 hosts + 20 switches; 16 + 16 + 16 cables
+    >>> g.number_of_nodes(), g.number_of_edges()
+    (36, 48)
+    """
     k = v.integer("k", k, lo=4, hi=64)
     if k % 2:
         raise ValueError(f"k={k!r} must be even")
