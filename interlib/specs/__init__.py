@@ -54,3 +54,4 @@ from .links import (NCCL_MAX_CHANNELS, NCCL_PROTOCOL_LINES, NET_GDR_LEVEL,  # no
 __all__ += ["HOST_LINKS", "HostLink", "NVLINK_C2C", "PCIE_P2P_LATENCY", "REDUCED_NVLINK",
             "NCCL_MAX_CHANNELS", "NCCL_PROTOCOL_LINES", "NET_GDR_LEVEL", "PCIE_P2P_LEVEL",
             "NVLINK_MAX_PAYLOAD"]
+from . import layouts; __all__ += ["layouts"]  # noqa: E402,E702  wiring facts for the drawn diagrams
