@@ -136,7 +136,8 @@ THIS_BOOK_FIT = Source(
     "Interconnects, Appendix A (calibration of the collective model)",
     "book/appendix_validation",
     "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
-    "curve), then frozen; checked against held-out measurements.", key="")
+    "curve; CoreWeave's one-rack GB200 NVL72 run for the rack-scale NVLS pace), then "
+    "frozen; checked against held-out measurements.", key="")
 
 # ------------------------------------------------- Chapters 2-4 (inside the box)
 AZURE_H200_BENCH = Source(
