@@ -333,3 +333,27 @@ LLAMA3_TABLE4 = Source(
     "Llama 3 405B pre-training: 8,192 GPUs TP 8, CP 1, PP 16, 430 TFLOPS/GPU; 16,384 GPUs "
     "TP 8, CP 1, PP 16, 400 TFLOPS/GPU; 16,384 GPUs TP 8, CP 16, PP 16 (long context), 380 "
     "TFLOPS/GPU; 16M tokens per batch.", key="llama3")
+
+# ------------------------------------------- the collective model at scale (issue 15)
+NCCL_NVLS = Source(
+    "NVIDIA NCCL v2.26.2 source, src/transport/nvls.cc and src/enqueue.cc (calcCollChunking)",
+    "https://github.com/NVIDIA/nccl/blob/v2.26.2-1/src/enqueue.cc",
+    "NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32; NCCL_NVLS_CHUNKSIZE default 128 KiB; "
+    "NVLSTree chunk: maxChunkSize = nNodes >= 4 ? 65536 : chunkSize; NCCL_MAX_NVLS_ARITY 32 "
+    "(include/device.h): at most 32 NVLS heads, i.e. 32 NICs per NVLink domain.", key="")
+AWS_OFI_NCCL = Source(
+    "aws-ofi-nccl (AWS's NCCL network plugin for EFA), src/platform-aws.cpp",
+    "https://github.com/aws/aws-ofi-nccl/blob/master/src/platform-aws.cpp",
+    "Platform table: p5en/p6-b200 and p6-b300 '.latency = 35.0' (us); p4d, p5/p5e 75.0; "
+    "NCCL reads it as the network's latency (props->latency).", key="")
+NVLINK_BRIDGE = Source(
+    "NVIDIA A100 PCIe and H100 NVL product briefs",
+    "https://www.nvidia.com/en-us/data-center/h100/",
+    "NVLink bridge between two PCIe cards: 600 GB/s (both directions added).", key="")
+CUSTOM_NODE = Source(
+    "derived in this book: the reader's own node (interlib.specs.custom.node)",
+    "interlib/specs/custom.py",
+    "Catalogue GPU and link rates with the reader's GPU count, GPU-to-GPU link, NIC count, "
+    "NIC speed and fabric. With PCIe every GPU is assumed to get its full x16 link (no "
+    "shared PCIe switch or root complex), which flatters PCIe. No such product is claimed.",
+    key="")
