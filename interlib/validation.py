@@ -644,6 +644,20 @@ def calibration_table() -> display.Table:
 
 
 # ------------------------------------------------------------------ error by scale
+TARGET_MEDIAN_ERROR = 0.10
+"""The book's target for the model: median error on holdout points at most 10 % in every
+GPU-count bucket that has points (issue 15)."""
+
+TARGET_FOLD = 2.0
+"""The second target: no holdout point of 1 MiB or more off by more than this factor."""
+
+
+def buckets_over_target(results=None) -> list[str]:
+    """GPU-count buckets whose holdout median error exceeds :data:`TARGET_MEDIAN_ERROR`."""
+    return [s.bucket for s in summary_by_scale(results, "holdout")
+            if s.median_error > TARGET_MEDIAN_ERROR]
+
+
 BEFORE_PATH = DATA_PATH.parent / "model_error_before.json"
 """Error of the model as it stood before the at-scale rework (issue 15), computed once on
 this CSV and frozen, so Appendix A can print the before/after table."""
