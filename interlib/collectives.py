@@ -22,9 +22,18 @@ Two layers:
    all in :mod:`interlib.specs.calibration`) cover what NCCL's model leaves out;
    Appendix A measures the error against published runs.
 
+At scale (issue 15) it adds what NCCL and the hardware add with size and count: NVLS at
+the pace of NCCL's NVLS chunks in a rack-scale NVLink domain (:func:`nvls_rate`), NVLSTree's
+64 KiB chunks from four nodes up and its 32 network heads per domain, the double binary
+tree's per-node traffic (:func:`_tree_node_traffic`), the latency a network plugin reports
+(EFA), and, for ``"auto"``, the algorithm NCCL's own estimate picks (``"fastest"`` is the
+best by this model).
+
 Limits of :func:`predict` (stated, not hidden): one communicator, no contention with other
-traffic, no compute overlap, full-bisection network, NCCL's channel counts not modelled
-(so mid-size messages, 1-64 MiB, are the least accurate), no PXN/PAT/CollNet-chain variants.
+traffic, no compute overlap, full-bisection network, NCCL's channel counts for ring and tree
+not modelled (so mid-size messages, 1-64 MiB, are the least accurate), no PXN/PAT/
+CollNet-Direct variants, no constant for TCP-based cloud transports (GPUDirect-TCPXO).
+Appendix A gives the error on held-out published runs by size and GPU count.
 """
 
 from __future__ import annotations
@@ -533,11 +542,13 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
         gpus_per_node: GPUs used per node, 1 .. the system's ``gpus_per_node``
             (default: all of them).
         nodes: Number of nodes (>= 1); more than one goes over the scale-out NICs.
-        algorithm: ``"auto"`` (what NCCL would pick: the fastest of ring, tree and, on
-            NVSwitch 3+ with >= 5 GPUs, NVLS, each with its best protocol), or one of
-            ``"ring"``, ``"tree"``, ``"rhd"``, ``"hierarchical"``, ``"nvls"``, ``"sharp"``,
-            ``"direct"`` (all-to-all). A named algorithm still picks its best protocol,
-            as ``NCCL_ALGO`` does.
+        algorithm: ``"auto"`` (what NCCL would pick among ring, tree and, on NVSwitch 3+
+            with >= 5 GPUs, NVLS / NVLSTree, each with its protocols: the pair with the
+            smallest time by NCCL's own estimate, timed by this model), ``"fastest"`` (the
+            pair this model finds fastest: what the best ``NCCL_ALGO`` would give), or one
+            of ``"ring"``, ``"tree"``, ``"rhd"``, ``"hierarchical"``, ``"nvls"``,
+            ``"sharp"``, ``"direct"`` (all-to-all). A named algorithm still picks its best
+            protocol, as ``NCCL_ALGO`` does.
 
     Returns:
         A :class:`Prediction` (time_s in s, algbw and busbw in bytes/s).
@@ -550,11 +561,12 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     2(n-1)/(n+1) x 0.85 x 370.8 = 490 GB/s on 8 x H100 (measured: 370 and 480).
     Multi-node rings are limited by the node's NICs (min of NVLink and NICs, as
     NCCL's rings cross each node boundary once per channel). Multi-node NVLS is NCCL's
-    NVLSTree: NVLS inside each node, a double binary tree of the 1/g shards between
-    nodes, whose NICs carry each shard twice per direction beyond two nodes (at scale on
-    H100: about 8 x 48 GB/s = 380 GB/s busbw; measured 370-380). Limits: the pipeline
-    fill is calibrated on single-node runs only, so multi-node mid-size messages
-    (1 MiB - 1 GiB) are the least certain predictions.
+    NVLSTree: NVLS inside each node, a double binary tree between nodes through at most 32
+    head NICs per domain, each node sending S (two nodes), 1.5 S (three) or 2 S (more)
+    (at scale on H100: about 8 x 48 GB/s / 2 per GPU, 380 GB/s busbw; measured 370-380).
+    In a rack-scale domain (NVL72) NVLS runs at chunk pace (:func:`nvls_rate`). Limits:
+    the pipeline fill is calibrated on single-node runs only, so multi-node mid-size
+    messages (1 MiB - 1 GiB) are the least certain predictions.
 
     >>> from interlib.units import GiB
     >>> r = predict("all_reduce", 8 * GiB, "dgx-h100", 8, 1, "ring")

@@ -122,7 +122,7 @@ def ladder(system_name="dgx-h100", oversubscription: float = 1.0) -> list[Rung]:
     nic = sys_.nic_bw_per_gpu
     rungs.append(Rung("Scale-out NIC", nic, nic * C.NET_EFFICIENCY.value, _hop("net"),
                       f"{sys_.nics_per_node} x {sys_.nic.name} per {sys_.gpus_per_node} GPUs "
-                      "x NCCL's network efficiency"))
+                      "x the book's fitted network efficiency (Appendix A)"))
     rungs.append(Rung("Spine", nic / oversubscription,
                       nic / oversubscription * C.NET_EFFICIENCY.value, _hop("net"),
                       f"NIC share / oversubscription {oversubscription:g}:1"))
@@ -219,7 +219,7 @@ def link_options() -> dict[str, Rung]:
                                     "links x NCCL's effective per-link bandwidth")
     out["InfiniBand NDR (1 NIC/GPU)"] = Rung(
         "InfiniBand NDR (1 NIC/GPU)", nic.rate.value, nic.rate.value * C.NET_EFFICIENCY.value,
-        _hop("net"), "port rate x NCCL's network efficiency")
+        _hop("net"), "port rate x the book's fitted network efficiency (Appendix A)")
     return out
 
 

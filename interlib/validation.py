@@ -613,6 +613,8 @@ def calibration_table() -> display.Table:
             return display.fmt_time(s.value)
         if s.unit == "B":
             return display.fmt_bytes(s.value, binary=True)
+        if s.unit == "GB_per_s":
+            return display.fmt_rate(s.value)
         if s.unit == "fraction":
             return f"{s.value:.3g}"
         return f"{s.value:g}"
@@ -620,11 +622,18 @@ def calibration_table() -> display.Table:
     items = [("launch overhead", C.LAUNCH_OVERHEAD), ("LL efficiency", C.LL_EFFICIENCY),
              ("pipeline window", C.PIPELINE_WINDOW), ("pipeline chunks", C.PIPELINE_CHUNKS),
              ("NVLS pipeline steps per GPU", C.NVLS_PIPELINE_STEPS_PER_GPU),
+             ("NVLS chunk time, rack-scale domain", C.NVLS_CHUNK_TIME_RACK),
              ("LL128 efficiency", C.PROTOCOL_EFFICIENCY["LL128"]),
              ("tree efficiency", C.TREE_EFFICIENCY),
              ("NVLS efficiency, Hopper", C.NVLS_EFFICIENCY["Hopper"]),
              ("NVLS efficiency, Blackwell", C.NVLS_EFFICIENCY["Blackwell"]),
-             ("network efficiency", C.NET_EFFICIENCY),
+             ("network efficiency (fitted to V9-04)", C.NET_EFFICIENCY),
+             ("NVLS channels, Hopper", C.NVLS_CHANNELS["Hopper"]),
+             ("NVLS channels, Blackwell", C.NVLS_CHANNELS["Blackwell"]),
+             ("NVLS chunk", C.NVLS_CHUNK),
+             ("NVLSTree chunk from 4 nodes", C.NVLS_TREE_CHUNK_MANY_NODES),
+             ("NVLSTree heads per domain, at most", C.NVLS_MAX_HEADS),
+             ("network plugin latency, EFA", C.NET_PLUGIN_LATENCY["EFA"]),
              ("multi-node Ring/Simple latency factor", C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR),
              ("NVLS minimum GPUs", C.NVLS_MIN_GPUS)]
     return display.Table(["constant", "value", "kind", "source"],
@@ -635,6 +644,20 @@ def calibration_table() -> display.Table:
 
 
 # ------------------------------------------------------------------ error by scale
+TARGET_MEDIAN_ERROR = 0.10
+"""The book's target for the model: median error on holdout points at most 10 % in every
+GPU-count bucket that has points (issue 15)."""
+
+TARGET_FOLD = 2.0
+"""The second target: no holdout point of 1 MiB or more off by more than this factor."""
+
+
+def buckets_over_target(results=None) -> list[str]:
+    """GPU-count buckets whose holdout median error exceeds :data:`TARGET_MEDIAN_ERROR`."""
+    return [s.bucket for s in summary_by_scale(results, "holdout")
+            if s.median_error > TARGET_MEDIAN_ERROR]
+
+
 BEFORE_PATH = DATA_PATH.parent / "model_error_before.json"
 """Error of the model as it stood before the at-scale rework (issue 15), computed once on
 this CSV and frozen, so Appendix A can print the before/after table."""

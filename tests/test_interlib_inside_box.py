@@ -423,16 +423,14 @@ def test_nvls_speedup_levels():
     assert r["expected"] == pytest.approx(480 / 370, rel=0.03)
 
 
-def test_nvl72_nvls_model_overestimates_within_a_stated_tolerance():
-    # Known weakness (Chapter 4, "How good is the model here?"): the model multiplies the
-    # ideal 2(N-1)/(N+1), which grows with N, by a fixed efficiency, while the measured
-    # NVLS gain on NVL72 is no larger than on 8 GPUs. Measured: 850 GB/s busbw with NVLS
-    # (NVIDIA GTC25 S72583 via NVIDIA/nccl#1374), GPU count assumed 72. The model gives
-    # about 1.0 TB/s (+18 %); pin that the overestimate stays below 25 % and that it is an
-    # overestimate, so a model change that widens the gap fails here.
+def test_nvl72_nvls_model_matches_the_rack_within_five_percent():
+    # The measured NVLS gain on NVL72 is no larger than on 8 GPUs: in a rack-scale domain
+    # NVLS runs at the pace of NCCL's NVLS chunks (calibrated on CoreWeave's one-rack run,
+    # Appendix A), not of the links. Measured: 850 GB/s busbw with NVLS (NVIDIA GTC25
+    # S72583 via NVIDIA/nccl#1374, a separate measurement), GPU count assumed 72.
     meas = IB.NVLS_MEASURED["gb200-nvl72"]
     model = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)["nvls"].busbw
-    assert meas.nvls.value < model <= 1.25 * meas.nvls.value
+    assert model == pytest.approx(meas.nvls.value, rel=0.05)
     assert not meas.gpus_stated
     assert "assumed to use all 72 GPUs" in nvswitch.nvls_validation_table().caption
 

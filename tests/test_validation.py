@@ -155,22 +155,22 @@ _MISSES = {
     pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=_MISSES[b]))
     if b in _MISSES else b for b, _, _ in V.SCALES if b in _BY_SCALE])
 def test_holdout_median_error_within_ten_percent_per_gpu_bucket(bucket):
-    assert _BY_SCALE[bucket].median_error <= 0.10
+    assert _BY_SCALE[bucket].median_error <= V.TARGET_MEDIAN_ERROR
 
 
 def test_the_xfails_above_are_the_real_misses():
     # the known misses are exactly the buckets over 10 %, and none is a gross miss
-    over = {b for b, s in _BY_SCALE.items() if s.median_error > 0.10}
+    over = set(V.buckets_over_target(RESULTS))
     assert over == set(_MISSES) & set(_BY_SCALE)
     assert all(s.median_error < 0.25 for s in _BY_SCALE.values())
 
 
-@pytest.mark.xfail(strict=True, reason="A3M-06..A3M-10: GPUDirect-TCPXO at 1-16 MiB, "
-                                       "2.2-2.5x optimistic; the model has no constant for "
+@pytest.mark.xfail(strict=True, reason="A3M-06..A3M-12: GPUDirect-TCPXO at 1-64 MiB, "
+                                       "2.2-4.2x optimistic; the model has no constant for "
                                        "Google's TCP transport")
 def test_no_point_of_1mib_or_more_off_by_more_than_2x():
     bad = [r.measurement.id for r in RESULTS if r.measurement.size_bytes >= MiB
-           and r.fold > 2]
+           and r.fold > V.TARGET_FOLD]
     assert not bad, bad
 
 

@@ -48,7 +48,7 @@ def validation_curves(rows=None):
     fig, axes = new_figure(2, len(systems), figsize=(2.7 * len(systems) + 1.0, 7.0),
                            squeeze=False,
                            gridspec_kw={"height_ratios": [2.2, 1]})
-    fig.subplots_adjust(left=0.07, right=0.99, top=0.93, bottom=0.09, wspace=0.22,
+    fig.subplots_adjust(left=0.07, right=0.99, top=0.89, bottom=0.09, wspace=0.22,
                         hspace=0.12)
     for j, sysid in enumerate(systems):
         ax, ex = axes[0, j], axes[1, j]

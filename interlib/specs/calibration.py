@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..units import KiB, us
 from . import sources as S
-from ._base import Source, Spec
+from ._base import Spec
 
 PROTOCOLS = ("LL", "LL128", "Simple")
 
@@ -90,26 +90,20 @@ NVLS_MIN_GPUS = Spec(
 
 # NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
 # the version of the rack-scale runs in Appendix A).
-NCCL_NVLS_SOURCE = Source(
-    "NVIDIA NCCL v2.26.2 source, src/transport/nvls.cc and src/enqueue.cc (calcCollChunking)",
-    "https://github.com/NVIDIA/nccl/blob/v2.26.2-1/src/enqueue.cc",
-    "NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32; NCCL_NVLS_CHUNKSIZE default 128 KiB; "
-    "NVLSTree chunk: maxChunkSize = nNodes >= 4 ? 65536 : chunkSize; NCCL_MAX_NVLS_ARITY 32 "
-    "(include/device.h): at most 32 NVLS heads, i.e. 32 NICs per NVLink domain.")
 NVLS_CHANNELS = {
-    "Hopper": Spec(16, "count", "model constant", NCCL_NVLS_SOURCE,
+    "Hopper": Spec(16, "count", "model constant", S.NCCL_NVLS,
                    note="NVLS_NCHANNELS_SM90: NVLS channels (thread blocks) on Hopper"),
-    "Blackwell": Spec(32, "count", "model constant", NCCL_NVLS_SOURCE,
+    "Blackwell": Spec(32, "count", "model constant", S.NCCL_NVLS,
                       note="NVLS_NCHANNELS_SM100 (v2.26.2): NVLS channels on Blackwell"),
 }
-NVLS_CHUNK = Spec(128 * KiB, "B", "model constant", NCCL_NVLS_SOURCE,
+NVLS_CHUNK = Spec(128 * KiB, "B", "model constant", S.NCCL_NVLS,
                   note="NCCL_NVLS_CHUNKSIZE default: bytes one NVLS channel moves per step")
 NVLS_TREE_CHUNK_MANY_NODES = Spec(
-    64 * KiB, "B", "model constant", NCCL_NVLS_SOURCE,
+    64 * KiB, "B", "model constant", S.NCCL_NVLS,
     note="NVLSTree chunk from 4 nodes up (maxChunkSize = nNodes >= 4 ? 65536 : chunkSize)")
-NVLS_TREE_CHUNK_MIN_NODES = Spec(4, "count", "model constant", NCCL_NVLS_SOURCE,
+NVLS_TREE_CHUNK_MIN_NODES = Spec(4, "count", "model constant", S.NCCL_NVLS,
                                  note="node count from which NVLSTree halves its chunk")
-NVLS_MAX_HEADS = Spec(32, "count", "model constant", NCCL_NVLS_SOURCE,
+NVLS_MAX_HEADS = Spec(32, "count", "model constant", S.NCCL_NVLS,
                       note="NCCL_MAX_NVLS_ARITY: NVLSTree crosses the network through at most "
                            "32 head GPUs (and their NICs) per NVLink domain")
 
@@ -142,17 +136,12 @@ COLL_CHANNELS = {
 
 # Latency a network plugin reports to NCCL (ncclNetProperties.latency). NCCL adds it to every
 # inter-node step (twice for Simple: tuning.cc "Also add the flush extra latency").
-AWS_OFI_SOURCE = Source(
-    "aws-ofi-nccl (AWS's NCCL network plugin for EFA), src/platform-aws.cpp",
-    "https://github.com/aws/aws-ofi-nccl/blob/master/src/platform-aws.cpp",
-    "Platform table: p5en/p6-b200 and p6-b300 '.latency = 35.0' (us); p4d, p5/p5e 75.0; "
-    "NCCL reads it as the network's latency (props->latency).")
 NET_PLUGIN_LATENCY = {
     "InfiniBand": Spec(0.0, "us", "model constant", S.NCCL_TUNING,
                        note="NCCL's own IB verbs transport reports no extra latency"),
     "Ethernet": Spec(0.0, "us", "model constant", S.NCCL_TUNING,
                      note="RoCE runs through the same IB verbs transport: no extra latency"),
-    "EFA": Spec(35.0 * us, "us", "model constant", AWS_OFI_SOURCE,
+    "EFA": Spec(35.0 * us, "us", "model constant", S.AWS_OFI_NCCL,
                 note="AWS EFA (SRD) through aws-ofi-nccl, p5en/p6-b200 platform entry"),
 }
 """Extra per-step network latency by fabric, seconds (``InfiniBand``, ``Ethernet`` meaning

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .. import _validate as v
 from ..units import Gbit_per_s
 from . import sources as S
-from ._base import Source, Spec
+from ._base import Spec
 from .hardware import GPU, GPUS, NIC, System
 
 INTRA = ("nvswitch", "pcie", "nvlink-bridge")
@@ -41,20 +41,11 @@ for NVLink 3 and 4, a GB200 NVL72 rack (72 GPUs in trays of 4) for NVLink 5."""
 TRAY_GPUS = 4
 """GPUs per compute tray in a rack-scale NVLink domain (GB200 NVL72: 18 trays of 4)."""
 
-BRIDGE_LINKS = Spec(12, "count", "vendor peak", Source(
-    "NVIDIA A100 PCIe and H100 NVL product briefs",
-    "https://www.nvidia.com/en-us/data-center/h100/",
-    "NVLink bridge between two PCIe cards: 600 GB/s (both directions added).", key=""),
-    note="600 GB/s bidirectional = 12 links x 50 GB/s (25 GB/s per direction per link)")
+BRIDGE_LINKS = Spec(12, "count", "vendor peak", S.NVLINK_BRIDGE,
+                    note="600 GB/s bidirectional = 12 links x 50 GB/s (25 GB/s per direction per link)")
 """NVLink links an NVLink bridge gives a pair of PCIe cards."""
 
-CUSTOM_SOURCE = Source(
-    "derived in this book: the reader's own node (interlib.specs.custom.node)",
-    "interlib/specs/custom.py",
-    "Catalogue GPU and link rates with the reader's GPU count, GPU-to-GPU link, NIC count, "
-    "NIC speed and fabric. With PCIe every GPU is assumed to get its full x16 link (no "
-    "shared PCIe switch or root complex), which flatters PCIe. No such product is claimed.",
-    key="")
+CUSTOM_SOURCE = S.CUSTOM_NODE
 
 
 @dataclass(frozen=True)

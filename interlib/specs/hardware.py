@@ -8,7 +8,8 @@ from .. import _validate as v
 from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
 from . import sources as S
 from ._base import Spec
-from .links import NVLINK, NVLINK_C2C, PCIE, PCIE_HOST_COPY_EFFICIENCY, NVLinkGen, PCIeGen
+from .inside_box import PCIE_HOST_COPY_EFFICIENCY
+from .links import NVLINK, NVLINK_C2C, PCIE, NVLinkGen, PCIeGen
 
 HOST_LINKS = ("pcie", "nvlink-c2c")
 """How a GPU reaches its CPU's memory: a PCIe x16 link, or NVLink-C2C (Grace superchips)."""

@@ -138,7 +138,8 @@ THIS_BOOK_FIT = Source(
     "Interconnects, Appendix A (calibration of the collective model)",
     "book/appendix_validation",
     "Fitted once to the calibration set (Azure ND H100 v5 NVLS curve; Bekman's A100 ring "
-    "curve), then frozen; checked against held-out measurements.", key="")
+    "curve; CoreWeave's one-rack GB200 NVL72 run for the rack-scale NVLS pace), then "
+    "frozen; checked against held-out measurements.", key="")
 
 # ------------------------------------------------- Chapters 2-4 (inside the box)
 AZURE_H200_BENCH = Source(
@@ -537,3 +538,26 @@ RTX6KPRO_P2P = Source(
     "https://github.com/voipmonitor/rtx6kpro/blob/master/hardware/topology.md",
     "Direct-attach, same-NUMA GPU-to-GPU P2P: ~0.36 us latency, ~56 GB/s unidirectional; "
     "cross-NUMA ~0.44 us (AMD Turin).", key="")
+# ------------------------------------------- the collective model at scale (issue 15)
+NCCL_NVLS = Source(
+    "NVIDIA NCCL v2.26.2 source, src/transport/nvls.cc and src/enqueue.cc (calcCollChunking)",
+    "https://github.com/NVIDIA/nccl/blob/v2.26.2-1/src/enqueue.cc",
+    "NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32; NCCL_NVLS_CHUNKSIZE default 128 KiB; "
+    "NVLSTree chunk: maxChunkSize = nNodes >= 4 ? 65536 : chunkSize; NCCL_MAX_NVLS_ARITY 32 "
+    "(include/device.h): at most 32 NVLS heads, i.e. 32 NICs per NVLink domain.", key="")
+AWS_OFI_NCCL = Source(
+    "aws-ofi-nccl (AWS's NCCL network plugin for EFA), src/platform-aws.cpp",
+    "https://github.com/aws/aws-ofi-nccl/blob/master/src/platform-aws.cpp",
+    "Platform table: p5en/p6-b200 and p6-b300 '.latency = 35.0' (us); p4d, p5/p5e 75.0; "
+    "NCCL reads it as the network's latency (props->latency).", key="")
+NVLINK_BRIDGE = Source(
+    "NVIDIA A100 PCIe and H100 NVL product briefs",
+    "https://www.nvidia.com/en-us/data-center/h100/",
+    "NVLink bridge between two PCIe cards: 600 GB/s (both directions added).", key="")
+CUSTOM_NODE = Source(
+    "derived in this book: the reader's own node (interlib.specs.custom.node)",
+    "interlib/specs/custom.py",
+    "Catalogue GPU and link rates with the reader's GPU count, GPU-to-GPU link, NIC count, "
+    "NIC speed and fabric. With PCIe every GPU is assumed to get its full x16 link (no "
+    "shared PCIe switch or root complex), which flatters PCIe. No such product is claimed.",
+    key="")
