@@ -26,7 +26,7 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book test pdf execute lab bench lock vendor clean help
+.PHONY: book lite test pdf execute lab bench lock vendor clean help
 
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# //'
@@ -44,6 +44,10 @@ $(VENV_STAMP): $(READER_STAMP) requirements-dev.txt
 # The site, then (book/_ext/lite_launch.py) its JupyterLite edition in _build/html/lite.
 book: $(VENV_STAMP)
 	$(BIN)/jupyter-book build . -W -n --keep-going
+
+# Rebuild only the JupyterLite edition into the built site (make book does it too).
+lite: $(VENV_STAMP)
+	$(BIN)/python tools/build_lite.py
 
 # Prints the built site's pages with Debian's Chromium (tools/build_pdf.py).
 pdf: book

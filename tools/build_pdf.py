@@ -63,8 +63,12 @@ READY_JS = """async () => {
   await Promise.all(imgs.map(i => i.decode ? i.decode().catch(() => null) : null));
   return true;
 }"""
-# The printed page: open the thought questions' and exercises' answers? No: answers stay
-# folded, as on the site. Hide what only makes sense on screen.
+# Every saved widget view drawn by the widget manager (each demo's default figure).
+WIDGETS_JS = """() => [...document.querySelectorAll(
+    'script[type="application/vnd.jupyter.widget-view+json"]')]
+  .every(s => s.parentElement.querySelector('.jupyter-widgets') !== null)"""
+# The printed page: hide what only makes sense on screen (navigation, buttons). Answers
+# behind "Show answer" stay folded, as on the site.
 PRINT_CSS = """
 @media print {
   .bd-header-article, .header-article-items, .bd-sidebar-primary, .bd-sidebar-secondary,
@@ -184,6 +188,7 @@ def build(site: Path, out: Path) -> dict:
             for d in docs:
                 page.goto(f"{base}/{d}.html", wait_until="load")
                 page.add_style_tag(content=PRINT_CSS)
+                page.wait_for_function(WIDGETS_JS, timeout=30000)
                 page.evaluate(READY_JS)
                 titles[d] = page.evaluate(
                     "() => (document.querySelector('article h1, main h1, h1')"
