@@ -10,8 +10,9 @@ One server and one browser for the module; every page of ``_toc.yml``:
   content.
 * **Phone (390 CSS px)**, every chapter: no word in a table cell is broken across lines
   (tables scroll sideways instead), no table or display formula is clipped (each fits or
-  sits in a box that scrolls), the page itself does not scroll sideways, and every slider
-  keeps a usable width (:data:`MIN_SLIDER_PX`).
+  sits in a box that scrolls), the page itself does not scroll sideways, every box that
+  scrolls can be scrolled by keyboard (axe ``scrollable-region-focusable``), and every
+  slider keeps a usable width (:data:`MIN_SLIDER_PX`).
 * **One figure per idea, no plumbing**, every chapter: no image appears twice on the page
   (a demo's figure is the figure), and no rendered code cell shows a plumbing call
   (``widgets.show``, ``print(widgets.summary``, ``display(``): those cells are hidden with
@@ -154,12 +155,23 @@ _JS_SLIDERS = """() => [...document.querySelectorAll('.bd-content input[type=ran
   .map(s => ({id: s.id, width: s.getBoundingClientRect().width}))"""
 
 
+_AXE_SCROLL = {"resultTypes": ["violations"],
+               "runOnly": {"type": "rule", "values": ["scrollable-region-focusable"]}}
+
+
 def test_phone_layout(site):
+    from axe_playwright_python.sync_playwright import Axe
+
     url, page = site
+    axe = Axe()
     problems = []
     checked_sliders = 0
     for docname in CHAPTERS:
         _open(page, url, docname, PHONE)
+        # What scrolls sideways here (tables, figures, formulas) can be scrolled by keyboard.
+        for v in axe.run(page, options=_AXE_SCROLL).response["violations"]:
+            problems += [f"{docname}: {v['id']}: {' '.join(map(str, n['target']))}"
+                         for n in v["nodes"]]
         broken = page.evaluate(_JS_BROKEN_WORDS)
         if broken:
             problems.append(f"{docname}: table words broken across lines: {broken[:8]}")

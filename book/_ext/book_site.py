@@ -72,6 +72,7 @@ def setup(app):
 # * sphinxcontrib-bibtex's citation list is role="list" around non-listitem children
 #   (axe aria-required-children, critical) with the deprecated role doc-biblioentry.
 # * The theme's search field and colour-mode button: names that match what they show.
+# * Scrolling figure boxes are focusable.
 _A11Y_REPLACEMENTS = (
     ('<summary aria-label="Toggle hidden content">', "<summary>"),
     ('<div id="pst-primary-sidebar" class="bd-sidebar-primary bd-sidebar">',
@@ -86,6 +87,12 @@ _A11Y_REPLACEMENTS = (
      '<button class="btn search-button-field search-button__button pst-js-only" '
      'title="Search"'),
     ('<i class="theme-switch fa-solid', '<i aria-hidden="true" class="theme-switch fa-solid'),
+    # Figures keep a legible width on a phone and their box scrolls sideways (interlib.css):
+    # a keyboard must be able to scroll it too (axe scrollable-region-focusable), so the
+    # box of a demo's figure and of a figure output is focusable.
+    ('<div class="interlib-plot">', '<div class="interlib-plot" tabindex="0">'),
+    ('<div class="cell_output docutils container">\n<img ',
+     '<div class="cell_output docutils container" tabindex="0">\n<img '),
 )
 
 
