@@ -12,6 +12,14 @@ Conventions checked here (see README "Writing notebooks"):
 * no error outputs, no tracebacks or warnings on stderr;
 * code cells hold no numbers that belong in ``interlib``: no float literal and no arithmetic
   between two numeric literals, except in cells tagged ``worked-problem-input``;
+* the reader's page (see ``STYLE.md``, "The reader's page"): every demo is one cell
+  ``widgets.show("name")`` tagged ``remove-input`` and ``nbval-ignore-output`` whose
+  ``text/html`` output (the site's view: controls, default figure, numbers, questions)
+  shows the same numbers as the next cell, ``print(widgets.summary("name"))`` tagged
+  ``remove-cell`` (so strict nbval compares every number the page shows); no cell draws a
+  demo's figure a second time or prints its questions; and a code cell shown in full on
+  the site is a worked problem's givens (``worked-problem-input``) or the call that answers
+  them (the next code cell): every other code cell is hidden or collapsed with a tag;
 * figures quoted in prose use ``{eval}`prose.name``` (myst-nb's ``{glue:text}`` shows only
   its key in JupyterLab), every expression has its value stored in the cell's
   ``user_expressions`` (``make execute``), one value per expression in a notebook; and
@@ -273,4 +281,133 @@ def test_prose_figures_are_stored_inline_expressions(notebook):
         extra = set(stored) - set(eval_expressions(cell.source))
         if extra:
             problems.append(f"{_where(path, i, cell)}: stale stored expressions {sorted(extra)}")
+    assert not problems, "\n".join(problems)
+
+
+# --- the reader's page: demos once, numbers guarded, no plumbing on show ---------------------
+
+SHOW = re.compile(r'^widgets\.show\("(?P<name>\w+)"\)\s*$')
+SUMMARY = re.compile(r'^print\(widgets\.summary\("(?P<name>\w+)"\)(, end="")?\)\s*$')
+HIDING_TAGS = {"remove-cell", "remove-input", "hide-cell", "hide-input"}
+_NUMBERS = re.compile(r'<div class="interlib-numbers"><pre[^>]*>(?P<text>.*?)</pre></div>',
+                      re.S)
+
+
+def _code_cells(nb):
+    return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+
+
+def _stream_text(cell) -> str:
+    return "".join(o.get("text", "") for o in cell.get("outputs", [])
+                   if o.get("output_type") == "stream" and o.get("name") == "stdout")
+
+
+def _html_output(cell) -> str:
+    for out in cell.get("outputs", []):
+        html_ = out.get("data", {}).get("text/html")
+        if html_:
+            return "".join(html_) if isinstance(html_, list) else html_
+    return ""
+
+
+def test_demo_cells_show_once_and_guard_their_numbers(notebook):
+    import html as html_mod
+
+    from interlib import widgets
+
+    path, nb = notebook
+    cells = _code_cells(nb)
+    problems = []
+    for k, (i, cell) in enumerate(cells):
+        if "widgets.show(" in cell.source and not SHOW.match(cell.source.strip()):
+            problems.append(f"{_where(path, i, cell)}: widgets.show(...) must be the whole "
+                            "cell (one demo per cell)")
+            continue
+        m = SHOW.match(cell.source.strip())
+        if not m:
+            continue
+        name = m["name"]
+        missing = {"remove-input", IGNORE_TAG} - set(_tags(cell))
+        if missing:
+            problems.append(f"{_where(path, i, cell)}: demo {name!r} lacks tags "
+                            f"{sorted(missing)}")
+        if name not in widgets.DEMOS:
+            problems.append(f"{_where(path, i, cell)}: no demo named {name!r}")
+            continue
+        shown = _NUMBERS.search(_html_output(cell))
+        if shown is None:
+            problems.append(f"{_where(path, i, cell)}: demo {name!r} has no stored text/html "
+                            "rendering with its numbers: run make execute")
+        if widgets.DEMOS[name].summary is None:
+            continue
+        nxt = cells[k + 1][1] if k + 1 < len(cells) else None
+        sm = SUMMARY.match(nxt.source.strip()) if nxt is not None else None
+        if sm is None or sm["name"] != name:
+            problems.append(f"{_where(path, i, cell)}: demo {name!r} must be followed by "
+                            f'the cell print(widgets.summary("{name}"))')
+            continue
+        j = cells[k + 1][0]
+        if "remove-cell" not in _tags(nxt):
+            problems.append(f"{_where(path, j, nxt)}: the summary of {name!r} is shown by "
+                            "the demo already: tag its cell remove-cell")
+        printed = _stream_text(nxt)
+        if not printed.strip():
+            problems.append(f"{_where(path, j, nxt)}: stores no printed summary "
+                            "(strict nbval would compare nothing): run make execute")
+        elif shown is not None and html_mod.unescape(shown["text"]).strip() != printed.strip():
+            problems.append(f"{_where(path, i, cell)}: the numbers the page shows for "
+                            f"{name!r} differ from the printed summary that nbval checks:\n"
+                            f"  shown:   {html_mod.unescape(shown['text']).strip()[:200]!r}\n"
+                            f"  printed: {printed.strip()[:200]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def _demo_figure_calls() -> dict[str, str]:
+    """``{"plots.chNN.func": demo name}`` for every demo whose figure is a plots function."""
+    from interlib import widgets
+
+    calls = {}
+    for name, demo in widgets.DEMOS.items():
+        mod = getattr(demo.func, "__module__", "")
+        if mod.startswith("interlib.plots."):
+            calls[f"plots.{mod.rsplit('.', 1)[1]}.{demo.func.__name__}"] = name
+    return calls
+
+
+def test_no_second_copy_of_a_demo_figure_or_its_questions(notebook):
+    path, nb = notebook
+    calls = _demo_figure_calls()
+    problems = []
+    for i, cell in _code_cells(nb):
+        for call, name in calls.items():
+            if re.search(re.escape(call) + r"\s*\(", cell.source):
+                problems.append(f"{_where(path, i, cell)}: draws {call}(), the figure of demo "
+                                f"{name!r}, which the demo already shows")
+        if "widgets.questions(" in cell.source:
+            problems.append(f"{_where(path, i, cell)}: widgets.questions(...): the demo shows "
+                            "its questions (with answers) itself")
+    assert not problems, "\n".join(problems)
+
+
+def test_demo_figure_calls_found():
+    # The check above is blind if no demo draws through interlib.plots.
+    assert len(_demo_figure_calls()) >= 10
+
+
+def test_only_teaching_code_is_shown(notebook):
+    """A code cell the site shows in full is a worked problem's givens or the call right
+    after them; everything else (imports, prose figures, tables, plots, demos) is hidden
+    (remove-cell, remove-input) or collapsed (hide-input, hide-cell)."""
+    path, nb = notebook
+    problems = []
+    prev = None
+    for i, cell in _code_cells(nb):
+        tags = set(_tags(cell))
+        teaching = GIVENS_TAG in tags or (prev is not None and GIVENS_TAG in _tags(prev))
+        if cell.source.strip() and not tags & HIDING_TAGS and not teaching:
+            problems.append(f"{_where(path, i, cell)}: shown on the site but not a worked "
+                            "problem: tag it remove-cell (no output), remove-input (a table "
+                            "or figure) or hide-input (printed numbers): "
+                            f"{cell.source.strip().splitlines()[0][:70]!r}")
+        prev = cell
     assert not problems, "\n".join(problems)

@@ -63,7 +63,7 @@ def setup(app):
 
 
 # --- Accessibility fixes of the generated HTML (added by the "pages" work on issue 13) ------
-# Self-contained: three exact replacements in every written page, after the build.
+# Self-contained: exact replacements in every written page, after the build.
 # * myst-nb's hide-input/hide-cell toggles are <summary aria-label="Toggle hidden content">
 #   around visible text "Show code cell source": the accessible name must match the visible
 #   text (axe label-content-name-mismatch), so the aria-label goes and the text names it.
@@ -71,6 +71,8 @@ def setup(app):
 #   <div>, content outside any landmark (axe region): it becomes a navigation landmark.
 # * sphinxcontrib-bibtex's citation list is role="list" around non-listitem children
 #   (axe aria-required-children, critical) with the deprecated role doc-biblioentry.
+# * The theme's search field and colour-mode button: names that match what they show.
+# * Scrolling figure boxes are focusable.
 _A11Y_REPLACEMENTS = (
     ('<summary aria-label="Toggle hidden content">', "<summary>"),
     ('<div id="pst-primary-sidebar" class="bd-sidebar-primary bd-sidebar">',
@@ -78,6 +80,19 @@ _A11Y_REPLACEMENTS = (
      'aria-label="Book">'),
     ('<div role="list" class="citation-list">', '<div class="citation-list">'),
     (' role="doc-biblioentry"', ""),
+    # The theme's search field shows "Search Ctrl+K" but is named "Search"; its colour-mode
+    # button is named "Color mode" while its icon glyphs count as visible text.
+    ('<button class="btn search-button-field search-button__button pst-js-only" '
+     'title="Search" aria-label="Search"',
+     '<button class="btn search-button-field search-button__button pst-js-only" '
+     'title="Search"'),
+    ('<i class="theme-switch fa-solid', '<i aria-hidden="true" class="theme-switch fa-solid'),
+    # Figures keep a legible width on a phone and their box scrolls sideways (interlib.css):
+    # a keyboard must be able to scroll it too (axe scrollable-region-focusable), so the
+    # box of a demo's figure and of a figure output is focusable.
+    ('<div class="interlib-plot">', '<div class="interlib-plot" tabindex="0">'),
+    ('<div class="cell_output docutils container">\n<img ',
+     '<div class="cell_output docutils container" tabindex="0">\n<img '),
 )
 
 

@@ -264,7 +264,7 @@ def pfc_storm(failure: bool = True, watchdog: bool = True, watchdog_steps: int =
     bad = ax.plot([], [], color=COLORS["vermillion"], label="failing receiver")[0]
     ax.set_ylim(-0.05, 1.05)
     ax.set_ylabel("packets per step")
-    ax_legend = ax.legend(fontsize=7.5, loc="upper right", frameon=False)
+    ax_legend = ax.legend(fontsize=8, loc="upper right", frameon=False)
     hosts = bx.plot([], [], color=COLORS["purple"],
                     label=f"senders paused (of {PFC_SENDERS})")[0]
     uplink = bx.plot([], [], color=COLORS["green"], label="switch-to-switch link paused")[0]
@@ -282,7 +282,7 @@ def pfc_storm(failure: bool = True, watchdog: bool = True, watchdog_steps: int =
     lx.spines[["top", "left"]].set_visible(False)
     lx.spines["right"].set_color(COLORS["green"])
     fig.subplots_adjust(right=0.9)
-    bx_legend = bx.legend(fontsize=7.5, loc="upper left", frameon=False)
+    bx_legend = bx.legend(fontsize=8, loc="upper left", frameon=False)
     marks = [(a.axvline(PFC_FAIL_AT, color=COLORS["grey"], ls=":", lw=1),
               a.axvline(0, color=COLORS["black"], ls="--", lw=1)) for a in (ax, bx)]
     ax.set_title(" ", fontsize=9)
@@ -371,7 +371,7 @@ def dcqcn(senders: int = 8, kmin_kb: float = 5.0, kmax_kb: float = 200.0,
     ax.set_ylim(0, r.capacity * 1.05)
     si_axis(ax, "y", "B/s")
     ax.set_ylabel("sending rate", labelpad=2)  # its tick labels are wide: stay in the figure
-    ax_legend = ax.legend(fontsize=7.5, loc="upper right", frameon=False)
+    ax_legend = ax.legend(fontsize=8, loc="upper right", frameon=False)
     queue = bx.plot([], [], color=COLORS["black"], lw=1)[0]
     kmin = bx.axhline(0, color=COLORS["green"], ls="--", lw=0.8, label="Kmin")
     kmax = bx.axhline(0, color=COLORS["vermillion"], ls="--", lw=0.8, label="Kmax")
@@ -389,7 +389,7 @@ def dcqcn(senders: int = 8, kmin_kb: float = 5.0, kmax_kb: float = 200.0,
     bx.set_xlim(0, r.t[-1])
     si_axis(bx, "x", "s")
     bx.set_xlabel("time")
-    bx_legend = bx.legend(fontsize=7.5, loc="upper right", frameon=False)
+    bx_legend = bx.legend(fontsize=8, loc="upper right", frameon=False)
     ax.set_title(" ", fontsize=9)
     fig._interlib_ch06 = dict(top=(first, late, fair), bottom=(queue, kmin, kmax),
                               legends=(ax_legend, bx_legend), title=ax.title)
