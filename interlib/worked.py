@@ -624,6 +624,35 @@ def idle_dollars(n_gpus, days, price_per_gpu_hour, comm_fraction) -> Derivation:
     return d
 
 
+def nvls_allreduce(params, bytes_per_param, n_gpus, system="dgx-h100") -> Derivation:
+    """An NVLS (in-switch) all-reduce of a gradient inside one NVLink domain: each GPU
+    pushes its buffer once and pulls the sum once, at NCCL's NVLS efficiency."""
+    from . import collectives, hierarchy, nvswitch, specs
+
+    v.positive("params", params)
+    n = v.integer("n_gpus", n_gpus, lo=2)
+    sys_ = specs.system(system)
+    S = params * bytes_per_param
+    B = hierarchy.link("NVLink 5" if sys_.gpu.arch == "Blackwell" else "NVLink 4").effective
+    eta = nvswitch.nvls_efficiency(sys_.gpu.arch)
+    algbw = eta * B * n / (n + 1)
+    t = S / algbw
+    p = collectives.predict("all_reduce", S, system, n, 1, "nvls")
+    d = Derivation(f"NVLS all-reduce of the gradient on {n} GPUs")
+    d.given(f"S = {D.fmt_bytes(S)}; n = {n}; achieved NVLink B = {D.fmt_rate(B)} per "
+            f"direction; NCCL's NVLS efficiency on {sys_.gpu.arch} η = {D.fmt_pct(eta)}")
+    d.formula("algbw = η × B × n/(n + 1) (nccl-tests PR #239);  t ≈ S ÷ algbw")
+    d.step(f"algbw = {eta:.3g} × {D.fmt_rate(B)} × {n}/{n + 1} = {D.fmt_rate(algbw)}")
+    d.step(f"t ≈ {D.fmt_bytes(S)} ÷ {D.fmt_rate(algbw)} = **{D.fmt_time(t)}**")
+    d.step(f"compare the ring: 2(n − 1)/n × S ÷ B = "
+           f"{D.fmt_time(collectives.bus_factor('all_reduce', n) * S / B)}")
+    d.check(f'collectives.predict("all_reduce", S, "{system}", {n}, 1, "nvls").time_s', t,
+            float(p.time_s), D.fmt_time)
+    d.tolerance = 0.02
+    d.note("The model adds a small latency and pipeline-fill term.")
+    return d
+
+
 def efficiency(step) -> Derivation:
     """Scaling efficiency from a step's parts (a :class:`interlib.steptime.StepTime`)."""
     from .steptime import StepTime

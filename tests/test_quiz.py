@@ -208,11 +208,15 @@ def test_quiz_on_the_static_site(site, context, name):
     page.close()
 
 
-def test_quiz_accessibility_axe(site, context):
+@pytest.mark.parametrize("name", list(CHAPTERS))
+def test_quiz_accessibility_axe(site, context, name):
     from axe_playwright_python.sync_playwright import Axe
 
     page = context.new_page()
-    page.goto(f"{site}/chapters/{CHAPTERS['ch02']}.html", wait_until="load")
+    page.goto(f"{site}/chapters/{CHAPTERS[name]}.html", wait_until="load")
+    # answer one question wrongly first, so the feedback (live region) is checked too
+    _answer_and_check(page, f"quiz-{name}-1", 0 if isinstance(
+        quiz.show(name).questions[0], Choice) else "1")
     results = Axe().run(page, context={"include": [[".interlib-quiz"]]})
     bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert not bad, json.dumps(bad, indent=1)[:3000]
@@ -220,16 +224,13 @@ def test_quiz_accessibility_axe(site, context):
 
 
 # ------------------------------------------------------------------ in JupyterLab
-def test_quiz_in_jupyterlab():
+def test_quiz_in_jupyterlab(context):
     """After Run All (outputs made in the session are trusted, so JupyterLab runs the
     quiz's script), a wrong answer gets feedback and the right one is accepted."""
-    from browser_support import REPO, require_chromium
-
-    require_chromium()
-    from browser_support import LabNotebook, chromium_context, jupyterlab_server
+    from browser_support import REPO, LabNotebook, jupyterlab_server
 
     nb = REPO / "chapters" / f"{CHAPTERS['ch04']}.ipynb"
-    with jupyterlab_server([nb]) as server, chromium_context() as context:
+    with jupyterlab_server([nb]) as server:
         lab = LabNotebook(context, server, str(nb.relative_to(REPO)))
         try:
             lab.run_all()

@@ -37,6 +37,7 @@ DERIVATIONS = {
     "dollars": lambda: worked.idle_dollars(1024, 30, 2.0, 0.2),
     "hierarchical": lambda: worked.hierarchical_allreduce(70 * units.billion, 2, 4),
     "mtu": lambda: worked.mtu_cost(1024),
+    "nvls_allreduce": lambda: worked.nvls_allreduce(70 * units.billion, 2, 8),
     "fat_tree_2": lambda: worked.fat_tree_sizing(1024),
     "fat_tree_3": lambda: worked.fat_tree_sizing(4096),
     "dp_spine": lambda: worked.dp_over_spine(8, 16, 128, 7.0),
