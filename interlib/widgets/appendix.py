@@ -10,11 +10,13 @@ from . import Demo, Dropdown, register
 
 
 def _rack_vs_nodes() -> str:
-    rack = collectives.predict("all_reduce", 8 * GiB, "gb200-nvl72", 72, 1)
-    many = collectives.predict("all_reduce", 8 * GiB, "gb200-nvl72", 72, 16)
+    size, racks = 8 * GiB, 16
+    rack = collectives.predict("all_reduce", size, "gb200-nvl72", 72, 1)
+    many = collectives.predict("all_reduce", size, "gb200-nvl72", 72, racks)
     pub = {r.id: r for r in validation.load_measurements()}
     one, twenty = pub["CW1-05"], pub["CW20-06"]
-    return (f"One NVL72 rack: {display.fmt_rate(rack.busbw)} at 8 GiB; sixteen racks: "
+    return (f"One NVL72 rack: {display.fmt_rate(rack.busbw)} at "
+            f"{display.fmt_bytes(size, binary=True)}; {racks} racks: "
             f"{display.fmt_rate(many.busbw)}. Inside a rack the NVLink switches reduce "
             "(NVLS), at the pace of NCCL's NVLS chunks rather than of the links; between "
             "racks NCCL's NVLSTree sends each rack's share through the NICs, and from "
@@ -29,31 +31,35 @@ def _rack_vs_nodes() -> str:
 
 
 def _ethernet_vs_ib() -> str:
+    small, large, nodes = 2**20, 8 * GiB, 16
     ib = custom.node("h100-sxm", 8, nic_gbps=400, fabric="InfiniBand")
     efa = custom.node("h100-sxm", 8, nic_gbps=400, fabric="EFA")
-    a = collectives.predict("all_reduce", 2**20, ib, 8, 16)
-    b = collectives.predict("all_reduce", 2**20, efa, 8, 16)
-    c = collectives.predict("all_reduce", 8 * GiB, ib, 8, 16)
-    d = collectives.predict("all_reduce", 8 * GiB, efa, 8, 16)
-    return (f"At 1 MiB on 16 nodes: {display.fmt_rate(a.busbw)} over InfiniBand, "
+    a = collectives.predict("all_reduce", small, ib, 8, nodes)
+    b = collectives.predict("all_reduce", small, efa, 8, nodes)
+    c = collectives.predict("all_reduce", large, ib, 8, nodes)
+    d = collectives.predict("all_reduce", large, efa, 8, nodes)
+    return (f"At {display.fmt_bytes(small, binary=True)} on {nodes} nodes: "
+            f"{display.fmt_rate(a.busbw)} over InfiniBand, "
             f"{display.fmt_rate(b.busbw)} over EFA. Same port speed, but AWS's plugin "
             f"reports {display.fmt_time(C.NET_PLUGIN_LATENCY['EFA'].value)} of latency per "
             "network step (aws-ofi-nccl), which NCCL adds to every step between nodes. At "
-            f"8 GiB they nearly meet ({display.fmt_rate(c.busbw)} and "
+            f"{display.fmt_bytes(large, binary=True)} they nearly meet ({display.fmt_rate(c.busbw)} and "
             f"{display.fmt_rate(d.busbw)}): the links, not the latency, then set the pace.")
 
 
 def _pcie_answer() -> str:
+    size, nodes = 8 * GiB, 16
     pc = custom.node("h100-sxm", 8, intra="pcie")
     nv = custom.node("h100-sxm", 8)
-    one = [collectives.predict("all_reduce", 8 * GiB, n, 8, 1).busbw for n in (pc, nv)]
-    many = [collectives.predict("all_reduce", 8 * GiB, n, 8, 16).busbw for n in (pc, nv)]
-    return (f"At 8 GiB, one node: {display.fmt_rate(one[0])} over PCIe against "
+    one = [collectives.predict("all_reduce", size, n, 8, 1).busbw for n in (pc, nv)]
+    many = [collectives.predict("all_reduce", size, n, 8, nodes).busbw for n in (pc, nv)]
+    return (f"At {display.fmt_bytes(size, binary=True)}, one node: "
+            f"{display.fmt_rate(one[0])} over PCIe against "
             f"{display.fmt_rate(one[1])} with NVSwitch ({display.fmt_ratio(one[1] / one[0])}"
-            f"). Sixteen nodes: {display.fmt_rate(many[0])} against "
+            f"). {nodes} nodes: {display.fmt_rate(many[0])} against "
             f"{display.fmt_rate(many[1])} ({display.fmt_ratio(many[1] / many[0])}). The NICs "
-            "pull the NVSwitch nodes down, but a PCIe link per GPU is slower than one "
-            "400 Gb/s NIC per GPU, so PCIe stays the bottleneck and the gap barely "
+            "pull the NVSwitch nodes down, but a PCIe link per GPU is no faster than one "
+            f"{display.fmt_rate(nv.nic.rate.value)} NIC per GPU, so PCIe stays the bottleneck and the gap barely "
             "narrows: the network hides a slow node interior only when it is slower still.")
 
 

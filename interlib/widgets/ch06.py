@@ -121,19 +121,21 @@ def _ecmp_summary(qps, flows, paths):
 
 
 def _ecmp_answer_qps():
-    one, _ = P.ecmp_point(8, 8, 1)
-    many, _ = P.ecmp_point(8, 8, P.ECMP_QPS[-1])
-    return (f"With 8 flows on 8 paths the mean falls from {display.fmt_ratio(one)} with one "
+    flows = paths = 8
+    one, _ = P.ecmp_point(flows, paths, 1)
+    many, _ = P.ecmp_point(flows, paths, P.ECMP_QPS[-1])
+    return (f"With {flows} flows on {paths} paths the mean falls from {display.fmt_ratio(one)} with one "
             f"queue pair to {display.fmt_ratio(many)} with {P.ECMP_QPS[-1]}: each path's "
             "load becomes a sum of many small shares, which averages out. It never reaches "
-            "1 exactly; only spreading every packet does, and that needs a transport that "
+            "the balanced time exactly; only spreading every packet does, and that needs a transport that "
             "accepts reordering.")
 
 
 def _ecmp_answer_paths():
-    a, _ = P.ecmp_point(8, 8, 1)
-    b, _ = P.ecmp_point(8, 32, 1)
-    return (f"Four times as many paths for the same 8 flows takes the mean from "
+    flows, paths = 8, 8
+    a, _ = P.ecmp_point(flows, paths, 1)
+    b, _ = P.ecmp_point(flows, 4 * paths, 1)
+    return (f"Four times as many paths for the same {flows} flows takes the mean from "
             f"{display.fmt_ratio(a)} to {display.fmt_ratio(b)}: collisions get rarer, but "
             "with only a few flows some still land together, and the spare paths sit idle. "
             "More paths alone buy less than more hash inputs.")
