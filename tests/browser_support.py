@@ -3,6 +3,9 @@
 
 * :func:`chromium_context`: Playwright driving ``/usr/bin/chromium`` (never a downloaded
   browser) with a fresh profile.
+* :func:`static_server`: a directory (the built site) served on 127.0.0.1, a free port.
+* :class:`Recorder`: every request a page makes, which are still pending, what failed, and
+  the console errors and uncaught exceptions.
 * :func:`jupyterlab_server`: JupyterLab on 127.0.0.1, a free port and a random token, as
   root with ``--allow-root``, serving a temporary *copy* of the repository's notebooks (so
   nothing a test does can modify them), with announcements, update checks and the PyPI
@@ -16,6 +19,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import http.server
 import json
 import os
 import secrets
@@ -25,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -77,6 +83,81 @@ def chromium_context(viewport=(1280, 1600)):
                 context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+
+@contextlib.contextmanager
+def static_server(directory):
+    """``directory`` served over HTTP on 127.0.0.1 (a free port); yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class Recorder:
+    """Every request a page makes (its dedicated workers' too: Chromium reports them on the
+    page), which are still pending, what went wrong, and the console errors."""
+
+    def __init__(self, page):
+        self.requests: list[str] = []
+        self.pending: dict[object, str] = {}
+        self.failures: list[str] = []
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.bytes = 0
+        self.last_activity = time.monotonic()
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_finished)
+        page.on("requestfailed", self._on_failed)
+        page.on("response", self._on_response)
+        page.on("console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", self._on_page_error)
+
+    def _on_page_error(self, error):
+        self.page_errors.append(f"uncaught: {error}")
+        self.console_errors.append(f"uncaught: {error}")
+
+    def _on_request(self, request):
+        self.requests.append(request.url)
+        self.pending[request] = request.url
+        self.last_activity = time.monotonic()
+
+    def _on_done(self, request):
+        self.pending.pop(request, None)
+        self.last_activity = time.monotonic()
+
+    def _on_finished(self, request):
+        with contextlib.suppress(Exception):
+            self.bytes += request.sizes()["responseBodySize"]
+        self._on_done(request)
+
+    def _on_failed(self, request):
+        self.failures.append(f"{request.url} ({request.failure})")
+        self._on_done(request)
+
+    def _on_response(self, response):
+        if response.status >= 400:
+            self.failures.append(f"{response.url} (HTTP {response.status})")
+
+    def settle(self, page, quiet_s: float = 0.75, timeout_s: float = 20.0) -> list[str]:
+        """Wait until nothing is pending and nothing new happened for quiet_s; return the
+        URLs still pending if timeout_s passes first."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            page.wait_for_timeout(100)  # lets Playwright dispatch events
+            if not self.pending and time.monotonic() - self.last_activity >= quiet_s:
+                return []
+        return sorted(self.pending.values())
 
 
 def _free_port() -> int:
