@@ -47,22 +47,49 @@ def test_no_cdn_urls_in_html(book_build):
     assert not offenders, "CDN URLs in the built site:\n" + "\n".join(sorted(set(offenders))[:50])
 
 
-def test_widget_pages_use_local_assets(book_build):
-    widget_pages = [p for p in _html_files()
-                    if "application/vnd.jupyter.widget-state+json" in p.read_text(encoding="utf-8")]
-    notebooks_with_widgets = [nb for nb in toc_notebooks()
-                              if "application/vnd.jupyter.widget-view+json" in nb.read_text()]
-    assert len(widget_pages) >= len(notebooks_with_widgets)
-    for page in widget_pages:
+def test_demo_pages_load_the_live_script_only(book_build):
+    """The site shows each demo's static HTML (no widget manager, no saved widget state);
+    exactly the pages with a demo load the live-demo script (tests/test_site_live.py)."""
+    demo_pages = []
+    for page in _html_files():
         text = page.read_text(encoding="utf-8")
-        for asset in ("_static/widgets-setup.js", "_static/requirejs/require.js",
-                      "_static/html-manager/embed-amd.js"):
-            assert asset in text, f"{page.relative_to(HTML)} does not load {asset}"
-            assert (HTML / asset).exists(), f"{asset} missing from the build"
-        # RequireJS must be configured before it loads, and load before the embed manager.
-        order = [text.index(a) for a in ("widgets-setup.js", "requirejs/require.js",
-                                         "html-manager/embed-amd.js")]
-        assert order == sorted(order), f"widget scripts out of order in {page.relative_to(HTML)}"
+        rel = page.relative_to(HTML)
+        for gone in ("application/vnd.jupyter.widget-state+json", "embed-amd.js", "require.js"):
+            assert gone not in text, f"{rel} still references {gone}"
+        loads = re.search(r'<script[^>]+src="[^"]*_static/interlib-live\.js', text) is not None
+        has_demo = 'class="interlib-demo"' in text
+        assert loads == has_demo, f"{rel}: demo={has_demo} but loads interlib-live.js={loads}"
+        demo_pages += [rel] if has_demo else []
+    notebooks_with_demos = [nb for nb in toc_notebooks() if "interlib-demo" in nb.read_text()]
+    assert len(demo_pages) >= len(notebooks_with_demos) > 0
+    for asset in ("interlib-live.js", "interlib-live-worker.js", "interlib-live.json"):
+        assert (HTML / "_static" / asset).is_file(), f"_static/{asset} missing from the build"
+
+
+def test_live_assets_are_current(book_build):
+    """The interlib wheel on the site holds exactly the current interlib sources, and the
+    vendored Pyodide files are the ones tools/vendor_pyodide.py recorded (sha256)."""
+    import hashlib
+    import json
+    import zipfile
+
+    manifest = json.loads((HTML / "_static/interlib-live.json").read_text())
+    wheel = HTML / "_static" / manifest["wheel"]
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == manifest["wheel_sha256"]
+    sources = {p.relative_to(REPO).as_posix(): p.read_bytes()
+               for p in (REPO / "interlib").rglob("*.py") if "__pycache__" not in p.parts}
+    with zipfile.ZipFile(wheel) as z:
+        packed = {n: z.read(n) for n in z.namelist() if n.startswith("interlib/")}
+    assert packed == sources, "the site's interlib wheel differs from interlib/"
+    prov = json.loads((REPO / "book/_vendor/static/pyodide/PROVENANCE.json").read_text())
+    served = HTML / "_static" / "pyodide"
+    for name, rec in prov["files"].items():
+        data = (served / name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == rec["sha256"], f"_static/pyodide/{name} changed"
+    lock = json.loads((served / "pyodide-lock.json").read_text())
+    for pkg, entry in lock["packages"].items():
+        assert entry["file_name"] in prov["files"], f"the lock lists {pkg} but it is not shipped"
+    assert {"numpy", "matplotlib"} <= set(lock["packages"])
 
 
 def test_math_pages_use_local_mathjax(book_build):
@@ -72,12 +99,3 @@ def test_math_pages_use_local_mathjax(book_build):
         text = page.read_text(encoding="utf-8")
         assert "_static/mathjax/tex-svg-full.js" in text, f"{page.relative_to(HTML)}: no local MathJax"
     assert (HTML / "_static/mathjax/tex-svg-full.js").exists()
-
-
-def test_icon_fonts_are_served(book_build):
-    # The widget bundles fetch their (hashed) Font Awesome files from their own folder, which
-    # _static/widgets-setup.js makes _static/html-manager/ (otherwise: 404 beside the page).
-    fonts = {p.name for p in (HTML / "_static/html-manager").glob("*.woff2")}
-    bundle = (HTML / "_static/html-manager/embed-amd.js").read_text(encoding="utf-8")
-    named = set(re.findall(r'"([0-9a-f]{20}\.woff2)"', bundle))
-    assert named and named <= fonts, f"fonts named by embed-amd.js but not served: {named - fonts}"
