@@ -6,6 +6,8 @@
 * :func:`static_server`: a directory (the built site) served on 127.0.0.1, a free port.
 * :class:`Recorder`: every request a page makes, which are still pending, what failed, and
   the console errors and uncaught exceptions.
+* :data:`SITE_MOVE_JS`: move one control of a demo on the static site, as a reader does,
+  timing the move to the demo's next live render (tests/test_site_live.py, tools/bench.py).
 * :func:`jupyterlab_server`: JupyterLab on 127.0.0.1, a free port and a random token, as
   root with ``--allow-root``, serving a temporary *copy* of the repository's notebooks (so
   nothing a test does can modify them), with announcements, update checks and the PyPI
@@ -158,6 +160,34 @@ class Recorder:
             if not self.pending and time.monotonic() - self.last_activity >= quiet_s:
                 return []
         return sorted(self.pending.values())
+
+
+# Moves one control of a static-site demo (interlib/widgets/page.py markup) and returns the
+# value it set: a slider goes to the value a third of its range away from where it is
+# (towards the far end; snapped to its step), a dropdown to its next option. Fires 'input'
+# and 'change' as a reader's move does. Arms an observer first, so window.__liveMoveMs is the
+# time from the move to the demo's next live render (data-live-renders changes) or error.
+SITE_MOVE_JS = """([demo, name]) => {
+  const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
+  const el = d.querySelector(`form.interlib-controls [name="${name}"]`);
+  window.__liveMoveMs = null;
+  const obs = new MutationObserver(() => {
+    if (window.__liveMoveMs === null) { window.__liveMoveMs = performance.now() - t0; obs.disconnect(); }
+  });
+  obs.observe(d, {attributes: true, attributeFilter: ['data-live-renders', 'data-live-errors']});
+  const t0 = performance.now();
+  if (el.tagName === 'SELECT') {
+    el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+  } else {
+    const lo = Number(el.min), hi = Number(el.max), step = Number(el.step), x = Number(el.value);
+    const up = hi - x >= x - lo;
+    el.value = String(lo + Math.round(((up ? x + (hi - lo) / 3 : x - (hi - lo) / 3) - lo) / step) * step);
+    if (Number(el.value) === x) el.value = String(x + (up ? step : -step));
+  }
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return el.value;
+}"""
 
 
 def _free_port() -> int:

@@ -75,24 +75,7 @@ def browser():
         yield context
 
 
-# Moves one control of a demo and returns what it set: a slider goes to the value a third
-# of its range away from where it is (towards the far end; snapped to its step), a
-# dropdown to its next option. Fires 'input' and 'change' as a reader's move does.
-_JS_MOVE = """([demo, name]) => {
-  const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
-  const el = d.querySelector(`form.interlib-controls [name="${name}"]`);
-  if (el.tagName === 'SELECT') {
-    el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
-  } else {
-    const lo = Number(el.min), hi = Number(el.max), step = Number(el.step), x = Number(el.value);
-    const target = (hi - x >= x - lo) ? x + (hi - lo) / 3 : x - (hi - lo) / 3;
-    el.value = String(lo + Math.round((target - lo) / step) * step);
-    if (Number(el.value) === x) el.value = String(x + ((hi - x >= x - lo) ? step : -step));
-  }
-  el.dispatchEvent(new Event('input', {bubbles: true}));
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-  return el.value;
-}"""
+_JS_MOVE = bs.SITE_MOVE_JS
 
 _JS_STATE = """(demo) => {
   const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);

