@@ -176,6 +176,31 @@ def test_every_demo_is_on_a_page():
         f"on a page twice or unknown: {sorted(n for n in set(shown) if shown.count(n) > 1 or n not in widgets.DEMOS)}")
 
 
+def test_readouts_format_like_python(server, browser):
+    """The slider readouts (JavaScript) format numbers as Python's ``format`` does, for every
+    format spec the demos use, over values from 1e-9 to 1e12, exact ties included."""
+    from interlib import widgets
+
+    specs = sorted({c.readout_format for d in widgets.DEMOS.values()
+                    for c in d.controls.values() if hasattr(c, "readout_format")} | {"d"})
+    values = [0.0, 0.5, 1.0, 2.5, 3.0, 12.5, 64.0, 99.95, 999.5, 1234.5, 1235.5, 0.125,
+              1e-9, 2.5e-7, 1e-5, 0.000123456, 0.1 + 0.2, 1 / 3, 2 / 3, 1e5, 123456789.0,
+              1.5e9, 1e12, 64.56542290346556, 1029.8880769971893, 10 ** 2.37]
+    docname = sorted(demo_pages())[0]
+    page = browser.new_page()
+    try:
+        page.goto(f"{server}/{docname}.html", wait_until="load")
+        page.wait_for_function("() => window.interlibLive !== undefined")
+        cases = [(x, f) for f in specs for x in values if f != "d" or x.is_integer()]
+        got = page.evaluate("cases => cases.map(([x, f]) => window.interlibLive.format(x, f))",
+                            cases)
+        bad = [f"{x!r:>24} {f:6} JS {g!r} Python {format(int(x) if f == 'd' else x, f)!r}"
+               for (x, f), g in zip(cases, got) if g != format(int(x) if f == "d" else x, f)]
+        assert not bad, "readouts differ from Python:\n" + "\n".join(bad)
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("docname", sorted(demo_pages()))
 def test_demos_go_live(server, browser, docname):
     names = demo_pages()[docname]

@@ -10,7 +10,8 @@
 // form.interlib-controls (inputs/selects with data-kind int|float|log|choice, data-format,
 // data-default), button.interlib-live-button, span.interlib-live-status[role=status],
 // div.interlib-plot (an img) and div.interlib-numbers. This script adds, per demo,
-// div.interlib-live-error[role=alert] (hidden until something fails) and, after each live
+// div.interlib-live-error[role=alert] (hidden until something fails),
+// progress.interlib-live-progress (while Python loads) and, after each live
 // render, data-params on the demo (the values used, as Python's JSON) and
 // data-live-renders (a count); data-moved="1" on each control the reader has moved; after a refused computation, data-failed-params (the values
 // sent) and data-live-errors (a count).
@@ -27,6 +28,24 @@
   function expPart(s) {  // JS "1.2e+9" -> Python "1.2e+09"
     return s.replace(/e([+-])(\d)$/, "e$10$2");
   }
+  // x.toFixed(p), but an exact tie rounds to even, as Python does (1234.5 -> "1234").
+  function toFixedEven(x, p) {
+    const s = x.toFixed(p);
+    const scaled = Math.abs(x) * Math.pow(10, p);
+    const down = Math.floor(scaled);
+    if (scaled - down !== 0.5 || !Number.isSafeInteger(down) || down % 2 !== 0) return s;
+    return (x < 0 ? "-" : "") + (down / Math.pow(10, p)).toFixed(p);
+  }
+  // x.toExponential(p), but an exact tie rounds to even, as Python does (12.5 -> "1.2e+1").
+  function toExponentialEven(x, p) {
+    const s = x.toExponential(p);
+    const [mant, exp] = Math.abs(x).toExponential(100).split("e");  // exact for our values
+    const digits = mant.replace(".", "");
+    const tie = digits[p + 1] === "5" && /^0*$/.test(digits.slice(p + 2));
+    if (!tie || Number(digits[p]) % 2 !== 0) return s;
+    const kept = digits[0] + (p > 0 ? "." + digits.slice(1, p + 1) : "");
+    return (x < 0 ? "-" : "") + kept + "e" + exp;
+  }
   function group(s) {
     const neg = s[0] === "-";
     const body = neg ? s.slice(1) : s;
@@ -42,16 +61,16 @@
     let p = m[2] === undefined ? 6 : Number(m[2]);
     let s;
     if (type === "d") s = String(Math.round(x));
-    else if (type === "f") s = x.toFixed(p);
-    else if (type === "%") s = (x * 100).toFixed(p) + "%";
-    else if (type === "e") s = expPart(x.toExponential(p));
+    else if (type === "f") s = toFixedEven(x, p);
+    else if (type === "%") s = toFixedEven(x * 100, p) + "%";
+    else if (type === "e") s = expPart(toExponentialEven(x, p));
     else {  // g: Python's rules (exponent from the rounded value; trailing zeros removed)
       if (p === 0) p = 1;
       if (x === 0) return "0";
-      const exp = Number(x.toExponential(p - 1).split("e")[1]);
-      if (exp >= -4 && exp < p) s = trimZeros(x.toFixed(Math.max(0, p - 1 - exp)));
+      const exp = Number(toExponentialEven(x, p - 1).split("e")[1]);
+      if (exp >= -4 && exp < p) s = trimZeros(toFixedEven(x, Math.max(0, p - 1 - exp)));
       else {
-        const [mant, e] = x.toExponential(p - 1).split("e");
+        const [mant, e] = toExponentialEven(x, p - 1).split("e");
         s = expPart(trimZeros(mant) + "e" + e);
       }
     }
@@ -84,6 +103,7 @@
 
   // --- what each demo shows ---------------------------------------------------------
   const demos = Array.from(document.querySelectorAll(".interlib-demo[data-demo]"));
+  window.interlibLive = {format: pyFormat};  // for tests/test_site_live.py
   if (!demos.length) return;
   const info = new Map();  // demo element -> {busy, queued, renders}
   for (const d of demos) info.set(d, {busy: false, queued: null, renders: 0});
@@ -91,6 +111,20 @@
   function status(demo, text) {
     const s = demo.querySelector(".interlib-live-status");
     if (s && s.textContent !== text) s.textContent = text;
+  }
+  function progressBar(demo, pct) {
+    let bar = demo.querySelector("progress.interlib-live-progress");
+    if (!bar && pct !== null) {
+      bar = document.createElement("progress");
+      bar.className = "interlib-live-progress";
+      bar.max = 100;
+      bar.setAttribute("aria-label", "Loading Python in your browser");
+      demo.querySelector(".interlib-live-status")?.insertAdjacentElement("afterend", bar);
+    }
+    if (!bar) return;
+    if (pct === null) { bar.remove(); return; }
+    bar.value = pct;
+    bar.textContent = pct + "%";
   }
   function alertBox(demo) {
     let box = demo.querySelector(".interlib-live-error");
@@ -133,6 +167,7 @@
     if (worker) { worker.terminate(); worker = null; }
     setButtons("Live mode unavailable", true);
     for (const d of demos) {
+      progressBar(d, null);
       status(d, "Static: the figure and numbers show the default settings.");
       showError(d, "Could not run this demo live in your browser: " + reason +
                    ". The figure and numbers above show the default settings; the book's " +
@@ -191,8 +226,11 @@
   function onMessage(m, total, mb) {
     if (!m) return;
     if (m.type === "progress") {
+      // The status line (a polite live region) changes once per stage; the percentage goes
+      // to a <progress> bar beside it, so screen readers are not told every step.
       for (const d of demos) {
-        status(d, m.text + " (" + mb(total) + " in all, once per page)… " + m.pct + "%");
+        status(d, m.text + " (" + mb(total) + " in all, once per page)…");
+        progressBar(d, m.pct);
       }
     } else if (m.type === "failed") {
       fail(m.error);
@@ -200,6 +238,7 @@
       phase = "ready";
       setButtons("Running live", true);
       for (const d of demos) {
+        progressBar(d, null);
         d.dataset.live = "ready";
         d.dataset.liveTimings = JSON.stringify(m.timings || {});
         status(d, "Live: the figure and numbers follow the controls, computed in your " +
