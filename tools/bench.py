@@ -284,6 +284,16 @@ def page_weights():
 
 # --- 5. live demos on the static site ---------------------------------------------------
 
+def _served_bytes(urls) -> int:
+    """Bytes of the files behind these URLs of the local site (each file once): what a
+    plain HTTP server without compression sends for them."""
+    from urllib.parse import unquote, urlparse
+
+    files = {HTML / unquote(urlparse(u).path).lstrip("/") for u in urls
+             if urlparse(u).scheme in ("http", "https")}
+    return sum(f.stat().st_size for f in files if f.is_file())
+
+
 def bench_live(moves: int):
     """Click -> first live figure per chapter page, bytes fetched, move -> new figure."""
     sys.path.insert(0, str(REPO))
@@ -306,7 +316,7 @@ def bench_live(moves: int):
                 rec = bs.Recorder(page)
                 page.goto(f"{url}/{rel}", wait_until="load")
                 rec.settle(page, quiet_s=0.5)
-                before = rec.bytes
+                before = len(rec.requests)
                 ms = page.evaluate("""(demo) => new Promise((resolve, reject) => {
                     const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
                     const t0 = performance.now();
@@ -320,7 +330,7 @@ def bench_live(moves: int):
                   })""", names[0])
                 rec.settle(page, quiet_s=0.5)
                 first.append(ms)
-                sizes.append(rec.bytes - before)
+                sizes.append(_served_bytes(rec.requests[before:]))
                 stages[rel] = json.loads(page.evaluate(
                     "(demo) => document.querySelector(`.interlib-demo[data-demo=\"${demo}\"]`)"
                     ".dataset.liveTimings", names[0]) or "{}")
