@@ -222,8 +222,14 @@ def test_demos_go_live(server, browser, docname):
 
         assert first == widgets.get(names[0]).defaults(), (
             f"{docname}: going live without a move changed the values: {first}")
+        # Every demo on the page is live on the shipped Pyodide's numpy and matplotlib.
+        lock = json.loads((HTML / "_static/pyodide/pyodide-lock.json").read_text())["packages"]
         for name in names:
             assert page.evaluate(_JS_STATE, name)["live"] == "ready", f"{name} is not live"
+            said = page.locator(f'.interlib-demo[data-demo="{name}"] .interlib-live-status'
+                                ).text_content()
+            for pkg in ("numpy", "matplotlib"):
+                assert f"{pkg} {lock[pkg]['version']}" in said, f"{name}: status {said!r}"
 
         from interlib import widgets
 

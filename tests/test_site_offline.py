@@ -77,7 +77,9 @@ def test_page_renders_offline(server, browser, docname):
             f"{docname}: saved widget state on the page")
         assert page.locator(".jupyter-widgets").count() == 0, f"{docname}: ipywidgets rendered"
         live_js = [u for u in rec.requests if urlparse(u).path.endswith("/interlib-live.js")]
-        runtime = [u for u in rec.requests if "/_static/pyodide/" in u or u.endswith(".whl")]
+        runtime = [u for u in rec.requests if "/_static/pyodide/" in u
+                   or urlparse(u).path.endswith((".whl", "interlib-live.json",
+                                                  "interlib-live-worker.js"))]
         assert not runtime, f"{docname}: Python runtime fetched before going live:\n" + "\n".join(runtime)
         if has_demos:
             assert live_js, f"{docname}: a page with demos does not load interlib-live.js"

@@ -23,18 +23,20 @@ function progress(stage, text, pct) {
 }
 
 let stageText = ["runtime", "Loading the Python runtime"];
+let watcher = null;
 function watchDownloads() {
   // Finished downloads (resource timing) as a fraction of the bytes going live fetches.
   if (typeof PerformanceObserver === "undefined") return;
   try {
-    new PerformanceObserver((list) => {
+    watcher = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         if (seen.has(e.name)) continue;
         seen.add(e.name);
         doneBytes += e.encodedBodySize || e.transferSize || 0;
       }
       progress(stageText[0], stageText[1]);
-    }).observe({type: "resource", buffered: true});
+    });
+    watcher.observe({type: "resource", buffered: true});
   } catch (err) {
     // Progress stays by stage only.
   }
@@ -124,6 +126,7 @@ async function init(m) {
   frameFn = live.frame;
   const versions = JSON.parse(live.versions());
   lap("import");
+  if (watcher) watcher.disconnect();
   self.postMessage({type: "ready", versions, timings});
 }
 

@@ -226,6 +226,7 @@
   function onMessage(m, total, mb) {
     if (!m) return;
     if (m.type === "progress") {
+      if (phase !== "loading") return;  // a late report from the worker's download watcher
       // The status line (a polite live region) changes once per stage; the percentage goes
       // to a <progress> bar beside it, so screen readers are not told every step.
       for (const d of demos) {
