@@ -158,7 +158,7 @@
   let phase = "idle";  // idle | loading | ready | failed
   let worker = null;
   let nextId = 1;
-  const waiting = new Map();  // request id -> demo element
+  const waiting = new Map();  // request id -> {demo element, params sent (JSON)}
   const wanted = new Set();   // demos to render once Python is ready
 
   function fail(reason) {
@@ -166,8 +166,10 @@
     phase = "failed";
     if (worker) { worker.terminate(); worker = null; }
     setButtons("Live mode unavailable", true);
+    waiting.clear();
     for (const d of demos) {
       progressBar(d, null);
+      d.querySelector(".interlib-plot")?.removeAttribute("aria-busy");
       status(d, "Static: the figure and numbers show the default settings.");
       showError(d, "Could not run this demo live in your browser: " + reason +
                    ". The figure and numbers above show the default settings; the book's " +
