@@ -275,14 +275,19 @@ def test_demos_go_live(server, browser, docname):
         page.close()
 
 
-@pytest.mark.parametrize("blocked", ["pyodide.asm.wasm", "interlib-live-worker.js"])
+@pytest.mark.parametrize("blocked", ["pyodide.asm.wasm", "interlib-live-worker.js",
+                                     "no WebAssembly"])
 def test_failure_to_load_is_shown_in_place(server, browser, blocked):
-    """No runtime (its WebAssembly file, or the worker script, cannot be fetched): every demo
-    says so in place, keeps its static figure and numbers, and nothing is thrown uncaught."""
+    """No runtime (its WebAssembly file or the worker script cannot be fetched, or the
+    browser has no WebAssembly): every demo says so in place, keeps its static figure and
+    numbers, and nothing is thrown uncaught."""
     docname, names = sorted(demo_pages().items())[0]
     page = browser.new_page()
     rec = bs.Recorder(page)
-    page.route(f"**/{blocked}", lambda route: route.abort())
+    if blocked == "no WebAssembly":
+        page.add_init_script("delete globalThis.WebAssembly;")
+    else:
+        page.route(f"**/{blocked}", lambda route: route.abort())
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
         before = {n: page.evaluate(_JS_STATE, n) for n in names}
@@ -295,6 +300,9 @@ def test_failure_to_load_is_shown_in_place(server, browser, blocked):
         for name in names:
             state = page.evaluate(_JS_STATE, name)
             assert "Could not run this demo live" in state["error"], state["error"]
+            reason = {"no WebAssembly": "no WebAssembly", "pyodide.asm.wasm": "pyodide.asm.wasm",
+                      "interlib-live-worker.js": "worker"}[blocked]
+            assert reason in state["error"], f"the reason is not named: {state['error']}"
             assert state["src"] == before[name]["src"] and state["loaded"], (
                 f"{name}: the static figure was not kept")
             assert state["numbers"] == before[name]["numbers"]
