@@ -3,7 +3,11 @@
 
 * :func:`chromium_context`: Playwright driving ``/usr/bin/chromium`` (never a downloaded
   browser) with a fresh profile.
-* :func:`static_server`: a built site served on 127.0.0.1 at a free port.
+* :func:`static_server`: a directory (the built site) served on 127.0.0.1, a free port.
+* :class:`Recorder`: every request a page makes, which are still pending, what failed, and
+  the console errors and uncaught exceptions.
+* :data:`SITE_MOVE_JS`: move one control of a demo on the static site, as a reader does,
+  timing the move to the demo's next live render (tests/test_site_live.py, tools/bench.py).
 * :func:`jupyterlab_server`: JupyterLab on 127.0.0.1, a free port and a random token, as
   root with ``--allow-root``, serving a temporary *copy* of the repository's notebooks (so
   nothing a test does can modify them), with announcements, update checks and the PyPI
@@ -17,6 +21,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import http.server
 import json
 import os
 import secrets
@@ -26,6 +32,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -80,20 +87,16 @@ def chromium_context(viewport=(1280, 1600)):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+
 @contextlib.contextmanager
 def static_server(directory):
-    """Serve ``directory`` (a built site) on 127.0.0.1 at a free port, quietly; yields its
-    base URL and always shuts down."""
-    import functools
-    import http.server
-    import threading
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    """``directory`` served over HTTP on 127.0.0.1 (a free port); yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -101,6 +104,90 @@ def static_server(directory):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+class Recorder:
+    """Every request a page makes (its dedicated workers' too: Chromium reports them on the
+    page), which are still pending, what went wrong, and the console errors."""
+
+    def __init__(self, page):
+        self.requests: list[str] = []
+        self.pending: dict[object, str] = {}
+        self.failures: list[str] = []
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.bytes = 0
+        self.last_activity = time.monotonic()
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_finished)
+        page.on("requestfailed", self._on_failed)
+        page.on("response", self._on_response)
+        page.on("console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", self._on_page_error)
+
+    def _on_page_error(self, error):
+        self.page_errors.append(f"uncaught: {error}")
+        self.console_errors.append(f"uncaught: {error}")
+
+    def _on_request(self, request):
+        self.requests.append(request.url)
+        self.pending[request] = request.url
+        self.last_activity = time.monotonic()
+
+    def _on_done(self, request):
+        self.pending.pop(request, None)
+        self.last_activity = time.monotonic()
+
+    def _on_finished(self, request):
+        with contextlib.suppress(Exception):
+            self.bytes += request.sizes()["responseBodySize"]
+        self._on_done(request)
+
+    def _on_failed(self, request):
+        self.failures.append(f"{request.url} ({request.failure})")
+        self._on_done(request)
+
+    def _on_response(self, response):
+        if response.status >= 400:
+            self.failures.append(f"{response.url} (HTTP {response.status})")
+
+    def settle(self, page, quiet_s: float = 0.75, timeout_s: float = 20.0) -> list[str]:
+        """Wait until nothing is pending and nothing new happened for quiet_s; return the
+        URLs still pending if timeout_s passes first."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            page.wait_for_timeout(100)  # lets Playwright dispatch events
+            if not self.pending and time.monotonic() - self.last_activity >= quiet_s:
+                return []
+        return sorted(self.pending.values())
+
+
+# Moves one control of a static-site demo (interlib/widgets/page.py markup) and returns the
+# value it set: a slider goes to the value a third of its range away from where it is
+# (towards the far end; snapped to its step), a dropdown to its next option. Fires 'input'
+# and 'change' as a reader's move does. Arms an observer first, so window.__liveMoveMs is the
+# time from the move to the demo's next live render (data-live-renders changes) or error.
+SITE_MOVE_JS = """([demo, name]) => {
+  const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
+  const el = d.querySelector(`form.interlib-controls [name="${name}"]`);
+  window.__liveMoveMs = null;
+  const obs = new MutationObserver(() => {
+    if (window.__liveMoveMs === null) { window.__liveMoveMs = performance.now() - t0; obs.disconnect(); }
+  });
+  obs.observe(d, {attributes: true, attributeFilter: ['data-live-renders', 'data-live-errors']});
+  const t0 = performance.now();
+  if (el.tagName === 'SELECT') {
+    el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+  } else {
+    const lo = Number(el.min), hi = Number(el.max), step = Number(el.step), x = Number(el.value);
+    const up = hi - x >= x - lo;
+    el.value = String(lo + Math.round(((up ? x + (hi - lo) / 3 : x - (hi - lo) / 3) - lo) / step) * step);
+    if (Number(el.value) === x) el.value = String(x + (up ? step : -step));
+  }
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return el.value;
+}"""
 
 
 def _free_port() -> int:

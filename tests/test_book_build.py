@@ -71,6 +71,49 @@ def test_demo_pages_show_each_demo_once_as_static_html(book_build):
         assert "application/vnd.jupyter.widget-state+json" not in text, f"{page.name}: widget state"
         assert "embed-amd.js" not in text, f"{page.name} loads the ipywidgets manager"
         assert "jupyter-widgets" not in text, f"{page.name} renders an ipywidgets view"
+def test_demo_pages_load_the_live_script_only(book_build):
+    """The site shows each demo's static HTML (no widget manager, no saved widget state);
+    exactly the pages with a demo load the live-demo script (tests/test_site_live.py)."""
+    demo_pages = []
+    for page in _html_files():
+        text = page.read_text(encoding="utf-8")
+        rel = page.relative_to(HTML)
+        for gone in ("application/vnd.jupyter.widget-state+json", "embed-amd.js", "require.js"):
+            assert gone not in text, f"{rel} still references {gone}"
+        loads = re.search(r'<script[^>]+src="[^"]*_static/interlib-live\.js', text) is not None
+        has_demo = 'class="interlib-demo"' in text
+        assert loads == has_demo, f"{rel}: demo={has_demo} but loads interlib-live.js={loads}"
+        demo_pages += [rel] if has_demo else []
+    notebooks_with_demos = [nb for nb in toc_notebooks() if "interlib-demo" in nb.read_text()]
+    assert len(demo_pages) >= len(notebooks_with_demos) > 0
+    for asset in ("interlib-live.js", "interlib-live-worker.js", "interlib-live.json"):
+        assert (HTML / "_static" / asset).is_file(), f"_static/{asset} missing from the build"
+
+
+def test_live_assets_are_current(book_build):
+    """The interlib wheel on the site holds exactly the current interlib sources, and the
+    vendored Pyodide files are the ones tools/vendor_pyodide.py recorded (sha256)."""
+    import hashlib
+    import json
+    import zipfile
+
+    manifest = json.loads((HTML / "_static/interlib-live.json").read_text())
+    wheel = HTML / "_static" / manifest["wheel"]
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == manifest["wheel_sha256"]
+    sources = {p.relative_to(REPO).as_posix(): p.read_bytes()
+               for p in (REPO / "interlib").rglob("*.py") if "__pycache__" not in p.parts}
+    with zipfile.ZipFile(wheel) as z:
+        packed = {n: z.read(n) for n in z.namelist() if n.startswith("interlib/")}
+    assert packed == sources, "the site's interlib wheel differs from interlib/"
+    prov = json.loads((REPO / "book/_vendor/static/pyodide/PROVENANCE.json").read_text())
+    served = HTML / "_static" / "pyodide"
+    for name, rec in prov["files"].items():
+        data = (served / name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == rec["sha256"], f"_static/pyodide/{name} changed"
+    lock = json.loads((served / "pyodide-lock.json").read_text())
+    for pkg, entry in lock["packages"].items():
+        assert entry["file_name"] in prov["files"], f"the lock lists {pkg} but it is not shipped"
+    assert {"numpy", "matplotlib"} <= set(lock["packages"])
 
 
 def test_math_pages_use_local_mathjax(book_build):

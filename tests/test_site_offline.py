@@ -2,13 +2,16 @@
 
 For every page in the table of contents: serve _build/html on 127.0.0.1, load the page,
 record every request, and assert that no request leaves 127.0.0.1, none fails or returns
-an HTTP error, and the console shows no error. Pages with saved widget state must render
-the widgets, and every demo (``interlib.widgets.show``) its controls and its default plot
-image; pages with maths must be typeset by MathJax. Every image on every page has loaded
+an HTTP error, and the console shows no error. Every demo (the static rendering of
+``interlib.widgets.show``, interlib/widgets/page.py) shows its labelled controls, its
+default plot image and its numbers, with no widget manager or saved widget state on the
+page; a page with demos loads the live-demo script but no Python runtime until the reader
+asks (tests/test_site_live.py goes live), a page without demos loads neither. Pages with
+maths must be typeset by MathJax. Every image on every page has loaded
 and has meaningful alt text (not empty, not a file name, not a generic word). Every link
 inside the site resolves to a built page, and a link's #fragment to an id on that page.
-The site search returns results that link to built pages. A screenshot of each widget
-page (the viewport at its first widget) is written to _build/screenshots/.
+The site search returns results that link to built pages. A screenshot of each demo page
+(the viewport at its first demo) is written to _build/screenshots/.
 
 Needs /usr/bin/chromium (Debian package `chromium`; never `playwright install`). Without it
 the tests are skipped with a message saying so.
@@ -17,12 +20,7 @@ the tests are skipped with a message saying so.
 from __future__ import annotations
 
 import functools
-import http.server
 import re
-import shutil
-import tempfile
-import threading
-import time
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -30,139 +28,72 @@ import pytest
 
 from conftest import HTML, REPO, toc_docnames
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
 SCREENSHOTS = REPO / "_build" / "screenshots"
 
-from browser_support import require_chromium  # noqa: E402
+import browser_support as bs  # noqa: E402
 
-require_chromium()
+bs.require_chromium()
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep pytest output clean
-        pass
+_Recorder = bs.Recorder
 
 
 @pytest.fixture(scope="module")
 def server(book_build):
     assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with bs.static_server(HTML) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    profile = tempfile.mkdtemp(prefix="chromium-profile-")
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
-            viewport={"width": 1280, "height": 1600},
-        )
-        try:
-            yield context
-        finally:
-            context.close()
-            shutil.rmtree(profile, ignore_errors=True)
-
-
-class _Recorder:
-    """Every request a page makes, which are still pending, and what went wrong."""
-
-    def __init__(self, page):
-        self.requests: list[str] = []
-        self.pending: dict[object, str] = {}
-        self.failures: list[str] = []
-        self.console_errors: list[str] = []
-        self.last_activity = time.monotonic()
-        page.on("request", self._on_request)
-        page.on("requestfinished", self._on_done)
-        page.on("requestfailed", self._on_failed)
-        page.on("response", self._on_response)
-        page.on("console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.console_errors.append(f"uncaught: {e}"))
-
-    def _on_request(self, request):
-        self.requests.append(request.url)
-        self.pending[request] = request.url
-        self.last_activity = time.monotonic()
-
-    def _on_done(self, request):
-        self.pending.pop(request, None)
-        self.last_activity = time.monotonic()
-
-    def _on_failed(self, request):
-        self.failures.append(f"{request.url} ({request.failure})")
-        self._on_done(request)
-
-    def _on_response(self, response):
-        if response.status >= 400:
-            self.failures.append(f"{response.url} (HTTP {response.status})")
-
-    def settle(self, page, quiet_s: float = 0.75, timeout_s: float = 20.0) -> list[str]:
-        """Wait until nothing is pending and nothing new happened for quiet_s; return the
-        URLs still pending if timeout_s passes first."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            page.wait_for_timeout(100)  # lets Playwright dispatch events
-            if not self.pending and time.monotonic() - self.last_activity >= quiet_s:
-                return []
-        return sorted(self.pending.values())
+    with bs.chromium_context() as context:
+        yield context
 
 
 @pytest.mark.parametrize("docname", toc_docnames())
 def test_page_renders_offline(server, browser, docname):
     html_file = HTML / f"{docname}.html"
     source = html_file.read_text(encoding="utf-8")
-    has_widgets = "application/vnd.jupyter.widget-state+json" in source
+    has_demos = 'class="interlib-demo"' in source
     has_math = 'class="math' in source
 
     page = browser.new_page()
     rec = _Recorder(page)
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
-        if has_widgets:
-            page.wait_for_selector(".jupyter-widgets", timeout=20000)
         if has_math:
             page.wait_for_selector("mjx-container", timeout=20000)
         still_pending = rec.settle(page)  # late fonts, modules, images
 
-        external = [u for u in rec.requests
-                    if urlparse(u).scheme not in ("data", "blob", "about")
-                    and urlparse(u).hostname != "127.0.0.1"]
+        external = bs.external_requests(rec.requests)
         assert not external, f"{docname}: requests leaving 127.0.0.1:\n" + "\n".join(external)
         assert not rec.failures, f"{docname}: failed requests:\n" + "\n".join(rec.failures)
         assert not rec.console_errors, (
             f"{docname}: console errors:\n" + "\n".join(rec.console_errors))
         assert not still_pending, f"{docname}: requests never finished:\n" + "\n".join(still_pending)
 
-        if has_widgets:
-            n_views = source.count('type="application/vnd.jupyter.widget-view+json"')
-            rendered = page.locator(".jupyter-widgets").count()
-            assert rendered >= n_views, f"{docname}: {rendered} widgets for {n_views} views"
-            assert page.locator(".widget-slider, .jupyter-widgets .widget-inline-hbox").count() > 0
-            # A viewport screenshot at the first widget (full-page captures of long pages
-            # come out shifted in headless Chromium, and the widget is what matters here).
-            page.locator(".jupyter-widgets").first.scroll_into_view_if_needed()
+        # The site shows the demos' static HTML: no widget manager, no saved widget state.
+        assert "application/vnd.jupyter.widget-state+json" not in source, (
+            f"{docname}: saved widget state on the page")
+        assert page.locator(".jupyter-widgets").count() == 0, f"{docname}: ipywidgets rendered"
+        live_js = [u for u in rec.requests if urlparse(u).path.endswith("/interlib-live.js")]
+        runtime = [u for u in rec.requests if "/_static/pyodide/" in u
+                   or urlparse(u).path.endswith((".whl", "interlib-live.json",
+                                                  "interlib-live-worker.js"))]
+        assert not runtime, f"{docname}: Python runtime fetched before going live:\n" + "\n".join(runtime)
+        if has_demos:
+            assert live_js, f"{docname}: a page with demos does not load interlib-live.js"
+            _check_demos(page, docname, source)
+            page.locator(".interlib-demo").first.scroll_into_view_if_needed()
             page.wait_for_timeout(200)
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / f"{docname.replace('/', '__')}.png"))
+        else:
+            assert not live_js, f"{docname}: no demo, yet interlib-live.js is loaded"
         if has_math:
             assert page.locator("mjx-container").count() > 0, f"{docname}: MathJax did not typeset"
             raw = page.locator("div.math, span.math").filter(has_text="\\(").count()
             assert raw == 0, f"{docname}: {raw} maths elements left as raw LaTeX"
-        if docname.startswith("chapters/"):
-            _check_demos(page, docname, source)
         _check_images(page, docname)
         _check_links(page, docname, server)
     finally:
@@ -170,19 +101,38 @@ def test_page_renders_offline(server, browser, docname):
 
 
 def _check_demos(page, docname, source):
-    """Every demo in a chapter renders its controls and its default plot from saved state."""
-    expected = source.count('type="application/vnd.jupyter.widget-view+json"')
-    demos = page.locator(".interlib-demo")
-    assert demos.count() >= 1 or expected == 0, (
-        f"{docname}: {expected} widget views but no interlib demo rendered")
+    """Every demo shows labelled controls (typed for the live mode), the default plot, its
+    numbers, and the button and status line of the live mode."""
+    expected = len(re.findall(r'<div class="interlib-demo" data-demo="', source))
+    demos = page.locator(".interlib-demo[data-demo]")
+    assert demos.count() == expected >= 1, f"{docname}: {demos.count()} demos for {expected}"
     for i in range(demos.count()):
         info = demos.nth(i).evaluate("""d => {
             const img = d.querySelector('.interlib-plot img');
-            return {controls: d.querySelectorAll('.widget-slider, .widget-dropdown select').length,
+            const fields = [...d.querySelectorAll('form.interlib-controls [data-kind]')];
+            const label = f => { const l = f.id && d.querySelector(`label[for="${f.id}"]`);
+                                 return l ? l.textContent.trim() : ''; };
+            return {name: d.dataset.demo,
+                    controls: fields.map(f => ({name: f.name, tag: f.tagName, kind: f.dataset.kind,
+                                                label: label(f)})),
                     loaded: !!img && img.complete && img.naturalWidth > 0,
-                    numbers: !!d.querySelector('.interlib-numbers')}; }""")
-        assert info["controls"] > 0, f"{docname}: demo {i} has no slider or dropdown"
-        assert info["loaded"], f"{docname}: demo {i} has no default plot image"
+                    numbers: (d.querySelector('.interlib-numbers pre.interlib-summary') || {}).textContent || '',
+                    button: !!d.querySelector('button.interlib-live-button'),
+                    status: !!d.querySelector('.interlib-live-status[role=status]')}; }""")
+        name = info["name"]
+        from interlib import widgets
+
+        demo = widgets.get(name)
+        assert [c["name"] for c in info["controls"]] == list(demo.controls), (
+            f"{docname}: demo {name} shows controls {info['controls']}")
+        unlabelled = [c["name"] for c in info["controls"] if not c["label"]]
+        assert not unlabelled, f"{docname}: demo {name}: controls without a label {unlabelled}"
+        kinds = {c["kind"] for c in info["controls"]}
+        assert kinds <= {"int", "float", "log", "choice"}, f"{docname}: {name}: kinds {kinds}"
+        assert info["loaded"], f"{docname}: demo {name} has no default plot image"
+        assert info["numbers"].strip(), f"{docname}: demo {name} shows no numbers"
+        assert info["numbers"] == widgets.summary(name), f"{docname}: {name}: numbers differ"
+        assert info["button"] and info["status"], f"{docname}: demo {name} has no live controls"
 
 
 # Alt text that says nothing: empty, a file name, or a generic word.
@@ -241,8 +191,7 @@ def test_search_returns_results(server, browser, query):
             path = HTML / unquote(urlparse(href).path).lstrip("/")
             assert path.is_file(), f"search result {href} is not a built page"
         assert not rec.console_errors, "search page console errors:\n" + "\n".join(rec.console_errors)
-        external = [u for u in rec.requests if urlparse(u).scheme not in ("data", "blob", "about")
-                    and urlparse(u).hostname != "127.0.0.1"]
+        external = bs.external_requests(rec.requests)
         assert not external, "search page requests leaving 127.0.0.1:\n" + "\n".join(external)
     finally:
         page.close()

@@ -18,7 +18,14 @@ are measured side by side in the same run:
    (``jupyter-book build . --all -W -n --keep-going``, what ``make book`` does from a
    fresh clone).
 4. Built page weight per chapter: the HTML plus the images it references, excluding the
-   theme's and the vendored scripts under _static/ (shared by all pages).
+   theme's and the vendored scripts under _static/ (shared by all pages). This is what a
+   reader fetches before going live.
+5. Live demos on the static site (Chromium, the built site on 127.0.0.1): per chapter page,
+   in a fresh browser (cold cache), click "Run live" -> the first live figure (median over
+   pages) and the bytes fetched on going live; then every demo's controls are moved in turn
+   (``--live-moves`` per demo), each timed from the move to the demo's new live render,
+   p50/p95 over all demos. ``--live-only`` measures just this (and page weights) and merges
+   it into the last ``_build/bench.json`` and the README table.
 
 Needs /usr/bin/chromium for part 1 (skipped with a message otherwise).
 """
@@ -275,6 +282,83 @@ def page_weights():
     return out
 
 
+# --- 5. live demos on the static site ---------------------------------------------------
+
+def _served_bytes(urls) -> int:
+    """Bytes of the files behind these URLs of the local site (each file once): what a
+    plain HTTP server without compression sends for them."""
+    from urllib.parse import unquote, urlparse
+
+    files = {HTML / unquote(urlparse(u).path).lstrip("/") for u in urls
+             if urlparse(u).scheme in ("http", "https")}
+    return sum(f.stat().st_size for f in files if f.is_file())
+
+
+def bench_live(moves: int):
+    """Click -> first live figure per chapter page, bytes fetched, move -> new figure."""
+    sys.path.insert(0, str(REPO))
+    from interlib.widgets import DEMOS
+
+    pages = {}
+    for nb in toc_notebooks():
+        rel = nb.relative_to(REPO).with_suffix(".html")
+        if (HTML / rel).exists():
+            names = re.findall(r'<div class="interlib-demo" data-demo="([^"]+)"',
+                               (HTML / rel).read_text(encoding="utf-8"))
+            if names:
+                pages[str(rel)] = names
+    first, sizes, move_ms, per_page, stages = [], [], [], {}, {}
+    failures = []
+    with bs.static_server(HTML) as url:
+        for rel, names in pages.items():
+            with bs.chromium_context() as ctx:  # a fresh profile: cold cache, as a new reader
+                page = ctx.new_page()
+                rec = bs.Recorder(page)
+                page.goto(f"{url}/{rel}", wait_until="load")
+                rec.settle(page, quiet_s=0.5)
+                before = len(rec.requests)
+                ms = page.evaluate("""(demo) => new Promise((resolve, reject) => {
+                    const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
+                    const t0 = performance.now();
+                    const obs = new MutationObserver(() => {
+                      if (d.dataset.liveRenders) { obs.disconnect(); resolve(performance.now() - t0); }
+                      else if (d.querySelector('.interlib-live-error:not([hidden])')) {
+                        obs.disconnect(); reject(new Error(d.querySelector('.interlib-live-error').textContent)); }
+                    });
+                    obs.observe(d, {attributes: true, subtree: true, childList: true});
+                    d.querySelector('.interlib-live-button').click();
+                  })""", names[0])
+                rec.settle(page, quiet_s=0.5)
+                first.append(ms)
+                sizes.append(_served_bytes(rec.requests[before:]))
+                stages[rel] = json.loads(page.evaluate(
+                    "(demo) => document.querySelector(`.interlib-demo[data-demo=\"${demo}\"]`)"
+                    ".dataset.liveTimings", names[0]) or "{}")
+                page_moves = []
+                for name in names:
+                    keys = list(DEMOS[name].controls)
+                    for m in range(moves):
+                        page.evaluate(bs.SITE_MOVE_JS, [name, keys[m % len(keys)]])
+                        try:
+                            page.wait_for_function("() => window.__liveMoveMs !== null",
+                                                   timeout=30000)
+                        except Exception:  # noqa: BLE001 - reported, not counted
+                            failures.append(f"{rel} {name} move {m + 1}: no render in 30 s")
+                            continue
+                        page_moves.append(page.evaluate("() => window.__liveMoveMs"))
+                move_ms += page_moves
+                per_page[rel] = {"first_ms": ms, "bytes": sizes[-1],
+                                 "move_p50": pct(page_moves, 0.5), "moves": len(page_moves)}
+                print(f"  {rel}: first live figure {ms:.0f} ms, {sizes[-1] / 1e6:.1f} MB, "
+                      f"move p50 {pct(page_moves, 0.5):.0f} ms ({len(page_moves)} moves)",
+                      flush=True)
+    return {"first_ms": {"median": pct(first, 0.5), "max": max(first), "all": first},
+            "bytes": {"median": pct(sizes, 0.5), "all": sizes},
+            "move_ms": {"p50": pct(move_ms, 0.5), "p95": pct(move_ms, 0.95), "n": len(move_ms),
+                        "all": move_ms},
+            "per_page": per_page, "stages_ms": stages, "failures": failures}
+
+
 # --- report -------------------------------------------------------------------------------
 
 def table(r) -> str:
@@ -291,11 +375,13 @@ def table(r) -> str:
             rows.append(f"| move without a new plot (not counted) | {f} | |")
     else:
         rows.append(f"| slider → new plot | not measured: {r.get('sliders_skipped')} | |")
-    w = r["sweep"]
-    rows.append(f"| sweep of {w['points']:,} (size, N) points, vectorised | "
-                f"{w['vectorised_ms']:.2f} ms | ≤ 10 ms |")
-    rows.append(f"| same sweep, scalar Python loop | {w['scalar_ms']:.0f} ms | |")
-    rows.append(f"| speed-up | {w['scalar_ms'] / w['vectorised_ms']:.0f}× | ≥ 50× |")
+    rows += live_rows(r)
+    w = r.get("sweep")
+    if w:
+        rows.append(f"| sweep of {w['points']:,} (size, N) points, vectorised | "
+                    f"{w['vectorised_ms']:.2f} ms | ≤ 10 ms |")
+        rows.append(f"| same sweep, scalar Python loop | {w['scalar_ms']:.0f} ms | |")
+        rows.append(f"| speed-up | {w['scalar_ms'] / w['vectorised_ms']:.0f}× | ≥ 50× |")
     if "nbval" in r:
         rows.append(f"| strict nbval, all notebooks ({r['nbval']['runs']} runs) | "
                     f"{r['nbval']['median_s']:.1f} s | |")
@@ -306,6 +392,21 @@ def table(r) -> str:
         rows.append(f"| page weight {page} (HTML + images) | {wgt['total_kb']:.0f} kB "
                     f"({wgt['html_kb']:.0f} + {wgt['images_kb']:.0f}) | |")
     return "\n".join(rows)
+
+
+def live_rows(r) -> list[str]:
+    lv = r.get("live")
+    if not lv:
+        return []
+    rows = [f"| live site: click → first live figure, median (max) over {len(lv['first_ms']['all'])} "
+            f"chapter pages, cold cache | {lv['first_ms']['median'] / 1e3:.1f} "
+            f"({lv['first_ms']['max'] / 1e3:.1f}) s | ≤ 8 s |",
+            f"| live site: bytes fetched on going live, median per page | "
+            f"{lv['bytes']['median'] / 1e6:.1f} MB | |",
+            f"| live site: move → new figure (Pyodide), p50 / p95 | {lv['move_ms']['p50']:.0f} / "
+            f"{lv['move_ms']['p95']:.0f} ms ({lv['move_ms']['n']} moves, all demos) | p50 ≤ 250 ms |"]
+    rows += [f"| live site: move without a render (not counted) | {f} | |" for f in lv["failures"]]
+    return rows
 
 
 def update_readme(text: str):
@@ -333,10 +434,21 @@ def main(argv=None):
     ap.add_argument("--slow-runs", type=int, default=2, help="runs of nbval and the build")
     ap.add_argument("--skip-slow", action="store_true", help="skip nbval and the build")
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--live-moves", type=int, default=6,
+                    help="control moves per demo on the live static site")
+    ap.add_argument("--live-only", action="store_true",
+                    help="measure only the live static site (and page weights); merge into "
+                         "the last _build/bench.json")
     args = ap.parse_args(argv)
 
     r = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
          "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"}
+    if not HTML.joinpath("_static", "interlib-live.json").exists():
+        print("building the site (make book) ...", flush=True)
+        subprocess.run([str(BIN / "jupyter-book"), "build", ".", "-W", "-n", "--keep-going"],
+                       cwd=REPO, check=True, capture_output=True)
+    if args.live_only:
+        return live_only(args, r)
     print("sweep ...", flush=True)
     r["sweep"] = bench_sweep(args.runs, args.scalar_runs)
     if not args.skip_slow:
@@ -356,6 +468,9 @@ def main(argv=None):
             name: {k: pct(v, 0.5) for k, v in d.items()} for name, d in per_demo.items()}
     else:
         r["sliders_skipped"] = bs.SKIP_REASON
+    if bs.CHROMIUM.exists():
+        print("live static site ...", flush=True)
+        r["live"] = bench_live(args.live_moves)
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(r, indent=1))
     text = table(r)
@@ -370,6 +485,45 @@ def main(argv=None):
     if args.readme:
         update_readme(text + note)
         print("\nREADME.md: Benchmarks section updated")
+
+
+def live_only(args, r):
+    """``--live-only``: measure the live site and page weights; merge into the last run."""
+    if not bs.CHROMIUM.exists():
+        sys.exit(bs.SKIP_REASON)
+    print("live static site ...", flush=True)
+    r["live"] = bench_live(args.live_moves)
+    r["page_weight"] = page_weights()
+    rows = live_rows(r) + [row for row in table({"page_weight": r["page_weight"]}).splitlines()
+                           if row.startswith("| page weight")]
+    prev = json.loads(OUT.read_text()) if OUT.exists() else {}
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(json.dumps({**prev, "live": r["live"], "page_weight": r["page_weight"],
+                               "live_when": r["when"]}, indent=1))
+    print("\n".join(rows))
+    if args.readme:
+        readme = REPO / "README.md"
+        src = readme.read_text()
+        start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+        block = src[src.index(start) + len(start):src.index(end)].strip("\n").splitlines()
+        keep = [x for x in block
+                if not x.startswith(("| live site", "| page weight", "Live-site rows"))]
+        while keep and not keep[-1].strip():
+            keep.pop()
+        at = max((i for i, x in enumerate(keep) if x.startswith(("| ratio of p50s",
+                                                                  "| move without"))),
+                 default=1) + 1
+        table_end = max(i for i, x in enumerate(keep) if x.startswith("|")) + 1
+        pw = [x for x in rows if x.startswith("| page weight")]
+        lv = [x for x in rows if x.startswith("| live site")]
+        new = keep[:at] + lv + keep[at:table_end] + pw + keep[table_end:]
+        new += ["", f"Live-site rows: `tools/bench.py --live-only` on {r['machine']}, "
+                    f"{r['when']} (the other rows are from the run dated above)."]
+        src = (src[:src.index(start)] + start + "\n" + "\n".join(new) + "\n" + end
+               + src[src.index(end) + len(end):])
+        readme.write_text(src)
+        print("\nREADME.md: live rows and page weights updated")
+    return 0
 
 
 if __name__ == "__main__":

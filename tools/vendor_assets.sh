@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Reproduce book/_vendor/: the JavaScript the static site needs, self-hosted so that no page
-# loads anything from a CDN. Run from the repository root:  bash tools/vendor_assets.sh
+# Reproduce book/_vendor/static/mathjax/: MathJax, self-hosted so that no page loads anything
+# from a CDN. Run from the repository root:  bash tools/vendor_assets.sh
+# (The live demos' Python runtime is vendored by tools/vendor_pyodide.py; the site no longer
+# loads the ipywidgets manager or RequireJS: it shows each demo's static HTML.)
 #
 # Packages come from the npm registry with `npm pack` (pinned versions), are unpacked in a
 # temporary folder, and only the files the site uses are copied. The tarball integrity
 # (as npm reports it) and a sha256 of every committed file are written to
-# book/_vendor/README.md, so a re-run shows in `git diff` whether anything changed.
+# this script's section of book/_vendor/README.md, so a re-run shows in `git diff` whether anything changed.
 set -euo pipefail
 
-HTML_MANAGER=@jupyter-widgets/html-manager@1.0.15   # 1.x is the embed manager for ipywidgets 8
-REQUIREJS=requirejs@2.3.8
 MATHJAX=mathjax@3.2.2                                # MathJax 3, not 4
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,98 +30,54 @@ unpack() {  # unpack SPEC DIR: npm pack SPEC, record its integrity, unpack into 
   tar -xzf "$work/$tgz" -C "$work/$dir" --strip-components=1
 }
 
-unpack "$HTML_MANAGER" html-manager
-unpack "$REQUIREJS" requirejs
 unpack "$MATHJAX" mathjax
 
-# Replace only what this script owns (static/widgets-setup.js is hand-written).
-rm -rf "$static/requirejs" "$static/html-manager" "$static/mathjax"
-mkdir -p "$static/requirejs" "$static/html-manager" "$static/mathjax"
-
-# RequireJS: the loader myst-nb puts before the widget manager. MIT; the package ships no
-# LICENSE file, its header names the licence, so we keep the header and write the MIT text.
-cp "$work/requirejs/require.js" "$static/requirejs/"
-{
-  echo "RequireJS $(sed -n 's/.*"version": "\(.*\)".*/\1/p' "$work/requirejs/package.json")"
-  sed -n '2,3p' "$work/requirejs/require.js" | sed 's/^ \* \{0,1\}//'
-  echo
-  cat <<'MIT'
-Permission is hereby granted, free of charge, to any person obtaining a copy of this software
-and associated documentation files (the "Software"), to deal in the Software without
-restriction, including without limitation the rights to use, copy, modify, merge, publish,
-distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the
-Software is furnished to do so, subject to the following conditions:
-
-The above copyright notice and this permission notice shall be included in all copies or
-substantial portions of the Software.
-
-THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING
-BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
-NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM,
-DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
-OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
-MIT
-} > "$static/requirejs/LICENSE"
-
-# Widget manager: the AMD embed bundle (defines @jupyter-widgets/base, controls,
-# html-manager, libembed-amd; the Output widget is built in). Each bundle's webpack public
-# path is derived from its RequireJS module URL, which static/widgets-setup.js points at this
-# folder, so the hashed Font Awesome files must sit beside embed-amd.js. Browsers that read
-# woff2/woff never ask for the .eot/.ttf/.svg variants, so those are left out. (The bundle
-# also carries Font Awesome's stock CSS with url(../webfonts/...); its @font-face rules come
-# first and are overridden by the hashed ones, so browsers never request ../webfonts/.)
-cp "$work/html-manager/dist/embed-amd.js" "$static/html-manager/"
-cp "$work/html-manager/dist/"*.woff2 "$work/html-manager/dist/"*.woff "$static/html-manager/"
-cp "$work/html-manager/dist/embed.js.LICENSE.txt" "$static/html-manager/THIRD-PARTY-NOTICES.txt"
-# The package ships no LICENSE file (package.json: BSD-3-Clause). Its licence is the one of
-# the jupyter-widgets/ipywidgets monorepo, which the ipywidgets wheel carries.
-"$py" - "$static/html-manager/LICENSE" <<'PY'
-import sys
-from importlib.metadata import distribution
-dist = distribution("ipywidgets")
-lic = next(f for f in dist.files if f.name.upper().startswith("LICENSE"))
-text = lic.read_text()
-open(sys.argv[1], "w").write(
-    "@jupyter-widgets/html-manager is part of the jupyter-widgets/ipywidgets repository,\n"
-    "licensed BSD-3-Clause (package.json). Licence text from the ipywidgets distribution:\n\n"
-    + text)
-PY
+# Replace only what this script owns.
+rm -rf "$static/mathjax"
+mkdir -p "$static/mathjax"
 
 # MathJax 3: one self-contained component (TeX input with every extension, SVG output, so no
 # web fonts and no runtime component loads).
 cp "$work/mathjax/es5/tex-svg-full.js" "$static/mathjax/"
 cp "$work/mathjax/LICENSE" "$static/mathjax/LICENSE"
 
-# README with versions and checksums.
+# README: this script's section (between its markers) with versions and checksums; the
+# rest of the file (the Pyodide section of tools/vendor_pyodide.py) is kept.
+section=$(mktemp)
 {
+  echo "<!-- BEGIN vendor_assets.sh -->"
   cat <<'HEAD'
-# Vendored front-end assets
+## MathJax
 
-Generated by `tools/vendor_assets.sh`; do not edit by hand, re-run the script.
-
-The static site must render offline: no request may leave the host serving it. myst-nb would
-otherwise load RequireJS and `@jupyter-widgets/html-manager` from cdnjs/jsDelivr, and Sphinx
-would load MathJax from jsDelivr. `_config.yml` points `nb_ipywidgets_js` and `mathjax_path`
-at the copies below (`static/` is an `html_static_path`, served under `_static/`).
-`static/widgets-setup.js` is hand-written: it configures RequireJS so the widget bundles
-fetch their icon fonts from `_static/html-manager/`, and shims the MathJax 2 call the widgets
-make (the site runs MathJax 3).
-
-This folder is deliberately not a top-level `_static/`: Jupyter Book 1 injects every
-`*.js`/`*.css` of a top-level `_static/` into every page.
+Generated by `tools/vendor_assets.sh` (`make vendor`); do not edit by hand, re-run the script.
+Sphinx would load MathJax from jsDelivr; `_config.yml` points `mathjax_path` at this copy
+(TeX input with every extension, SVG output: no web fonts, no runtime component loads).
 
 | npm package | tarball integrity (npm) |
 |---|---|
 HEAD
-  for spec in "$HTML_MANAGER" "$REQUIREJS" "$MATHJAX"; do
-    echo "| \`$spec\` | \`${integrity[$spec]}\` |"
-  done
+  echo "| \`$MATHJAX\` | \`${integrity[$MATHJAX]}\` |"
   echo
   echo "| file | sha256 |"
   echo "|---|---|"
-  (cd "$root/book/_vendor" && find static -type f ! -name widgets-setup.js | LC_ALL=C sort | while read -r f; do
+  (cd "$root/book/_vendor" && find static/mathjax -type f | LC_ALL=C sort | while read -r f; do
      echo "| \`$f\` | \`$(sha256sum "$f" | cut -d' ' -f1)\` |"
    done)
-} > "$root/book/_vendor/README.md"
+  echo "<!-- END vendor_assets.sh -->"
+} > "$section"
+"$py" - "$root/book/_vendor/README.md" "$section" <<'PY'
+import sys
+from pathlib import Path
+readme, section = Path(sys.argv[1]), Path(sys.argv[2]).read_text().rstrip("\n")
+begin, end = "<!-- BEGIN vendor_assets.sh -->", "<!-- END vendor_assets.sh -->"
+text = readme.read_text() if readme.exists() else ""
+if begin in text:
+    head, rest = text.split(begin, 1)
+    text = head + section + rest.split(end, 1)[1]
+else:
+    text = text.rstrip("\n") + "\n\n" + section + "\n"
+readme.write_text(text)
+PY
+rm -f "$section"
 
 du -sh "$static"

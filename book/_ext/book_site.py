@@ -10,12 +10,20 @@
    (the build does not execute notebooks, so myst-nb has no kernel to ask). An expression
    without a stored value is a build warning, so ``-W`` fails on it. Text results show
    without their quotes, as jupyterlab-myst shows them.
-3. (Not here: the default colour mode is ``html_context.default_mode: light`` in
+3. Live demos. A page whose body holds a demo (``interlib-demo``, the static rendering of
+   ``interlib.widgets.show``) loads ``_static/interlib-live.js`` (and only such a page). After
+   an HTML build, the current ``interlib`` is packed into a pure-Python wheel in
+   ``_static/`` (stdlib ``zipfile``, deterministic, offline, well under a second) and
+   ``_static/interlib-live.json`` names it with its sha256 and the byte counts of what going
+   live fetches; the script runs that wheel on the vendored Pyodide
+   (``_static/pyodide/``), so the live demos and the stored outputs come from the same code.
+4. (Not here: the default colour mode is ``html_context.default_mode: light`` in
    _config.yml; pydata-sphinx-theme's empty default logs a console error on a first visit.)
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
@@ -35,6 +43,109 @@ def drop_thebe(app, pagename, templatename, context, doctree) -> None:
     scripts = context.get("script_files")
     if scripts:
         scripts[:] = [js for js in scripts if not (_is_thebe(js) or _is_widget_state(js))]
+
+
+def add_live_script(app, pagename, templatename, context, doctree) -> None:
+    """Load the live-demo script on pages that show a demo (module docstring, 3)."""
+    if "interlib-demo" in (context.get("body") or ""):
+        app.add_js_file("interlib-live.js", defer="defer")
+
+
+REPO = Path(__file__).resolve().parent.parent.parent
+# What the browser loads from _static/pyodide/ to go live (the runtime and the wheels of
+# numpy, matplotlib and their dependencies: the whole trimmed lock).
+RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+           "pyodide-lock.json", "matplotlib-fontlist.json", "site-packages-pycache.zip")
+
+
+def _dist_version() -> str:
+    import tomllib
+
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+
+
+def build_interlib_wheel(dest: Path) -> Path:
+    """Pack ``interlib/`` (its ``.py`` files) into ``dest/interlib-<version>-py3-none-any.whl``
+    with the standard library: a valid wheel (METADATA, WHEEL, RECORD), byte-for-byte the
+    same for the same sources (fixed timestamps, sorted entries)."""
+    import base64
+    import hashlib
+    import zipfile
+
+    version = _dist_version()
+    info = f"interlib-{version}.dist-info"
+    files = sorted(p for p in (REPO / "interlib").rglob("*.py") if "__pycache__" not in p.parts)
+    entries = [(p.relative_to(REPO).as_posix(), p.read_bytes()) for p in files]
+    entries.append((f"{info}/METADATA", (
+        f"Metadata-Version: 2.1\nName: interlib\nVersion: {version}\n"
+        "Summary: The computation package behind the Interconnects textbook (packed by the "
+        "book build for the site's live demos)\nRequires-Python: >=3.11\n"
+        "Requires-Dist: numpy\nRequires-Dist: matplotlib\n").encode()))
+    entries.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: book_site.py\n"
+                                     b"Root-Is-Purelib: true\nTag: py3-none-any\n"))
+    record = []
+    for name, data in entries:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(data)}")
+    record.append(f"{info}/RECORD,,")
+    entries.append((f"{info}/RECORD", ("\n".join(record) + "\n").encode()))
+    dest.mkdir(parents=True, exist_ok=True)
+    out = dest / f"interlib-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            zi.external_attr = 0o644 << 16
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(zi, data)
+    return out
+
+
+VENDOR_STATIC = REPO / "book" / "_vendor" / "static"
+
+
+def _refresh_live_static(static: Path) -> None:
+    """Copy the live-demo files of book/_vendor/static/ that are missing or differ in
+    _static/. Sphinx 7.4 copies static files only when some page is rewritten, so an
+    incremental build after re-vendoring or editing the scripts would serve stale ones."""
+    import shutil
+
+    sources = [*VENDOR_STATIC.glob("interlib-live*.js"), *(VENDOR_STATIC / "pyodide").iterdir()]
+    for src in sources:
+        dest = static / src.relative_to(VENDOR_STATIC)
+        st = src.stat()
+        if not dest.is_file() or dest.stat().st_size != st.st_size or \
+                dest.stat().st_mtime < st.st_mtime:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
+
+
+def write_live_assets(app, exception) -> None:
+    """After an HTML build: the interlib wheel and ``interlib-live.json`` in _static/."""
+    import hashlib
+    import json
+
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    _refresh_live_static(static)
+    wheel = build_interlib_wheel(static)
+    pyodide = static / "pyodide"
+    missing = [n for n in RUNTIME if not (pyodide / n).is_file()]
+    if missing:
+        raise RuntimeError(f"_static/pyodide/ lacks {missing}: run tools/vendor_pyodide.py")
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+    packages = sorted(lock["packages"])
+    runtime_bytes = sum((pyodide / n).stat().st_size for n in RUNTIME)
+    package_bytes = sum((pyodide / e["file_name"]).stat().st_size
+                        for e in lock["packages"].values())
+    manifest = {
+        "wheel": wheel.name,
+        "wheel_sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+        "packages": packages,
+        "bytes": {"runtime": runtime_bytes, "packages": package_bytes,
+                  "interlib": wheel.stat().st_size},
+    }
+    (static / "interlib-live.json").write_text(json.dumps(manifest, indent=1) + "\n")
 
 
 def stored_eval_variable(self, name: str) -> list:
@@ -59,6 +170,8 @@ def setup(app):
     NotebookClientBase.eval_variable = stored_eval_variable
     app.connect("html-page-context", drop_thebe, priority=900)
     setup_accessibility(app)
+    app.connect("html-page-context", add_live_script)
+    app.connect("build-finished", write_live_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 

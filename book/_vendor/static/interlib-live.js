@@ -1,0 +1,331 @@
+// Interconnects live demos on the static site (hand-written, no dependencies).
+//
+// Each demo is static HTML (interlib/widgets/page.py): labelled native controls, the figure
+// and numbers at the default settings. Nothing more is loaded until the reader asks: the
+// "Run live" button of any demo, or the first move of any control, starts Python once for
+// the page (Pyodide in a Web Worker: interlib-live-worker.js) and from then on every control
+// of every demo on the page recomputes its figure and numbers with interlib's own code.
+//
+// Contract with page.py: div.interlib-demo[data-demo][data-defaults] holds
+// form.interlib-controls (inputs/selects with data-kind int|float|log|choice, data-format,
+// data-default), button.interlib-live-button, span.interlib-live-status[role=status],
+// div.interlib-plot (an img) and div.interlib-numbers. This script adds, per demo,
+// div.interlib-live-error[role=alert] (hidden until something fails),
+// progress.interlib-live-progress (while Python loads) and, after each live
+// render, data-params on the demo (the values used, as Python's JSON) and
+// data-live-renders (a count); data-moved="1" on each control the reader has moved; after a refused computation, data-failed-params (the values
+// sent) and data-live-errors (a count).
+(function () {
+  "use strict";
+
+  const script = document.currentScript;
+  const STATIC = new URL(".", script ? script.src : document.baseURI);
+
+  // --- Python-style format specs for the readouts: [,][.precision](d|f|e|g|%) ---------
+  function trimZeros(s) {
+    return s.indexOf(".") >= 0 ? s.replace(/0+$/, "").replace(/\.$/, "") : s;
+  }
+  function expPart(s) {  // JS "1.2e+9" -> Python "1.2e+09"
+    return s.replace(/e([+-])(\d)$/, "e$10$2");
+  }
+  // x.toFixed(p), but an exact tie rounds to even, as Python does (1234.5 -> "1234").
+  function toFixedEven(x, p) {
+    const s = x.toFixed(p);
+    const scaled = Math.abs(x) * Math.pow(10, p);
+    const down = Math.floor(scaled);
+    if (scaled - down !== 0.5 || !Number.isSafeInteger(down) || down % 2 !== 0) return s;
+    return (x < 0 ? "-" : "") + (down / Math.pow(10, p)).toFixed(p);
+  }
+  // x.toExponential(p), but an exact tie rounds to even, as Python does (12.5 -> "1.2e+1").
+  function toExponentialEven(x, p) {
+    const s = x.toExponential(p);
+    const [mant, exp] = Math.abs(x).toExponential(100).split("e");  // exact for our values
+    const digits = mant.replace(".", "");
+    const tie = digits[p + 1] === "5" && /^0*$/.test(digits.slice(p + 2));
+    if (!tie || Number(digits[p]) % 2 !== 0) return s;
+    const kept = digits[0] + (p > 0 ? "." + digits.slice(1, p + 1) : "");
+    return (x < 0 ? "-" : "") + kept + "e" + exp;
+  }
+  function group(s) {
+    const neg = s[0] === "-";
+    const body = neg ? s.slice(1) : s;
+    const [i, f] = body.split(".");
+    const g = i.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return (neg ? "-" : "") + g + (f !== undefined ? "." + f : "");
+  }
+  function pyFormat(x, spec) {
+    const m = /^(,?)(?:\.(\d+))?([dfeg%]?)$/.exec(spec || "");
+    if (!m || !Number.isFinite(x)) return String(x);
+    const comma = m[1] === ",";
+    const type = m[3] || "g";
+    let p = m[2] === undefined ? 6 : Number(m[2]);
+    let s;
+    if (type === "d") s = String(Math.round(x));
+    else if (type === "f") s = toFixedEven(x, p);
+    else if (type === "%") s = toFixedEven(x * 100, p) + "%";
+    else if (type === "e") s = expPart(toExponentialEven(x, p));
+    else {  // g: Python's rules (exponent from the rounded value; trailing zeros removed)
+      if (p === 0) p = 1;
+      if (x === 0) return "0";
+      const exp = Number(toExponentialEven(x, p - 1).split("e")[1]);
+      if (exp >= -4 && exp < p) s = trimZeros(toFixedEven(x, Math.max(0, p - 1 - exp)));
+      else {
+        const [mant, e] = toExponentialEven(x, p - 1).split("e");
+        s = expPart(trimZeros(mant) + "e" + e);
+      }
+    }
+    return comma ? group(s) : s;
+  }
+
+  // --- reading the controls ---------------------------------------------------------
+  // A control the reader has not moved has its exact default (data-default), as in
+  // JupyterLab: a range input snaps its value to its step grid, which the default (e.g.
+  // log10(64) on a 0.01 grid) need not be on.
+  function controlValue(el) {
+    const kind = el.dataset.kind;
+    if (kind !== "choice" && el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
+    if (kind === "choice") return JSON.parse(el.value);
+    const x = Number(el.value);
+    return kind === "log" ? Math.pow(10, x) : x;
+  }
+  function readParams(demo) {
+    const params = {};
+    for (const el of demo.querySelectorAll("form.interlib-controls [data-kind]")) {
+      params[el.name] = controlValue(el);
+    }
+    return params;
+  }
+  function updateReadout(el) {
+    if (el.dataset.kind === "choice") return;
+    const out = el.closest(".interlib-control")?.querySelector("output.interlib-readout");
+    if (out) out.textContent = pyFormat(controlValue(el), el.dataset.format);
+  }
+
+  // --- what each demo shows ---------------------------------------------------------
+  const demos = Array.from(document.querySelectorAll(".interlib-demo[data-demo]"));
+  window.interlibLive = {format: pyFormat};  // for tests/test_site_live.py
+  if (!demos.length) return;
+  const info = new Map();  // demo element -> {busy, queued, renders}
+  for (const d of demos) info.set(d, {busy: false, queued: null, renders: 0});
+
+  function status(demo, text) {
+    const s = demo.querySelector(".interlib-live-status");
+    if (s && s.textContent !== text) s.textContent = text;
+  }
+  function progressBar(demo, pct) {
+    let bar = demo.querySelector("progress.interlib-live-progress");
+    if (!bar && pct !== null) {
+      bar = document.createElement("progress");
+      bar.className = "interlib-live-progress";
+      bar.max = 100;
+      bar.setAttribute("aria-label", "Loading Python in your browser");
+      demo.querySelector(".interlib-live-status")?.insertAdjacentElement("afterend", bar);
+    }
+    if (!bar) return;
+    if (pct === null) { bar.remove(); return; }
+    bar.value = pct;
+    bar.textContent = pct + "%";
+  }
+  function alertBox(demo) {
+    let box = demo.querySelector(".interlib-live-error");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "interlib-live-error";
+      box.setAttribute("role", "alert");
+      box.hidden = true;
+      const bar = demo.querySelector(".interlib-live-bar");
+      (bar || demo.firstChild).insertAdjacentElement("afterend", box);
+    }
+    return box;
+  }
+  function showError(demo, text) {
+    const box = alertBox(demo);
+    box.textContent = text;
+    box.hidden = false;
+  }
+  function clearError(demo) {
+    const box = demo.querySelector(".interlib-live-error");
+    if (box && !box.hidden) { box.hidden = true; box.textContent = ""; }
+  }
+  function setButtons(text, disabled) {
+    for (const d of demos) {
+      const b = d.querySelector(".interlib-live-button");
+      if (b) { b.textContent = text; b.disabled = disabled; }
+    }
+  }
+
+  // --- the worker -------------------------------------------------------------------
+  let phase = "idle";  // idle | loading | ready | failed
+  let worker = null;
+  let nextId = 1;
+  const waiting = new Map();  // request id -> {demo element, params sent (JSON)}
+  const wanted = new Set();   // demos to render once Python is ready
+
+  function fail(reason) {
+    if (phase === "failed") return;
+    phase = "failed";
+    if (worker) { worker.terminate(); worker = null; }
+    setButtons("Live mode unavailable", true);
+    waiting.clear();
+    for (const d of demos) {
+      progressBar(d, null);
+      d.querySelector(".interlib-plot")?.removeAttribute("aria-busy");
+      status(d, "Static: the figure and numbers show the default settings.");
+      showError(d, "Could not run this demo live in your browser: " + reason +
+                   ". The figure and numbers above show the default settings; the book's " +
+                   "notebooks run every demo in JupyterLab (see How to use this book).");
+    }
+    if (window.console) console.warn("interlib live demos: " + reason);
+  }
+
+  function start() {
+    if (phase !== "idle") return;
+    phase = "loading";
+    setButtons("Starting…", true);
+    for (const d of demos) status(d, "Loading Python in your browser…");
+    if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
+      fail("this browser has no WebAssembly or Web Workers");
+      return;
+    }
+    fetch(new URL("interlib-live.json", STATIC), {cache: "no-cache"})
+      .then((r) => {
+        if (!r.ok) throw new Error("interlib-live.json answered HTTP " + r.status);
+        return r.json();
+      })
+      .then((manifest) => launch(manifest))
+      .catch((err) => fail(String((err && err.message) || err)));
+  }
+
+  function launch(manifest) {
+    const b = manifest.bytes || {};
+    const total = (b.runtime || 0) + (b.packages || 0) + (b.interlib || 0);
+    const mb = (n) => (n / 1e6).toFixed(1) + " MB";
+    try {
+      worker = new Worker(new URL("interlib-live-worker.js", STATIC));
+    } catch (err) {
+      fail("the Python worker could not start (" + err.message + ")");
+      return;
+    }
+    worker.onerror = (e) => {
+      e.preventDefault();
+      fail("the Python worker stopped (" + (e.message || "script error") + ")");
+    };
+    worker.onmessageerror = () => fail("the Python worker sent an unreadable message");
+    worker.onmessage = (e) => onMessage(e.data, total, mb);
+    const wheel = new URL(manifest.wheel, STATIC);
+    wheel.search = "v=" + String(manifest.wheel_sha256 || "").slice(0, 12);
+    worker.postMessage({
+      type: "init",
+      pyodide: new URL("pyodide/", STATIC).href,
+      wheel: wheel.href,
+      total,
+      share: total ? {runtime: b.runtime / total, packages: (b.runtime + b.packages) / total}
+                   : null,
+    });
+    for (const d of demos) status(d, "Loading Python in your browser (" + mb(total) + ", once per page)…");
+  }
+
+  function onMessage(m, total, mb) {
+    if (!m) return;
+    if (m.type === "progress") {
+      if (phase !== "loading") return;  // a late report from the worker's download watcher
+      // The status line (a polite live region) changes once per stage; the percentage goes
+      // to a <progress> bar beside it, so screen readers are not told every step.
+      for (const d of demos) {
+        status(d, m.text + " (" + mb(total) + " in all, once per page)…");
+        progressBar(d, m.pct);
+      }
+    } else if (m.type === "failed") {
+      fail(m.error);
+    } else if (m.type === "ready") {
+      phase = "ready";
+      setButtons("Running live", true);
+      for (const d of demos) {
+        progressBar(d, null);
+        d.dataset.live = "ready";
+        d.dataset.liveTimings = JSON.stringify(m.timings || {});
+        status(d, "Live: the figure and numbers follow the controls, computed in your " +
+                  "browser by interlib (Python " + m.versions.python + ", numpy " +
+                  m.versions.numpy + ", matplotlib " + m.versions.matplotlib + ").");
+      }
+      for (const d of wanted) request(d);
+      wanted.clear();
+    } else if (m.type === "frame") {
+      const req = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (req) show(req.demo, m.result, req.params);
+    }
+  }
+
+  function request(demo) {
+    const st = info.get(demo);
+    if (phase !== "ready") {
+      wanted.add(demo);
+      start();
+      return;
+    }
+    const params = JSON.stringify(readParams(demo));
+    if (st.busy) { st.queued = params; return; }  // coalesce: only the latest values
+    send(demo, params);
+  }
+
+  function send(demo, params) {
+    const st = info.get(demo);
+    st.busy = true;
+    const id = nextId++;
+    waiting.set(id, {demo, params});
+    demo.querySelector(".interlib-plot")?.setAttribute("aria-busy", "true");
+    worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params});
+  }
+
+  function show(demo, resultText, sent) {
+    const st = info.get(demo);
+    let r;
+    try { r = JSON.parse(resultText); } catch (err) { r = {ok: false, error: String(err)}; }
+    if (r.ok) {
+      const img = demo.querySelector(".interlib-plot img");
+      if (img) {
+        img.alt = r.alt;
+        img.src = r.src;
+      }
+      const numbers = demo.querySelector(".interlib-numbers");
+      if (numbers) numbers.innerHTML = r.summary_html;
+      st.renders += 1;
+      demo.dataset.params = r.params;
+      demo.dataset.liveRenders = String(st.renders);
+      clearError(demo);
+    } else {
+      showError(demo, "This setting could not be computed: " + r.error);
+      demo.dataset.failedParams = sent;
+      demo.dataset.liveErrors = String(Number(demo.dataset.liveErrors || 0) + 1);
+    }
+    st.busy = false;
+    demo.querySelector(".interlib-plot")?.removeAttribute("aria-busy");
+    if (st.queued !== null) {
+      const params = st.queued;
+      st.queued = null;
+      send(demo, params);
+    }
+  }
+
+  // --- wiring -----------------------------------------------------------------------
+  for (const demo of demos) {
+    const form = demo.querySelector("form.interlib-controls");
+    if (form) {
+      form.addEventListener("input", (e) => {
+        const el = e.target;
+        if (!el || !el.dataset || !el.dataset.kind) return;
+        el.dataset.moved = "1";
+        updateReadout(el);
+        if (phase === "failed") return;
+        request(demo);
+      });
+      form.addEventListener("change", (e) => {  // selects fire change; keep readouts exact
+        const el = e.target;
+        if (el && el.dataset && el.dataset.kind) { el.dataset.moved = "1"; updateReadout(el); }
+      });
+    }
+    const button = demo.querySelector(".interlib-live-button");
+    if (button) button.addEventListener("click", () => request(demo));
+  }
+})();

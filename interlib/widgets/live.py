@@ -1,0 +1,120 @@
+"""The Python side of the static site's live demos (``interlib-live.js`` calls it in Pyodide).
+
+The site shows each demo as static HTML (:mod:`interlib.widgets.page`). When the reader
+goes live, the browser runs this ``interlib`` (a wheel the book build packs from the same
+sources as the stored outputs) and calls :func:`frame` with the values of the demo's native
+controls. ``frame`` checks them against the demo's controls, updates the demo's figure with
+the same code path as JupyterLab's :func:`interlib.widgets.show` (one
+:class:`~interlib.widgets.LiveFigure` per demo, changed in place by the demo's ``update``
+hook; no hook: a new figure per frame, as ``show`` does) and returns the picture, its alt text
+and the printed numbers. It never raises: a bad value or a computation that raises comes
+back as ``{"ok": false, "error": "..."}`` so the page can show the message in the demo.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from .. import _validate as v
+
+_FIGURES: dict = {}  # demo name -> LiveFigure (the demo's one live figure, as in show())
+
+
+def _close(value, bound) -> bool:
+    return abs(value - bound) <= 1e-9 * max(1.0, abs(bound))
+
+
+def check_params(name: str, params) -> dict:
+    """Every control value of demo ``name``: the defaults updated by ``params``, each value
+    checked and typed as its control gives it (IntSlider: int; FloatSlider: float within its
+    range, a value outside it by rounding only (1e-9, relative) moved onto the bound;
+    Dropdown: the option itself). Raises ValueError naming the parameter otherwise."""
+    from . import Dropdown, FloatSlider, IntSlider, get
+
+    demo = get(name)
+    v.instance("params", params, dict, "a dict of control values")
+    for key in params:
+        v.choice("params", key, list(demo.controls))
+    out = {}
+    for key, control in demo.controls.items():
+        value = params.get(key, control.default)
+        if isinstance(control, Dropdown):
+            match = [o for o in control.options if o == value and (
+                type(o) is type(value) or (isinstance(o, float) and type(value) is int))]
+            if not match:
+                raise ValueError(f"{key}={value!r} must be one of {list(control.options)}")
+            out[key] = match[0]
+        elif isinstance(control, IntSlider):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            out[key] = v.integer(key, value, lo=control.min, hi=control.max)
+        elif isinstance(control, FloatSlider):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    not math.isfinite(value):
+                raise ValueError(f"{key}={value!r} must be a finite number")
+            value = float(value)
+            if value < control.min and _close(value, control.min):
+                value = float(control.min)
+            if value > control.max and _close(value, control.max):
+                value = float(control.max)
+            out[key] = float(v.number(key, value, lo=control.min, hi=control.max))
+        else:  # pragma: no cover - Demo controls are one of the three
+            raise ValueError(f"control {key!r} has an unknown type {type(control).__name__}")
+    return out
+
+
+def frame(name: str, params_json: str) -> str:
+    """Demo ``name`` at the control values ``params_json`` (a JSON object; missing values:
+    the defaults), as JSON: ``{"ok": true, "src": PNG data URL, "alt": alt text,
+    "summary_html": the numbers as a <pre>, "summary": their text, "params": the values
+    used, as a JSON string}``, or ``{"ok": false, "error": message}``. Never raises."""
+    try:
+        v.instance("name", name, str, "a demo name")
+        v.instance("params_json", params_json, str, "a JSON object")
+        try:
+            params = json.loads(params_json)
+        except ValueError as e:
+            raise ValueError(f"params_json is not JSON: {e}") from None
+        return json.dumps(_frame(name, params))
+    except Exception as e:  # noqa: BLE001 - the page shows the message in the demo
+        return json.dumps({"ok": False, "error": f"{type(e).__name__}: {e}"})
+
+
+def _frame(name: str, params: dict) -> dict:
+    import base64
+
+    from . import LiveFigure, _pre_html, figure_alt, get, render
+
+    demo = get(name)
+    kw = check_params(name, params)
+    if demo.update is not None:
+        live = _FIGURES.get(name)
+        if live is None:
+            live = _FIGURES[name] = LiveFigure(demo)
+        png = live.frame(kw)
+        src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        alt = figure_alt(live.fig, name, kw)
+        text = demo.summary(**kw) if demo.summary is not None else ""
+        summary_html = _pre_html(text) if demo.summary is not None else ""
+    else:
+        import html
+        import re
+
+        img, summary_html, _ = render(name, kw, compress_level=1)
+        src = re.search(r'src="([^"]+)"', img).group(1)
+        alt = html.unescape(re.search(r'alt="([^"]*)"', img).group(1))
+        text = demo.summary(**kw) if demo.summary is not None else ""
+    return {"ok": True, "src": src, "alt": alt, "summary": text, "summary_html": summary_html,
+            "params": json.dumps(kw)}
+
+
+def versions() -> str:
+    """Python, numpy and matplotlib versions, as JSON (the page logs what it runs on)."""
+    import platform
+
+    import matplotlib
+    import numpy
+
+    return json.dumps({"python": platform.python_version(), "numpy": numpy.__version__,
+                       "matplotlib": matplotlib.__version__})
