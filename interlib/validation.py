@@ -230,6 +230,8 @@ def fabric_kind(fabric: str) -> str:
     ('EFA', 'Ethernet')
     """
     v.instance("fabric", fabric, str, "a fabric name from the CSV")
+    if "GPUDirect-TCPXO" in fabric:  # Ethernet, but Google's TCP transport
+        return "GPUDirect-TCPXO"
     for kind in custom.FABRICS:
         if fabric.startswith(kind):
             return kind
