@@ -468,6 +468,13 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             lat += plugin * (2 if proto == "Simple" else 1)
         return lat
 
+    # a vendor profile's larger Simple buffer (NCCL_BUFFSIZE) makes NCCL's chunks, and so
+    # the pipeline window, larger in the same proportion
+    buff_scale = 1.0
+    if p == "Simple" and k > 1 and _fabric(sys_) in C.FABRIC_BUFFSIZE:
+        buff_scale = (C.FABRIC_BUFFSIZE[_fabric(sys_)].value
+                      / C.NCCL_DEFAULT_BUFFSIZE.value)
+
     def fill(steps, bw, parts=1):
         """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows
         (the book's calibrated addition; NCCL's own estimate has none). A ring cuts the
@@ -475,7 +482,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         ``size / parts``."""
         if nccl_view:
             return 0.0 * S
-        window = np.minimum(C.PIPELINE_WINDOW.value,
+        window = np.minimum(C.PIPELINE_WINDOW.value * buff_scale,
                             S / max(C.PIPELINE_CHUNKS.value, parts))
         return (steps - 1) * window / bw
 

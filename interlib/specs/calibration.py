@@ -158,6 +158,16 @@ FABRIC_PROTOCOLS = {
 """Fabrics whose vendor profile restricts NCCL's protocols (value: how many remain, LL128
 and Simple)."""
 
+NCCL_DEFAULT_BUFFSIZE = Spec(4 * 2**20, "B", "model constant", S.NCCL_TUNING,
+                             note="DEFAULT_BUFFSIZE (1 << 22): NCCL's Simple-protocol buffer "
+                                  "per connection (src/init.cc)")
+FABRIC_BUFFSIZE = {
+    "GPUDirect-TCPXO": Spec(8 * 2**20, "B", "model constant", S.GCP_TCPXO,
+                            note="NCCL_BUFFSIZE=8388608 in Google's recommended profile"),
+}
+"""Simple-protocol buffer a cloud's recommended profile sets instead of NCCL's default; the
+pipeline window (:data:`PIPELINE_WINDOW`, fitted with the default) scales with it."""
+
 # AWS's region tuner (aws-ofi-nccl src/tuner/nccl_ofi_regions.cpp @ 2daf7d3, P6 platform,
 # all-reduce, 8 ranks per node). On EFA nodes of that platform the plugin, not NCCL's own
 # model, picks the algorithm and protocol, from polygons in (log2 size, log2 ranks); the
