@@ -27,7 +27,12 @@ the pace of NCCL's NVLS chunks in a rack-scale NVLink domain (:func:`nvls_rate`)
 64 KiB chunks from four nodes up and its 32 network heads per domain, the double binary
 tree's per-node traffic (:func:`_tree_node_traffic`), the latency a network plugin reports
 (EFA), and, for ``"auto"``, the algorithm NCCL's own estimate picks (``"fastest"`` is the
-best by this model).
+best by this model). A second round added a vendor's own choice where its plugin makes it
+(AWS's region tuner on P6 from three nodes, :func:`aws_tuner_choice`), Google's
+GPUDirect-TCPXO as a fabric (LL off and an 8 MiB Simple buffer as Google's profile sets,
+plus one calibrated per-step latency its plugin does not report), and a ring fill whose
+first chunk crosses the NVLink stages at NVLink speed and is never larger than
+``size / ranks``.
 
 Limits of :func:`predict` (stated, not hidden): one communicator, no contention with other
 traffic, no compute overlap, full-bisection network, NCCL's channel counts for ring and tree
@@ -616,7 +621,9 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
 
     Model: for each (algorithm, protocol) pair, ``t = t_launch + latency + fill(size) +
     bytes_on_the_bottleneck / bandwidth``, where ``fill = (steps - 1) x min(window,
-    size / chunks) / bandwidth`` is the time for the first chunk to cross the pipeline with NCCL's latencies and efficiencies
+    size / chunks) / bandwidth`` is the time for the first chunk to cross the pipeline (for a
+    ring, chunks >= ranks, and the NVLink stages count at NVLink speed, the network stages
+    at the NICs'), with NCCL's latencies and efficiencies
     (:mod:`interlib.specs.calibration`). Ring busbw tends to the effective NVLink
     bandwidth (e.g. 18 x 20.6 GB/s = 370.8 GB/s on H100); NVLS busbw tends to
     2(n-1)/(n+1) x 0.85 x 370.8 = 490 GB/s on 8 x H100 (measured: 370 and 480).
