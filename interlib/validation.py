@@ -636,6 +636,11 @@ def calibration_table() -> display.Table:
              ("NVLSTree chunk from 4 nodes", C.NVLS_TREE_CHUNK_MANY_NODES),
              ("NVLSTree heads per domain, at most", C.NVLS_MAX_HEADS),
              ("network plugin latency, EFA", C.NET_PLUGIN_LATENCY["EFA"]),
+             ("network plugin latency, GPUDirect-TCPXO", C.NET_PLUGIN_LATENCY["GPUDirect-TCPXO"]),
+             ("GPUDirect-TCPXO step latency (fitted to A3M-01)", C.TCPXO_STEP_LATENCY),
+             ("Simple buffer, GPUDirect-TCPXO profile", C.FABRIC_BUFFSIZE["GPUDirect-TCPXO"]),
+             ("Simple buffer, NCCL default", C.NCCL_DEFAULT_BUFFSIZE),
+             ("AWS region tuner from nodes", C.AWS_TUNER_MIN_NODES),
              ("multi-node Ring/Simple latency factor", C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR),
              ("NVLS minimum GPUs", C.NVLS_MIN_GPUS)]
     return display.Table(["constant", "value", "kind", "source"],

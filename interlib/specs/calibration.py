@@ -158,7 +158,7 @@ FABRIC_PROTOCOLS = {
 """Fabrics whose vendor profile restricts NCCL's protocols (value: how many remain, LL128
 and Simple)."""
 
-NCCL_DEFAULT_BUFFSIZE = Spec(4 * 2**20, "B", "model constant", S.NCCL_TUNING,
+NCCL_DEFAULT_BUFFSIZE = Spec(4 * 2**20, "B", "model constant", S.NCCL_INIT,
                              note="DEFAULT_BUFFSIZE (1 << 22): NCCL's Simple-protocol buffer "
                                   "per connection (src/init.cc)")
 FABRIC_BUFFSIZE = {

@@ -352,6 +352,11 @@ AWS_OFI_NCCL_TUNER = Source(
     "P6 (p6-b200) all-reduce regions in (message size, ranks) for 8 ranks per node: Tree/LL, "
     "Tree/LL128, Ring/LL128, NVLSTree/Simple, Ring/Simple polygons; 'Skip when two nodes or "
     "lesser ... fallback to NCCL's internal tunings'.", key="")
+NCCL_INIT = Source(
+    "NVIDIA NCCL source, src/init.cc",
+    "https://github.com/NVIDIA/nccl/blob/master/src/init.cc",
+    "'#define DEFAULT_BUFFSIZE (1 << 22) /* 4MiB */': the Simple protocol's buffer per "
+    "connection (NCCL_BUFFSIZE).", key="")
 GCP_TCPXO = Source(
     "Google, nccl-plugin-gpudirect-tcpxo (the NCCL plugin of A3 Mega) @ 04815d1",
     "https://github.com/google/nccl-plugin-gpudirect-tcpxo",
