@@ -27,12 +27,18 @@ the pace of NCCL's NVLS chunks in a rack-scale NVLink domain (:func:`nvls_rate`)
 64 KiB chunks from four nodes up and its 32 network heads per domain, the double binary
 tree's per-node traffic (:func:`_tree_node_traffic`), the latency a network plugin reports
 (EFA), and, for ``"auto"``, the algorithm NCCL's own estimate picks (``"fastest"`` is the
-best by this model).
+best by this model). A second round added a vendor's own choice where its plugin makes it
+(AWS's region tuner on P6 from three nodes, :func:`aws_tuner_choice`), Google's
+GPUDirect-TCPXO as a fabric (LL off and an 8 MiB Simple buffer as Google's profile sets,
+plus one calibrated per-step latency its plugin does not report), and a ring fill whose
+first chunk crosses the NVLink stages at NVLink speed and is never larger than
+``size / ranks``.
 
 Limits of :func:`predict` (stated, not hidden): one communicator, no contention with other
 traffic, no compute overlap, full-bisection network, NCCL's channel counts for ring and tree
 not modelled (so mid-size messages, 1-64 MiB, are the least accurate), no PXN/PAT/
-CollNet-Direct variants, no constant for TCP-based cloud transports (GPUDirect-TCPXO).
+CollNet-Direct variants; Google's GPUDirect-TCPXO has one calibrated per-step latency and
+no model of its mid-size pipeline (1-64 MiB are 2-3x optimistic there).
 Appendix A gives the error on held-out published runs by size and GPU count.
 """
 
@@ -283,10 +289,10 @@ def _links(sys_: System, g: int, k: int):
 
 
 def _fabric(sys_: System) -> str:
-    """The network kind that sets the plugin latency: ``InfiniBand``, ``Ethernet`` or
-    ``EFA`` (a NIC sold for both IB and Ethernet counts as InfiniBand)."""
+    """The network kind that sets the plugin latency: ``InfiniBand``, ``Ethernet``, ``EFA``
+    or ``GPUDirect-TCPXO`` (a NIC sold for both IB and Ethernet counts as InfiniBand)."""
     f = getattr(sys_, "fabric", None) or sys_.nic.fabric
-    for kind in ("EFA", "InfiniBand", "Ethernet"):
+    for kind in ("GPUDirect-TCPXO", "EFA", "InfiniBand", "Ethernet"):
         if f.startswith(kind):
             return kind
     return "InfiniBand"
@@ -341,6 +347,48 @@ def _nvls_algbw(sys_, g, k, links_only=False):
     return min(wire, channels * chunk / C.NVLS_CHUNK_TIME_RACK.value)
 
 
+def _inside(x: float, y: float, poly) -> bool:
+    """Whether ``(x, y)`` lies in the polygon ``poly`` or on its edge (even-odd rule), all
+    in log2 coordinates as aws-ofi-nccl's ``is_inside_region``."""
+    pts = [(math.log2(max(px, 1e-300)) if px > 0 else -1e9, math.log2(py)) for px, py in poly]
+    inside = False
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]):
+        dx, dy = x1 - x0, y1 - y0
+        t = ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy or 1.0)
+        t = min(1.0, max(0.0, t))
+        if math.hypot(x - x0 - t * dx, y - y0 - t * dy) < 1e-10:
+            return True  # on an edge counts as inside (in_out >= 0)
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * dx / dy:
+            inside = not inside
+    return inside
+
+
+def aws_tuner_choice(size_bytes: float, ranks: int):
+    """The (algorithm, protocol) AWS's region tuner picks for an all-reduce on P6 (p6-b200,
+    8 GPUs per node, EFA) at one size and rank count, or None where it defers to NCCL.
+
+    From aws-ofi-nccl's ``nccl_ofi_regions.cpp`` (:data:`interlib.specs.calibration.
+    AWS_TUNER_P6_ALL_REDUCE`); NVLSTree is reported as ``"nvls"``.
+
+    >>> aws_tuner_choice(64 * 2**10, 32), aws_tuner_choice(2**30, 32)
+    (('tree', 'LL'), ('ring', 'Simple'))
+    """
+    v.positive("size_bytes", size_bytes)
+    r = v.integer("ranks", ranks, lo=1)
+    x, y = math.log2(float(size_bytes)), math.log2(r)
+    for alg, proto, poly in C.AWS_TUNER_P6_ALL_REDUCE:
+        if _inside(x, y, poly):
+            return alg, proto
+    return None
+
+
+def _aws_tuned(sys_, collective, g, k) -> bool:
+    """Whether AWS's region tuner chooses here: all-reduce, B200 nodes of 8 GPUs on EFA
+    (the P6 platform table), more than two nodes."""
+    return (collective == "all_reduce" and _fabric(sys_) == "EFA" and sys_.gpu.name == "B200"
+            and g == 8 and k >= C.AWS_TUNER_MIN_NODES.value)
+
+
 def _supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> str | None:
     """Why ``algorithm`` cannot run here, or None if it can."""
     if algorithm == "nvls":
@@ -387,6 +435,8 @@ def _candidates(sys_, collective, algorithm, g, k):
         for p in C.PROTOCOLS:
             if p == "LL128" and sys_.intra != "nvswitch":
                 continue  # NCCL enables LL128 by default only over NVLink
+            if p == "LL" and k > 1 and _fabric(sys_) in C.FABRIC_PROTOCOLS:
+                continue  # the cloud's recommended NCCL_PROTO leaves LL out
             if a == "tree" and n <= 2 and k == 1:
                 continue
             pairs.append((a, p))
@@ -413,6 +463,9 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     # the network plugin's own latency, added to every inter-node step (twice for Simple,
     # as tuning.cc adds the flush latency)
     plugin = C.NET_PLUGIN_LATENCY[_fabric(sys_)].value
+    if _fabric(sys_) == "GPUDirect-TCPXO" and not nccl_view:
+        # what TCP adds per step but the plugin does not tell NCCL (calibrated)
+        plugin += C.TCPXO_STEP_LATENCY.value
 
     def hl(kind, alg=a, proto=p):
         lat = C.HOP_LATENCY[(kind, alg, proto)].value
@@ -420,12 +473,22 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             lat += plugin * (2 if proto == "Simple" else 1)
         return lat
 
-    def fill(steps, bw):
+    # a vendor profile's larger Simple buffer (NCCL_BUFFSIZE) makes NCCL's chunks, and so
+    # the pipeline window, larger in the same proportion
+    buff_scale = 1.0
+    if p == "Simple" and k > 1 and _fabric(sys_) in C.FABRIC_BUFFSIZE:
+        buff_scale = (C.FABRIC_BUFFSIZE[_fabric(sys_)].value
+                      / C.NCCL_DEFAULT_BUFFSIZE.value)
+
+    def fill(steps, bw, parts=1):
         """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows
-        (the book's calibrated addition; NCCL's own estimate has none)."""
+        (the book's calibrated addition; NCCL's own estimate has none). A ring cuts the
+        buffer into one slice per rank (``parts``), so its chunk is never larger than
+        ``size / parts``."""
         if nccl_view:
             return 0.0 * S
-        window = np.minimum(C.PIPELINE_WINDOW.value, S / C.PIPELINE_CHUNKS.value)
+        window = np.minimum(C.PIPELINE_WINDOW.value * buff_scale,
+                            S / max(C.PIPELINE_CHUNKS.value, parts))
         return (steps - 1) * window / bw
 
     if a == "ring":
@@ -435,7 +498,10 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         if k > 1 and p == "Simple":
             lat *= C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR.value
         b = (b_intra if k == 1 else min(b_intra, b_net)) * eff
-        return t0 + lat + fill(steps, b) + F * S / b
+        # the first chunk crosses the ring's NVLink stages at NVLink speed and its
+        # inter-node stages at the NICs' (one node: every stage is NVLink)
+        t_fill = fill(steps - inter, b_intra * eff, n) + fill(inter + 1, b, n)
+        return t0 + lat + t_fill + F * S / b
     if a == "tree":
         lat = C.BASE_LATENCY[("tree", p)].value + 2 * ((g - 1) * hl(hop) + math.log2(k) * hl("net"))
         scale = C.TREE_EFFICIENCY.value * (eff if p != "Simple" else 1.0)
@@ -555,7 +621,9 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
 
     Model: for each (algorithm, protocol) pair, ``t = t_launch + latency + fill(size) +
     bytes_on_the_bottleneck / bandwidth``, where ``fill = (steps - 1) x min(window,
-    size / chunks) / bandwidth`` is the time for the first chunk to cross the pipeline with NCCL's latencies and efficiencies
+    size / chunks) / bandwidth`` is the time for the first chunk to cross the pipeline (for a
+    ring, chunks >= ranks, and the NVLink stages count at NVLink speed, the network stages
+    at the NICs'), with NCCL's latencies and efficiencies
     (:mod:`interlib.specs.calibration`). Ring busbw tends to the effective NVLink
     bandwidth (e.g. 18 x 20.6 GB/s = 370.8 GB/s on H100); NVLS busbw tends to
     2(n-1)/(n+1) x 0.85 x 370.8 = 490 GB/s on 8 x H100 (measured: 370 and 480).
@@ -590,6 +658,11 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
         est = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k, True),
                                         S.shape) for a, p in pairs])
         best = np.argmin(est, axis=0)
+        if _aws_tuned(sys_, collective, g, k):  # the network plugin's tuner decides
+            for i, size in enumerate(S):
+                pick = aws_tuner_choice(size, g * k)
+                if pick in pairs:
+                    best[i] = pairs.index(pick)
     else:  # a forced algorithm's best protocol, or the fastest by the book's model
         best = np.argmin(times, axis=0)
     t = times[best, np.arange(S.size)]

@@ -157,6 +157,81 @@ def test_efa_adds_the_plugins_latency_to_each_network_step():
     assert t_efa.time_s - t_ib.time_s == pytest.approx(2 * 35 * us)
 
 
+@pytest.mark.parametrize("size, ranks, expected", [
+    # read by hand off aws-ofi-nccl's P6 all-reduce polygons (nccl_ofi_regions.cpp): at 32
+    # ranks Tree/LL below 393216 B, Tree/LL128 up to 18350080 B, Ring/LL128 up to
+    # 133693440 B, NVLSTree/Simple up to 435159040 B, then Ring/Simple
+    (64 * KiB, 32, ("tree", "LL")), (1 * MiB, 32, ("tree", "LL128")),
+    (32 * MiB, 32, ("ring", "LL128")), (256 * MiB, 32, ("nvls", "Simple")),
+    (1 * GiB, 32, ("ring", "Simple")),
+    # at 64 ranks the NVLSTree region reaches 1072693248 B and Ring/LL128 starts at
+    # 50855936 B (so 32 MiB is still Tree/LL128)
+    (512 * MiB, 64, ("nvls", "Simple")), (32 * MiB, 64, ("tree", "LL128")),
+])
+def test_aws_region_tuner_choice(size, ranks, expected):
+    assert co.aws_tuner_choice(size, ranks) == expected
+
+
+def test_aws_tuner_decides_from_three_nodes_on_p6_only():
+    # 'Skip when two nodes or lesser ... fallback to NCCL's internal tunings'
+    efa = custom.node("b200", 8, nic_gbps=400, fabric="EFA")
+    ib = custom.node("b200", 8, nic_gbps=400, fabric="InfiniBand")
+    size = 32 * MiB  # Ring/LL128 in the P6 table at 32 ranks
+    r4 = co.predict("all_reduce", size, efa, 8, 4)
+    assert (r4.algorithm, r4.protocol) == ("ring", "LL128")
+    assert co.predict("all_reduce", size, ib, 8, 4).algorithm != "ring" or \
+        co.predict("all_reduce", size, ib, 8, 4).protocol != "LL128"
+    r2 = co.predict("all_reduce", size, efa, 8, 2)
+    assert (r2.algorithm, r2.protocol) == (co.predict("all_reduce", size, ib, 8, 2).algorithm,
+                                           co.predict("all_reduce", size, ib, 8, 2).protocol)
+
+
+def test_tcpxo_is_its_own_fabric_without_ll_and_with_a_per_step_latency():
+    # Google's profile: NCCL_PROTO=Simple,LL128; the plugin reports latency 0 to NCCL, so
+    # the calibrated step latency is added to the time but not to NCCL's choice
+    from interlib import validation as V
+
+    assert V.fabric_kind("Ethernet (GPUDirect-TCPXO)") == "GPUDirect-TCPXO"
+    assert C.NET_PLUGIN_LATENCY["GPUDirect-TCPXO"].value == 0.0
+    assert C.TCPXO_STEP_LATENCY.kind == "calibrated"
+    tcpxo = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO")
+    roce = custom.node("h100-sxm", 8, nic_gbps=200, fabric="Ethernet")
+    sizes = 2.0 ** np.arange(10, 34)
+    r = co.predict("all_reduce", sizes, tcpxo, 8, 2)
+    assert "LL" not in set(r.protocol)
+    # LL128 tree on 2 nodes: 2 log2(2) = 2 network steps, each + the step latency
+    t_x = co.predict("all_reduce", 1 * MiB, tcpxo, 8, 2, "tree")
+    t_r = co.predict("all_reduce", 1 * MiB, roce, 8, 2, "tree")
+    if t_x.protocol == t_r.protocol == "LL128":
+        assert t_x.time_s - t_r.time_s == pytest.approx(2 * C.TCPXO_STEP_LATENCY.value)
+    # one node never touches the network
+    one_x = co.predict("all_reduce", 1 * MiB, tcpxo, 8, 1)
+    one_r = co.predict("all_reduce", 1 * MiB, roce, 8, 1)
+    assert one_x.time_s == pytest.approx(one_r.time_s)
+
+
+def test_tcpxo_step_latency_reproduces_its_calibration_point():
+    # A3M-01: 32 KiB on 2 x 8 H100 over TCPXO, 0.40 GB/s busbw (nccl-tests, out-of-place)
+    tcpxo = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO")
+    r = co.predict("all_reduce", 32 * KiB, tcpxo, 8, 2)
+    assert r.busbw == pytest.approx(0.40e9, rel=0.02)
+
+
+def test_ring_fill_on_one_node_is_unchanged_by_the_per_stage_rule():
+    # on one node every ring stage is NVLink and ranks == 8 == PIPELINE_CHUNKS, so the
+    # round-2 fill reduces to the calibrated one: (steps - 1) x min(W, S/8) / (B x eff)
+    sys_ = specs.SYSTEMS["dgx-h100"]
+    S = 64 * MiB
+    r = co.predict("all_reduce", S, sys_, 8, 1, "ring")
+    assert r.protocol == "Simple"
+    b = sys_.gpu.nvlink.per_gpu_effective
+    steps = 14
+    t = (C.LAUNCH_OVERHEAD.value + C.BASE_LATENCY[("ring", "Simple")].value
+         + steps * C.HOP_LATENCY[("nvlink", "ring", "Simple")].value
+         + (steps - 1) * min(C.PIPELINE_WINDOW.value, S / 8) / b + 1.75 * S / b)
+    assert r.time_s == pytest.approx(t, rel=1e-9)
+
+
 def test_net_efficiency_is_the_fit_to_192_gbs():
     # AddyLaddy, NVIDIA/nccl#812: 192 GB/s busbw over 8 x 200 Gb/s on two DGX A100
     r = co.predict("all_reduce", 8 * GiB, "dgx-a100", 8, 2, "ring")

@@ -143,9 +143,81 @@ NET_PLUGIN_LATENCY = {
                      note="RoCE runs through the same IB verbs transport: no extra latency"),
     "EFA": Spec(35.0 * us, "us", "model constant", S.AWS_OFI_NCCL,
                 note="AWS EFA (SRD) through aws-ofi-nccl, p5en/p6-b200 platform entry"),
+    "GPUDirect-TCPXO": Spec(0.0, "us", "model constant", S.GCP_TCPXO,
+                            note="Google's TCPXO plugin reports props.latency = 0, so NCCL "
+                                 "chooses as if the network added nothing"),
 }
-"""Extra per-step network latency by fabric, seconds (``InfiniBand``, ``Ethernet`` meaning
-RoCE, ``EFA``)."""
+"""Extra per-step network latency by fabric that the plugin reports to NCCL, seconds
+(``InfiniBand``, ``Ethernet`` meaning RoCE, ``EFA``, ``GPUDirect-TCPXO``)."""
+
+FABRIC_PROTOCOLS = {
+    "GPUDirect-TCPXO": Spec(2, "count", "model constant", S.GCP_TCPXO,
+                            note="NCCL_PROTO=Simple,LL128 in Google's recommended profile: "
+                                 "LL is off on A3 Mega"),
+}
+"""Fabrics whose vendor profile restricts NCCL's protocols (value: how many remain, LL128
+and Simple)."""
+
+NCCL_DEFAULT_BUFFSIZE = Spec(4 * 2**20, "B", "model constant", S.NCCL_INIT,
+                             note="DEFAULT_BUFFSIZE (1 << 22): NCCL's Simple-protocol buffer "
+                                  "per connection (src/init.cc)")
+FABRIC_BUFFSIZE = {
+    "GPUDirect-TCPXO": Spec(8 * 2**20, "B", "model constant", S.GCP_TCPXO,
+                            note="NCCL_BUFFSIZE=8388608 in Google's recommended profile"),
+}
+"""Simple-protocol buffer a cloud's recommended profile sets instead of NCCL's default; the
+pipeline window (:data:`PIPELINE_WINDOW`, fitted with the default) scales with it."""
+
+# AWS's region tuner (aws-ofi-nccl src/tuner/nccl_ofi_regions.cpp @ 2daf7d3, P6 platform,
+# all-reduce, 8 ranks per node). On EFA nodes of that platform the plugin, not NCCL's own
+# model, picks the algorithm and protocol, from polygons in (log2 size, log2 ranks); the
+# first polygon that holds the point wins; with two nodes or fewer it defers to NCCL.
+AWS_TUNER_MAX_SIZE = 100.0 * 2**30  # TUNER_MAX_SIZE, bytes
+AWS_TUNER_MAX_RANKS = 1024.0 * 1024  # TUNER_MAX_RANKS
+AWS_TUNER_MIN_NODES = Spec(3, "count", "model constant", S.AWS_OFI_NCCL_TUNER,
+                           note="the region tuner applies from three nodes up ('Skip when "
+                                "two nodes or lesser')")
+
+
+def _extend(a, b):
+    """aws-ofi-nccl ``extend_region(a, b, (TUNER_MAX_SIZE, TUNER_MAX_RANKS))`` in log2."""
+    import math
+
+    lg = lambda p: (math.log2(p[0]), math.log2(p[1]))  # noqa: E731
+    (ax, ay), (bx, by) = lg(a), lg(b)
+    zx, zy = lg((AWS_TUNER_MAX_SIZE, AWS_TUNER_MAX_RANKS))
+    if ax == bx:
+        return (2 ** ax, 2 ** zy)
+    if ay == by:
+        return (2 ** zx, 2 ** ay)
+    m = (ay - by) / (ax - bx)
+    c = by - m * bx
+    pz = m * zx + c
+    return (2 ** zx, 2 ** pz) if pz < zy else (2 ** ((zy - c) / m), 2 ** zy)
+
+
+_E_LL = _extend((393216, 16), (393216, 1024))
+_E_LL128 = _extend((96993280, 1024), (106430464, 2048))
+_E_NVLST = _extend((10737418240, 512), (34359738368, 1500))
+_MAXS = AWS_TUNER_MAX_SIZE
+AWS_TUNER_P6_ALL_REDUCE = (
+    ("tree", "LL", ((0, 16), (393216, 16), _E_LL, (0, AWS_TUNER_MAX_RANKS))),
+    ("tree", "LL128", (_E_LL, (393216, 16), (4718592, 16), (18350080, 32), (40370176, 64),
+                       (57147392, 128), (72876032, 256), (96993280, 1024),
+                       (106430464, 2048), _E_LL128)),
+    ("ring", "LL128", ((90701824, 128), (50855936, 64), (18350080, 32), (133693440, 32),
+                       (120061952, 64))),
+    ("nvls", "Simple", (_E_LL128, (106430464, 2048), (96993280, 1024), (72876032, 256),
+                        (57147392, 128), (40370176, 64), (18350080, 32), (50855936, 64),
+                        (90701824, 128), (120061952, 64), (133693440, 32), (18350080, 32),
+                        (4718592, 16), (_MAXS, 16), (435159040, 32), (1072693248, 64),
+                        (10737418240, 512), (34359738368, 1500), _E_NVLST)),
+    ("ring", "Simple", (_E_NVLST, (10737418240, 512), (1072693248, 64), (435159040, 32),
+                        (_MAXS, 16))),
+)
+"""AWS's P6 all-reduce regions: ``(algorithm, protocol, vertices)``, vertices as
+``(bytes, ranks)``, copied from aws-ofi-nccl (NVLSTree is this book's ``"nvls"`` across
+nodes)."""
 
 # ----------------------------------------------------------------- calibrated (this book)
 LAUNCH_OVERHEAD = Spec(
@@ -176,6 +248,13 @@ NVLS_CHUNK_TIME_RACK = Spec(
          "domain NVLS runs at the pace of its chunks, not of its links, so its busbw stops "
          "growing with the GPU count; with NVLSTree's 64 KiB chunks from 4 nodes up it "
          "halves (Appendix A). Not applied to 8-GPU baseboards, whose NVLS is link-bound")
+TCPXO_STEP_LATENCY = Spec(
+    47.1 * us, "us", "calibrated", S.THIS_BOOK_FIT,
+    note="time GPUDirect-TCPXO adds to every inter-node step (twice for Simple, as NCCL "
+         "counts a plugin's latency), which its plugin does not report to NCCL (it says 0): "
+         "fitted so that the model meets the smallest size of the first TCPXO table in "
+         "Appendix A (row A3M-01, 32 KiB on 2 x 8 H100, 0.40 GB/s busbw), which is "
+         "therefore a calibration row")
 PIPELINE_CHUNKS = Spec(
     8, "count", "calibrated", S.THIS_BOOK_FIT,
     note="a message is cut into at least this many chunks per step before chunks reach "
@@ -202,6 +281,7 @@ CALIBRATED_FROM = {
     "NVLS_PIPELINE_STEPS_PER_GPU": ("V1-*",),
     "NET_EFFICIENCY": ("V9-04",),
     "NVLS_CHUNK_TIME_RACK": ("CW1-*",),
+    "TCPXO_STEP_LATENCY": ("A3M-01",),
 }
 """Which rows of ``book/data/nccl_measurements.csv`` each calibrated constant was fitted to
 (``"V1-*"``: every row of that source). Every such row must be a calibration row."""

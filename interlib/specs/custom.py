@@ -26,9 +26,10 @@ INTRA = ("nvswitch", "pcie", "nvlink-bridge")
 """How the GPUs of one node reach each other: through NVSwitch (every GPU at its full
 NVLink rate), over PCIe only, or PCIe cards paired by an NVLink bridge."""
 
-FABRICS = ("InfiniBand", "Ethernet", "EFA")
-"""Scale-out networks: InfiniBand, Ethernet with RoCE (RDMA over Converged Ethernet), or
-AWS's EFA (SRD transport through the aws-ofi-nccl plugin)."""
+FABRICS = ("InfiniBand", "Ethernet", "EFA", "GPUDirect-TCPXO")
+"""Scale-out networks: InfiniBand, Ethernet with RoCE (RDMA over Converged Ethernet),
+AWS's EFA (SRD transport through the aws-ofi-nccl plugin), or Google Cloud's
+GPUDirect-TCPXO (TCP over Ethernet through Google's NCCL plugin, A3 Mega)."""
 
 NVSWITCH_FOR_NVLINK = {3: 2, 4: 3, 5: 4}
 """NVSwitch generation that serves each NVLink generation (A100: 2, H100/H200: 3,
@@ -96,7 +97,8 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
         nics_per_gpu: NICs per GPU, 0.125..4; ``gpus_per_node x nics_per_gpu`` must be a
             whole number.
         nic_gbps: Port rate of each NIC, Gb/s per direction, 10..1600.
-        fabric: ``"InfiniBand"``, ``"Ethernet"`` (RoCE) or ``"EFA"``.
+        fabric: ``"InfiniBand"``, ``"Ethernet"`` (RoCE), ``"EFA"`` or
+            ``"GPUDirect-TCPXO"``.
         intra: ``"nvswitch"``, ``"pcie"`` or ``"nvlink-bridge"`` (:data:`INTRA`).
         name: Id of the result.
 

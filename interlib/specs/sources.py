@@ -550,6 +550,23 @@ AWS_OFI_NCCL = Source(
     "https://github.com/aws/aws-ofi-nccl/blob/master/src/platform-aws.cpp",
     "Platform table: p5en/p6-b200 and p6-b300 '.latency = 35.0' (us); p4d, p5/p5e 75.0; "
     "NCCL reads it as the network's latency (props->latency).", key="")
+AWS_OFI_NCCL_TUNER = Source(
+    "aws-ofi-nccl (AWS's NCCL plugin), region tuner: src/tuner/nccl_ofi_regions.cpp @ 2daf7d3",
+    "https://github.com/aws/aws-ofi-nccl/blob/master/src/tuner/nccl_ofi_regions.cpp",
+    "P6 (p6-b200) all-reduce regions in (message size, ranks) for 8 ranks per node: Tree/LL, "
+    "Tree/LL128, Ring/LL128, NVLSTree/Simple, Ring/Simple polygons; 'Skip when two nodes or "
+    "lesser ... fallback to NCCL's internal tunings'.", key="")
+NCCL_INIT = Source(
+    "NVIDIA NCCL source, src/init.cc",
+    "https://github.com/NVIDIA/nccl/blob/master/src/init.cc",
+    "'#define DEFAULT_BUFFSIZE (1 << 22) /* 4MiB */': the Simple protocol's buffer per "
+    "connection (NCCL_BUFFSIZE).", key="")
+GCP_TCPXO = Source(
+    "Google, nccl-plugin-gpudirect-tcpxo (the NCCL plugin of A3 Mega) @ 04815d1",
+    "https://github.com/google/nccl-plugin-gpudirect-tcpxo",
+    "tcpdirect_plugin/fastrak_offload/nccl_shim.cc reports 'props.latency = 0' to NCCL; "
+    "tcpxo_scripts/nccl-env-profile.sh, Google's recommended settings, sets "
+    "'NCCL_PROTO=Simple,LL128' (no LL).", key="")
 NVLINK_BRIDGE = Source(
     "NVIDIA A100 PCIe and H100 NVL product briefs",
     "https://www.nvidia.com/en-us/data-center/h100/",
