@@ -63,3 +63,14 @@ def book_build() -> BuildResult:
         stamp.write_text(json.dumps({"run_id": run_id, "returncode": proc.returncode,
                                      "output": output[-20000:], "seconds": seconds}))
         return BuildResult(proc.returncode, output[-20000:], seconds)
+
+
+@pytest.fixture(scope="module")
+def server(book_build):
+    """The built site served on 127.0.0.1 at a free port (tests/browser_support.py); yields
+    its base URL. Fails at once if the build failed."""
+    import browser_support as bs
+
+    assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
+    with bs.static_server(HTML) as url:
+        yield url

@@ -7,10 +7,7 @@ its packages and interlib are the site's own files).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
 from pathlib import Path
 
 import pytest
@@ -27,21 +24,10 @@ CHAPTER = "chapters/01_why_connect"
 FONT_CACHE_NOTICE = "Matplotlib is building the font cache; this may take a moment."
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
-def site(book_build):
-    assert book_build.returncode == 0, book_build.output[-3000:]
+def site(server):
     assert (HTML / "lite" / "lab" / "index.html").is_file(), "no JupyterLite build"
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(HTML)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    return server
 
 
 def test_lite_config_points_at_local_pyodide_only():

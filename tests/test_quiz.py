@@ -7,11 +7,8 @@ quiz module's own output.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
-import threading
 
 import pytest
 
@@ -126,29 +123,12 @@ def test_html_matches_the_python_rules():
 
 
 # ------------------------------------------------------------------ in the browser
-def _serve(directory):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(directory))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
-
-
 @pytest.fixture(scope="module")
-def site(book_build):
+def site(server):
     from browser_support import require_chromium
 
     require_chromium()
-    from conftest import HTML
-
-    assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
-    httpd = _serve(HTML)
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    return server
 
 
 @pytest.fixture(scope="module")

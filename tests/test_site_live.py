@@ -51,13 +51,6 @@ def demo_pages() -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def server(book_build):
-    assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
-    with bs.static_server(HTML) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
 def browser():
     """One Chromium; every request leaving 127.0.0.1 is aborted and remembered."""
     with bs.chromium_context() as context:

@@ -38,13 +38,6 @@ _Recorder = bs.Recorder
 
 
 @pytest.fixture(scope="module")
-def server(book_build):
-    assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
-    with bs.static_server(HTML) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
 def browser():
     with bs.chromium_context() as context:
         yield context

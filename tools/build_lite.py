@@ -27,7 +27,6 @@ one from a CDN) can never be picked up. It takes a few seconds.
 from __future__ import annotations
 
 import argparse
-import base64
 import hashlib
 import json
 import os
@@ -36,12 +35,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
+sys.path.insert(0, str(REPO / "book" / "_ext"))
+from book_site import build_interlib_wheel  # noqa: E402  (the one packer of interlib)
 from toc import toc_notebooks  # noqa: E402
 
 PIPLITE_WHEELS = REPO / "book" / "_vendor" / "piplite"
@@ -65,41 +65,7 @@ ADDED_DEPENDS = {
 # ipython by jupyterlite-pyodide-kernel 0.5, micropip for piplite, matplotlib-pyodide
 # via matplotlib); all of it, with dependencies, must be among the vendored files.
 KERNEL_NEEDS = ["micropip", "ssl", "sqlite3", "ipython", "interlib"]
-DATA_DIRS = ("book/data", "chapters/data")
-
-
-def build_interlib_wheel(dest: Path) -> Path:
-    """A pure-Python wheel of interlib (no build backend, so no network and no setuptools
-    needed; reproducible: fixed timestamps, sorted entries)."""
-    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    name, version = project["name"], project["version"]
-    dist_info = f"{name}-{version}.dist-info"
-    files: list[tuple[str, bytes]] = []
-    for path in sorted((REPO / "interlib").rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            files.append((path.relative_to(REPO).as_posix(), path.read_bytes()))
-    metadata = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}",
-                f"Summary: {project.get('description', '')}",
-                f"Requires-Python: {project.get('requires-python', '>=3.11')}"]
-    metadata += [f"Requires-Dist: {dep}" for dep in project.get("dependencies", [])]
-    files.append((f"{dist_info}/METADATA", ("\n".join(metadata) + "\n").encode()))
-    files.append((f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: interconnects "
-                  b"tools/build_lite.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"))
-    files.append((f"{dist_info}/top_level.txt", b"interlib\n"))
-    record = []
-    for arcname, data in files:
-        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        record.append(f"{arcname},sha256={digest},{len(data)}")
-    record.append(f"{dist_info}/RECORD,,")
-    files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
-    wheel = dest / f"{name}-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
-        for arcname, data in files:
-            info = zipfile.ZipInfo(arcname, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, data)
-    return wheel
+DATA_DIRS = ("chapters/data",)
 
 
 def stage_contents(dest: Path) -> list[str]:

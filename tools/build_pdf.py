@@ -22,15 +22,11 @@ Nothing leaves 127.0.0.1 (the site is self-contained); a request that tries fail
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
 import html
-import http.server
 import io
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -38,6 +34,9 @@ from urllib.parse import urlparse
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 from toc import toc_docnames  # noqa: E402
+
+sys.path.insert(0, str(REPO / "tests"))
+from browser_support import static_server  # noqa: E402  (as the browser tests serve it)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
@@ -83,24 +82,6 @@ PRINT_CSS = """
   mjx-container mjx-assistive-mml { clip: auto !important; opacity: 0.01 !important; }
 }
 """
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@contextlib.contextmanager
-def serve(site: Path):
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def toc_parts(repo: Path = REPO) -> list[tuple[str | None, list[str]]]:
@@ -177,7 +158,7 @@ def build(site: Path, out: Path) -> dict:
     outside: list[str] = []
     profile = tempfile.mkdtemp(prefix="interconnects-pdf-")
     try:
-        with serve(site) as base, sync_playwright() as p:
+        with static_server(site) as base, sync_playwright() as p:
             ctx = p.chromium.launch_persistent_context(
                 profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
                 viewport={"width": 1200, "height": 1600})

@@ -58,31 +58,36 @@ RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zi
            "pyodide-lock.json", "matplotlib-fontlist.json", "site-packages-pycache.zip")
 
 
-def _dist_version() -> str:
-    import tomllib
-
-    return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+def interlib_files() -> list[Path]:
+    """What a wheel of interlib holds: its modules and its package data (``interlib/data``),
+    no bytecode."""
+    return sorted(p for p in (REPO / "interlib").rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
 
 
 def build_interlib_wheel(dest: Path) -> Path:
-    """Pack ``interlib/`` (its ``.py`` files) into ``dest/interlib-<version>-py3-none-any.whl``
-    with the standard library: a valid wheel (METADATA, WHEEL, RECORD), byte-for-byte the
-    same for the same sources (fixed timestamps, sorted entries)."""
+    """Pack ``interlib/`` (:func:`interlib_files`) into
+    ``dest/interlib-<version>-py3-none-any.whl`` with the standard library: a valid wheel
+    (METADATA with pyproject.toml's dependencies, WHEEL, RECORD), byte-for-byte the same for
+    the same sources (fixed timestamps, sorted entries). The one packer of interlib: the
+    site's live demos load it, and tools/build_lite.py puts it in the JupyterLite edition."""
     import base64
     import hashlib
+    import tomllib
     import zipfile
 
-    version = _dist_version()
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    version = project["version"]
     info = f"interlib-{version}.dist-info"
-    files = sorted(p for p in (REPO / "interlib").rglob("*.py") if "__pycache__" not in p.parts)
-    entries = [(p.relative_to(REPO).as_posix(), p.read_bytes()) for p in files]
-    entries.append((f"{info}/METADATA", (
-        f"Metadata-Version: 2.1\nName: interlib\nVersion: {version}\n"
-        "Summary: The computation package behind the Interconnects textbook (packed by the "
-        "book build for the site's live demos)\nRequires-Python: >=3.11\n"
-        "Requires-Dist: numpy\nRequires-Dist: matplotlib\n").encode()))
+    entries = [(p.relative_to(REPO).as_posix(), p.read_bytes()) for p in interlib_files()]
+    metadata = ["Metadata-Version: 2.1", "Name: interlib", f"Version: {version}",
+                f"Summary: {project['description']}",
+                f"Requires-Python: {project['requires-python']}"]
+    metadata += [f"Requires-Dist: {dep}" for dep in project.get("dependencies", [])]
+    entries.append((f"{info}/METADATA", ("\n".join(metadata) + "\n").encode()))
     entries.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: book_site.py\n"
                                      b"Root-Is-Purelib: true\nTag: py3-none-any\n"))
+    entries.append((f"{info}/top_level.txt", b"interlib\n"))
     record = []
     for name, data in entries:
         digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
