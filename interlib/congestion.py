@@ -347,7 +347,9 @@ def ecmp_balance(flows: int = 8, paths: int = 8, qps_per_flow: int = 1,
     for lo in range(0, trials, chunk):
         n = min(chunk, trials - lo)
         pick = rng.integers(0, paths, size=(n, total))
-        idx = (np.arange(n)[:, None] * paths + pick).ravel()
+        # drawn as int64 everywhere (the same stream on every platform), then the index
+        # type bincount needs (int32 on wasm32, where numpy refuses the int64 cast)
+        idx = (np.arange(n)[:, None] * paths + pick).ravel().astype(np.intp)
         load = np.bincount(idx, minlength=n * paths).reshape(n, paths) / q
         slow[lo:lo + n] = np.maximum(1.0, load.max(axis=1)) / ideal
     return ECMPResult(flows, paths, q, slow)

@@ -1,6 +1,6 @@
 """How good is the collective model? Published measurements vs :func:`collectives.predict`.
 
-The measurements ship with the book in ``book/data/nccl_measurements.csv``, one row per
+The measurements ship with the book in ``interlib/data/nccl_measurements.csv``, one row per
 published point, each with its source and URL (Appendix A). Rows are marked:
 
 * ``calibration``: the points the book's calibrated constants
@@ -35,8 +35,9 @@ from . import collectives, display
 from .specs import GPUS, SYSTEMS, custom
 from .units import GB_per_s, Gbit_per_s, MiB
 
-DATA_PATH = Path(__file__).resolve().parent.parent / "book" / "data" / "nccl_measurements.csv"
-"""Where the shipped measurements live (the book's ``book/data`` folder)."""
+DATA_PATH = Path(__file__).resolve().parent / "data" / "nccl_measurements.csv"
+"""Where the shipped measurements live: package data (``interlib/data``), so the same file
+is read wherever interlib runs (CPython, the site's Pyodide, JupyterLite)."""
 
 ROLES = ("calibration", "holdout")
 COLUMNS = ("id", "role", "source", "url", "system", "gpu", "gpus_per_node", "nodes",
@@ -392,7 +393,7 @@ def summary_table(results=None) -> display.Table:
         ["points", "size regime", "n", "median error", "worst error", "worst fold",
          "worst point"], rows,
         caption="Error of collectives.predict against the published busbw in "
-                "book/data/nccl_measurements.csv (relative error |predicted - measured| / "
+                "interlib/data/nccl_measurements.csv (relative error |predicted - measured| / "
                 "measured; fold = max(p/m, m/p)). Regimes: "
                 + "; ".join(f"{n} {regime_bounds(n)}" for n, _, _ in REGIMES) + ".")
 
@@ -559,7 +560,7 @@ def sources_table(rows=None) -> display.Table:
             len(e["ids"]), "/".join(sorted(e["roles"])), ", ".join(sorted(e["systems"])),
             src, url] for (src, url), e in seen.items()]
     return display.Table(["ids", "points", "role", "systems", "source", "url"], out,
-                         caption="Sources of book/data/nccl_measurements.csv.")
+                         caption="Sources of interlib/data/nccl_measurements.csv.")
 
 
 def curves(rows=None) -> list[dict]:
@@ -745,7 +746,7 @@ def scale_table(results=None, role: str = "holdout") -> display.Table:
         ["GPUs", "points", "median error", "worst fold", "worst point",
          "points >= 1 MiB off by more than 2x"], rows,
         caption=f"Error of collectives.predict on the {role} points of "
-                "book/data/nccl_measurements.csv by total GPU count (relative error "
+                "interlib/data/nccl_measurements.csv by total GPU count (relative error "
                 "|predicted - measured| / measured; fold = max(p/m, m/p)).")
 
 

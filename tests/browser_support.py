@@ -212,7 +212,7 @@ def copy_notebooks(dest: Path, notebooks) -> None:
         rel = Path(nb).resolve().relative_to(REPO)
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / rel, dest / rel)
-    for extra in ("book/data", "chapters/data"):
+    for extra in ("chapters/data",):
         if (REPO / extra).is_dir() and not (dest / extra).exists():
             shutil.copytree(REPO / extra, dest / extra)
 

@@ -41,7 +41,7 @@ def test_stored_prose_figures_are_current(path, tmp_path):
     copy = tmp_path / rel
     copy.parent.mkdir(parents=True)
     shutil.copy2(path, copy)
-    for extra in ("book/data", "chapters/data"):  # data files a notebook may read
+    for extra in ("chapters/data",):  # data files a notebook may read
         if (REPO / extra).is_dir() and not (tmp_path / extra).exists():
             shutil.copytree(REPO / extra, tmp_path / extra)
     execute(copy)

@@ -26,6 +26,7 @@ import functools
 from types import MappingProxyType
 
 import numpy as np
+from matplotlib.patches import Rectangle
 
 from .. import _validate as v
 from .. import display, nvswitch
@@ -94,7 +95,11 @@ def _mesh_vs_switch_skeleton():
     marker, = a2.plot([], [], "o", color="black", ms=8)
     # Where the GPU has fewer links than peers there is no full mesh at all: shade that
     # range and say so (above the grid, below the curves: a blitted frame draws it there).
-    no_mesh = a2.axvspan(ns[-1], ns[-1], color="#e8e8e8", zorder=1.6, lw=0)
+    # An explicit Rectangle (x in data, y across the axes): axvspan returns a Polygon on
+    # matplotlib 3.8 (the browser's Pyodide) and a Rectangle on 3.9+, and the update hook
+    # moves it with set_x / set_width.
+    no_mesh = a2.add_patch(Rectangle((ns[-1], 0), 0, 1, transform=a2.get_xaxis_transform(),
+                                     color="#e8e8e8", zorder=1.6, lw=0))
     no_mesh_note = a2.text(0, 0.3, "", transform=a2.get_xaxis_transform(), ha="center",
                            va="center", fontsize=9, color="#333333", zorder=1.7)
     a2.set_xlabel("GPUs n")

@@ -7,7 +7,7 @@ Two kinds, kept apart:
 * ``calibrated``: this book's own constants for what NCCL's model leaves out (kernel launch,
   the slow ramp of mid-size messages, how fast a NIC really runs, the pace of NVLink SHARP
   in a rack-scale NVLink domain). Each was fitted once to named rows of
-  ``book/data/nccl_measurements.csv`` (its note says which); those rows are calibration
+  ``interlib/data/nccl_measurements.csv`` (its note says which); those rows are calibration
   rows, and Appendix A reports the error on the held-out rows alone. A test fails if a row
   named here is marked holdout.
 """
@@ -283,5 +283,5 @@ CALIBRATED_FROM = {
     "NVLS_CHUNK_TIME_RACK": ("CW1-*",),
     "TCPXO_STEP_LATENCY": ("A3M-01",),
 }
-"""Which rows of ``book/data/nccl_measurements.csv`` each calibrated constant was fitted to
+"""Which rows of ``interlib/data/nccl_measurements.csv`` each calibrated constant was fitted to
 (``"V1-*"``: every row of that source). Every such row must be a calibration row."""
