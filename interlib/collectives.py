@@ -576,7 +576,15 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         # first window crosses the intra-node stages at NVLink speed and the inter-node
         # stages through all the node's NICs in use at once.
         inter_fill = fill(inter_steps + 1, b_inter)
-        return t0 + lat + fill(steps, b_fill) + inter_fill + np.maximum(t_intra, t_inter)
+        t_bw = np.maximum(t_intra, t_inter)
+        if a == "nvls" and not nccl_view and sys_.gpu.arch == "Blackwell" \
+                and sys_.gpu.name in C.X86_HOST_GPUS:
+            # NCCL v2.29's NVLSTree correction on Blackwell with an x86 host (tuning.cc):
+            # below 1 GiB the tree runs at treeCorrectionFactor[Simple][log2(size / 64)]
+            corr = np.asarray(C.NVLS_TREE_CORRECTION_BLACKWELL_X86)
+            idx = np.floor(np.log2(np.maximum(S / 64, 1))).astype(int)
+            t_bw = t_bw / np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
+        return t0 + lat + fill(steps, b_fill) + inter_fill + t_bw
     return t0 + lat + fill(steps, b_fill) + t_intra
 
 
