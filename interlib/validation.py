@@ -875,6 +875,42 @@ def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
     return out
 
 
+def measured_time(row) -> float:
+    """Time of one call a measurement implies, seconds: ``size x bus factor / busbw``
+    (nccl-tests' definition undone)."""
+    v.instance("row", row, Measurement, "a validation.Measurement")
+    n = row.gpus_per_node * row.nodes
+    return row.size_bytes * collectives.bus_factor(row.collective, n) / row.busbw
+
+
+def time_inversions(rows=None, factor: float = 2.0) -> list[tuple[str, str, float]]:
+    """Measurements that took more than ``factor`` times as long as a larger size of the
+    same series (same source id prefix, GPUs, nodes, collective and algorithm).
+
+    No cost model can meet such a point and its larger neighbour at once: at one algorithm
+    and protocol a call's time does not fall as the message grows, and NCCL's choice is the
+    quickest of such times. Each is ``(id, id of the larger, quicker size, ratio of the
+    times)``, the larger size being the quickest of those above.
+    """
+    rows = _measurements(rows)
+    v.number("factor", factor, lo=1.0)
+    groups: dict = {}
+    for r in rows:
+        groups.setdefault((r.id.split("-")[0], r.gpus_per_node, r.nodes, r.collective,
+                           r.algorithm), []).append(r)
+    out = []
+    for rs in groups.values():
+        for r in rs:
+            larger = [q for q in rs if q.size_bytes > r.size_bytes]
+            if not larger:
+                continue
+            q = min(larger, key=measured_time)
+            ratio = measured_time(r) / measured_time(q)
+            if ratio > factor:
+                out.append((r.id, q.id, ratio))
+    return out
+
+
 def gpu_count_sweep(size_bytes: float = 8 * 2**30) -> dict:
     """Predicted all-reduce busbw against total GPU count, for the figure of Appendix A:
     DGX H100 nodes (8 to 1,024 GPUs) and GB200 NVL72 racks (72 to 1,440 GPUs), NCCL's
