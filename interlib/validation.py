@@ -662,7 +662,11 @@ def calibration_table() -> display.Table:
              ("Simple buffer, NCCL default", C.NCCL_DEFAULT_BUFFSIZE),
              ("AWS region tuner from nodes", C.AWS_TUNER_MIN_NODES),
              ("multi-node Ring/Simple latency factor", C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR),
-             ("NVLS minimum GPUs", C.NVLS_MIN_GPUS)]
+             ("NVLS minimum GPUs", C.NVLS_MIN_GPUS),
+             ("NVLSTree correction entries, x86 Blackwell (NCCL v2.29)",
+              C.NVLS_TREE_CORRECTION_SOURCE),
+             ("PyTorch per-call host overhead (rows timed one call at a time)",
+              C.TORCH_HOST_OVERHEAD)]
     return display.Table(["constant", "value", "kind", "source"],
                          [[name, fmt(s), s.kind, s.source.title] for name, s in items],
                          caption="Besides these, predict() uses NCCL's per-algorithm base and "
@@ -695,6 +699,13 @@ ROUND1_PATH = DATA_PATH.parent / "model_error_round1.json"
 round added GPUDirect-TCPXO, AWS's region tuner and the per-stage ring fill. Computed with
 the roles of that time: row A3M-01 was then a holdout point (it is now a calibration row,
 so the holdout set of the later columns has one point fewer in the 9-72 bucket)."""
+
+
+ROUND2_PATH = DATA_PATH.parent / "model_error_round2.json"
+"""Error of the model after the second at-scale round (issue 15), frozen before the third
+round added the benchmark's per-call host overhead for rows timed one call at a time through
+PyTorch (:func:`timed_one_call`) and NCCL v2.29's NVLSTree correction on x86 Blackwell. Same
+roles as now."""
 
 
 def scale_bucket(n_gpus) -> str:
@@ -808,36 +819,40 @@ def before_summary(path=None) -> dict:
 
 def before_after_table(results=None) -> display.Table:
     """Holdout error by GPU-count bucket, before and after the at-scale rework, on the same
-    CSV (before: :func:`before_summary`; after: :func:`summary_by_scale`)."""
+    CSV (before, round 1 and round 2: :func:`before_summary`; now: :func:`summary_by_scale`)."""
     before = before_summary()
-    mid = before_summary(ROUND1_PATH)
+    r1 = before_summary(ROUND1_PATH)
+    r2 = before_summary(ROUND2_PATH)
     after = {s.bucket: s for s in summary_by_scale(results, "holdout")}
     rows = []
     for name, _, _ in SCALES:
-        b, m, a = before.get(("holdout", name)), mid.get(("holdout", name)), after.get(name)
+        b, m1, m2, a = (before.get(("holdout", name)), r1.get(("holdout", name)),
+                        r2.get(("holdout", name)), after.get(name))
         if b is None and a is None:
             continue
         n = f"{b['n']} / {a.count}" if a and b and b["n"] != a.count else \
             str(a.count if a else b["n"])
-        rows.append([name, n,
-                     display.fmt_pct(b["median"], 3) if b else "-",
-                     display.fmt_pct(m["median"], 3) if m else "-",
+        pct = (lambda d: display.fmt_pct(d["median"], 3) if d else "-")
+        rows.append([name, n, pct(b), pct(m1), pct(m2),
                      display.fmt_pct(a.median_error, 3) if a else "-",
                      display.fmt_ratio(b["worst_fold"], 3) if b else "-",
                      display.fmt_ratio(a.worst_fold, 3) if a else "-",
-                     f"{b['over2x_ge1MiB']} / {m['over2x_ge1MiB']} / {a.over_2x}"
-                     if a and b and m else "-"])
+                     f"{b['over2x_ge1MiB']} / {m1['over2x_ge1MiB']} / {m2['over2x_ge1MiB']}"
+                     f" / {a.over_2x}" if a and b and m1 and m2 else "-"])
     return display.Table(
         ["GPUs", "holdout points (before / now)", "median error before", "after round 1",
-         "now", "worst fold before", "worst fold now",
-         ">= 1 MiB off by > 2x: before / round 1 / now"],
+         "after round 2", "now", "worst fold before", "worst fold now",
+         ">= 1 MiB off by > 2x: before / round 1 / round 2 / now"],
         rows, caption="The published holdout points, the model before issue 15, after its "
                       "first round (NVLS saturation in rack-scale domains, NVLSTree's heads "
                       "and chunks, the double binary tree's node traffic, the network "
-                      "plugin's latency, NCCL's own algorithm choice) and now (second round: "
-                      "GPUDirect-TCPXO, AWS's region tuner, the per-stage ring fill). Row "
-                      "A3M-01 was a holdout point in the first two columns and is a "
-                      "calibration row now.")
+                      "plugin's latency, NCCL's own algorithm choice), after its second "
+                      "(GPUDirect-TCPXO, AWS's region tuner, the per-stage ring fill) and now "
+                      "(third round: the per-call host overhead of the PyTorch benchmark "
+                      "behind the P6-B200 rows, NCCL v2.29's NVLSTree correction on x86 "
+                      "Blackwell). Row A3M-01 was a holdout point in the first two columns "
+                      "and is a calibration row since the second round; the third round "
+                      "changed no role.")
 
 
 def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
