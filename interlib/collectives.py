@@ -640,6 +640,9 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     NVLSTree: NVLS inside each node, a double binary tree between nodes through at most 32
     head NICs per domain, each node sending S (two nodes), 1.5 S (three) or 2 S (more)
     (at scale on H100: about 8 x 48 GB/s / 2 per GPU, 380 GB/s busbw; measured 370-380).
+    On Blackwell GPUs in x86 hosts (B200) NVLSTree below 1 GiB runs at NCCL v2.29's tree
+    correction factor of its size (tuning.cc; NCCL's own choice before v2.29 does not see
+    it, so ``auto`` leaves it out of the choice and charges it in the time).
     In a rack-scale domain (NVL72) NVLS runs at chunk pace (:func:`nvls_rate`). Limits:
     the pipeline fill is calibrated on single-node runs only, so multi-node mid-size
     messages (1 MiB - 1 GiB) are the least certain predictions.
