@@ -576,7 +576,15 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         # first window crosses the intra-node stages at NVLink speed and the inter-node
         # stages through all the node's NICs in use at once.
         inter_fill = fill(inter_steps + 1, b_inter)
-        return t0 + lat + fill(steps, b_fill) + inter_fill + np.maximum(t_intra, t_inter)
+        t_bw = np.maximum(t_intra, t_inter)
+        if a == "nvls" and not nccl_view and sys_.gpu.arch == "Blackwell" \
+                and sys_.gpu.name in C.X86_HOST_GPUS:
+            # NCCL v2.29's NVLSTree correction on Blackwell with an x86 host (tuning.cc):
+            # below 1 GiB the tree runs at treeCorrectionFactor[Simple][log2(size / 64)]
+            corr = np.asarray(C.NVLS_TREE_CORRECTION_BLACKWELL_X86)
+            idx = np.floor(np.log2(np.maximum(S / 64, 1))).astype(int)
+            t_bw = t_bw / np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
+        return t0 + lat + fill(steps, b_fill) + inter_fill + t_bw
     return t0 + lat + fill(steps, b_fill) + t_intra
 
 
@@ -632,6 +640,9 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     NVLSTree: NVLS inside each node, a double binary tree between nodes through at most 32
     head NICs per domain, each node sending S (two nodes), 1.5 S (three) or 2 S (more)
     (at scale on H100: about 8 x 48 GB/s / 2 per GPU, 380 GB/s busbw; measured 370-380).
+    On Blackwell GPUs in x86 hosts (B200) NVLSTree below 1 GiB runs at NCCL v2.29's tree
+    correction factor of its size (tuning.cc; NCCL's own choice before v2.29 does not see
+    it, so ``auto`` leaves it out of the choice and charges it in the time).
     In a rack-scale domain (NVL72) NVLS runs at chunk pace (:func:`nvls_rate`). Limits:
     the pipeline fill is calibrated on single-node runs only, so multi-node mid-size
     messages (1 MiB - 1 GiB) are the least certain predictions.

@@ -324,3 +324,42 @@ def test_links_never_imports_inside_box():
 def test_a_model_never_imports_a_book_appendix(model):
     mods = _imports(ROOT / "interlib" / f"{model}.py")
     assert not any(m.endswith(("errata", "_errata_claims", "validation")) for m in mods), mods
+
+
+# NCCL v2.29's NVLSTree correction on Blackwell with an x86 host (tuning.cc):
+# bw *= treeCorrectionFactor[Simple][log2(size / 64)] below 1 GiB
+def test_nvls_tree_correction_on_x86_blackwell_below_one_gib(monkeypatch):
+    def nvls(sysid, k, size):
+        return co.predict("all_reduce", size, sysid, None, k, "nvls")
+
+    before = {s: nvls("dgx-b200", 4, s) for s in (256 * MiB, GiB)}
+    gb = nvls("gb200-nvl72", 4, 256 * MiB).time_s
+    monkeypatch.setattr(C, "X86_HOST_GPUS", ())
+    after = {s: nvls("dgx-b200", 4, s) for s in (256 * MiB, GiB)}
+    # 256 MiB: log2(2^28 / 64) = 22, factor .9 in NCCL's Simple row: only the bandwidth
+    # term is stretched, so the call takes longer, by at most 1 / .9
+    assert before[256 * MiB].time_s > after[256 * MiB].time_s
+    assert before[256 * MiB].time_s <= after[256 * MiB].time_s / 0.9 * (1 + 1e-12)
+    # from 1 GiB (logSize 24) NCCL applies nothing
+    assert before[GiB].time_s == after[GiB].time_s
+    # GB200 sits on Grace (Arm): never corrected
+    assert nvls("gb200-nvl72", 4, 256 * MiB).time_s == gb
+    # one node runs NVLS, not NVLSTree: never corrected
+    monkeypatch.undo()
+    one = nvls("dgx-b200", 1, 256 * MiB).time_s
+    monkeypatch.setattr(C, "X86_HOST_GPUS", ())
+    assert nvls("dgx-b200", 1, 256 * MiB).time_s == one
+
+
+def test_nvls_tree_correction_keeps_time_growing_with_size():
+    sizes = 2.0 ** np.arange(10, 35)
+    t = [co.predict("all_reduce", s, "dgx-b200", None, 4, "nvls").time_s for s in sizes]
+    assert all(b >= a for a, b in zip(t, t[1:]))
+
+
+def test_nvls_tree_correction_is_ncclss_simple_row():
+    # NCCL v2.29.2 tuning.cc treeCorrectionFactor[NCCL_PROTO_SIMPLE], 24 entries
+    assert C.NVLS_TREE_CORRECTION_BLACKWELL_X86 == (
+        .9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8,
+        .9, .9, .9)
+    assert C.NVLS_TREE_CORRECTION_SOURCE.value == len(C.NVLS_TREE_CORRECTION_BLACKWELL_X86)

@@ -273,6 +273,30 @@ TREE_CORRECTION = {
 TREE_CORRECTION_SOURCE = Spec(22, "count", "model constant", S.NCCL_TUNING,
                               note="treeCorrectionFactor table: 22 entries per protocol")
 
+# NCCL v2.29's correction of NVLSTree on Blackwell with an x86 host (tuning.cc
+# ncclTopoGetAlgoTime), Simple protocol, powers of two from 64 B to 512 MiB (24 entries).
+NVLS_TREE_CORRECTION_BLACKWELL_X86 = (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5,
+                                      .5, .6, .7, .8, .7, .7, .8, .9, .9, .9)
+NVLS_TREE_CORRECTION_SOURCE = Spec(
+    24, "count", "model constant", S.NCCL_TUNING_229,
+    note="NVLSTree all-reduce below 1 GiB on Blackwell GPUs with an x86 host runs at "
+         "treeCorrectionFactor[Simple][log2(size/64)] of NCCL's bandwidth (added in NCCL "
+         "v2.29 with 'improves performance tuning of 256M-512M message sizes on Blackwell'); "
+         "taken as what the hardware does in every NCCL version, but NCCL's own choice "
+         "(how auto picks) sees it only from v2.29, so the book's choice leaves it out")
+X86_HOST_GPUS = ("B200",)
+"""GPU names (``specs.GPUS[...].name``) whose boards sit in x86 hosts: HGX/DGX B200 (Intel
+Xeon). GB200 pairs its Blackwell GPUs with a Grace (Arm) CPU, so NCCL's x86-only NVLSTree
+correction does not apply there."""
+
+TORCH_HOST_OVERHEAD = Spec(
+    25.0 * us, "us", "measured", S.BEKMAN_ALLREDUCE_BENCH,
+    note="PyTorch's per-call host overhead 'of some 20-30us' (middle of the range the "
+         "benchmark's author states), paid by every call when all_reduce_bench.py timed one "
+         "dist.all_reduce per trial on an idle device (its version of 2026-07-31, with which "
+         "the SB1/SB4 tables were published); not part of the collective model: Appendix A "
+         "adds it to the prediction of those rows only")
+
 CALIBRATED_FROM = {
     "LAUNCH_OVERHEAD": ("V1-*",),
     "LL_EFFICIENCY": ("V1-*", "V3-*"),

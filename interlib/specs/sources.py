@@ -578,3 +578,24 @@ CUSTOM_NODE = Source(
     "NIC speed and fabric. With PCIe every GPU is assumed to get its full x16 link (no "
     "shared PCIe switch or root complex), which flatters PCIe. No such product is claimed.",
     key="")
+# ------------------------------------------- the collective model, round 3 (issue 15)
+NCCL_TUNING_229 = Source(
+    "NVIDIA NCCL v2.29.2 source, src/graph/tuning.cc (ncclTopoGetAlgoTime)",
+    "https://github.com/NVIDIA/nccl/blob/v2.29.2-1/src/graph/tuning.cc",
+    "'if (algorithm == NCCL_ALGO_NVLS_TREE && coll == ncclFuncAllReduce && logSize >= 0 && "
+    "logSize < 24 && comm->minCompCap >= 100 && comm->cpuArch == NCCL_TOPO_CPU_ARCH_X86) bw *= "
+    "treeCorrectionFactor[protocol][logSize]' (logSize = log2(nBytes / 64)): on Blackwell "
+    "GPUs with an x86 host, NVLSTree all-reduce below 1 GiB runs at the tree correction "
+    "factor of its size; Simple row .9 .9 .9 .9 .9 .9 .9 .8 .7 .6 .6 .5 .5 .5 .5 .6 .7 .8 .7 "
+    ".7 .8 .9 .9 .9. Release notes v2.29.2: 'Improves performance tuning of 256M-512M message "
+    "sizes on Blackwell for AllReduce'. Not in v2.27.7 or v2.28.9.", key="")
+BEKMAN_ALLREDUCE_BENCH = Source(
+    "Bekman, ML Engineering Open Book, network/benchmarks/all_reduce_bench.py (history)",
+    "https://github.com/stas00/ml-engineering/blob/master/network/benchmarks/all_reduce_bench.py",
+    "As of commit 280ef22 (2026-07-31), the version current when the P6-B200 table of "
+    "network/README.md was published (commit cbbf431, 2026-08-02), each trial is "
+    "'dist.barrier(); start_event.record(); dist.all_reduce(tensor); end_event.record()': one "
+    "call timed on an idle device. The later docstring: 'each trial keeps the device busy ... "
+    "so PyTorch's per-call host overhead of some 20-30us is hidden'; '--with-host-overhead "
+    "... time 1 all-reduce per trial on an idle device instead, which adds the per-call host "
+    "overhead to every call'.", key="")
