@@ -357,8 +357,11 @@ def _k():
            f"{_n(n_sw)} / {_n(tot)}", t["Network switch/cable"].source),
         _f("NIC share", nic, display.fmt_pct(nic, 2), f"{_n(n_nic)} / {_n(tot)}",
            t["NIC"].source),
-        _f("GPUs per cluster", gpus, f"{gpus:,.0f}",
-           f"{_n(pods.value)} pods x {_n(per_pod.value)} GPUs", studies.META_CLUSTER_GPUS.source),
+        _f("GPUs per cluster", gpus, f"{gpus:,.0f}", "quoted", studies.META_CLUSTER_GPUS.source),
+        # the pod layout is the Llama 3 paper's (section 3.3.1), not the March 2024 blog's
+        _f("Pods x GPUs per pod", pods.value * per_pod.value,
+           f"{pods.value * per_pod.value:,.0f}",
+           f"{_n(pods.value)} pods x {_n(per_pod.value)} GPUs", pods.source),
     )
     why = ("First claim: no 'network configuration' row and no such share exists in Llama 3's "
            f"Table 5; the network rows are Network Switch/Cable ({figs[0].text}) and NIC "

@@ -136,7 +136,12 @@ def test_k_llama3():
     assert not hasattr(E, "LLAMA3_INTERRUPTIONS")
     hows = {f.label: f.how for f in E.claim("k").figures}
     assert hows["NIC share"] == "7 / 419"
-    assert hows["GPUs per cluster"] == "8 pods x 3,072 GPUs"     # facts 1.7: Meta's pods
+    assert hows["Pods x GPUs per pod"] == "8 pods x 3,072 GPUs"     # facts 1.7: Meta's pods
+    assert fig("k", "Pods x GPUs per pod") == fig("k", "GPUs per cluster")
+    # the cluster size is the March 2024 blog's; the pods are the Llama 3 paper's (3.3.1)
+    srcs = {f.label: f.source for f in E.claim("k").figures}
+    assert srcs["GPUs per cluster"] is not srcs["Pods x GPUs per pod"]
+    assert "3.3.1" in srcs["Pods x GPUs per pod"].title   # Llama 3 paper, section 3.3.1
     assert "pods" not in E.CLAIM_GIVENS["k"]
 
 
