@@ -20,3 +20,17 @@ def ratio(a: float, b: float) -> str:
 def more(a: float, b: float) -> str:
     """How much larger ``a`` is than ``b``, as a percentage ("16.2 %")."""
     return D.fmt_pct(a / b - 1)
+
+
+def control(demo: str, param: str):
+    """The control ``param`` of the demo ``demo`` (its default, range or options): the
+    setting a question starts from, read where the demo defines it rather than typed
+    again."""
+    from .. import get  # late: the demo modules import the answers
+
+    return get(demo).controls[param]
+
+
+def default(demo: str, param: str):
+    """The default of :func:`control` ``param`` of ``demo``."""
+    return control(demo, param).default

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import collectives, display as D, hierarchy, scaling
 from ...plots import ch01 as P
 from ...units import GB, billion
-from . import more, ratio
+from . import control, default, more, ratio
 
 def _ring_default_n() -> int:
     from .. import get
@@ -29,11 +29,12 @@ def ring_first_chunk() -> str:
 def ring_buffers_sent() -> str:
     ns = (2, 4, 8)
     f = {n: collectives.bus_factor("all_reduce", n) for n in ns}
-    big = collectives.bus_factor("all_reduce", 1024)
+    big_n = 1024
+    big = collectives.bus_factor("all_reduce", big_n)
     return ("Each GPU sends one chunk (1/n of the buffer) at each of the 2(n − 1) steps, so "
             "2(n − 1)/n buffers in all: "
             + ", ".join(f"{f[n]:.3g} for n = {n}" for n in ns)
-            + f". It approaches {collectives.bus_factor('all_reduce', 10**9):.3g} (already {big:.4g} at n = {1024:,}).\n\n"
+            + f". It approaches {collectives.bus_factor('all_reduce', 10**9):.3g} (already {big:.4g} at n = {big_n:,}).\n\n"
             "Why that is optimal: every GPU must get the other n − 1 GPUs' share of the "
             "sum into the result, and must give its own data to be added; any algorithm "
             "has to move at least (n − 1)/n of the buffer out of each GPU to reduce and "
@@ -66,24 +67,28 @@ def ring_slow_link() -> str:
 
 def sync_gpu_count() -> str:
     rung = hierarchy.link("NVLink 4")
-    big, small = 70 * billion, 1 * billion
-    t = {(p, n): scaling.ring_sync_time(p, n, rung) for p in (big, small) for n in (8, 1024)}
+    gpus, params = control("gradient_sync", "n_gpus"), control("gradient_sync", "params_billion")
+    few, many = gpus.default, gpus.max
+    big_b, small_b = params.default, params.min
+    big, small = big_b * billion, small_b * billion
+    t = {(p, n): scaling.ring_sync_time(p, n, rung) for p in (big, small) for n in (few, many)}
     return ("The ring time is 2(n − 1)·α + 2(n − 1)/n · S/B. The bandwidth term barely moves "
             "with n because 2(n − 1)/n goes from "
-            f"{collectives.bus_factor('all_reduce', 8):.3g} at {8} GPUs to "
-            f"{collectives.bus_factor('all_reduce', 1024):.3g} at {1024:,}; the latency term "
-            "grows in proportion to n. For a 70B model the bytes dominate: "
-            f"{D.fmt_time(t[big, 8])} at {8} GPUs, {D.fmt_time(t[big, 1024])} at {1024:,} "
-            f"({more(t[big, 1024], t[big, 8])} more). For a 1B model the bytes are few and "
-            f"the per-hop latency shows: {D.fmt_time(t[small, 8])} at {8} GPUs, "
-            f"{D.fmt_time(t[small, 1024])} at {1024:,} ({ratio(t[small, 1024], t[small, 8])}).")
+            f"{collectives.bus_factor('all_reduce', few):.3g} at {few} GPUs to "
+            f"{collectives.bus_factor('all_reduce', many):.3g} at {many:,}; the latency term "
+            f"grows in proportion to n. For a {big_b:g}B model the bytes dominate: "
+            f"{D.fmt_time(t[big, few])} at {few} GPUs, {D.fmt_time(t[big, many])} at {many:,} "
+            f"({more(t[big, many], t[big, few])} more). For a {small_b:g}B model the bytes are "
+            f"few and the per-hop latency shows: {D.fmt_time(t[small, few])} at {few} GPUs, "
+            f"{D.fmt_time(t[small, many])} at {many:,} ({ratio(t[small, many], t[small, few])}).")
 
 
 def sync_pcie_vs_nvlink() -> str:
-    p = 70 * billion
+    p_b, n = default("gradient_sync", "params_billion"), default("gradient_sync", "n_gpus")
+    p = p_b * billion
     pc, nv = hierarchy.link("PCIe 5.0 x16"), hierarchy.link("NVLink 4")
-    tp, tn = scaling.ring_sync_time(p, 8, pc), scaling.ring_sync_time(p, 8, nv)
-    return (f"For a 70B model on {8} GPUs PCIe takes {D.fmt_time(tp)} and NVLink 4 "
+    tp, tn = scaling.ring_sync_time(p, n, pc), scaling.ring_sync_time(p, n, nv)
+    return (f"For a {p_b:g}B model on {n} GPUs PCIe takes {D.fmt_time(tp)} and NVLink 4 "
             f"{D.fmt_time(tn)}: {ratio(tp, tn)} as long. The achieved bandwidths are "
             f"{D.fmt_rate(pc.effective)} and {D.fmt_rate(nv.effective)} per direction, a ratio "
             f"of {ratio(nv.effective, pc.effective)}: the same number, because for a large "
@@ -93,13 +98,14 @@ def sync_pcie_vs_nvlink() -> str:
 
 
 def sync_one_second() -> str:
-    p = 70 * billion
-    t = {name: scaling.ring_sync_time(p, 8, r) for name, r in hierarchy.link_options().items()}
-    ok = [n for n, x in t.items() if x <= 1.0]
-    no = [n for n, x in t.items() if x > 1.0]
+    p, n = default("gradient_sync", "params_billion") * billion, default("gradient_sync", "n_gpus")
+    budget = 1.0  # seconds of compute per step, as the question sets it
+    t = {name: scaling.ring_sync_time(p, n, r) for name, r in hierarchy.link_options().items()}
+    ok = [k for k, x in t.items() if x <= budget]
+    no = [k for k, x in t.items() if x > budget]
     return ("Synchronising in no more than the compute time (so the step at most doubles if "
-            f"nothing overlaps) means a sync time of at most one second. On {8} GPUs: "
-            + "; ".join(f"{n} {D.fmt_time(x)}" for n, x in t.items())
+            f"nothing overlaps) means a sync time of at most one second. On {n} GPUs: "
+            + "; ".join(f"{k} {D.fmt_time(x)}" for k, x in t.items())
             + f". So {', '.join(ok)} make it, and {', '.join(no)} do not"
             + (". " if no else ". ")
             + "The gradient is the same for every link; only the achieved bandwidth differs, "
@@ -109,15 +115,17 @@ def sync_one_second() -> str:
 
 
 def straggler_growth() -> str:
-    j = 0.05
-    a, b = scaling.expected_step_time(1000, 1.0, j), scaling.expected_step_time(100000, 1.0, j)
-    za, zb = scaling.expected_max_standard_normal(1000), scaling.expected_max_standard_normal(100000)
+    j = default("straggler", "jitter")
+    few, many = 1000, 100000  # the question's GPU counts
+    a, b = scaling.expected_step_time(few, 1.0, j), scaling.expected_step_time(many, 1.0, j)
+    za, zb = (scaling.expected_max_standard_normal(few),
+              scaling.expected_max_standard_normal(many))
     return (f"With {D.fmt_pct(j)} jitter the expected step is {a:.3f}× the mean GPU time at "
-            f"{1000:,} GPUs and {b:.3f}× at {100000:,}: a hundred times more GPUs make the "
+            f"{few:,} GPUs and {b:.3f}× at {many:,}: a hundred times more GPUs make the "
             f"step only {more(b, a)} slower. The step waits for the slowest GPU, "
             "mean × (1 + jitter × E[max of n normals]), and the expected maximum of n "
             "normal draws grows only like √(2 ln n): "
-            f"{za:.3f} at {1000:,} and {zb:.3f} at {100000:,}. Each further factor of ten "
+            f"{za:.3f} at {few:,} and {zb:.3f} at {many:,}. Each further factor of ten "
             "adds less, because the next-slowest GPU has to be an ever rarer outlier.")
 
 
@@ -135,8 +143,9 @@ def straggler_jitter() -> str:
 
 
 def traffic_most() -> str:
-    m, tr = P._traffic(tp=8, pp=4, dp=16, **_fixed())
-    return (f"At the defaults ({m.name}, TP {8}, PP {4}, DP {16}) one GPU sends per step: TP "
+    tp, pp, dp = (default("parallelism_traffic", k) for k in ("tp", "pp", "dp"))
+    m, tr = P._traffic(tp=tp, pp=pp, dp=dp, **_fixed())
+    return (f"At the defaults ({m.name}, TP {tp}, PP {pp}, DP {dp}) one GPU sends per step: TP "
             f"{D.fmt_bytes(tr.tp)}, DP {D.fmt_bytes(tr.dp)}, PP {D.fmt_bytes(tr.pp)}. Tensor "
             "parallelism sends the most, and it is also the one that must finish inside "
             "every layer: each layer's matrix product is split across the TP GPUs and their "
@@ -148,10 +157,11 @@ def traffic_most() -> str:
 
 
 def traffic_tp1() -> str:
-    m, tr8 = P._traffic(tp=8, pp=4, dp=16, **_fixed())
-    _, tr1 = P._traffic(tp=1, pp=4, dp=16, **_fixed())
-    w8 = scaling.gradient_bytes(m.params) / (8 * 4)
-    w1 = scaling.gradient_bytes(m.params) / 4
+    tp, pp, dp = (default("parallelism_traffic", k) for k in ("tp", "pp", "dp"))
+    m, tr8 = P._traffic(tp=tp, pp=pp, dp=dp, **_fixed())
+    _, tr1 = P._traffic(tp=1, pp=pp, dp=dp, **_fixed())
+    w8 = scaling.gradient_bytes(m.params) / (tp * pp)
+    w1 = scaling.gradient_bytes(m.params) / pp
     return (f"TP traffic drops to {D.fmt_bytes(tr1.tp)}, but DP traffic grows from "
             f"{D.fmt_bytes(tr8.dp)} to {D.fmt_bytes(tr1.dp)}: each GPU now holds a whole "
             "pipeline stage's parameters instead of one eighth of them, so its gradient "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import collectives, display as D, hierarchy, pcie
 from ...units import GB, MiB, kB
-from . import ratio
+from . import default, ratio
 
 
 def _half_size(gen="5.0", lanes=16) -> float:
@@ -75,10 +75,11 @@ def uplink_nic_placement() -> str:
 
 
 def ar_ratio() -> str:
-    s = 1024 * MiB
-    pc = collectives.predict("all_reduce", s, "h100-pcie-only", 8, 1, "ring")
-    nv = collectives.predict("all_reduce", s, "dgx-h100", 8, 1, "ring")
-    return (f"At {D.fmt_bytes(s, binary=True)} on {8} GPUs the PCIe-only ring takes "
+    s = default("allreduce_pcie_vs_nvlink", "size_mib") * MiB
+    gpus = default("allreduce_pcie_vs_nvlink", "gpus")
+    pc = collectives.predict("all_reduce", s, "h100-pcie-only", gpus, 1, "ring")
+    nv = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "ring")
+    return (f"At {D.fmt_bytes(s, binary=True)} on {gpus} GPUs the PCIe-only ring takes "
             f"{D.fmt_time(pc.time_s)} and the NVLink ring {D.fmt_time(nv.time_s)}, "
             f"{ratio(pc.time_s, nv.time_s)} as long. Their bus bandwidths are "
             f"{D.fmt_rate(pc.busbw)} and {D.fmt_rate(nv.busbw)} "
@@ -92,8 +93,9 @@ def ar_ratio() -> str:
 
 def ar_small() -> str:
     s = MiB / 16
-    pc = collectives.predict("all_reduce", s, "h100-pcie-only", 8, 1, "ring")
-    nv = collectives.predict("all_reduce", s, "dgx-h100", 8, 1, "ring")
+    gpus = default("allreduce_pcie_vs_nvlink", "gpus")
+    pc = collectives.predict("all_reduce", s, "h100-pcie-only", gpus, 1, "ring")
+    nv = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "ring")
     return (f"For a small buffer the time is mostly per-step latency, not bytes. At "
             f"{D.fmt_bytes(s, binary=True)} PCIe takes {D.fmt_time(pc.time_s)} and NVLink "
             f"{D.fmt_time(nv.time_s)}, only {ratio(pc.time_s, nv.time_s)} as long: both "

@@ -6,7 +6,7 @@ from ... import display as D, nvlink, tensor_parallel as TP
 from ...plots import ch03 as P
 from ...specs import NVLINK
 from ...units import GB, kB
-from . import ratio
+from . import default, ratio
 
 _H100, _B200 = "NVLink 4 (H100)", "NVLink 5 (B200)"
 
@@ -40,19 +40,23 @@ def transfer_direction() -> str:
 
 def tp_width() -> str:
     hs = (TP.FIGURE_WIDTHS[0] * 2, TP.FIGURE_WIDTHS[0] * 8, TP.FIGURE_WIDTHS[1])
-    c = {h: P.tp_layer_cost(8, h, _H100, 4096, 0.4) for h in hs}
+    tp, seq, mfu = (default("tp_comm_share", k) for k in ("tp", "seq_len", "mfu"))
+    c = {h: P.tp_layer_cost(tp, h, _H100, seq, mfu) for h in hs}
     return (f"A layer's compute is about {TP.layer_forward_flops(1, 1, 1):g}·s·h² FLOPs (it grows with the square of the "
             "width), but each all-reduce moves one activation of s·h values (it grows "
             "linearly). Doubling h multiplies compute by four and the bytes by two, so the "
-            f"communication share falls. At TP {8} on NVLink 4 with {4096:,} tokens: "
+            f"communication share falls. At TP {tp} on NVLink 4 with {seq:,} tokens: "
             + "; ".join(f"h = {h:,}: compute {D.fmt_time(float(x.compute_s))}, all-reduces "
                         f"{D.fmt_time(float(x.comm_s))}, share {D.fmt_pct(float(x.comm_share))}"
                         for h, x in c.items()) + ".")
 
 
 def tp_degree() -> str:
-    a, b = (P.tp_layer_cost(t, 8192, _H100, 4096, 0.4) for t in (4, 8))
-    return (f"From TP {4} to TP {8} (h = {8192:,}) the all-reduce of "
+    h, seq, mfu = (default("tp_comm_share", k) for k in ("hidden", "seq_len", "mfu"))
+    hi = default("tp_comm_share", "tp")
+    lo = hi // 2
+    a, b = (P.tp_layer_cost(t, h, _H100, seq, mfu) for t in (lo, hi))
+    return (f"From TP {lo} to TP {hi} (h = {h:,}) the all-reduce of "
             f"{D.fmt_bytes(float(a.allreduce_bytes))} takes about the same time "
             f"({D.fmt_time(float(a.comm_s))} vs {D.fmt_time(float(b.comm_s))}), because each "
             "GPU still sends about 2(n − 1)/n of the activation whatever n is, while the "
@@ -65,7 +69,8 @@ def tp_degree() -> str:
 
 
 def tp_b200() -> str:
-    h, b = (P.tp_layer_cost(8, 8192, link, 4096, 0.4) for link in (_H100, _B200))
+    tp, hid, seq, mfu = (default("tp_comm_share", k) for k in ("tp", "hidden", "seq_len", "mfu"))
+    h, b = (P.tp_layer_cost(tp, hid, link, seq, mfu) for link in (_H100, _B200))
     fh, fb = TP.peak_flops("h100-sxm"), TP.peak_flops("b200")
     return ("The share is comm / (comm + compute). The B200 has "
             f"{ratio(fb, fh)} the H100's dense BF16 peak, so the same layer computes in "

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+from itertools import count, takewhile
+
 import numpy as np
 
 from ... import display as D, nvswitch
 from ...specs import NVLINK
 from ...specs.inside_box import NVLINK_DOMAINS
 from ...units import GiB, KiB, MiB
-from . import ratio
+from . import default, ratio
 
 
 def mesh_limit() -> str:
-    links = int(NVLINK[4].links_per_gpu.value)
+    few, gen = default("mesh_vs_switch", "n"), default("mesh_vs_switch", "gen")
+    links = int(NVLINK[gen].links_per_gpu.value)
     n = next(k for k in range(2, 1000) if nvswitch.mesh_ports_per_gpu(k) > links)
     big = 72
     return (f"An H100 has {links} NVLink 4 links. A full mesh of n GPUs needs n − 1 ports on "
             f"each GPU, so it stops working at n = {n}, where each GPU would need "
             f"{nvswitch.mesh_ports_per_gpu(n)} ports. Long before that each pair gets only a "
-            f"sliver: at {8} GPUs a pair gets "
-            f"{D.fmt_rate(float(nvswitch.mesh_pair_bandwidth(8, 4)))} per direction if the "
+            f"sliver: at {few} GPUs a pair gets "
+            f"{D.fmt_rate(float(nvswitch.mesh_pair_bandwidth(few, gen)))} per direction if the "
             f"links are split evenly, against "
-            f"{D.fmt_rate(NVLINK[4].per_gpu_per_direction)} to any GPU through a switch. A "
+            f"{D.fmt_rate(NVLINK[gen].per_gpu_per_direction)} to any GPU through a switch. A "
             f"{big}-GPU mesh would need {nvswitch.mesh_ports_per_gpu(big)} ports per GPU and "
             f"{nvswitch.mesh_links(big):,} cables: impossible, which is why NVL72 uses "
             "NVSwitch trays.")
@@ -30,8 +33,9 @@ def mesh_limit() -> str:
 def mesh_exchange() -> str:
     n = 72
     chips = int(nvswitch.switch_chips_needed(n))
+    few, gen = default("mesh_vs_switch", "n"), default("mesh_vs_switch", "gen")
     return ("A switch replaces a wire per pair with a port per GPU link: "
-            f"{nvswitch.switch_links(8, 4)} GPU-to-switch links for {8} H100s (every link of "
+            f"{nvswitch.switch_links(few, gen)} GPU-to-switch links for {few} H100s (every link of "
             "every GPU), growing linearly with n instead of n(n − 1)/2. The price is the "
             "switch itself: chips with many ports, their power and cooling, a hop of "
             "latency, and a fixed maximum size (the switch's port count caps the domain). "
@@ -57,13 +61,15 @@ def nvls_above_line() -> str:
 
 
 def nvls_small_n() -> str:
+    # the GPU counts where the ideal NVLS factor 2(n − 1)/(n + 1) is at most one
+    small = list(takewhile(lambda n: float(nvswitch.nvls_busbw_factor(n)) <= 1, count(2)))
     parts = []
-    for n in (2, 3):
+    for n in small:
         p = nvswitch.ring_vs_nvls(GiB, "dgx-h100", n)
         parts.append(f"{n} GPUs: ideal factor {float(nvswitch.nvls_busbw_factor(n)):.3g}, ring "
                      f"{D.fmt_time(float(p['ring'].time_s))}, NVLS "
                      f"{D.fmt_time(float(p['nvls'].time_s))}, NCCL picks {p['auto'].algorithm}")
-    return (f"The NVLS factor 2(n − 1)/(n + 1) is below or equal to one for n ≤ {3}: with so "
+    return (f"The NVLS factor 2(n − 1)/(n + 1) is below or equal to one for n ≤ {small[-1]}: with so "
             "few GPUs the ring already sends little (2(n − 1)/n of the buffer), and NVLS "
             "adds the switch round trip and runs at a lower achieved efficiency. "
             + "; ".join(parts) + ". NCCL's tuning model compares the predicted times and "
@@ -72,12 +78,13 @@ def nvls_small_n() -> str:
 
 def nvls_crossover() -> str:
     sizes = np.geomspace(KiB, 16 * MiB, 400)
-    p = nvswitch.ring_vs_nvls(sizes, "dgx-h100", 8)
+    system, gpus = default("ring_vs_nvls", "system"), default("ring_vs_nvls", "gpus")
+    p = nvswitch.ring_vs_nvls(sizes, system, gpus)
     ring, nvls = np.asarray(p["ring"].time_s), np.asarray(p["nvls"].time_s)
     cross = float(sizes[np.argmax(nvls < ring)])
     small = 4 * KiB
-    q = nvswitch.ring_vs_nvls(small, "dgx-h100", 8)
-    return (f"On a DGX H100 with {8} GPUs the ring wins below about "
+    q = nvswitch.ring_vs_nvls(small, system, gpus)
+    return (f"On a DGX H100 with {gpus} GPUs the ring wins below about "
             f"{D.fmt_bytes(cross, binary=True)}. At {D.fmt_bytes(small, binary=True)} the ring "
             f"takes {D.fmt_time(float(q['ring'].time_s))} and NVLS "
             f"{D.fmt_time(float(q['nvls'].time_s))}: neither moves many bytes, so both times "

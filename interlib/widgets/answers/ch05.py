@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ... import collectives, display as D, flowcontrol, hierarchy, specs, topology
 from ...plots import ch05 as P
-from ...units import GiB, MiB
-from . import ratio
+from ...units import MiB
+from . import control, default, ratio
 
 _ALGS = ("ring", "hierarchical", "sharp")
 
@@ -23,31 +23,35 @@ def _nvlink_phase(size_bytes) -> float:
 
 
 def ib_nics() -> str:
-    eight, one = _times(1024.0, nics=8), _times(1024.0, nics=1)
+    size, nodes, nics = (default("ib_allreduce", k) for k in ("size_mib", "nodes",
+                                                              "nics_per_node"))
+    eight, one = _times(size, nodes, nics=nics), _times(size, nodes, nics=1)
     nic = specs.system(P.ALLREDUCE_SYSTEM).nic.rate.value
     nv = hierarchy.link("NVLink 4").effective
-    return (f"At {D.fmt_bytes(GiB, binary=True)} on {16} nodes: "
+    return (f"At {D.fmt_bytes(size * MiB, binary=True)} on {nodes} nodes: "
             + "; ".join(f"{a} {D.fmt_time(eight[a])} → {D.fmt_time(one[a])} "
                         f"({ratio(one[a], eight[a])})" for a in _ALGS)
             + ". The NIC bandwidth per node falls eightfold (from "
-            f"{D.fmt_rate(8 * nic)} to {D.fmt_rate(nic)} per direction). The ring and the "
+            f"{D.fmt_rate(nics * nic)} to {D.fmt_rate(nic)} per direction). The ring and the "
             "hierarchical algorithm push their bytes at the pace of the slower of NVLink "
             f"({D.fmt_rate(nv)} achieved) and the node's NICs, so their bandwidth term grows "
-            f"by {ratio(min(nv, 8 * nic), nic)}, close to the NIC ratio; their latency terms do "
+            f"by {ratio(min(nv, nics * nic), nic)}, close to the NIC ratio; their latency terms do "
             "not change, so the total grows a little less. SHARP is different: the "
             "switches reduce, so each GPU sends its shard into the network only once, and "
             "with eight NICs the slower of its two pipelined phases was the NVLink "
-            f"reduce-scatter and all-gather inside each node ({D.fmt_time(_nvlink_phase(GiB))}"
+            f"reduce-scatter and all-gather inside each node ({D.fmt_time(_nvlink_phase(size * MiB))}"
             "), which does not change. With one NIC the network phase becomes the slower one; "
             "the growth is the network time over the old NVLink-bound time, not the NIC ratio.")
 
 
 def ib_latency() -> str:
-    small, big = _times(1.0, nodes=128), _times(4096.0, nodes=128)
-    n = 128 * specs.system(P.ALLREDUCE_SYSTEM).gpus_per_node
-    return (f"At {128} nodes ({n:,} GPUs): {D.fmt_bytes(MiB, binary=True)} takes {D.fmt_time(small['ring'])} with the flat "
+    nodes = max(control("ib_allreduce", "nodes").options)
+    sizes = control("ib_allreduce", "size_mib")
+    small, big = _times(sizes.min, nodes=nodes), _times(sizes.max, nodes=nodes)
+    n = nodes * specs.system(P.ALLREDUCE_SYSTEM).gpus_per_node
+    return (f"At {nodes} nodes ({n:,} GPUs): {D.fmt_bytes(sizes.min * MiB, binary=True)} takes {D.fmt_time(small['ring'])} with the flat "
             f"ring and {D.fmt_time(small['sharp'])} with SHARP "
-            f"({ratio(small['ring'], small['sharp'])}); {D.fmt_bytes(4 * GiB, binary=True)} takes "
+            f"({ratio(small['ring'], small['sharp'])}); {D.fmt_bytes(sizes.max * MiB, binary=True)} takes "
             f"{D.fmt_time(big['ring'])} and {D.fmt_time(big['sharp'])} "
             f"({ratio(big['ring'], big['sharp'])}). The flat ring takes 2(n − 1) = "
             f"{2 * (n - 1):,} steps, each paying a hop latency; for a small buffer those "
@@ -59,15 +63,17 @@ def ib_latency() -> str:
 
 
 def ib_cx8() -> str:
-    c7, c8 = _times(1024.0, nic="connectx-7"), _times(1024.0, nic="connectx-8")
-    return (f"At {D.fmt_bytes(GiB, binary=True)}, {16} nodes, {8} NICs: "
+    size, nodes, nics = (default("ib_allreduce", k) for k in ("size_mib", "nodes",
+                                                              "nics_per_node"))
+    c7, c8 = (_times(size, nodes, nic=nic, nics=nics) for nic in ("connectx-7", "connectx-8"))
+    return (f"At {D.fmt_bytes(size * MiB, binary=True)}, {nodes} nodes, {nics} NICs: "
             + "; ".join(f"{a} {D.fmt_time(c7[a])} → {D.fmt_time(c8[a])} "
                         f"({ratio(c7[a], c8[a])})" for a in _ALGS)
             + ". Doubling the NIC rate only speeds up the part of the algorithm that crosses "
             "the network. The hierarchical and SHARP algorithms pipeline an NVLink phase "
             "inside each node with a network phase, and run at the pace of the slower one; "
             "the NVLink reduce-scatter and all-gather take "
-            f"{D.fmt_time(_nvlink_phase(GiB))} (2(g − 1)/g × S ÷ NVLink's achieved "
+            f"{D.fmt_time(_nvlink_phase(size * MiB))} (2(g − 1)/g × S ÷ NVLink's achieved "
             f"{D.fmt_rate(hierarchy.link('NVLink 4').effective)}) whatever the NIC. The flat "
             "ring's per-step rate is the slower of NVLink and the node's NICs, and with "
             "ConnectX-8 that is NVLink. Once the network is faster than NVLink's share, the "
@@ -75,13 +81,15 @@ def ib_cx8() -> str:
 
 
 def fat_tree_step() -> str:
-    two = topology.max_hosts(64, 2)
-    a, b, c = (topology.fat_tree(h, 64) for h in (1024, 2 * 1024, 2 * 1024 + 16))
+    radix, step = default("fat_tree", "radix"), control("fat_tree", "hosts").step
+    two = topology.max_hosts(radix, 2)
+    # the question's counts: half the two-tier limit, the limit, one slider step beyond
+    a, b, c = (topology.fat_tree(h, radix) for h in (two // 2, two, two + step))
     return (f"{a.hosts:,} → {b.hosts:,} hosts: {a.switches} → {b.switches} switches, still "
             f"{b.tiers} tiers and up to {b.max_hops} switch hops: the count just doubles. At "
             f"{c.hosts:,} it jumps to {c.switches} switches, {c.tiers} tiers and "
             f"{c.max_hops} hops. A two-tier non-blocking fat tree of radix-k switches holds "
-            f"at most k²/2 hosts ({two:,} for k = {64}): each leaf uses half its ports for "
+            f"at most k²/2 hosts ({two:,} for k = {radix}): each leaf uses half its ports for "
             "hosts and half for spines, and a spine has k ports, one per leaf. One host more "
             "needs a third tier, and every path between pods gets two more hops.")
 
@@ -99,33 +107,40 @@ def fat_tree_taper() -> str:
 
 
 def fat_tree_radix() -> str:
-    h128, h64 = topology.max_hosts(128, 2), topology.max_hosts(64, 2)
-    a, b = topology.fat_tree(8192, 64), topology.fat_tree(8192, 128)
-    return (f"{h128:,} hosts fit in two tiers of {128}-port switches, four times the "
-            f"{h64:,} of {64}-port ones (k²/2). For {8192:,} hosts the {64}-port tree needs "
+    lo, hi = default("fat_tree", "radix"), max(control("fat_tree", "radix").options)
+    hosts = 8192
+    h_hi, h_lo = topology.max_hosts(hi, 2), topology.max_hosts(lo, 2)
+    a, b = topology.fat_tree(hosts, lo), topology.fat_tree(hosts, hi)
+    return (f"{h_hi:,} hosts fit in two tiers of {hi}-port switches, four times the "
+            f"{h_lo:,} of {lo}-port ones (k²/2). For {hosts:,} hosts the {lo}-port tree needs "
             f"{a.tiers} tiers, {a.switches} switches and {a.cables:,} cables with up to "
-            f"{a.max_hops} hops; the {128}-port tree {b.tiers} tiers, {b.switches} switches, "
+            f"{a.max_hops} hops; the {hi}-port tree {b.tiers} tiers, {b.switches} switches, "
             f"{b.cables:,} cables and {b.max_hops} hops. Higher radix means fewer tiers: "
             "fewer switches, cables and optics (the biggest cost), lower latency and fewer "
             "places to fail.")
 
 
 def credit_bdp() -> str:
-    rtt = 32
-    bound = flowcontrol.credit_throughput_bound(16, rtt)
+    rtt, buf = default("credit_flow", "rtt_steps"), default("credit_flow", "buffer_packets")
+    half = rtt // 2  # a buffer of half the round trip
+    bound = flowcontrol.credit_throughput_bound(half, rtt)
+    at_default = flowcontrol.credit_throughput_bound(buf, rtt)
     return ("A credit comes back one round trip after its packet left, so the sender can "
             "have at most one buffer's worth of packets in flight per round trip: "
             "throughput = min(1, credits ÷ RTT). Full rate needs credits ≥ RTT in packet "
             f"times: {flowcontrol.bdp_packets(rtt)} credits for an RTT of {rtt} packet times, "
-            f"exactly the bandwidth-delay product. With the default buffer of {16} the bound "
+            f"exactly the bandwidth-delay product. With a buffer of {half} the bound "
             f"is {float(bound):.3g} of the link, and the demo's credit sender sits right "
-            "under it; slide the buffer up to the RTT and it reaches full rate.")
+            "under it; slide the buffer up to the RTT and it reaches full rate (the demo's "
+            f"default buffer of {buf} gives a bound of {float(at_default):.3g}).")
 
 
 def credit_lossy() -> str:
-    runs = P.credit_runs(16, 0.5, 32)
+    buf, load, rtt = (default("credit_flow", k) for k in ("buffer_packets", "load",
+                                                          "rtt_steps"))
+    runs = P.credit_runs(buf, load, rtt)
     c, lo = runs["credit"], runs["lossy"]
-    return (f"At load {0.5:g} the credit sender delivers {c.goodput:.3f} of the link and the lossy "
+    return (f"At load {load:g} the credit sender delivers {c.goodput:.3f} of the link and the lossy "
             f"sender {lo.goodput:.3f}, but the lossy sender is busy {lo.offered:.3f} of the "
             f"time against {c.offered:.3f}: it sends packets the full receiver must drop "
             f"({lo.drops} drops, {lo.discarded} packets discarded and resent). Those "
@@ -149,13 +164,14 @@ def credit_cable() -> str:
 
 def topo_cables() -> str:
     out = []
-    for hosts in (4096, 65536):
-        c = topology.compare(hosts, 64)
+    radix = default("topologies", "radix")
+    for hosts in (default("topologies", "hosts"), control("topologies", "hosts").max):
+        c = topology.compare(hosts, radix)
         parts = [f"{n} {c[n].cables:,} cables, "
                  f"{D.fmt_rate(c[n].bisection_per_direction / c[n].cables)} of bisection per "
                  "cable" for n in topology.TOPOLOGIES if c[n] is not None]
         out.append(f"at {hosts:,} hosts: " + "; ".join(parts))
-    return (f"Radix {64}, " + ". And ".join(out) + ". The dragonfly needs the fewest cables (it "
+    return (f"Radix {radix}, " + ". And ".join(out) + ". The dragonfly needs the fewest cables (it "
             "uses long global links sparingly); the fat tree gives the most bisection per "
             "cable, because every cable it adds is part of a full-bandwidth path. The "
             "torus is cheapest in switches but poorest in bisection. The ordering holds "
@@ -163,12 +179,14 @@ def topo_cables() -> str:
 
 
 def topo_radix16() -> str:
-    df = topology.balanced_dragonfly(16)
-    a, b = topology.fat_tree(4096, 64), topology.fat_tree(4096, 16)
+    radixes = control("topologies", "radix")
+    low, radix, hosts = min(radixes.options), radixes.default, default("topologies", "hosts")
+    df = topology.balanced_dragonfly(low)
+    a, b = topology.fat_tree(hosts, radix), topology.fat_tree(hosts, low)
     return ("A dragonfly's size is fixed by its routers: with radix k a balanced design has "
             "about k/4 hosts per router, k/2 routers per group and one global link between "
-            f"each pair of groups. With {16} ports that tops out at {df.hosts:,} hosts, below "
-            f"{4096:,}. The fat tree still reaches it but needs {b.tiers} tiers instead of "
+            f"each pair of groups. With {low} ports that tops out at {df.hosts:,} hosts, below "
+            f"{hosts:,}. The fat tree still reaches it but needs {b.tiers} tiers instead of "
             f"{a.tiers}, {b.switches:,} switches instead of {a.switches}, and its longest "
             f"path grows from {a.max_links} to {b.max_links} links.")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ... import display as D, reliability
 from ...plots import ch06 as P
 from ...units import ms
+from . import default
 
 
 def drop_billion() -> str:
@@ -60,10 +61,12 @@ def pfc_off() -> str:
 
 
 def pfc_short() -> str:
-    long_, short = (P.pfc_storm_run(True, True, w, 0.6) for w in (600, 100))
-    return (f"A shorter trigger breaks the storm sooner: with {600} steps it fires at t = "
+    load, long_w = default("pfc_storm", "load"), default("pfc_storm", "watchdog_steps")
+    short_w = 100  # a shortened trigger
+    long_, short = (P.pfc_storm_run(True, True, w, load) for w in (long_w, short_w))
+    return (f"A shorter trigger breaks the storm sooner: with {long_w} steps it fires at t = "
             f"{long_.watchdog_fired_at} and at most {int(long_.paused_hosts.max())} senders "
-            f"are paused at once; with {100} steps it fires at t = {short.watchdog_fired_at} "
+            f"are paused at once; with {short_w} steps it fires at t = {short.watchdog_fired_at} "
             f"and {int(short.paused_hosts.max())} are. The healthy traffic recovers "
             "sooner. The risk: the watchdog drops packets for that port and disables "
             "lossless behaviour on a lossless (RDMA) class. A receiver that is only briefly "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import display as D, hierarchy
 from ...plots import ch07 as P
 from ...specs import studies
-from . import ratio
+from . import control, default, ratio
 
 
 def ladder_steepest() -> str:
@@ -49,16 +49,17 @@ def ladder_pcie() -> str:
 
 
 def _lay(**kw):
-    base = dict(tp=8, pp=4, dp=8, model="llama-3-70b", oversubscription=1.0)
+    base = {k: default("layout", k) for k in ("tp", "pp", "dp", "model", "oversubscription")}
     base.update(kw)
     return P._layout_traffic("dgx-h100", base["model"], base["tp"], base["pp"], base["dp"],
                              base["oversubscription"])
 
 
 def layout_tp16() -> str:
-    a, b = _lay(), _lay(tp=16)
+    small, big = default("layout", "tp"), max(control("layout", "tp").options)
+    a, b = _lay(tp=small), _lay(tp=big)
     ta, tb = a.phase("TP"), b.phase("TP")
-    return (f"TP {8} fits in one DGX H100 (eight GPUs on NVLink); TP {16} spans two servers, "
+    return (f"TP {small} fits in one DGX H100 (eight GPUs on NVLink); TP {big} spans two servers, "
             f"so its all-reduces cross the {tb.rung} rung. TP time per step goes from "
             f"{D.fmt_time(ta.time_s)} over {ta.rung} to {D.fmt_time(tb.time_s)} over "
             f"{tb.rung} ({ratio(tb.time_s, ta.time_s)}), although each GPU moves about the "
