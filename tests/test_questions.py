@@ -6,7 +6,10 @@ string answer): every run of digits in its string literals must belong to a name
 contains digits (a product such as "H100", "NVLink 4", "PCIe 5.0 x16", a formula such as
 "2(n − 1)/n"), listed below. A figure typed into the prose ("450 GB/s", "about 7×")
 fails; a figure interpolated from an interlib computation (``{D.fmt_rate(x)}``) passes,
-because only the literal parts of an f-string are checked.
+because only the literal parts of an f-string are checked. A number typed into a
+replacement field (``f"{8} GPUs"``) fails too: it is a figure typed into the text all the
+same, and the computation typing its own 8 can drift away from it. The given belongs in a
+named local (or the demo control it comes from) that feeds both the model and the text.
 """
 
 from __future__ import annotations
@@ -47,11 +50,17 @@ def typed_numbers(text: str) -> list[str]:
     return re.findall(r"\d[\d.,]*", _ALLOWED.sub(" ", text))
 
 
+def _function_node(func):
+    """The syntax tree of ``func`` (a ``def`` or a ``lambda``) from its source."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+    return next(n for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+
 def _literals(func) -> list[str]:
     """The string literals of ``func``'s source, excluding f-string format specs and the
     docstring (the literal parts of f-strings are included)."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
-    fn = tree.body[0]
+    fn = _function_node(func)
     specs = {id(n.format_spec) for n in ast.walk(fn)
              if isinstance(n, ast.FormattedValue) and n.format_spec is not None}
     skip = set()
@@ -73,11 +82,21 @@ def _literals(func) -> list[str]:
         elif isinstance(n, (ast.Tuple, ast.List)) and not isinstance(getattr(n, "ctx", None),
                                                                       ast.Store):
             pass
-    doc = fn.body[0].value if (fn.body and isinstance(fn.body[0], ast.Expr)
+    doc = fn.body[0].value if (isinstance(fn.body, list) and fn.body
+                               and isinstance(fn.body[0], ast.Expr)
                                and isinstance(fn.body[0].value, ast.Constant)) else None
     return [n.value for n in ast.walk(fn)
             if isinstance(n, ast.Constant) and isinstance(n.value, str)
             and id(n) not in skip and n is not doc]
+
+
+def formatted_constants(func) -> list:
+    """Numbers typed straight into an f-string's replacement fields in ``func``'s source
+    (``f"{8} GPUs"``, ``f"{1024:,}"``): each one is a given typed into the text."""
+    return [n.value.value for n in ast.walk(_function_node(func))
+            if isinstance(n, ast.FormattedValue) and isinstance(n.value, ast.Constant)
+            and isinstance(n.value.value, (int, float, complex))
+            and not isinstance(n.value.value, bool)]
 
 
 def _items():
@@ -114,6 +133,12 @@ def test_answers_quote_computed_figures_only(name, item):
     else:
         found = typed_numbers(raw or "")
     assert not found, f"{name}: typed numbers {found} in the answer text"
+    if callable(raw):
+        consts = formatted_constants(raw)
+        assert not consts, (
+            f"{name}: {raw.__qualname__} formats the constant(s) {consts} into its text "
+            "(f\"{8} ...\"); name the given once (a local, or the demo control's default) and "
+            "use that name in both the computation and the f-string")
 
 
 def test_the_typed_number_check_can_fail():
@@ -126,6 +151,19 @@ def test_the_typed_number_check_can_fail():
 
     assert [t for lit in _literals(typed) for t in typed_numbers(lit)] == ["450", "7"]
     assert [t for lit in _literals(computed) for t in typed_numbers(lit)] == []
+
+
+def test_the_formatted_constant_check_can_fail():
+    typed = lambda: f"{8} GPUs, {1024:,} at most, load {0.5:g}"  # noqa: E731
+
+    def named():
+        gpus = 8
+        return f"{gpus} GPUs"
+
+    # the literal-text check alone does not see these
+    assert [t for lit in _literals(typed) for t in typed_numbers(lit)] == []
+    assert formatted_constants(typed) == [8, 1024, 0.5]
+    assert formatted_constants(named) == []
 
 
 @pytest.mark.parametrize("name", list(widgets.DEMOS))
