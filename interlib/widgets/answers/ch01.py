@@ -34,7 +34,8 @@ def ring_buffers_sent() -> str:
     return ("Each GPU sends one chunk (1/n of the buffer) at each of the 2(n − 1) steps, so "
             "2(n − 1)/n buffers in all: "
             + ", ".join(f"{f[n]:.3g} for n = {n}" for n in ns)
-            + f". It approaches {collectives.bus_factor('all_reduce', 10**9):.3g} (already {big:.4g} at n = {big_n:,}).\n\n"
+            + f". It approaches {collectives.bus_factor('all_reduce', 10**9):.3g} "
+            f"(already {big:.4g} at n = {big_n:,}).\n\n"
             "Why that is optimal: every GPU must get the other n − 1 GPUs' share of the "
             "sum into the result, and must give its own data to be added; any algorithm "
             "has to move at least (n − 1)/n of the buffer out of each GPU to reduce and "

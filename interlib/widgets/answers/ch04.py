@@ -69,9 +69,10 @@ def nvls_small_n() -> str:
         parts.append(f"{n} GPUs: ideal factor {float(nvswitch.nvls_busbw_factor(n)):.3g}, ring "
                      f"{D.fmt_time(float(p['ring'].time_s))}, NVLS "
                      f"{D.fmt_time(float(p['nvls'].time_s))}, NCCL picks {p['auto'].algorithm}")
-    return (f"The NVLS factor 2(n − 1)/(n + 1) is below or equal to one for n ≤ {small[-1]}: with so "
-            "few GPUs the ring already sends little (2(n − 1)/n of the buffer), and NVLS "
-            "adds the switch round trip and runs at a lower achieved efficiency. "
+    return ("The NVLS factor 2(n − 1)/(n + 1) is below or equal to one for "
+            f"n ≤ {small[-1]}: with so few GPUs the ring already sends little (2(n − 1)/n of "
+            "the buffer), and NVLS adds the switch round trip and runs at a lower achieved "
+            "efficiency. "
             + "; ".join(parts) + ". NCCL's tuning model compares the predicted times and "
             "keeps the ring.")
 

@@ -39,8 +39,9 @@ def ib_nics() -> str:
             "not change, so the total grows a little less. SHARP is different: the "
             "switches reduce, so each GPU sends its shard into the network only once, and "
             "with eight NICs the slower of its two pipelined phases was the NVLink "
-            f"reduce-scatter and all-gather inside each node ({D.fmt_time(_nvlink_phase(size * MiB))}"
-            "), which does not change. With one NIC the network phase becomes the slower one; "
+            "reduce-scatter and all-gather inside each node "
+            f"({D.fmt_time(_nvlink_phase(size * MiB))}), which does not change. With one NIC "
+            "the network phase becomes the slower one; "
             "the growth is the network time over the old NVLink-bound time, not the NIC ratio.")
 
 
@@ -49,9 +50,11 @@ def ib_latency() -> str:
     sizes = control("ib_allreduce", "size_mib")
     small, big = _times(sizes.min, nodes=nodes), _times(sizes.max, nodes=nodes)
     n = nodes * specs.system(P.ALLREDUCE_SYSTEM).gpus_per_node
-    return (f"At {nodes} nodes ({n:,} GPUs): {D.fmt_bytes(sizes.min * MiB, binary=True)} takes {D.fmt_time(small['ring'])} with the flat "
-            f"ring and {D.fmt_time(small['sharp'])} with SHARP "
-            f"({ratio(small['ring'], small['sharp'])}); {D.fmt_bytes(sizes.max * MiB, binary=True)} takes "
+    return (f"At {nodes} nodes ({n:,} GPUs): {D.fmt_bytes(sizes.min * MiB, binary=True)} "
+            f"takes {D.fmt_time(small['ring'])} with the flat ring and "
+            f"{D.fmt_time(small['sharp'])} with SHARP "
+            f"({ratio(small['ring'], small['sharp'])}); "
+            f"{D.fmt_bytes(sizes.max * MiB, binary=True)} takes "
             f"{D.fmt_time(big['ring'])} and {D.fmt_time(big['sharp'])} "
             f"({ratio(big['ring'], big['sharp'])}). The flat ring takes 2(n − 1) = "
             f"{2 * (n - 1):,} steps, each paying a hop latency; for a small buffer those "
@@ -140,8 +143,9 @@ def credit_lossy() -> str:
                                                           "rtt_steps"))
     runs = P.credit_runs(buf, load, rtt)
     c, lo = runs["credit"], runs["lossy"]
-    return (f"At load {load:g} the credit sender delivers {c.goodput:.3f} of the link and the lossy "
-            f"sender {lo.goodput:.3f}, but the lossy sender is busy {lo.offered:.3f} of the "
+    return (f"At load {load:g} the credit sender delivers {c.goodput:.3f} of the link and "
+            f"the lossy sender {lo.goodput:.3f}, but the lossy sender is busy "
+            f"{lo.offered:.3f} of the "
             f"time against {c.offered:.3f}: it sends packets the full receiver must drop "
             f"({lo.drops} drops, {lo.discarded} packets discarded and resent). Those "
             "retransmissions use link time and switch buffers upstream that other flows "
