@@ -408,6 +408,8 @@ def _fig():
     (lambda: widgets.register("ring_all_reduce"), "demo='ring_all_reduce'"),
     (lambda: widgets.LiveFigure("ring_all_reduce"), "demo='ring_all_reduce'"),
     (lambda: widgets.LiveFigure(widgets.get("ring_all_reduce"), bbox=5), "bbox=5"),
+    (lambda: widgets.DemoFrames("ring_all_reduce"), "demo='ring_all_reduce'"),
+    (lambda: widgets.DemoFrames(widgets.get("your_cluster"), bbox=5), "bbox=5"),
     (lambda: widgets.IntSlider("x", 10, 4, "n"), "min='x'"),
     (lambda: widgets.IntSlider(1, None, 4, "n"), "max=None"),
     (lambda: widgets.IntSlider(1, 10, 2.5, "n"), "default=2.5"),

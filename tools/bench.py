@@ -163,10 +163,12 @@ def moving_control(demo):
     """``(kind, index)`` of the first control, in declared order, whose one step away from
     the defaults changes the rendered picture: kind "slider" or "select", index among the
     demo's controls of that kind (their order on the page)."""
-    from interlib.widgets import render
+    from interlib.widgets import DemoFrames
+
+    frames = DemoFrames(demo)
 
     def picture(params=None):  # the PNG alone: the alt text names the settings
-        return re.search(r'src="([^"]+)"', render(demo.name, params)[0]).group(1)
+        return frames.frame({**demo.defaults(), **(params or {})})[0]
 
     base = picture()
     counts = {"slider": 0, "select": 0}

@@ -331,24 +331,57 @@ class LiveFigure:
         return buf.getvalue()
 
 
+def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int):
+    """``demo.func(**kw)`` drawn once and closed: ``(png, alt, bbox)`` (``bbox=None``:
+    measured on this figure)."""
+    import matplotlib.pyplot as plt
+
+    fig = demo.func(**kw)
+    try:
+        bbox = bbox or figure_bbox(fig)
+        return figure_png(fig, bbox, compress_level), figure_alt(fig, demo.name, kw), bbox
+    finally:
+        plt.close(fig)  # harmless for a pyplot-free Figure; frees one made with pyplot
+
+
+class DemoFrames:
+    """Every frame of one demo after the first: PNG, alt text and summary text for any
+    control values, rendered in the demo's render area (measured once, at the defaults, so
+    every frame has one size). A demo with an ``update`` hook keeps one
+    :class:`LiveFigure` changed in place; one without gets a new figure per frame.
+    :func:`show` (JupyterLab) and :func:`interlib.widgets.live.frame` (the site's live
+    demos) both draw through it."""
+
+    def __init__(self, demo: Demo, bbox=None):
+        v.instance("demo", demo, Demo, "a widgets.Demo")
+        _check_bbox(bbox)
+        self.demo = demo
+        self.live = LiveFigure(demo, bbox) if demo.update is not None else None
+        self.bbox = self.live.bbox if self.live is not None else bbox
+
+    def frame(self, kw: dict, compress_level: int = 1) -> tuple[bytes, str, str | None]:
+        """``(png, alt, summary text or None)`` at the control values ``kw``."""
+        demo = self.demo
+        if self.live is not None:
+            png, alt = self.live.frame(kw, compress_level), figure_alt(self.live.fig, demo.name, kw)
+        else:
+            if self.bbox is None:  # the render area, measured at the defaults
+                self.bbox = _new_frame(demo, demo.defaults(), None, compress_level)[2]
+            png, alt, _ = _new_frame(demo, kw, self.bbox, compress_level)
+        return png, alt, (demo.summary(**kw) if demo.summary is not None else None)
+
+
 def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6):
     """The demo at its defaults updated by ``params``, as ``(img_html, summary_html,
     bbox)``: what :func:`show` puts in its two HTML widgets, and the render area to reuse
     for the next frame (``bbox=None``: measure it). Exposed for tests and the benchmark."""
-    import matplotlib.pyplot as plt
-
     demo = get(name)
     _check_bbox(bbox)
     v.integer("compress_level", compress_level, lo=0, hi=9)
     kw = {**demo.defaults(), **_check_params(demo.func, params)}
-    fig = demo.func(**kw)
-    try:
-        bbox = bbox or figure_bbox(fig)
-        img = _img_html(figure_png(fig, bbox, compress_level), figure_alt(fig, name, kw))
-    finally:
-        plt.close(fig)  # harmless for a pyplot-free Figure; frees one made with pyplot
+    png, alt, bbox = _new_frame(demo, kw, bbox, compress_level)
     text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
-    return img, text, bbox
+    return _img_html(png, alt), text, bbox
 
 
 def show(name: str):
@@ -380,19 +413,15 @@ def show(name: str):
     numbers.add_class("interlib-numbers")
 
     # With an update hook, one Figure lives as long as the demo and is changed in place.
-    live = LiveFigure(demo, bbox) if demo.update is not None else None
+    frames = DemoFrames(demo, bbox)
 
     def _update(_change=None):
         kw = {k: c.value for k, c in ctrls.items()}
         # zlib level 1: about twice as fast to encode as the default, a larger image.
-        if live is None:
-            new_img, new_text, _ = render(name, kw, bbox, compress_level=1)
-        else:
-            new_img = _img_html(live.frame(kw), figure_alt(live.fig, name, kw))
-            new_text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
+        png, alt, summary_text = frames.frame(kw, compress_level=1)
         with plot.hold_sync(), numbers.hold_sync():
-            plot.value = new_img
-            numbers.value = new_text
+            plot.value = _img_html(png, alt)
+            numbers.value = _pre_html(summary_text) if summary_text is not None else ""
 
     for c in ctrls.values():
         c.observe(_update, names="value")

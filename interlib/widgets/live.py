@@ -4,9 +4,10 @@ The site shows each demo as static HTML (:mod:`interlib.widgets.page`). When the
 goes live, the browser runs this ``interlib`` (a wheel the book build packs from the same
 sources as the stored outputs) and calls :func:`frame` with the values of the demo's native
 controls. ``frame`` checks them against the demo's controls, updates the demo's figure with
-the same code path as JupyterLab's :func:`interlib.widgets.show` (one
-:class:`~interlib.widgets.LiveFigure` per demo, changed in place by the demo's ``update``
-hook; no hook: a new figure per frame, as ``show`` does) and returns the picture, its alt text
+the same code path as JupyterLab's :func:`interlib.widgets.show`
+(:class:`~interlib.widgets.DemoFrames`: one figure per demo changed in place by its
+``update`` hook, or a new figure per frame without one, in the render area measured at the
+defaults) and returns the picture, its alt text
 and the printed numbers. It never raises: a bad value or a computation that raises comes
 back as ``{"ok": false, "error": "..."}`` so the page can show the message in the demo.
 """
@@ -18,7 +19,7 @@ import math
 
 from .. import _validate as v
 
-_FIGURES: dict = {}  # demo name -> LiveFigure (the demo's one live figure, as in show())
+_FRAMES: dict = {}  # demo name -> its DemoFrames (one live figure per demo, as in show())
 
 
 def _close(value, bound) -> bool:
@@ -84,28 +85,16 @@ def frame(name: str, params_json: str) -> str:
 def _frame(name: str, params: dict) -> dict:
     import base64
 
-    from . import LiveFigure, _pre_html, figure_alt, get, render
+    from . import DemoFrames, _pre_html, get
 
-    demo = get(name)
     kw = check_params(name, params)
-    if demo.update is not None:
-        live = _FIGURES.get(name)
-        if live is None:
-            live = _FIGURES[name] = LiveFigure(demo)
-        png = live.frame(kw)
-        src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-        alt = figure_alt(live.fig, name, kw)
-        text = demo.summary(**kw) if demo.summary is not None else ""
-        summary_html = _pre_html(text) if demo.summary is not None else ""
-    else:
-        import html
-        import re
-
-        img, summary_html, _ = render(name, kw, compress_level=1)
-        src = re.search(r'src="([^"]+)"', img).group(1)
-        alt = html.unescape(re.search(r'alt="([^"]*)"', img).group(1))
-        text = demo.summary(**kw) if demo.summary is not None else ""
-    return {"ok": True, "src": src, "alt": alt, "summary": text, "summary_html": summary_html,
+    frames = _FRAMES.get(name)
+    if frames is None:
+        frames = _FRAMES[name] = DemoFrames(get(name))
+    png, alt, text = frames.frame(kw)
+    src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return {"ok": True, "src": src, "alt": alt, "summary": text or "",
+            "summary_html": _pre_html(text) if text is not None else "",
             "params": json.dumps(kw)}
 
 
