@@ -412,9 +412,20 @@ def _supported(sys_: System, collective: str, algorithm: str, g: int, k: int) ->
     return None
 
 
+def _profile(sys_, k: int):
+    """The cloud profile's settings that bind this run (a dict of
+    :data:`~interlib.specs.calibration.TCPXO_PROFILES`), or None: only a multi-node run over
+    GPUDirect-TCPXO is bound by one."""
+    name = getattr(sys_, "tcpxo_profile", None)
+    if k > 1 and name is not None and _fabric(sys_) == "GPUDirect-TCPXO":
+        return C.TCPXO_PROFILES[name]
+    return None
+
+
 def _candidates(sys_, collective, algorithm, g, k):
     """(algorithm, protocol) pairs to evaluate."""
     n = g * k
+    prof = _profile(sys_, k)
     if algorithm == "auto":
         if collective == "all_to_all":
             algs = ["direct"]
@@ -423,6 +434,8 @@ def _candidates(sys_, collective, algorithm, g, k):
             if _supported(sys_, collective, "nvls", g, k) is None \
                     and g >= C.NVLS_MIN_GPUS.value:
                 algs.append("nvls")
+            if prof is not None:  # the profile's NCCL_ALGO / NCCL_NVLS_ENABLE
+                algs = [a for a in algs if a in prof["algorithms"]]
         else:
             algs = ["ring"]
     else:
@@ -435,8 +448,8 @@ def _candidates(sys_, collective, algorithm, g, k):
         for p in C.PROTOCOLS:
             if p == "LL128" and sys_.intra != "nvswitch":
                 continue  # NCCL enables LL128 by default only over NVLink
-            if p == "LL" and k > 1 and _fabric(sys_) in C.FABRIC_PROTOCOLS:
-                continue  # the cloud's recommended NCCL_PROTO leaves LL out
+            if prof is not None and p not in prof["protocols"]:
+                continue  # the cloud's recommended NCCL_PROTO leaves it out
             if a == "tree" and n <= 2 and k == 1:
                 continue
             pairs.append((a, p))
@@ -665,7 +678,11 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
                         g, k)
     times = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k), S.shape)
                       for a, p in pairs])
-    if algorithm == "auto":  # what NCCL picks: the fastest by NCCL's own estimate
+    if algorithm == "auto" and k > 1 and _fabric(sys_) in C.UNPUBLISHED_TUNERS:
+        # the cloud's tuner plugin decides and its configuration is not published: assume
+        # it picks the fastest pair its profile allows
+        best = np.argmin(times, axis=0)
+    elif algorithm == "auto":  # what NCCL picks: the fastest by NCCL's own estimate
         est = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k, True),
                                         S.shape) for a, p in pairs])
         best = np.argmin(est, axis=0)

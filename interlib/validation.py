@@ -243,7 +243,9 @@ def fabric_kind(fabric: str) -> str:
 def node_for(m: "Measurement"):
     """The system a measurement ran on: the catalogue system when the row's NICs match
     it, else :func:`interlib.specs.custom.node` built from the row's GPU, GPUs per node,
-    NIC count, NIC speed and fabric (cloud instances, partitions of an NVL72 rack).
+    NIC count, NIC speed and fabric (cloud instances, partitions of an NVL72 rack). A
+    GPUDirect-TCPXO run gets the Google profile of the NCCL its installer shipped
+    (:data:`~interlib.specs.calibration.TCPXO_PROFILE_BY_NCCL`).
 
     >>> [node_for(r).name for r in load_measurements() if r.id in ("V1-01", "SB4-01")]
     ['dgx-h100', 'SB4-01']
@@ -257,9 +259,12 @@ def node_for(m: "Measurement"):
             and fabric_kind(m.fabric) == cat_kind)
     if same:
         return sys_
+    kind = fabric_kind(m.fabric)
+    profile = (C.TCPXO_PROFILE_BY_NCCL.get(m.nccl_version, C.TCPXO_DEFAULT_PROFILE)
+               if kind == "GPUDirect-TCPXO" else None)
     return custom.node(m.gpu, m.gpus_per_node, nics_per_node=m.nics_per_node,
-                       nic_gbps=m.nic_gbps, fabric=fabric_kind(m.fabric), intra=sys_.intra,
-                       name=m.id)
+                       nic_gbps=m.nic_gbps, fabric=kind, intra=sys_.intra, name=m.id,
+                       tcpxo_profile=profile)
 
 
 @dataclass(frozen=True)

@@ -211,10 +211,60 @@ def test_tcpxo_is_its_own_fabric_without_ll_and_with_a_per_step_latency():
 
 
 def test_tcpxo_step_latency_reproduces_its_calibration_point():
-    # A3M-01: 32 KiB on 2 x 8 H100 over TCPXO, 0.40 GB/s busbw (nccl-tests, out-of-place)
-    tcpxo = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO")
+    # A3M-01: 32 KiB on 2 x 8 H100 over TCPXO, 0.40 GB/s busbw (nccl-tests, out-of-place),
+    # run with the NCCL 2.21.5 installer and so with Google's 2024 profile
+    tcpxo = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO",
+                        tcpxo_profile="2024-10")
     r = co.predict("all_reduce", 32 * KiB, tcpxo, 8, 2)
     assert r.busbw == pytest.approx(0.40e9, rel=0.02)
+
+
+def test_tcpxo_2024_profile_keeps_nccl_to_ring_and_tree_with_simple():
+    # Google's release notes (Oct/Nov 2024, NCCL 2.21.5): NCCL_ALGO=Ring,Tree,
+    # NCCL_PROTO=Simple, NCCL_NVLS_ENABLE=0. The current profile allows LL128 and NVLSTree.
+    sizes = 2.0 ** np.arange(10, 34)
+    old = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO",
+                      tcpxo_profile="2024-10")
+    new = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO")
+    assert new.tcpxo_profile == C.TCPXO_DEFAULT_PROFILE == "2025-08"
+    for fn in ("auto", "fastest"):
+        r = co.predict("all_reduce", sizes, old, 8, 2, fn)
+        assert set(r.algorithm) <= {"ring", "tree"} and set(r.protocol) == {"Simple"}
+    r_new = co.predict("all_reduce", sizes, new, 8, 2)
+    assert "nvls" in set(r_new.algorithm) and "LL" not in set(r_new.protocol)
+    # on one node the network profile binds nothing: NVLS stays available
+    assert co.predict("all_reduce", 1 * GiB, old, 8, 1).algorithm == "nvls"
+
+
+def test_an_unpublished_tuner_is_assumed_to_pick_the_fastest_allowed_pair():
+    # Google's tuner config is not published: across nodes, auto == the fastest pair the
+    # profile allows (an invariant of that assumption), never slower than a forced one
+    sizes = 2.0 ** np.arange(12, 34)
+    for prof in C.TCPXO_PROFILES:
+        n = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO",
+                        tcpxo_profile=prof)
+        auto = co.predict("all_reduce", sizes, n, 8, 4)
+        for alg in C.TCPXO_PROFILES[prof]["algorithms"]:
+            forced = co.predict("all_reduce", sizes, n, 8, 4, alg)
+            assert np.all(auto.time_s <= forced.time_s * (1 + 1e-12))
+
+
+def test_tcpxo_profile_is_validated():
+    with pytest.raises(ValueError, match="tcpxo_profile='2023'"):
+        custom.node("h100-sxm", 8, fabric="GPUDirect-TCPXO", tcpxo_profile="2023")
+    with pytest.raises(ValueError, match="tcpxo_profile='2024-10' is only for"):
+        custom.node("h100-sxm", 8, fabric="InfiniBand", tcpxo_profile="2024-10")
+
+
+def test_a_tcpxo_row_gets_the_profile_of_its_installer_nccl():
+    from interlib import validation as V
+
+    rows = [r for r in V.load_measurements() if V.fabric_kind(r.fabric) == "GPUDirect-TCPXO"]
+    assert rows
+    for r in rows:
+        want = "2024-10" if r.nccl_version == "2.21.5" else C.TCPXO_DEFAULT_PROFILE
+        assert V.node_for(r).tcpxo_profile == want
+    assert C.TCPXO_PROFILE_BY_NCCL == {"2.21.5": "2024-10"}
 
 
 def test_ring_fill_on_one_node_is_unchanged_by_the_per_stage_rule():

@@ -150,13 +150,37 @@ NET_PLUGIN_LATENCY = {
 """Extra per-step network latency by fabric that the plugin reports to NCCL, seconds
 (``InfiniBand``, ``Ethernet`` meaning RoCE, ``EFA``, ``GPUDirect-TCPXO``)."""
 
-FABRIC_PROTOCOLS = {
-    "GPUDirect-TCPXO": Spec(2, "count", "model constant", S.GCP_TCPXO,
-                            note="NCCL_PROTO=Simple,LL128 in Google's recommended profile: "
-                                 "LL is off on A3 Mega"),
+TCPXO_PROFILES = {
+    "2025-08": {"algorithms": ("ring", "tree", "nvls"), "protocols": ("LL128", "Simple"),
+                "source": S.GCP_TCPXO,
+                "note": "Google's recommended profile since the Aug 21, 2025 release "
+                        "(NCCL 2.26.5 and later): NCCL_PROTO=Simple,LL128 (LL is off), "
+                        "NVLSTree allowed, the algorithm left to NCCL and Google's tuner"},
+    "2024-10": {"algorithms": ("ring", "tree"), "protocols": ("Simple",),
+                "source": S.GCP_TCPXO_RELEASES,
+                "note": "the 'required nccl configs' of the Oct 18 and Nov 27, 2024 releases "
+                        "(installer NCCL 2.21.5): NCCL_ALGO=Ring,Tree, NCCL_PROTO=Simple, "
+                        "NCCL_NVLS_ENABLE=0"},
 }
-"""Fabrics whose vendor profile restricts NCCL's protocols (value: how many remain, LL128
-and Simple)."""
+"""Google's recommended NCCL settings for GPUDirect-TCPXO (A3 Mega), by release: the
+algorithms and protocols they leave NCCL. A run is modelled with the profile of the
+installer it used (:data:`TCPXO_PROFILE_BY_NCCL`); the reader's own node gets the current
+one unless told otherwise."""
+
+TCPXO_DEFAULT_PROFILE = "2025-08"
+"""The profile a GPUDirect-TCPXO node gets unless told otherwise: Google's current one."""
+
+TCPXO_PROFILE_BY_NCCL = {"2.21.5": "2024-10"}
+"""The profile that goes with the NCCL an installer shipped: Google's installers whose
+compatible NCCL is 2.21.5 (the Oct 18 and Nov 27, 2024 releases) require the 2024 settings
+(:data:`interlib.specs.sources.GCP_TCPXO_RELEASES`). Any other version: the current one."""
+
+UNPUBLISHED_TUNERS = ("GPUDirect-TCPXO",)
+"""Fabrics whose cloud runs NCCL with a tuner plugin whose configuration is not published
+(Google's ``a3plus_tuner_config.textproto`` ships as a file in the installer image, not in
+the source). With more than one node, ``predict(..., algorithm="auto")`` assumes such a
+tuner picks the fastest (algorithm, protocol) pair the profile allows, as the model times
+them: an assumption, stated in Appendix A, not a published mechanism."""
 
 NCCL_DEFAULT_BUFFSIZE = Spec(4 * 2**20, "B", "model constant", S.NCCL_INIT,
                              note="DEFAULT_BUFFSIZE (1 << 22): NCCL's Simple-protocol buffer "
@@ -249,12 +273,14 @@ NVLS_CHUNK_TIME_RACK = Spec(
          "growing with the GPU count; with NVLSTree's 64 KiB chunks from 4 nodes up it "
          "halves (Appendix A). Not applied to 8-GPU baseboards, whose NVLS is link-bound")
 TCPXO_STEP_LATENCY = Spec(
-    47.1 * us, "us", "calibrated", S.THIS_BOOK_FIT,
+    12.6 * us, "us", "calibrated", S.THIS_BOOK_FIT,
     note="time GPUDirect-TCPXO adds to every inter-node step (twice for Simple, as NCCL "
          "counts a plugin's latency), which its plugin does not report to NCCL (it says 0): "
          "fitted so that the model meets the smallest size of the first TCPXO table in "
          "Appendix A (row A3M-01, 32 KiB on 2 x 8 H100, 0.40 GB/s busbw), which is "
-         "therefore a calibration row")
+         "therefore a calibration row. Refitted by the same rule when that run's profile "
+         "was corrected to the 2024 one (Simple only, Ring and Tree; the value fitted "
+         "under the current profile, LL128 allowed, was 47.1 us)")
 PIPELINE_CHUNKS = Spec(
     8, "count", "calibrated", S.THIS_BOOK_FIT,
     note="a message is cut into at least this many chunks per step before chunks reach "

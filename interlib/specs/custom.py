@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .. import _validate as v
 from ..units import Gbit_per_s
+from . import calibration as C
 from . import sources as S
 from ._base import Spec
 from .hardware import GPU, GPUS, NIC, System
@@ -58,15 +59,24 @@ class Node(System):
         fabric: One of :data:`FABRICS`.
         nvlink_bridge: Pairs of PCIe cards joined by an NVLink bridge (``intra`` is then
             ``"pcie"``: beyond a pair, traffic crosses PCIe).
+        tcpxo_profile: With GPUDirect-TCPXO, which of Google's recommended NCCL profiles
+            the node runs (:data:`interlib.specs.calibration.TCPXO_PROFILES`); else None.
     """
 
     fabric: str = "InfiniBand"
     nvlink_bridge: bool = False
+    tcpxo_profile: str | None = None
 
     def __post_init__(self):
         super().__post_init__()
         v.choice("fabric", self.fabric, FABRICS)
         v.flag("nvlink_bridge", self.nvlink_bridge)
+        if self.fabric == "GPUDirect-TCPXO":
+            v.choice("tcpxo_profile", self.tcpxo_profile, tuple(C.TCPXO_PROFILES))
+        elif self.tcpxo_profile is not None:
+            raise ValueError(f"tcpxo_profile={self.tcpxo_profile!r} is only for "
+                             f"fabric='GPUDirect-TCPXO' (fabric is {self.fabric!r}): "
+                             "leave it None")
 
     @property
     def bridge_effective(self) -> float:
@@ -84,7 +94,8 @@ def _gpu(gpu) -> GPU:
 
 def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = None,
          nics_per_gpu: float | None = None, nic_gbps: float = 400.0,
-         fabric: str = "InfiniBand", intra: str = "nvswitch", name: str = "custom") -> Node:
+         fabric: str = "InfiniBand", intra: str = "nvswitch", name: str = "custom",
+         tcpxo_profile: str | None = None) -> Node:
     """A node of your own design, checked against what can be built.
 
     Args:
@@ -101,6 +112,11 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
             ``"GPUDirect-TCPXO"``.
         intra: ``"nvswitch"``, ``"pcie"`` or ``"nvlink-bridge"`` (:data:`INTRA`).
         name: Id of the result.
+        tcpxo_profile: Only with ``fabric="GPUDirect-TCPXO"``: Google's recommended NCCL
+            settings the node runs, ``"2025-08"`` (the current profile, the default: LL128
+            and Simple, NVLSTree allowed) or ``"2024-10"`` (the profile of the NCCL 2.21.5
+            installers: Ring and Tree only, Simple only, NVLS off);
+            :data:`interlib.specs.calibration.TCPXO_PROFILES`.
 
     Returns:
         A :class:`Node`, usable wherever a catalogue system is.
@@ -156,6 +172,14 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
     else:
         nics = v.integer("nics_per_node", nics_per_node, lo=1, hi=4 * n)
     rate = v.number("nic_gbps", nic_gbps, lo=10.0, hi=1600.0)
+    if fabric == "GPUDirect-TCPXO":
+        profile = v.choice("tcpxo_profile", C.TCPXO_DEFAULT_PROFILE if tcpxo_profile is None
+                           else tcpxo_profile, tuple(C.TCPXO_PROFILES))
+    elif tcpxo_profile is not None:
+        raise ValueError(f"tcpxo_profile={tcpxo_profile!r} is only for "
+                         f"fabric='GPUDirect-TCPXO' (fabric is {fabric!r}): leave it None")
+    else:
+        profile = None
     src = S.IEEE_8023 if fabric != "InfiniBand" else S.IB_ROADMAP
     nic = NIC(f"{rate:g} Gb/s {fabric} NIC",
               Spec(float(rate) * Gbit_per_s, "Gbit_per_s", "derived", src, "per direction",
@@ -165,4 +189,4 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
     return Node(name, title, g, n, "nvswitch" if intra == "nvswitch" else "pcie",
                 NVSWITCH_FOR_NVLINK.get(g.nvlink_gen) if intra == "nvswitch" else None,
                 nics, nic, CUSTOM_SOURCE, gpus_per_server=per_server, fabric=fabric,
-                nvlink_bridge=intra == "nvlink-bridge")
+                nvlink_bridge=intra == "nvlink-bridge", tcpxo_profile=profile)

@@ -567,6 +567,16 @@ GCP_TCPXO = Source(
     "tcpdirect_plugin/fastrak_offload/nccl_shim.cc reports 'props.latency = 0' to NCCL; "
     "tcpxo_scripts/nccl-env-profile.sh, Google's recommended settings, sets "
     "'NCCL_PROTO=Simple,LL128' (no LL).", key="")
+GCP_TCPXO_RELEASES = Source(
+    "Google, GPUDirect-TCPXO release notes (GoogleCloudPlatform/container-engine-accelerators, "
+    "gpudirect-tcpxo/README.md) @ 685dca25",
+    "https://github.com/GoogleCloudPlatform/container-engine-accelerators/blob/master/"
+    "gpudirect-tcpxo/README.md",
+    "Oct 18 and Nov 27, 2024 releases (compatible NCCL version: nccl-2.21.5), 'required nccl "
+    "configs': 'NCCL_ALGO=Ring,Tree', 'NCCL_PROTO=Simple', 'NCCL_NVLS_ENABLE=0'; the May 01, "
+    "2025 release makes LL128 the default ('NCCL_PROTO=Simple,LL128'); the Aug 21, 2025 "
+    "release 'incorporates NVLSTree into the default configuration' ('The following have "
+    "been removed: NCCL_NVLS_ENABLE=0, NCCL_ALGO=Ring,Tree').", key="")
 NVLINK_BRIDGE = Source(
     "NVIDIA A100 PCIe and H100 NVL product briefs",
     "https://www.nvidia.com/en-us/data-center/h100/",
