@@ -422,8 +422,8 @@ def _profile(sys_, k: int):
     return None
 
 
-def _candidates(sys_, collective, algorithm, g, k):
-    """(algorithm, protocol) pairs to evaluate."""
+def _candidates(sys_, collective, algorithm, g, k, nvls=True):
+    """(algorithm, protocol) pairs to evaluate (``nvls=False``: NCCL_NVLS_ENABLE=0)."""
     n = g * k
     prof = _profile(sys_, k)
     if algorithm == "auto":
@@ -431,7 +431,7 @@ def _candidates(sys_, collective, algorithm, g, k):
             algs = ["direct"]
         elif collective == "all_reduce":
             algs = ["ring", "tree"]
-            if _supported(sys_, collective, "nvls", g, k) is None \
+            if nvls and _supported(sys_, collective, "nvls", g, k) is None \
                     and g >= C.NVLS_MIN_GPUS.value:
                 algs.append("nvls")
             if prof is not None:  # the profile's NCCL_ALGO / NCCL_NVLS_ENABLE
@@ -619,7 +619,7 @@ def _resolve(system, gpus_per_node, nodes):
 
 
 def predict(collective: str, size_bytes, system, gpus_per_node: int | None = None,
-            nodes: int = 1, algorithm: str = "auto") -> Prediction:
+            nodes: int = 1, algorithm: str = "auto", *, nvls: bool = True) -> Prediction:
     """Predict one collective as nccl-tests would measure it.
 
     Args:
@@ -636,6 +636,8 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
             of ``"ring"``, ``"tree"``, ``"rhd"``, ``"hierarchical"``, ``"nvls"``,
             ``"sharp"``, ``"direct"`` (all-to-all). A named algorithm still picks its best
             protocol, as ``NCCL_ALGO`` does.
+        nvls: Whether NCCL may use NVLS / NVLSTree (``False``: the run set
+            ``NCCL_NVLS_ENABLE=0``, so ``"auto"`` and ``"fastest"`` choose among the others).
 
     Returns:
         A :class:`Prediction` (time_s in s, algbw and busbw in bytes/s).
@@ -667,15 +669,19 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     """
     v.choice("collective", collective, COLLECTIVES)
     v.choice("algorithm", algorithm, ALGORITHMS)
+    v.flag("nvls", nvls)
     sys_, g, k = _resolve(system, gpus_per_node, nodes)
     v.number("size_bytes", size_bytes, lo=1)
+    if algorithm == "nvls" and not nvls:
+        raise ValueError("algorithm='nvls' is not available with nvls=False "
+                         "(NCCL_NVLS_ENABLE=0): choose another algorithm or nvls=True")
     if algorithm not in ("auto", "fastest"):
         why = _supported(sys_, collective, algorithm, g, k)
         if why:
             raise ValueError(f"algorithm={algorithm!r} is not available: {why}")
     S = np.atleast_1d(np.asarray(size_bytes, dtype=float))
     pairs = _candidates(sys_, collective, "auto" if algorithm == "fastest" else algorithm,
-                        g, k)
+                        g, k, nvls)
     times = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k), S.shape)
                       for a, p in pairs])
     if algorithm == "auto" and k > 1 and _fabric(sys_) in C.UNPUBLISHED_TUNERS:

@@ -327,6 +327,18 @@ def timed_one_call(row) -> bool:
     return TIMED_ONE_CALL_MARKER in row.note
 
 
+NVLS_OFF_MARKER = "NCCL_NVLS_ENABLE=0"
+"""Rows whose note states this setting ran with NVLS and NVLSTree disabled, so
+:func:`evaluate` predicts them with ``nvls=False``."""
+
+
+def nvls_disabled(row) -> bool:
+    """Whether a measurement ran with ``NCCL_NVLS_ENABLE=0`` (its note says so): the rule is
+    the setting the source states, not the model's error."""
+    v.instance("row", row, Measurement, "a validation.Measurement")
+    return NVLS_OFF_MARKER in row.note
+
+
 def evaluate(rows=None) -> list[PointResult]:
     """Predict every measurement with :func:`interlib.collectives.predict` and compare.
 
@@ -343,7 +355,8 @@ def evaluate(rows=None) -> list[PointResult]:
     for r in rows:
         sys_ = node_for(r)
         g = r.gpus_per_node if sys_.gpus_per_node >= r.gpus_per_node else sys_.gpus_per_node
-        p = collectives.predict(r.collective, r.size_bytes, sys_, g, r.nodes, r.algorithm)
+        p = collectives.predict(r.collective, r.size_bytes, sys_, g, r.nodes, r.algorithm,
+                                nvls=not nvls_disabled(r))
         busbw = p.busbw
         if timed_one_call(r):
             # the benchmark's own per-call host cost, not the collective's (measurement method)
@@ -713,6 +726,14 @@ PyTorch (:func:`timed_one_call`) and NCCL v2.29's NVLSTree correction on x86 Bla
 roles as now."""
 
 
+ROUND3_PATH = DATA_PATH.parent / "model_error_round3.json"
+"""Error of the model after the third at-scale round (issue 15), frozen before the fourth
+round gave GPUDirect-TCPXO runs the Google profile of their installer, honoured
+``NCCL_NVLS_ENABLE=0`` where a source states it (:func:`nvls_disabled`) and added Oracle's
+GB200 runs at 128 and 192 GPUs. Computed on the CSV of that time: the 31 Oracle rows are
+only in the last column."""
+
+
 def scale_bucket(n_gpus) -> str:
     """Name of the GPU-count bucket (:data:`SCALES`) of a total GPU count.
 
@@ -823,41 +844,48 @@ def before_summary(path=None) -> dict:
 
 
 def before_after_table(results=None) -> display.Table:
-    """Holdout error by GPU-count bucket, before and after the at-scale rework, on the same
-    CSV (before, round 1 and round 2: :func:`before_summary`; now: :func:`summary_by_scale`)."""
+    """Holdout error by GPU-count bucket, before and after the at-scale rework (before and
+    rounds 1-3: :func:`before_summary`, frozen on the CSV of their time; now:
+    :func:`summary_by_scale`)."""
     before = before_summary()
     r1 = before_summary(ROUND1_PATH)
     r2 = before_summary(ROUND2_PATH)
+    r3 = before_summary(ROUND3_PATH)
     after = {s.bucket: s for s in summary_by_scale(results, "holdout")}
     rows = []
     for name, _, _ in SCALES:
-        b, m1, m2, a = (before.get(("holdout", name)), r1.get(("holdout", name)),
-                        r2.get(("holdout", name)), after.get(name))
+        b, m1, m2, m3, a = (before.get(("holdout", name)), r1.get(("holdout", name)),
+                            r2.get(("holdout", name)), r3.get(("holdout", name)),
+                            after.get(name))
         if b is None and a is None:
             continue
         n = f"{b['n']} / {a.count}" if a and b and b["n"] != a.count else \
             str(a.count if a else b["n"])
         pct = (lambda d: display.fmt_pct(d["median"], 3) if d else "-")
-        rows.append([name, n, pct(b), pct(m1), pct(m2),
+        rows.append([name, n, pct(b), pct(m1), pct(m2), pct(m3),
                      display.fmt_pct(a.median_error, 3) if a else "-",
                      display.fmt_ratio(b["worst_fold"], 3) if b else "-",
                      display.fmt_ratio(a.worst_fold, 3) if a else "-",
                      f"{b['over2x_ge1MiB']} / {m1['over2x_ge1MiB']} / {m2['over2x_ge1MiB']}"
-                     f" / {a.over_2x}" if a and b and m1 and m2 else "-"])
+                     f" / {m3['over2x_ge1MiB']} / {a.over_2x}"
+                     if a and b and m1 and m2 and m3 else "-"])
     return display.Table(
         ["GPUs", "holdout points (before / now)", "median error before", "after round 1",
-         "after round 2", "now", "worst fold before", "worst fold now",
-         ">= 1 MiB off by > 2x: before / round 1 / round 2 / now"],
+         "after round 2", "after round 3", "now", "worst fold before", "worst fold now",
+         ">= 1 MiB off by > 2x: before / rounds 1, 2, 3 / now"],
         rows, caption="The published holdout points, the model before issue 15, after its "
                       "first round (NVLS saturation in rack-scale domains, NVLSTree's heads "
                       "and chunks, the double binary tree's node traffic, the network "
                       "plugin's latency, NCCL's own algorithm choice), after its second "
-                      "(GPUDirect-TCPXO, AWS's region tuner, the per-stage ring fill) and now "
-                      "(third round: the per-call host overhead of the PyTorch benchmark "
+                      "(GPUDirect-TCPXO, AWS's region tuner, the per-stage ring fill), after its "
+                      "third (the per-call host overhead of the PyTorch benchmark "
                       "behind the P6-B200 rows, NCCL v2.29's NVLSTree correction on x86 "
-                      "Blackwell). Row A3M-01 was a holdout point in the first two columns "
-                      "and is a calibration row since the second round; the third round "
-                      "changed no role.")
+                      "Blackwell) and now (fourth round: the Google "
+                      "profile of the A3 Mega run's installer, NCCL_NVLS_ENABLE=0 where a "
+                      "source states it). Row A3M-01 was a holdout point in the first two "
+                      "columns and is a calibration row since the second round; the fourth "
+                      "round added Oracle's 31 GB200 rows at 128 and 192 GPUs, which only the "
+                      "last column counts.")
 
 
 def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
