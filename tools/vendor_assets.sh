@@ -65,19 +65,8 @@ HEAD
    done)
   echo "<!-- END vendor_assets.sh -->"
 } > "$section"
-"$py" - "$root/book/_vendor/README.md" "$section" <<'PY'
-import sys
-from pathlib import Path
-readme, section = Path(sys.argv[1]), Path(sys.argv[2]).read_text().rstrip("\n")
-begin, end = "<!-- BEGIN vendor_assets.sh -->", "<!-- END vendor_assets.sh -->"
-text = readme.read_text() if readme.exists() else ""
-if begin in text:
-    head, rest = text.split(begin, 1)
-    text = head + section + rest.split(end, 1)[1]
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-readme.write_text(text)
-PY
+"$py" "$root/tools/readme_section.py" "$root/book/_vendor/README.md" "$section" \
+  "<!-- BEGIN vendor_assets.sh -->" "<!-- END vendor_assets.sh -->"
 rm -f "$section"
 
 du -sh "$static"

@@ -49,6 +49,9 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+from readme_section import splice  # noqa: E402  (the vendoring scripts' one README writer)
+
 DEST = REPO / "book" / "_vendor" / "static" / "pyodide"
 README = REPO / "book" / "_vendor" / "README.md"
 
@@ -298,13 +301,7 @@ shows any change).
 |---|---:|---|
 {rows}
 {END}"""
-    text = README.read_text() if README.exists() else "# Vendored front-end assets\n"
-    if BEGIN in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    README.write_text(text)
+    splice(README, section, BEGIN, END, new="# Vendored front-end assets\n")
 
 
 if __name__ == "__main__":
