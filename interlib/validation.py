@@ -253,13 +253,12 @@ def node_for(m: "Measurement"):
     if not isinstance(m, Measurement):
         raise ValueError(f"m={m!r:.60} must be a validation.Measurement")
     sys_ = SYSTEMS[m.system]
+    kind = fabric_kind(m.fabric)
     cat_kind = "InfiniBand" if "InfiniBand" in sys_.nic.fabric else fabric_kind(sys_.nic.fabric)
     same = (m.gpus_per_node <= sys_.gpus_per_node and m.nics_per_node == sys_.nics_per_node
-            and abs(m.nic_gbps * Gbit_per_s - sys_.nic.rate.value) < 1.0
-            and fabric_kind(m.fabric) == cat_kind)
+            and abs(m.nic_gbps * Gbit_per_s - sys_.nic.rate.value) < 1.0 and kind == cat_kind)
     if same:
         return sys_
-    kind = fabric_kind(m.fabric)
     profile = (C.TCPXO_PROFILE_BY_NCCL.get(m.nccl_version, C.TCPXO_DEFAULT_PROFILE)
                if kind == "GPUDirect-TCPXO" else None)
     return custom.node(m.gpu, m.gpus_per_node, nics_per_node=m.nics_per_node,
@@ -734,6 +733,10 @@ GB200 runs at 128 and 192 GPUs. Computed on the CSV of that time: the 31 Oracle 
 only in the last column."""
 
 
+FROZEN_PATHS = (BEFORE_PATH, ROUND1_PATH, ROUND2_PATH, ROUND3_PATH)
+"""The frozen error tables, oldest first: before issue 15, then after each round."""
+
+
 def scale_bucket(n_gpus) -> str:
     """Name of the GPU-count bucket (:data:`SCALES`) of a total GPU count.
 
@@ -847,28 +850,23 @@ def before_after_table(results=None) -> display.Table:
     """Holdout error by GPU-count bucket, before and after the at-scale rework (before and
     rounds 1-3: :func:`before_summary`, frozen on the CSV of their time; now:
     :func:`summary_by_scale`)."""
-    before = before_summary()
-    r1 = before_summary(ROUND1_PATH)
-    r2 = before_summary(ROUND2_PATH)
-    r3 = before_summary(ROUND3_PATH)
+    frozen = [before_summary(p) for p in FROZEN_PATHS]
     after = {s.bucket: s for s in summary_by_scale(results, "holdout")}
     rows = []
     for name, _, _ in SCALES:
-        b, m1, m2, m3, a = (before.get(("holdout", name)), r1.get(("holdout", name)),
-                            r2.get(("holdout", name)), r3.get(("holdout", name)),
-                            after.get(name))
+        past, a = [f.get(("holdout", name)) for f in frozen], after.get(name)
+        b = past[0]
         if b is None and a is None:
             continue
         n = f"{b['n']} / {a.count}" if a and b and b["n"] != a.count else \
             str(a.count if a else b["n"])
         pct = (lambda d: display.fmt_pct(d["median"], 3) if d else "-")
-        rows.append([name, n, pct(b), pct(m1), pct(m2), pct(m3),
+        rows.append([name, n, *map(pct, past),
                      display.fmt_pct(a.median_error, 3) if a else "-",
                      display.fmt_ratio(b["worst_fold"], 3) if b else "-",
                      display.fmt_ratio(a.worst_fold, 3) if a else "-",
-                     f"{b['over2x_ge1MiB']} / {m1['over2x_ge1MiB']} / {m2['over2x_ge1MiB']}"
-                     f" / {m3['over2x_ge1MiB']} / {a.over_2x}"
-                     if a and b and m1 and m2 and m3 else "-"])
+                     " / ".join(str(d["over2x_ge1MiB"]) for d in past) + f" / {a.over_2x}"
+                     if a and all(past) else "-"])
     return display.Table(
         ["GPUs", "holdout points (before / now)", "median error before", "after round 1",
          "after round 2", "after round 3", "now", "worst fold before", "worst fold now",

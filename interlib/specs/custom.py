@@ -172,14 +172,8 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
     else:
         nics = v.integer("nics_per_node", nics_per_node, lo=1, hi=4 * n)
     rate = v.number("nic_gbps", nic_gbps, lo=10.0, hi=1600.0)
-    if fabric == "GPUDirect-TCPXO":
-        profile = v.choice("tcpxo_profile", C.TCPXO_DEFAULT_PROFILE if tcpxo_profile is None
-                           else tcpxo_profile, tuple(C.TCPXO_PROFILES))
-    elif tcpxo_profile is not None:
-        raise ValueError(f"tcpxo_profile={tcpxo_profile!r} is only for "
-                         f"fabric='GPUDirect-TCPXO' (fabric is {fabric!r}): leave it None")
-    else:
-        profile = None
+    if fabric == "GPUDirect-TCPXO" and tcpxo_profile is None:
+        tcpxo_profile = C.TCPXO_DEFAULT_PROFILE  # Node checks it against the fabric
     src = S.IEEE_8023 if fabric != "InfiniBand" else S.IB_ROADMAP
     nic = NIC(f"{rate:g} Gb/s {fabric} NIC",
               Spec(float(rate) * Gbit_per_s, "Gbit_per_s", "derived", src, "per direction",
@@ -189,4 +183,4 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
     return Node(name, title, g, n, "nvswitch" if intra == "nvswitch" else "pcie",
                 NVSWITCH_FOR_NVLINK.get(g.nvlink_gen) if intra == "nvswitch" else None,
                 nics, nic, CUSTOM_SOURCE, gpus_per_server=per_server, fabric=fabric,
-                nvlink_bridge=intra == "nvlink-bridge", tcpxo_profile=profile)
+                nvlink_bridge=intra == "nvlink-bridge", tcpxo_profile=tcpxo_profile)
