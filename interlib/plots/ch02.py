@@ -247,6 +247,14 @@ def _ar_curves(gpus: int) -> tuple:
     return tuple(curves)
 
 
+def _ar_points(size_bytes: float, gpus: int) -> tuple:
+    """The all-reduce of ``size_bytes`` on ``gpus`` GPUs for each of ``_SYSTEMS``, in order
+    (PCIe-only ring, NVLink ring, NCCL's choice on NVLink): the comparison the demo draws,
+    for its summary and its answers."""
+    return tuple(collectives.predict("all_reduce", size_bytes, sys_, gpus, 1, alg)
+                 for sys_, alg, *_ in _SYSTEMS)
+
+
 @lru_cache(maxsize=1)
 def _ar_ylim() -> tuple:
     """Whole decades around every curve at every GPU count in ``_AR_GPUS``, plus one

@@ -7,7 +7,7 @@ blitted on every move.
 
 from __future__ import annotations
 
-from .. import collectives, display, pcie
+from .. import display, pcie
 from ..plots import ch02 as P
 from ..specs import PCIE
 from ..units import GB, MiB
@@ -69,9 +69,7 @@ register(Demo(
 
 def _ar_summary(size_mib, gpus):
     s = size_mib * MiB
-    pc = collectives.predict("all_reduce", s, "h100-pcie-only", gpus, 1, "ring")
-    nv = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "ring")
-    au = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "auto")
+    pc, nv, au = P._ar_points(s, gpus)
     return (f"{display.fmt_bytes(s, binary=True)} all-reduce on {gpus} GPUs: PCIe only "
             f"{display.fmt_time(pc.time_s)} (busbw {display.fmt_rate(pc.busbw)}); NVLink ring "
             f"{display.fmt_time(nv.time_s)} (busbw {display.fmt_rate(nv.busbw)}); NCCL's choice "

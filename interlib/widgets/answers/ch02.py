@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ... import collectives, display as D, hierarchy, pcie
+from ... import display as D, hierarchy, pcie
+from ...plots.ch02 import _ar_points
 from ...units import GB, MiB, kB
 from . import default, ratio
 
@@ -77,8 +78,7 @@ def uplink_nic_placement() -> str:
 def ar_ratio() -> str:
     s = default("allreduce_pcie_vs_nvlink", "size_mib") * MiB
     gpus = default("allreduce_pcie_vs_nvlink", "gpus")
-    pc = collectives.predict("all_reduce", s, "h100-pcie-only", gpus, 1, "ring")
-    nv = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "ring")
+    pc, nv, _ = _ar_points(s, gpus)
     return (f"At {D.fmt_bytes(s, binary=True)} on {gpus} GPUs the PCIe-only ring takes "
             f"{D.fmt_time(pc.time_s)} and the NVLink ring {D.fmt_time(nv.time_s)}, "
             f"{ratio(pc.time_s, nv.time_s)} as long. Their bus bandwidths are "
@@ -94,8 +94,7 @@ def ar_ratio() -> str:
 def ar_small() -> str:
     s = MiB / 16
     gpus = default("allreduce_pcie_vs_nvlink", "gpus")
-    pc = collectives.predict("all_reduce", s, "h100-pcie-only", gpus, 1, "ring")
-    nv = collectives.predict("all_reduce", s, "dgx-h100", gpus, 1, "ring")
+    pc, nv, _ = _ar_points(s, gpus)
     return (f"For a small buffer the time is mostly per-step latency, not bytes. At "
             f"{D.fmt_bytes(s, binary=True)} PCIe takes {D.fmt_time(pc.time_s)} and NVLink "
             f"{D.fmt_time(nv.time_s)}, only {ratio(pc.time_s, nv.time_s)} as long: both "
