@@ -415,11 +415,9 @@ def _supported(sys_: System, collective: str, algorithm: str, g: int, k: int) ->
 def _profile(sys_, k: int):
     """The cloud profile's settings that bind this run (a dict of
     :data:`~interlib.specs.calibration.TCPXO_PROFILES`), or None: only a multi-node run over
-    GPUDirect-TCPXO is bound by one."""
+    GPUDirect-TCPXO is bound by one (only such a node has a ``tcpxo_profile``)."""
     name = getattr(sys_, "tcpxo_profile", None)
-    if k > 1 and name is not None and _fabric(sys_) == "GPUDirect-TCPXO":
-        return C.TCPXO_PROFILES[name]
-    return None
+    return C.TCPXO_PROFILES[name] if k > 1 and name is not None else None
 
 
 def _candidates(sys_, collective, algorithm, g, k, nvls=True):
