@@ -378,13 +378,37 @@ class LabNotebook:
         # this notebook to be connected and idle.
         self.page.wait_for_function(self._JS_READY, arg=rel, timeout=90000, polling=200)
 
+    _JS_CLOSE = """async (rel) => { const w = window.jupyterapp.shell.currentWidget;
+        if (!(w && w.context && w.context.path === rel)) return [];
+        const k = w.sessionContext.session && w.sessionContext.session.kernel;
+        // control-channel requests (the debugger's debug_request) awaiting their reply; a
+        // kernel connection forgets such a future once it is done (execute futures stay
+        // with their output area, so they are not counted)
+        const pending = () => (k && k._futures) ? [...k._futures.values()]
+            .filter(f => f.msg.channel === "control")
+            .map(f => f.msg.header.msg_type + " " + (f.msg.content.command || "")) : [];
+        for (let t0 = Date.now(); pending().length > 0 && Date.now() - t0 < 15000; )
+            await new Promise(r => setTimeout(r, 50));
+        const left = pending();
+        w.dispose();
+        return left; }"""
+
     def close_notebook(self):
         """Close this notebook's tab without saving (the page stays, for the next one);
-        its kernel is left for the caller to shut down."""
-        self.page.evaluate("""(rel) => { const w = window.jupyterapp.shell.currentWidget;
-            if (w && w.context && w.context.path === rel) { w.dispose(); } }""", self.rel)
+        its kernel is left for the caller to shut down.
+
+        It first waits (up to 15 s) until the kernel has answered every control-channel
+        request the page sent it: disposing a kernel connection cancels the requests still
+        awaiting replies, and JupyterLab's debugger does not catch that for its
+        ``debugInfo`` request (an uncaught "Canceled future for debug_request message
+        before replies were done", jupyterlab/jupyterlab#12392), which the next notebook's
+        page then reports. A request still unanswered after 15 s is an error of its own."""
+        left = self.page.evaluate(self._JS_CLOSE, self.rel)
         self.page.remove_listener("request", self._on_request)
         self.page.remove_listener("pageerror", self._on_error)
+        if left:
+            raise AssertionError(f"{self.rel}: the kernel left control requests unanswered "
+                                 f"for 15 s before the notebook was closed: {left}")
 
     _JS_COUNTS = """() => { const nb = window.jupyterapp.shell.currentWidget.content;
         return nb.widgets.filter(c => c.model.type === 'code')
