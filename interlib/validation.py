@@ -292,6 +292,12 @@ class PointResult:
         """predicted / measured (> 1: the model is optimistic)."""
         return self.predicted / self.measurement.busbw
 
+    @property
+    def predicted_time(self) -> float:
+        """Time of one call the prediction implies, seconds (as :func:`measured_time` for
+        the measurement)."""
+        return measured_time(self.measurement) / self.ratio
+
 
 def _measurements(rows) -> list[Measurement]:
     """``rows`` (default: the shipped data) as a non-empty list of :class:`Measurement`."""
@@ -882,7 +888,7 @@ def before_after_table(results=None) -> display.Table:
                       "profile of the A3 Mega run's installer, NCCL_NVLS_ENABLE=0 where a "
                       "source states it). Row A3M-01 was a holdout point in the first two "
                       "columns and is a calibration row since the second round; the fourth "
-                      "round added Oracle's 31 GB200 rows at 128 and 192 GPUs, which only the "
+                      "round added Oracle's GB200 rows at 128 and 192 GPUs, which only the "
                       "last column counts.")
 
 
