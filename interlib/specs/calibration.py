@@ -273,14 +273,16 @@ NVLS_CHUNK_TIME_RACK = Spec(
          "growing with the GPU count; with NVLSTree's 64 KiB chunks from 4 nodes up it "
          "halves (Appendix A). Not applied to 8-GPU baseboards, whose NVLS is link-bound")
 TCPXO_STEP_LATENCY = Spec(
-    12.6 * us, "us", "calibrated", S.THIS_BOOK_FIT,
+    13.0 * us, "us", "calibrated", S.THIS_BOOK_FIT,
     note="time GPUDirect-TCPXO adds to every inter-node step (twice for Simple, as NCCL "
          "counts a plugin's latency), which its plugin does not report to NCCL (it says 0): "
-         "fitted so that the model meets the smallest size of the first TCPXO table in "
-         "Appendix A (row A3M-01, 32 KiB on 2 x 8 H100, 0.40 GB/s busbw), which is "
-         "therefore a calibration row. Refitted by the same rule when that run's profile "
-         "was corrected to the 2024 one (Simple only, Ring and Tree; the value fitted "
-         "under the current profile, LL128 allowed, was 47.1 us)")
+         "fitted so that the model meets row A3M-01 of Appendix A (32 KiB on 2 x 8 H100, "
+         "155.2 us per call, 0.396 GB/s busbw), the smallest size the book first took from "
+         "the first TCPXO table, which is therefore a calibration row. Refitted by the same "
+         "rule when that run's profile was corrected to the 2024 one (Simple only, Ring and "
+         "Tree): 47.1 us under the current profile (LL128 allowed) became 12.6 us; and "
+         "again when the row was read from the table's time column instead of its "
+         "two-decimal busbw column (0.40 GB/s): 13.0 us")
 PIPELINE_CHUNKS = Spec(
     8, "count", "calibrated", S.THIS_BOOK_FIT,
     note="a message is cut into at least this many chunks per step before chunks reach "
