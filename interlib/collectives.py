@@ -599,6 +599,12 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     return t0 + lat + fill(steps, b_fill) + t_intra
 
 
+def _times(sys_, collective, pairs, S, g, k, nccl_view=False):
+    """:func:`_time` of each (algorithm, protocol) pair, one row per pair."""
+    return np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k, nccl_view),
+                                     S.shape) for a, p in pairs])
+
+
 def _resolve(system, gpus_per_node, nodes):
     """(System, g, k) from predict-style arguments, validated."""
     if isinstance(system, str):
@@ -614,6 +620,24 @@ def _resolve(system, gpus_per_node, nodes):
         "gpus_per_node", gpus_per_node, lo=1, hi=sys_.gpus_per_node)
     k = v.integer("nodes", nodes, lo=1, hi=100_000)
     return sys_, g, k
+
+
+def _checked(collective, size_bytes, system, gpus_per_node, nodes, algorithm, nvls):
+    """The arguments :func:`predict` and :func:`nccl_estimate` share, checked: the node,
+    GPUs per node, nodes and the sizes as an array (``algorithm`` is already a valid
+    name)."""
+    v.choice("collective", collective, COLLECTIVES)
+    v.flag("nvls", nvls)
+    sys_, g, k = _resolve(system, gpus_per_node, nodes)
+    v.number("size_bytes", size_bytes, lo=1)
+    if algorithm == "nvls" and not nvls:
+        raise ValueError("algorithm='nvls' is not available with nvls=False "
+                         "(NCCL_NVLS_ENABLE=0): choose another algorithm or nvls=True")
+    if algorithm not in ("auto", "fastest"):
+        why = _supported(sys_, collective, algorithm, g, k)
+        if why:
+            raise ValueError(f"algorithm={algorithm!r} is not available: {why}")
+    return sys_, g, k, np.atleast_1d(np.asarray(size_bytes, dtype=float))
 
 
 def predict(collective: str, size_bytes, system, gpus_per_node: int | None = None,
@@ -665,30 +689,18 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     >>> 350e9 < r.busbw < 380e9
     True
     """
-    v.choice("collective", collective, COLLECTIVES)
     v.choice("algorithm", algorithm, ALGORITHMS)
-    v.flag("nvls", nvls)
-    sys_, g, k = _resolve(system, gpus_per_node, nodes)
-    v.number("size_bytes", size_bytes, lo=1)
-    if algorithm == "nvls" and not nvls:
-        raise ValueError("algorithm='nvls' is not available with nvls=False "
-                         "(NCCL_NVLS_ENABLE=0): choose another algorithm or nvls=True")
-    if algorithm not in ("auto", "fastest"):
-        why = _supported(sys_, collective, algorithm, g, k)
-        if why:
-            raise ValueError(f"algorithm={algorithm!r} is not available: {why}")
-    S = np.atleast_1d(np.asarray(size_bytes, dtype=float))
+    sys_, g, k, S = _checked(collective, size_bytes, system, gpus_per_node, nodes,
+                             algorithm, nvls)
     pairs = _candidates(sys_, collective, "auto" if algorithm == "fastest" else algorithm,
                         g, k, nvls)
-    times = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k), S.shape)
-                      for a, p in pairs])
+    times = _times(sys_, collective, pairs, S, g, k)
     if algorithm == "auto" and k > 1 and _fabric(sys_) in C.UNPUBLISHED_TUNERS:
         # the cloud's tuner plugin decides and its configuration is not published: assume
         # it picks the fastest pair its profile allows
         best = np.argmin(times, axis=0)
     elif algorithm == "auto":  # what NCCL picks: the fastest by NCCL's own estimate
-        est = np.stack([np.broadcast_to(_time(sys_, collective, a, p, S, g, k, True),
-                                        S.shape) for a, p in pairs])
+        est = _times(sys_, collective, pairs, S, g, k, nccl_view=True)
         best = np.argmin(est, axis=0)
         if _aws_tuned(sys_, collective, g, k):  # the network plugin's tuner decides
             for i, size in enumerate(S):
@@ -697,8 +709,13 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
                     best[i] = pairs.index(pick)
     else:  # a forced algorithm's best protocol, or the fastest by the book's model
         best = np.argmin(times, axis=0)
+    return _prediction(collective, size_bytes, S, times, best, pairs, g * k)
+
+
+def _prediction(collective, size_bytes, S, times, best, pairs, n) -> Prediction:
+    """The :class:`Prediction` of the chosen pair (``best``, an index into ``pairs`` per
+    size) from the candidates' ``times``: scalar fields for a scalar ``size_bytes``."""
     t = times[best, np.arange(S.size)]
-    n = g * k
     alg = np.array([pairs[i][0] for i in best])
     proto = np.array([pairs[i][1] for i in best])
     ab = S / t
@@ -707,6 +724,42 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
         return Prediction(float(t[0]), float(ab[0]), float(bb[0]), str(alg[0]),
                           str(proto[0]), n)
     return Prediction(t, ab, bb, alg, proto, n)
+
+
+def nccl_estimate(collective: str, size_bytes, system, gpus_per_node: int | None = None,
+                  nodes: int = 1, algorithm: str = "auto", *, nvls: bool = True) -> Prediction:
+    """NCCL's own estimate of one collective, as its tuning model (``tuning.cc``) makes it
+    to choose an algorithm and protocol: the pair :func:`predict` calls ``"auto"``, timed
+    with NCCL's latencies and bandwidths alone. The book's time differs both ways: it adds
+    a launch cost, the pipeline fill, a network plugin's unreported latency and, in an
+    NVL72 rack, NVLS's chunk pace; and it does not apply two terms NCCL's model uses to
+    choose (the per-channel cap on tree bandwidth, and NVLSTree's inter-node bandwidth
+    doubled on two nodes).
+
+    Comparing it with :func:`predict` and with a measurement shows which mechanism a miss
+    comes from (Appendix A). A vendor tuner plugin (AWS's regions, a
+    cloud's TCPXO profile) may override NCCL's choice; this is the choice NCCL's own model
+    would make.
+
+    Args:
+        collective, size_bytes, system, gpus_per_node, nodes, nvls: As :func:`predict`.
+        algorithm: ``"auto"`` (NCCL's choice) or a named algorithm, whose protocol NCCL's
+            estimate picks (``"fastest"`` is the book's notion and not accepted here).
+
+    Returns:
+        A :class:`Prediction` of NCCL's estimate (time_s in s, algbw and busbw in bytes/s).
+
+    >>> from interlib.units import GiB
+    >>> e = nccl_estimate("all_reduce", GiB, "dgx-h100", 8, 2)
+    >>> e.time_s < predict("all_reduce", GiB, "dgx-h100", 8, 2).time_s
+    True
+    """
+    v.choice("algorithm", algorithm, [a for a in ALGORITHMS if a != "fastest"])
+    sys_, g, k, S = _checked(collective, size_bytes, system, gpus_per_node, nodes,
+                             algorithm, nvls)
+    pairs = _candidates(sys_, collective, algorithm, g, k, nvls)
+    est = _times(sys_, collective, pairs, S, g, k, nccl_view=True)
+    return _prediction(collective, size_bytes, S, est, np.argmin(est, axis=0), pairs, g * k)
 
 
 # ------------------------------------------------------------- ring walkthrough

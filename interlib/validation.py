@@ -515,7 +515,16 @@ def miss_range_text(results=None, threshold: float = 0.1, regime_name: str | Non
                     system: str | None = None) -> str:
     """:func:`miss_range` in words, e.g. ``'16 MiB to 64 MiB'`` (sizes as nccl-tests
     prints them)."""
-    lo, hi = miss_range(results, threshold, regime_name, system)
+    return _range_text(*miss_range(results, threshold, regime_name, system))
+
+
+def size_range_text(results) -> str:
+    """The sizes of some results in words, smallest to largest (``'1 MiB to 1 GiB'``)."""
+    sizes = [r.measurement.size_bytes for r in _results(results)]
+    return _range_text(min(sizes), max(sizes))
+
+
+def _range_text(lo: float, hi: float) -> str:
     return _fmt_size(lo) if lo == hi else f"{_fmt_size(lo)} to {_fmt_size(hi)}"
 
 
@@ -933,6 +942,58 @@ def measured_time(row) -> float:
     v.instance("row", row, Measurement, "a validation.Measurement")
     n = row.gpus_per_node * row.nodes
     return row.size_bytes * collectives.bus_factor(row.collective, n) / row.busbw
+
+
+def versus_nccl(results=None) -> list[float]:
+    """Measured time over NCCL's own estimate (:func:`interlib.collectives.nccl_estimate`,
+    the pair NCCL's tuning model picks, without the book's additions) for each result's
+    row, on the same node, GPUs, nodes, algorithm and NVLS setting as :func:`evaluate`
+    uses.
+
+    Above 1 the run took longer than NCCL's model expects. Where this ratio is steady over
+    sizes while :func:`evaluate`'s ratio drifts, the miss is in a mechanism the book adds
+    (Appendix A). As in :func:`evaluate`, a row timed one call at a time through PyTorch
+    (:func:`timed_one_call`) gets the benchmark's per-call host overhead added: that is the
+    measurement's, not the model's.
+    """
+    out = []
+    for r in _results(results):
+        m = r.measurement
+        node = node_for(m)
+        g = min(m.gpus_per_node, node.gpus_per_node)
+        t = collectives.nccl_estimate(m.collective, m.size_bytes, node, g, m.nodes,
+                                      m.algorithm, nvls=not nvls_disabled(m)).time_s
+        if timed_one_call(m):
+            t += C.TORCH_HOST_OVERHEAD.value
+        out.append(measured_time(m) / t)
+    return out
+
+
+def nccl_baseline_table(results=None) -> display.Table:
+    """Holdout median error by GPU-count bucket of the book's model (:func:`evaluate`) next
+    to NCCL's own estimate (:func:`versus_nccl`: error ``|ratio - 1|``, as busbw), on the
+    same points: what the book's additions to NCCL's model are worth."""
+    results = [r for r in _results(results) if r.measurement.role == "holdout"]
+    if not results:
+        raise ValueError("results has no holdout point")
+    nccl = dict(zip((id(r) for r in results), versus_nccl(results)))
+    rows = []
+    for name, lo, hi in SCALES:
+        grp = [r for r in results
+               if lo <= r.measurement.gpus_per_node * r.measurement.nodes <= hi]
+        if grp:
+            rows.append([name, len(grp),
+                         display.fmt_pct(float(np.median([r.rel_error for r in grp])), 3),
+                         display.fmt_pct(float(np.median([abs(nccl[id(r)] - 1)
+                                                          for r in grp])), 3)])
+    return display.Table(
+        ["GPUs", "holdout points", "median error: this book's model",
+         "median error: NCCL's own estimate"], rows,
+        caption="The same holdout points predicted by collectives.predict and by NCCL's own "
+                "tuning estimate (collectives.nccl_estimate: NCCL's latencies and "
+                "bandwidths, without the book's launch cost, pipeline fill, unreported "
+                "plugin latency and NVLS chunk pace). Error = |predicted - measured| / "
+                "measured, as busbw.")
 
 
 def time_inversions(rows=None, factor: float = 2.0) -> list[tuple[str, str, float]]:

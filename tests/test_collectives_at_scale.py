@@ -413,3 +413,55 @@ def test_nvls_tree_correction_is_ncclss_simple_row():
         .9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8,
         .9, .9, .9)
     assert C.NVLS_TREE_CORRECTION_SOURCE.value == len(C.NVLS_TREE_CORRECTION_BLACKWELL_X86)
+
+
+# ------------------------------------------------------------ NCCL's own estimate
+def test_nccl_estimate_of_a_tiny_message_is_tuning_cc_latency():
+    # tuning.cc by hand (NCCL's constants, not this code): one DGX H100, 8 B. Ring LL:
+    # baseLat 6.6 + 2 (n - 1) = 14 steps x NVLink LL 0.6 = 15.0 us; tree LL: 6.8 + 2 x 7 x
+    # 0.6 = 15.2 us; NVLS: 25 us. NCCL picks ring LL at 15.0 us (the bytes add ~0).
+    e = co.nccl_estimate("all_reduce", 8, "dgx-h100", 8, 1)
+    assert (e.algorithm, e.protocol) == ("ring", "LL")
+    assert e.time_s == pytest.approx(15.0e-6, rel=1e-3)
+    # 2 x 64 GB200 over RoCE, NVLS off: tree LL, 6.8 + 2 x (63 x 0.6 + log2(2) x 5.0)
+    # = 92.4 us (the net's tree LL latency 5.0; RoCE's plugin reports none)
+    node = custom.node("gb200", 64, nics_per_node=128, nic_gbps=400,
+                             fabric="Ethernet", intra="nvswitch")
+    e = co.nccl_estimate("all_reduce", 8, node, 64, 2, nvls=False)
+    assert (e.algorithm, e.protocol) == ("tree", "LL")
+    assert e.time_s == pytest.approx(92.4e-6, rel=1e-3)
+
+
+@pytest.mark.parametrize("system,g,k", [("dgx-h100", 8, 1), ("dgx-h100", 8, 4),
+                                        ("dgx-b200", 8, 2), ("gb200-nvl72", 72, 2)])
+def test_nccl_estimate_picks_what_auto_picks(system, g, k):
+    # "auto" is NCCL's choice by its own estimate (no vendor tuner on these nodes)
+    sizes = np.array([2.0**e for e in range(3, 35, 2)])
+    e = co.nccl_estimate("all_reduce", sizes, system, g, k)
+    p = co.predict("all_reduce", sizes, system, g, k)
+    assert list(e.algorithm) == list(p.algorithm) and list(e.protocol) == list(p.protocol)
+
+
+@pytest.mark.parametrize("system,g,k", [("dgx-h100", 8, 1), ("dgx-a100", 8, 4),
+                                        ("gb200-nvl72", 72, 3)])
+def test_a_ring_is_never_slower_in_nccls_estimate_than_in_the_book(system, g, k):
+    # for a ring the book keeps NCCL's latencies and bandwidth and adds the launch cost and
+    # the pipeline fill, so NCCL's estimate (its best protocol) can only be quicker
+    sizes = np.array([2.0**e for e in range(3, 35, 2)])
+    e = co.nccl_estimate("all_reduce", sizes, system, g, k, "ring")
+    p = co.predict("all_reduce", sizes, system, g, k, "ring")
+    assert np.all(e.time_s < p.time_s)
+    assert np.all(p.time_s - e.time_s >= C.LAUNCH_OVERHEAD.value * (1 - 1e-9))
+
+
+@pytest.mark.parametrize("kwargs,name", [({"collective": "allreduce"}, "collective"),
+                                         ({"size_bytes": 0}, "size_bytes"),
+                                         ({"nvls": "no"}, "nvls"),
+                                         ({"nodes": 0}, "nodes"),
+                                         ({"algorithm": "fastest"}, "algorithm"),
+                                         ({"algorithm": "nvls", "nvls": False}, "nvls")])
+def test_nccl_estimate_rejects_bad_input(kwargs, name):
+    args = {"collective": "all_reduce", "size_bytes": 1024, "system": "dgx-h100",
+            "nodes": 1, **kwargs}
+    with pytest.raises(ValueError, match=name):
+        co.nccl_estimate(**args)

@@ -456,3 +456,30 @@ def test_oracle_two_rack_table_is_shipped_whole():
     # column, as its busbw column prints 0.00 below 512 B)
     oke = sorted(r.size_bytes for r in V.load_measurements() if r.id.startswith("OKE128-"))
     assert oke == [8.0 * 2**i for i in range(33)]
+
+
+def test_versus_nccl_is_the_measured_time_over_nccls_estimate():
+    # by hand for one row: CW20-06 (16 GiB on 20 racks, auto) measured 84,625 us; NCCL's
+    # estimate for that row is nccl_estimate on the row's own node
+    r = next(x for x in RESULTS if x.measurement.id == "CW20-06")
+    m = r.measurement
+    e = collectives.nccl_estimate(m.collective, m.size_bytes, V.node_for(m),
+                                  m.gpus_per_node, m.nodes, m.algorithm)
+    assert V.measured_time(m) == pytest.approx(84625e-6, rel=1e-3)  # the README's time
+    assert V.versus_nccl([r]) == [pytest.approx(84625e-6 / e.time_s, rel=1e-3)]
+
+
+def test_nccl_baseline_table_covers_the_holdout_buckets():
+    t = V.nccl_baseline_table(RESULTS)
+    by_scale = {s.bucket: s.count for s in V.summary_by_scale(RESULTS, "holdout")}
+    assert {row[0]: int(row[1]) for row in t.rows} == by_scale
+    with pytest.raises(ValueError, match="holdout"):
+        V.nccl_baseline_table([r for r in RESULTS if r.measurement.role == "calibration"])
+
+
+def test_size_range_text():
+    oke = [r for r in RESULTS if r.measurement.id.startswith("OKE128-")]
+    assert V.size_range_text(oke) == "8 B to 32 GiB"   # the README's -b 8 -e 32G
+    assert V.size_range_text(oke[-1:]) == "32 GiB"
+    with pytest.raises(ValueError, match="results"):
+        V.size_range_text([])
