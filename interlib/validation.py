@@ -898,7 +898,9 @@ def before_after_table(results=None) -> display.Table:
                       "source states it). Row A3M-01 was a holdout point in the first two "
                       "columns and is a calibration row since the second round; the fourth "
                       "round added Oracle's GB200 rows at 128 and 192 GPUs, which only the "
-                      "last column counts.")
+                      "last column counts. Since then Oracle's two-rack table and the A3 Mega "
+                      "table are read from their time columns, which adds their smallest "
+                      "sizes (holdout points), also counted in the last column only.")
 
 
 def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
@@ -991,9 +993,10 @@ def nccl_baseline_table(results=None) -> display.Table:
          "median error: NCCL's own estimate"], rows,
         caption="The same holdout points predicted by collectives.predict and by NCCL's own "
                 "tuning estimate (collectives.nccl_estimate: NCCL's latencies and "
-                "bandwidths, without the book's launch cost, pipeline fill, unreported "
-                "plugin latency and NVLS chunk pace). Error = |predicted - measured| / "
-                "measured, as busbw.")
+                "bandwidths as tuning.cc combines them, without the book's launch cost, "
+                "pipeline fill, unreported plugin latency and NVLS chunk pace, and with "
+                "NCCL's per-channel tree cap). Error = |predicted - measured| / measured, "
+                "as busbw.")
 
 
 def time_inversions(rows=None, factor: float = 2.0) -> list[tuple[str, str, float]]:
