@@ -344,6 +344,15 @@ def nvls_disabled(row) -> bool:
     return NVLS_OFF_MARKER in row.note
 
 
+def _call_args(row) -> tuple:
+    """The positional arguments of :func:`interlib.collectives.predict` (and
+    ``nccl_estimate``) for a measurement: collective, size, its node, GPUs per node (at most
+    the node's), nodes and algorithm."""
+    node = node_for(row)
+    return (row.collective, row.size_bytes, node, min(row.gpus_per_node, node.gpus_per_node),
+            row.nodes, row.algorithm)
+
+
 def evaluate(rows=None) -> list[PointResult]:
     """Predict every measurement with :func:`interlib.collectives.predict` and compare.
 
@@ -358,10 +367,7 @@ def evaluate(rows=None) -> list[PointResult]:
     rows = _measurements(rows)
     out = []
     for r in rows:
-        sys_ = node_for(r)
-        g = r.gpus_per_node if sys_.gpus_per_node >= r.gpus_per_node else sys_.gpus_per_node
-        p = collectives.predict(r.collective, r.size_bytes, sys_, g, r.nodes, r.algorithm,
-                                nvls=not nvls_disabled(r))
+        p = collectives.predict(*_call_args(r), nvls=not nvls_disabled(r))
         busbw = p.busbw
         if timed_one_call(r):
             # the benchmark's own per-call host cost, not the collective's (measurement method)
@@ -947,10 +953,9 @@ def measured_time(row) -> float:
 
 
 def versus_nccl(results=None) -> list[float]:
-    """Measured time over NCCL's own estimate (:func:`interlib.collectives.nccl_estimate`,
-    the pair NCCL's tuning model picks, without the book's additions) for each result's
-    row, on the same node, GPUs, nodes, algorithm and NVLS setting as :func:`evaluate`
-    uses.
+    """Measured time over NCCL's own estimate (:func:`interlib.collectives.nccl_estimate`:
+    the pair NCCL's tuning model picks, timed by that model alone) for each result's row,
+    with the same arguments and NVLS setting as :func:`evaluate` uses.
 
     Above 1 the run took longer than NCCL's model expects. Where this ratio is steady over
     sizes while :func:`evaluate`'s ratio drifts, the miss is in a mechanism the book adds
@@ -961,10 +966,7 @@ def versus_nccl(results=None) -> list[float]:
     out = []
     for r in _results(results):
         m = r.measurement
-        node = node_for(m)
-        g = min(m.gpus_per_node, node.gpus_per_node)
-        t = collectives.nccl_estimate(m.collective, m.size_bytes, node, g, m.nodes,
-                                      m.algorithm, nvls=not nvls_disabled(m)).time_s
+        t = collectives.nccl_estimate(*_call_args(m), nvls=not nvls_disabled(m)).time_s
         if timed_one_call(m):
             t += C.TORCH_HOST_OVERHEAD.value
         out.append(measured_time(m) / t)
@@ -978,16 +980,15 @@ def nccl_baseline_table(results=None) -> display.Table:
     results = [r for r in _results(results) if r.measurement.role == "holdout"]
     if not results:
         raise ValueError("results has no holdout point")
-    nccl = dict(zip((id(r) for r in results), versus_nccl(results)))
+    both = list(zip(results, versus_nccl(results)))
     rows = []
     for name, lo, hi in SCALES:
-        grp = [r for r in results
+        grp = [(r, f) for r, f in both
                if lo <= r.measurement.gpus_per_node * r.measurement.nodes <= hi]
         if grp:
             rows.append([name, len(grp),
-                         display.fmt_pct(float(np.median([r.rel_error for r in grp])), 3),
-                         display.fmt_pct(float(np.median([abs(nccl[id(r)] - 1)
-                                                          for r in grp])), 3)])
+                         display.fmt_pct(float(np.median([r.rel_error for r, _ in grp])), 3),
+                         display.fmt_pct(float(np.median([abs(f - 1) for _, f in grp])), 3)])
     return display.Table(
         ["GPUs", "holdout points", "median error: this book's model",
          "median error: NCCL's own estimate"], rows,
