@@ -484,10 +484,16 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             lat += plugin * (2 if proto == "Simple" else 1)
         return lat
 
-    # a vendor profile's larger Simple buffer (NCCL_BUFFSIZE) makes NCCL's chunks, and so
-    # the pipeline window, larger in the same proportion
+    # a larger Simple buffer (NCCL_BUFFSIZE: the run's own setting, or a vendor profile's
+    # across nodes) makes a ring's or tree's chunks, and so the pipeline window, larger in
+    # proportion; NVLS and NVLSTree cut theirs from NCCL_NVLS_CHUNKSIZE instead
+    # (enqueue.cc), so the buffer leaves them alone
     buff_scale = 1.0
-    if p == "Simple" and k > 1 and _fabric(sys_) in C.FABRIC_BUFFSIZE:
+    if p != "Simple" or a not in ("ring", "tree"):
+        pass
+    elif getattr(sys_, "buffsize", None) is not None:
+        buff_scale = sys_.buffsize / C.NCCL_DEFAULT_BUFFSIZE.value
+    elif k > 1 and _fabric(sys_) in C.FABRIC_BUFFSIZE:
         buff_scale = (C.FABRIC_BUFFSIZE[_fabric(sys_)].value
                       / C.NCCL_DEFAULT_BUFFSIZE.value)
 

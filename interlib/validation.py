@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -255,15 +256,18 @@ def node_for(m: "Measurement"):
     sys_ = SYSTEMS[m.system]
     kind = fabric_kind(m.fabric)
     cat_kind = "InfiniBand" if "InfiniBand" in sys_.nic.fabric else fabric_kind(sys_.nic.fabric)
+    buffsize = stated_buffsize(m)
     same = (m.gpus_per_node <= sys_.gpus_per_node and m.nics_per_node == sys_.nics_per_node
-            and abs(m.nic_gbps * Gbit_per_s - sys_.nic.rate.value) < 1.0 and kind == cat_kind)
+            and abs(m.nic_gbps * Gbit_per_s - sys_.nic.rate.value) < 1.0 and kind == cat_kind
+            and m.gpu == next(k for k, g in GPUS.items() if g is sys_.gpu)
+            and buffsize is None)
     if same:
         return sys_
     profile = (C.TCPXO_PROFILE_BY_NCCL.get(m.nccl_version, C.TCPXO_DEFAULT_PROFILE)
                if kind == "GPUDirect-TCPXO" else None)
     return custom.node(m.gpu, m.gpus_per_node, nics_per_node=m.nics_per_node,
                        nic_gbps=m.nic_gbps, fabric=kind, intra=sys_.intra, name=m.id,
-                       tcpxo_profile=profile)
+                       tcpxo_profile=profile, buffsize=buffsize)
 
 
 @dataclass(frozen=True)
@@ -335,6 +339,19 @@ def timed_one_call(row) -> bool:
 NVLS_OFF_MARKER = "NCCL_NVLS_ENABLE=0"
 """Rows whose note states this setting ran with NVLS and NVLSTree disabled, so
 :func:`evaluate` predicts them with ``nvls=False``."""
+
+
+BUFFSIZE_MARKER = re.compile(r"NCCL_BUFFSIZE=(\d+)")
+"""A row whose note states ``NCCL_BUFFSIZE=<bytes>`` ran with that Simple buffer, so
+:func:`node_for` gives its node that ``buffsize``."""
+
+
+def stated_buffsize(row) -> int | None:
+    """The ``NCCL_BUFFSIZE`` a measurement's note states, bytes, or None (NCCL's default):
+    the rule is the setting the source states, not the model's error."""
+    v.instance("row", row, Measurement, "a validation.Measurement")
+    found = BUFFSIZE_MARKER.search(row.note)
+    return int(found.group(1)) if found else None
 
 
 def nvls_disabled(row) -> bool:
@@ -904,9 +921,10 @@ def before_after_table(results=None) -> display.Table:
                       "source states it). Row A3M-01 was a holdout point in the first two "
                       "columns and is a calibration row since the second round; the fourth "
                       "round added Oracle's GB200 rows at 128 and 192 GPUs, which only the "
-                      "last column counts. Since then Oracle's two-rack table and the A3 Mega "
-                      "table are read from their time columns, which adds their smallest "
-                      "sizes (holdout points), also counted in the last column only.")
+                      "last column counts. Since then Oracle's GB300 tables were added, and "
+                      "Oracle's two-rack GB200 table and the A3 Mega table are read from their "
+                      "time columns, which adds their smallest sizes: holdout points, also "
+                      "counted in the last column only.")
 
 
 def not_trusted(results=None, threshold: float = 0.1) -> list[str]:

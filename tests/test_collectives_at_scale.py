@@ -465,3 +465,35 @@ def test_nccl_estimate_rejects_bad_input(kwargs, name):
             "nodes": 1, **kwargs}
     with pytest.raises(ValueError, match=name):
         co.nccl_estimate(**args)
+
+
+# ------------------------------------------------------------ NCCL_BUFFSIZE
+def test_buffsize_scales_a_ring_and_tree_window_but_not_nvls():
+    # enqueue.cc: a ring's or tree's Simple chunk is buffSizes[SIMPLE] / NCCL_STEPS, so 4x the
+    # buffer is 4x the pipeline window; NVLS and NVLSTree take NCCL_NVLS_CHUNKSIZE instead
+    base = custom.node("gb200", 64, nics_per_node=128, fabric="Ethernet")
+    big = custom.node("gb200", 64, nics_per_node=128, fabric="Ethernet", buffsize=16 * 2**20)
+    S = 4 * GiB  # large enough that the window, not size / chunks, sets the fill
+    for alg in ("ring", "tree"):
+        t0 = co._time(base, "all_reduce", alg, "Simple", np.array([S]), 64, 2)[0]
+        t1 = co._time(big, "all_reduce", alg, "Simple", np.array([S]), 64, 2)[0]
+        assert t1 > t0, alg
+    for alg, proto in (("nvls", "Simple"), ("ring", "LL128"), ("tree", "LL")):
+        t0 = co._time(base, "all_reduce", alg, proto, np.array([S]), 64, 2)[0]
+        t1 = co._time(big, "all_reduce", alg, proto, np.array([S]), 64, 2)[0]
+        assert t1 == t0, (alg, proto)
+
+
+@pytest.mark.parametrize("value", [0, 1024, 2 * 2**30, 4.5 * MiB, "16M"])
+def test_custom_node_rejects_a_bad_buffsize(value):
+    with pytest.raises(ValueError, match="buffsize"):
+        custom.node("gb200", 64, buffsize=value)
+
+
+def test_gb300_is_in_the_catalogue_as_its_source_says():
+    # Lockwood's B300 page: 288 GB HBM3e, 8 TB/s, NVLink 5, PCIe Gen6; a Grace host
+    g = specs.GPUS["gb300"]
+    assert (g.arch, g.nvlink_gen, g.pcie_gen, g.host_link) == ("Blackwell", 5, "6.0",
+                                                               "nvlink-c2c")
+    assert g.hbm_capacity.value == 288e9 and g.hbm_bandwidth.value == 8e12
+    assert "B300" in g.hbm_capacity.source.url

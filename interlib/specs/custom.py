@@ -61,11 +61,14 @@ class Node(System):
             ``"pcie"``: beyond a pair, traffic crosses PCIe).
         tcpxo_profile: With GPUDirect-TCPXO, which of Google's recommended NCCL profiles
             the node runs (:data:`interlib.specs.calibration.TCPXO_PROFILES`); else None.
+        buffsize: ``NCCL_BUFFSIZE`` the run sets, bytes (None: NCCL's default, or the
+            cloud profile's).
     """
 
     fabric: str = "InfiniBand"
     nvlink_bridge: bool = False
     tcpxo_profile: str | None = None
+    buffsize: int | None = None
 
     def __post_init__(self):
         super().__post_init__()
@@ -77,6 +80,8 @@ class Node(System):
             raise ValueError(f"tcpxo_profile={self.tcpxo_profile!r} is only for "
                              f"fabric='GPUDirect-TCPXO' (fabric is {self.fabric!r}): "
                              "leave it None")
+        if self.buffsize is not None:
+            v.integer("buffsize", self.buffsize, lo=BUFFSIZE_RANGE[0], hi=BUFFSIZE_RANGE[1])
 
     @property
     def bridge_effective(self) -> float:
@@ -84,6 +89,11 @@ class Node(System):
         :data:`BRIDGE_LINKS` links at NCCL's effective per-link rate."""
         nvl = self.gpu.nvlink
         return BRIDGE_LINKS.value * nvl.per_gpu_effective / nvl.links_per_gpu.value
+
+
+BUFFSIZE_RANGE = (64 * 1024, 1024 * 2**20)
+"""``NCCL_BUFFSIZE`` values a node accepts, bytes: 64 KiB .. 1 GiB (NCCL's default is
+4 MiB)."""
 
 
 def _gpu(gpu) -> GPU:
@@ -95,7 +105,7 @@ def _gpu(gpu) -> GPU:
 def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = None,
          nics_per_gpu: float | None = None, nic_gbps: float = 400.0,
          fabric: str = "InfiniBand", intra: str = "nvswitch", name: str = "custom",
-         tcpxo_profile: str | None = None) -> Node:
+         tcpxo_profile: str | None = None, buffsize: int | None = None) -> Node:
     """A node of your own design, checked against what can be built.
 
     Args:
@@ -117,6 +127,10 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
             and Simple, NVLSTree allowed) or ``"2024-10"`` (the profile of the NCCL 2.21.5
             installers: Ring and Tree only, Simple only, NVLS off);
             :data:`interlib.specs.calibration.TCPXO_PROFILES`.
+        buffsize: ``NCCL_BUFFSIZE`` in bytes, when the run sets it (:data:`BUFFSIZE_RANGE`;
+            default None: NCCL's 4 MiB, or the cloud profile's). NCCL cuts its Simple
+            protocol's chunks from this buffer, so the model's pipeline window scales with
+            it.
 
     Returns:
         A :class:`Node`, usable wherever a catalogue system is.
@@ -183,4 +197,5 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
     return Node(name, title, g, n, "nvswitch" if intra == "nvswitch" else "pcie",
                 NVSWITCH_FOR_NVLINK.get(g.nvlink_gen) if intra == "nvswitch" else None,
                 nics, nic, CUSTOM_SOURCE, gpus_per_server=per_server, fabric=fabric,
-                nvlink_bridge=intra == "nvlink-bridge", tcpxo_profile=tcpxo_profile)
+                nvlink_bridge=intra == "nvlink-bridge", tcpxo_profile=tcpxo_profile,
+                buffsize=buffsize)

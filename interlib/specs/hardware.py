@@ -117,6 +117,12 @@ GPUS = {
                   cap_note="exposed per GPU in MLPerf system JSON",
                   bw_note="576 TB/s per NVL72 rack / 72 GPUs (NVIDIA GB200 NVL72 page)",
                   host_link="nvlink-c2c"),
+    "gb300": _gpu("GB300 (Blackwell Ultra GPU)", "Blackwell", 5, "6.0", "HBM3e", 288,
+                  8 * TB_per_s, S.LOCKWOOD_B300,
+                  cap_note="the physical stack total (8 x 12-high); the capacity a GB300 "
+                           "tray exposes is not in a primary source here",
+                  bw_note="576 TB/s per NVL72 rack / 72 GPUs",
+                  host_link="nvlink-c2c"),
 }
 
 

@@ -193,6 +193,14 @@ LOCKWOOD_B200 = Source(
     "9,000 sparse. GB200 at 1,200 W: BF16 2,500 dense, 5,000 sparse. (DGX B200's '72 "
     "petaFLOPS FP8' for 8 GPUs is 9,000 TFLOPS per GPU, the sparse FP8 figure.)",
     key="")
+LOCKWOOD_B300 = Source(
+    "Glenn K. Lockwood, B300 (digital garden), citing NVIDIA's Blackwell Ultra announcements",
+    "https://glennklockwood.com/garden/processors/B300",
+    "B300 (Blackwell Ultra): 288 GB HBM3e (8 stacks, 12-high), 8 TB/s (max), 2 x 900 GB/s "
+    "NVLink 5, upgrade to PCIe Gen6, 1,400 W. GB300 NVL72: 20 TB HBM at 576 TB/s, 18 NVLink "
+    "Switches at 130 TB/s, 72 ConnectX-8 NICs; a single carrier board with two Grace CPUs and "
+    "four Blackwell GPUs.",
+    key="")
 LLAMA3 = Source(
     "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 5",
     "https://arxiv.org/abs/2407.21783",
