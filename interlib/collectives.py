@@ -489,13 +489,12 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     # proportion; NVLS and NVLSTree cut theirs from NCCL_NVLS_CHUNKSIZE instead
     # (enqueue.cc), so the buffer leaves them alone
     buff_scale = 1.0
-    if p != "Simple" or a not in ("ring", "tree"):
-        pass
-    elif getattr(sys_, "buffsize", None) is not None:
-        buff_scale = sys_.buffsize / C.NCCL_DEFAULT_BUFFSIZE.value
-    elif k > 1 and _fabric(sys_) in C.FABRIC_BUFFSIZE:
-        buff_scale = (C.FABRIC_BUFFSIZE[_fabric(sys_)].value
-                      / C.NCCL_DEFAULT_BUFFSIZE.value)
+    if p == "Simple" and a in ("ring", "tree"):
+        buff = getattr(sys_, "buffsize", None)
+        if buff is None and k > 1 and _fabric(sys_) in C.FABRIC_BUFFSIZE:
+            buff = C.FABRIC_BUFFSIZE[_fabric(sys_)].value
+        if buff is not None:
+            buff_scale = buff / C.NCCL_DEFAULT_BUFFSIZE.value
 
     def fill(steps, bw, parts=1):
         """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows

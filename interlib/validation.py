@@ -259,7 +259,7 @@ def node_for(m: "Measurement"):
     buffsize = stated_buffsize(m)
     same = (m.gpus_per_node <= sys_.gpus_per_node and m.nics_per_node == sys_.nics_per_node
             and abs(m.nic_gbps * Gbit_per_s - sys_.nic.rate.value) < 1.0 and kind == cat_kind
-            and m.gpu == next(k for k, g in GPUS.items() if g is sys_.gpu)
+            and GPUS[m.gpu] is sys_.gpu
             and buffsize is None)
     if same:
         return sys_

@@ -128,9 +128,9 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
             installers: Ring and Tree only, Simple only, NVLS off);
             :data:`interlib.specs.calibration.TCPXO_PROFILES`.
         buffsize: ``NCCL_BUFFSIZE`` in bytes, when the run sets it (:data:`BUFFSIZE_RANGE`;
-            default None: NCCL's 4 MiB, or the cloud profile's). NCCL cuts its Simple
-            protocol's chunks from this buffer, so the model's pipeline window scales with
-            it.
+            default None: NCCL's 4 MiB, or the cloud profile's). NCCL cuts a ring's and a
+            tree's Simple chunks from this buffer, so the model's pipeline window for them
+            scales with it.
 
     Returns:
         A :class:`Node`, usable wherever a catalogue system is.
