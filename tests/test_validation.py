@@ -510,3 +510,9 @@ def test_oracle_gb300_tables_are_shipped_whole():
         sizes = sorted(r.size_bytes for r in V.load_measurements()
                        if r.id.split("-")[0] == prefix)
         assert sizes == [512.0 * KiB * 2**i for i in range(16)], prefix
+
+
+def test_a3_mega_table_is_shipped_whole():
+    # the run's command is all_reduce_perf -b 8 -e 8G -f 2: 31 sizes, every one a row
+    a3m = sorted(r.size_bytes for r in V.load_measurements() if r.id.startswith("A3M-"))
+    assert a3m == [8.0 * 2**i for i in range(31)]
