@@ -962,6 +962,97 @@ def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class ErrorBand:
+    """How far the model is from the published points of one kind of run.
+
+    Attributes:
+        count: Points in the band.
+        ratio_lo, ratio_hi: Smallest and largest predicted / measured busbw (> 1: the
+            model is optimistic).
+        median_ratio: Median predicted / measured busbw.
+        median_error: Median relative error.
+        min_gpus, max_gpus: Smallest and largest total GPU count among the points.
+        ids: Row ids of the points, in CSV order.
+    """
+
+    count: int
+    ratio_lo: float
+    ratio_hi: float
+    median_ratio: float
+    median_error: float
+    min_gpus: int
+    max_gpus: int
+    ids: tuple
+
+
+def error_band(results=None, *, gpus=None, fabrics=None, multi_node: bool = False,
+               regime_name: str | None = None, role: str = "holdout") -> ErrorBand:
+    """The spread of the model's error over the published points of one kind of run: the
+    numbers a chapter quotes when it says how far its predictions can be trusted.
+
+    Args:
+        results: Output of :func:`evaluate` (default: evaluate the shipped data).
+        gpus: GPU catalogue ids to keep (``interlib.specs.GPUS``), or None for all.
+        fabrics: Network kinds to keep (:func:`fabric_kind` names), or None for all.
+        multi_node: Keep only runs across more than one node (NVLink domain).
+        regime_name: Keep only one size regime (:data:`REGIMES`), or None for all sizes.
+        role: ``"holdout"`` (default), ``"calibration"`` or ``"all"``.
+
+    Raises:
+        ValueError: for an unknown GPU, fabric, regime or role, or when no point matches.
+
+    >>> b = error_band(gpus=("h100-sxm",), regime_name="bandwidth-bound", role="calibration")
+    >>> b.count > 0 and b.ratio_lo <= b.median_ratio <= b.ratio_hi
+    True
+    """
+    results = _results(results)
+    v.choice("role", role, ROLES + ("all",))
+    if gpus is not None:
+        gpus = tuple(v.choice("gpus", g, tuple(GPUS)) for g in v.items("gpus", gpus))
+    if fabrics is not None:
+        kinds = custom.FABRICS + ("GPUDirect-TCPXO",)
+        fabrics = tuple(v.choice("fabrics", f, kinds) for f in v.items("fabrics", fabrics))
+    v.instance("multi_node", multi_node, bool, "True or False")
+    if regime_name is not None:
+        v.choice("regime_name", regime_name, tuple(r[0] for r in REGIMES))
+    band = [r for r in results
+            if (role == "all" or r.measurement.role == role)
+            and (gpus is None or r.measurement.gpu in gpus)
+            and (fabrics is None or fabric_kind(r.measurement.fabric) in fabrics)
+            and (not multi_node or r.measurement.nodes > 1)
+            and (regime_name is None or r.regime == regime_name)]
+    if not band:
+        raise ValueError(f"no {role} point matches gpus={gpus!r}, fabrics={fabrics!r}, "
+                         f"multi_node={multi_node!r}, regime_name={regime_name!r}")
+    ratios = [r.ratio for r in band]
+    counts = [r.measurement.gpus_per_node * r.measurement.nodes for r in band]
+    return ErrorBand(len(band), min(ratios), max(ratios), float(np.median(ratios)),
+                     float(np.median([r.rel_error for r in band])), min(counts), max(counts),
+                     tuple(r.measurement.id for r in band))
+
+
+def series_ramp(series: str, rows=None) -> dict:
+    """How far along its ramp each size of one published series is: busbw divided by the
+    series' highest busbw, by size (bytes). Two runs of different size ramp alike where
+    these fractions agree, whatever their plateaus.
+
+    Args:
+        series: Row-id prefix of the series, e.g. ``"CW1"`` (ids are ``series-NN``).
+        rows: Measurements (default: the shipped data).
+
+    >>> ramp = series_ramp("V1")
+    >>> max(ramp.values())
+    1.0
+    """
+    rows = _measurements(rows)
+    names = sorted({r.id.rsplit("-", 1)[0] for r in rows})
+    v.choice("series", series, tuple(names))
+    mine = [r for r in rows if r.id.rsplit("-", 1)[0] == series]
+    top = max(r.busbw for r in mine)
+    return {r.size_bytes: r.busbw / top for r in sorted(mine, key=lambda r: r.size_bytes)}
+
+
 def measured_time(row) -> float:
     """Time of one call a measurement implies, seconds: ``size x bus factor / busbw``
     (nccl-tests' definition undone)."""

@@ -516,3 +516,62 @@ def test_a3_mega_table_is_shipped_whole():
     # the run's command is all_reduce_perf -b 8 -e 8G -f 2: 31 sizes, every one a row
     a3m = sorted(r.size_bytes for r in V.load_measurements() if r.id.startswith("A3M-"))
     assert a3m == [8.0 * 2**i for i in range(31)]
+
+
+# ---------------------------------------------------------------- error bands and ramps
+def _csv_ids(keep):
+    """Row ids of the shipped CSV, read with the csv module (not load_measurements), whose
+    raw fields pass ``keep``."""
+    with open(V.DATA_PATH, newline="") as f:
+        return [d["id"] for d in csv.DictReader(f) if keep(d)]
+
+
+def test_error_band_selects_exactly_the_rows_its_filters_name():
+    # H100/H200 holdout runs across nodes over InfiniBand or RoCE, 256 MiB and up: the
+    # selection is recomputed from the raw CSV fields, independently of the filter code
+    def keep(d):
+        return (d["role"] == "holdout" and d["gpu"] in ("h100-sxm", "h200")
+                and int(d["nodes"]) > 1 and float(d["size_bytes"]) >= 256 * MiB
+                and (d["fabric"].startswith("InfiniBand")
+                     or (d["fabric"].startswith("Ethernet") and "TCPXO" not in d["fabric"])))
+    band = V.error_band(RESULTS, gpus=("h100-sxm", "h200"), fabrics=("InfiniBand", "Ethernet"),
+                        multi_node=True, regime_name="bandwidth-bound")
+    assert list(band.ids) == _csv_ids(keep)
+    assert band.count == len(band.ids) > 0
+
+
+def test_error_band_endpoints_are_attained_and_ordered():
+    band = V.error_band(RESULTS, gpus=("gb200", "gb300"), multi_node=True,
+                        regime_name="bandwidth-bound")
+    by_id = {r.measurement.id: r for r in RESULTS}
+    members = [by_id[i] for i in band.ids]
+    assert band.ratio_lo <= band.median_ratio <= band.ratio_hi
+    assert any(math.isclose(r.ratio, band.ratio_lo) for r in members)
+    assert any(math.isclose(r.ratio, band.ratio_hi) for r in members)
+    assert all(r.measurement.nodes > 1 for r in members)
+    gpus = [r.measurement.gpus_per_node * r.measurement.nodes for r in members]
+    assert (band.min_gpus, band.max_gpus) == (min(gpus), max(gpus))
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    (dict(gpus=("h100",)), "gpus"),
+    (dict(fabrics=("Infiniband",)), "fabrics"),
+    (dict(regime_name="huge"), "regime_name"),
+    (dict(role="train"), "role"),
+    (dict(multi_node="yes"), "multi_node"),
+    (dict(gpus=("a100-sxm-80gb",), multi_node=True), "no holdout point"),
+])
+def test_error_band_rejects_bad_arguments(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        V.error_band(RESULTS, **kwargs)
+
+
+def test_series_ramp_is_busbw_over_the_series_peak():
+    # CoreWeave's one-rack sweep (CW1): its peak is the 4 GiB row, 839.16 GB/s; the
+    # 512 MiB row is 586.06 GB/s (the source table's busbw column)
+    ramp = V.series_ramp("CW1", ROWS)
+    assert list(ramp) == sorted(ramp)
+    assert max(ramp.values()) == 1.0 == ramp[4 * GiB]
+    assert math.isclose(ramp[512 * MiB], 586.06 / 839.16, rel_tol=1e-9)
+    with pytest.raises(ValueError, match="series"):
+        V.series_ramp("CW9", ROWS)
