@@ -499,8 +499,8 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     def fill(steps, bw, parts=1):
         """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows
         (the book's calibrated addition; NCCL's own estimate has none). A ring cuts the
-        buffer into one slice per rank (``parts``), so its chunk is never larger than
-        ``size / parts``."""
+        buffer into one slice per rank, NVLS into one share per GPU (``parts``), so a
+        chunk is never larger than ``size / parts``."""
         if nccl_view:
             return 0.0 * S
         window = np.minimum(C.PIPELINE_WINDOW.value * buff_scale,
@@ -556,12 +556,16 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         t_intra = S / b_nvls
         lat = hl("nvlink")
         # the switch reduces and multicasts: the pipeline is g chunks deep, not a ring's
-        # 2(g-1) steps (calibrated, see C.NVLS_PIPELINE_STEPS_PER_GPU and Appendix A)
-        steps, b_fill = C.NVLS_PIPELINE_STEPS_PER_GPU.value * g, b_nvls * (g + 1) / g
+        # 2(g-1) steps (calibrated, see C.NVLS_PIPELINE_STEPS_PER_GPU and Appendix A). Each
+        # GPU reduces and multicasts its own 1/g share (NCCL's NVLS heads), so, as in a
+        # ring, a chunk is never larger than size / g: enqueue.cc shrinks the NVLS chunk
+        # until the message holds several chunks per channel and head
+        steps, parts = C.NVLS_PIPELINE_STEPS_PER_GPU.value * g, g
+        b_fill = b_nvls * (g + 1) / g
     else:  # hierarchical or sharp: ring reduce-scatter + all-gather inside the node
         t_intra = 2 * (g - 1) / g * S / b_intra if g > 1 else 0.0 * S
         lat = C.BASE_LATENCY[("ring", "Simple")].value + 2 * (g - 1) * hl(hop, "ring", "Simple")
-        steps, b_fill = 2 * (g - 1), b_intra
+        steps, b_fill, parts = 2 * (g - 1), b_intra, g  # a ring of g slices
     if k > 1:
         if a == "sharp":  # the switches reduce: each node sends its data once
             t_inter = S / b_net
@@ -600,8 +604,8 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             corr = np.asarray(C.NVLS_TREE_CORRECTION_BLACKWELL_X86)
             idx = np.floor(np.log2(np.maximum(S / 64, 1))).astype(int)
             t_bw = t_bw / np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
-        return t0 + lat + fill(steps, b_fill) + inter_fill + t_bw
-    return t0 + lat + fill(steps, b_fill) + t_intra
+        return t0 + lat + fill(steps, b_fill, parts) + inter_fill + t_bw
+    return t0 + lat + fill(steps, b_fill, parts) + t_intra
 
 
 def _times(sys_, collective, pairs, S, g, k, nccl_view=False):

@@ -327,6 +327,26 @@ def test_nvls_pipeline_depth_is_a_calibrated_spec():
     assert d.value == 1  # g chunks deep on g GPUs
 
 
+def test_nvls_chunk_is_at_most_a_gpus_share_so_its_fill_is_bounded_in_a_rack():
+    # NVLS in one 64-GPU domain (g = 64 > PIPELINE_CHUNKS): each GPU reduces its own 1/g
+    # share, so below g x window a chunk is size/g and the first one crosses
+    # NVLS_PIPELINE_STEPS_PER_GPU x g = g stages at b_nvls (g+1)/g. Derivation:
+    #   fill = (g - 1) (S/g) / (b (g+1)/g) = (g - 1)/(g + 1) x S/b
+    #   time = launch + NVLS hop latency + S/b + fill = launch + hop + 2g/(g+1) x S/b
+    from interlib.specs import calibration as C
+
+    g, S = 64, 8 * 2**20
+    assert S < g * C.PIPELINE_WINDOW.value and C.NVLS_PIPELINE_STEPS_PER_GPU.value == 1
+    b = co.nvls_rate("gb200-nvl72", g)
+    t0 = C.LAUNCH_OVERHEAD.value + C.HOP_LATENCY[("nvlink", "nvls", "Simple")].value
+    r = co.predict("all_reduce", S, "gb200-nvl72", g, 1, "nvls")
+    assert r.time_s == pytest.approx(t0 + 2 * g / (g + 1) * S / b, rel=1e-9)
+    # so a deeper domain does not pay a deeper fill below its saturation size: the share
+    # of the fill in the time is (g-1)/(2g) < 1/2 whatever g
+    r8 = co.predict("all_reduce", S, "gb200-nvl72", 8, 1, "nvls")
+    assert (r.time_s - t0) * b < 2 * S and (r8.time_s - t0) * co.nvls_rate("gb200-nvl72", 8) < 2 * S
+
+
 @pytest.mark.parametrize("call,param", [
     (lambda: co.bus_factor("all_reduce", 2.5), "n=2.5"),
     (lambda: co.bus_factor("all_reduce", [2, 3.5]), "n=3.5"),

@@ -262,8 +262,9 @@ NVLS_PIPELINE_STEPS_PER_GPU = Spec(
     1, "count", "calibrated", S.THIS_BOOK_FIT,
     note="NVLS pipeline depth in chunks per GPU: the switch reduces and multicasts, so the "
          "first chunk crosses g pipeline stages on g GPUs (not a ring's 2(g-1)), at the "
-         "NVLS bandwidth (NVLS efficiency x effective NVLink); chosen with the pipeline "
-         "window when fitting the Azure ND H100 v5 NVLS curve (Appendix A)")
+         "NVLS bandwidth (NVLS efficiency x effective NVLink); a chunk is at most a GPU's "
+         "1/g share of the message; chosen with the pipeline window when fitting the Azure "
+         "ND H100 v5 NVLS curve (Appendix A)")
 NVLS_CHUNK_TIME_RACK = Spec(
     9.57 * us, "us", "calibrated", S.THIS_BOOK_FIT,
     note="time one NVLS channel takes per chunk in an NVLink domain that spans trays (GB200 "
