@@ -1017,8 +1017,8 @@ def error_band(results=None, *, gpus=None, fabrics=None, multi_node: bool = Fals
     if gpus is not None:
         gpus = tuple(v.choice("gpus", g, tuple(GPUS)) for g in v.items("gpus", gpus))
     if fabrics is not None:
-        kinds = custom.FABRICS + ("GPUDirect-TCPXO",)
-        fabrics = tuple(v.choice("fabrics", f, kinds) for f in v.items("fabrics", fabrics))
+        fabrics = tuple(v.choice("fabrics", f, custom.FABRICS)
+                        for f in v.items("fabrics", fabrics))
     v.instance("multi_node", multi_node, bool, "True or False")
     if regime_name is not None:
         v.choice("regime_name", regime_name, tuple(r[0] for r in REGIMES))
