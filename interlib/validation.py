@@ -138,6 +138,16 @@ class Measurement:
     busbw: float
     note: str
 
+    @property
+    def total_gpus(self) -> int:
+        """GPUs taking part: GPUs per node x nodes."""
+        return self.gpus_per_node * self.nodes
+
+    @property
+    def series(self) -> str:
+        """The published series the row belongs to: its id up to the dash (``"CW1"``)."""
+        return self.id.split("-")[0]
+
 
 def _row(d: dict, line: int) -> Measurement:
     where = f"row {line} (id={d.get('id')!r})"
@@ -650,7 +660,7 @@ def curves(rows=None) -> list[dict]:
     groups: dict = {}
     for r in rows:
         key = (r.source, r.system, r.gpus_per_node, r.nodes, r.collective, r.algorithm,
-               r.id.split("-")[0])
+               r.series)
         groups.setdefault(key, []).append(r)
     out = []
     for (src, sysid, g, k, coll, alg, _), rs in groups.items():
@@ -829,7 +839,7 @@ def summary_by_scale(results=None, role: str = "holdout") -> list[ScaleSummary]:
     out = []
     for name, lo, hi in SCALES:
         grp = [r for r in results if (role == "all" or r.measurement.role == role)
-               and lo <= r.measurement.gpus_per_node * r.measurement.nodes <= hi]
+               and lo <= r.measurement.total_gpus <= hi]
         if not grp:
             continue
         worst = max(grp, key=lambda r: r.fold)
@@ -864,7 +874,7 @@ def regime_scale_table(results=None, role: str = "holdout") -> display.Table:
         for name, lo, hi in SCALES:
             grp = [r.rel_error for r in results if r.regime == reg
                    and (role == "all" or r.measurement.role == role)
-                   and lo <= r.measurement.gpus_per_node * r.measurement.nodes <= hi]
+                   and lo <= r.measurement.total_gpus <= hi]
             row.append(f"{display.fmt_pct(float(np.median(grp)), 2)} ({len(grp)})"
                        if grp else "-")
         rows.append(row)
@@ -949,7 +959,7 @@ def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
         m = r.measurement
         if m.role != "holdout":
             continue
-        groups.setdefault((m.id.split("-")[0], m.system, m.gpus_per_node, m.nodes,
+        groups.setdefault((m.series, m.system, m.gpus_per_node, m.nodes,
                            m.fabric), []).append(r)
     out = []
     for (prefix, sysid, g, k, fab), rs in groups.items():
@@ -1032,7 +1042,7 @@ def error_band(results=None, *, gpus=None, fabrics=None, multi_node: bool = Fals
         raise ValueError(f"no {role} point matches gpus={gpus!r}, fabrics={fabrics!r}, "
                          f"multi_node={multi_node!r}, regime_name={regime_name!r}")
     ratios = [r.ratio for r in band]
-    counts = [r.measurement.gpus_per_node * r.measurement.nodes for r in band]
+    counts = [r.measurement.total_gpus for r in band]
     return ErrorBand(len(band), min(ratios), max(ratios), float(np.median(ratios)),
                      float(np.median([r.rel_error for r in band])), min(counts), max(counts),
                      tuple(r.measurement.id for r in band))
@@ -1051,10 +1061,10 @@ def series_ramp(series: str, rows=None) -> dict:
     >>> max(ramp.values())
     1.0
     """
-    rows = _measurements(rows)
-    names = sorted({r.id.rsplit("-", 1)[0] for r in rows})
-    v.choice("series", series, tuple(names))
-    mine = [r for r in rows if r.id.rsplit("-", 1)[0] == series]
+    by_series: dict = {}
+    for r in _measurements(rows):
+        by_series.setdefault(r.series, []).append(r)
+    mine = by_series[v.choice("series", series, sorted(by_series))]
     top = max(r.busbw for r in mine)
     return {r.size_bytes: r.busbw / top for r in sorted(mine, key=lambda r: r.size_bytes)}
 
@@ -1063,8 +1073,7 @@ def measured_time(row) -> float:
     """Time of one call a measurement implies, seconds: ``size x bus factor / busbw``
     (nccl-tests' definition undone)."""
     v.instance("row", row, Measurement, "a validation.Measurement")
-    n = row.gpus_per_node * row.nodes
-    return row.size_bytes * collectives.bus_factor(row.collective, n) / row.busbw
+    return row.size_bytes * collectives.bus_factor(row.collective, row.total_gpus) / row.busbw
 
 
 def versus_nccl(results=None) -> list[float]:
@@ -1099,7 +1108,7 @@ def nccl_baseline_table(results=None) -> display.Table:
     rows = []
     for name, lo, hi in SCALES:
         grp = [(r, f) for r, f in both
-               if lo <= r.measurement.gpus_per_node * r.measurement.nodes <= hi]
+               if lo <= r.measurement.total_gpus <= hi]
         if grp:
             rows.append([name, len(grp),
                          display.fmt_pct(float(np.median([r.rel_error for r, _ in grp])), 3),
@@ -1128,7 +1137,7 @@ def time_inversions(rows=None, factor: float = 2.0) -> list[tuple[str, str, floa
     v.number("factor", factor, lo=1.0)
     groups: dict = {}
     for r in rows:
-        groups.setdefault((r.id.split("-")[0], r.gpus_per_node, r.nodes, r.collective,
+        groups.setdefault((r.series, r.gpus_per_node, r.nodes, r.collective,
                            r.algorithm), []).append(r)
     out = []
     for rs in groups.values():
@@ -1170,6 +1179,6 @@ def published_at_scale(min_size: float = 2**30, rows=None) -> list[dict]:
     """
     v.positive("min_size", min_size)
     rows = _measurements(rows)
-    return [{"gpus": r.gpus_per_node * r.nodes, "busbw": r.busbw, "size": r.size_bytes,
+    return [{"gpus": r.total_gpus, "busbw": r.busbw, "size": r.size_bytes,
              "role": r.role, "id": r.id, "system": r.system, "algorithm": r.algorithm}
             for r in rows if r.collective == "all_reduce" and r.size_bytes >= min_size]
