@@ -328,7 +328,7 @@ def _without_live_bar(page: str) -> str:
     note = ('<p class="interlib-lite-note"><em>The figure and numbers show the default '
             "settings. Run the notebook (Run ▸ Run All Cells) to make this demo live.</em></p>")
     page = page[:start] + note + page[i:]
-    return re.sub(r"<(input|select)\b", r"<\1 disabled", page)
+    return re.sub(r"<(input|select|textarea)\b", r"<\1 disabled", page)
 
 
 def lite_notebook(notebook: dict, docname: str, book: Book, bib: Bibliography) -> dict:
