@@ -305,12 +305,23 @@ def test_nvlink_c2c_is_450_per_direction_900_both():
 
 def test_gb200_host_link_is_nvlink_c2c_not_pcie():
     # Issue 14, error 3: the GB200 GPU talks to its Grace CPU over NVLink-C2C (MLPerf system
-    # description: "accelerator_host_interconnect": "NVLink-C2C")
+    # description: "accelerator_host_interconnect": "NVLink-C2C"). Issue 28, error 2: NVIDIA
+    # quotes 900 GB/s (both directions) for the whole GB200 superchip, one Grace and TWO
+    # GPUs; the per-GPU share is unpublished, so a GPU gets the even split, 450 / 2 = 225
+    # GB/s per direction, and the basis says the split is unknown.
     g = specs.gpu("gb200")
-    assert g.host_link == "nvlink-c2c"
+    assert g.host_link == "nvlink-c2c-superchip"
     assert g.host.name == "NVLink-C2C" and g.host.rung == "NVLink-C2C"
-    assert g.host.peak == pytest.approx(450 * u.GB_per_s)
-    assert "accelerator_host_interconnect" in specs.NVLINK_C2C.per_direction.note
+    assert g.host.peak == pytest.approx(900 / 2 / 2 * u.GB_per_s)
+    assert g.host.achieved == pytest.approx(225 * 297 / 450 * u.GB_per_s)
+    assert "not published" in g.host.basis
+    c = specs.NVLINK_C2C_SUPERCHIP
+    assert c.gpus == 2 and c.bidirectional == pytest.approx(900 * u.GB_per_s)
+    assert "per-GPU" not in c.per_direction.note or "not in our sources" in c.per_direction.note
+    # GH200 keeps its own, unshared link
+    assert specs.NVLINK_C2C.gpus == 1
+    assert specs.NVLINK_C2C.per_gpu_even_split == pytest.approx(450 * u.GB_per_s)
+    assert specs.gpu("gb300").host.peak == g.host.peak
     # every PCIe-hosted GPU keeps its x16 usable rate (32 GT/s x 16 / 8 x 128/130 for Gen5)
     h = specs.gpu("h100-sxm").host
     assert h.rung == "PCIe" and h.peak == pytest.approx(32e9 * 16 / 8 * 128 / 130)
@@ -322,8 +333,8 @@ def test_gb200_ladder_shows_the_c2c_rung_and_no_pcie_rung():
     names = [r.name for r in hierarchy.ladder("gb200-nvl72")]
     assert "NVLink-C2C" in names and "PCIe" not in names
     rung = {r.name: r for r in hierarchy.ladder("gb200-nvl72")}["NVLink-C2C"]
-    assert rung.peak == pytest.approx(450 * u.GB_per_s)
-    assert rung.effective == pytest.approx(297 * u.GB_per_s)
+    assert rung.peak == pytest.approx(225 * u.GB_per_s)
+    assert rung.effective == pytest.approx(225 * 297 / 450 * u.GB_per_s)
     assert "PCIe" in [r.name for r in hierarchy.ladder("dgx-h100")]
     assert set(names) <= set(hierarchy.RUNG_NAMES)
 
