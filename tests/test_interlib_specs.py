@@ -386,3 +386,87 @@ def test_link_table_names_model_latency_and_shows_hardware_latency():
     assert rows["NVLink 4"][hw_col] == "not in our sources"
     with pytest.raises(ValueError, match="name"):
         hierarchy.hardware_latency("NVLink 9")
+
+
+# ------------------------------------------------- issue 28: the 2026 edition
+def test_status_is_validated():
+    src = Source("t", "u")
+    assert str(specs.Status("shipped", "2025-08", src)) == "shipped (2025-08)"
+    for state, date, note in (("sold", "2025", ""), ("shipped", "2025-13", ""),
+                              ("shipped", "Aug 2025", ""), ("announced", None, "")):
+        with pytest.raises(ValueError, match="Status"):
+            specs.Status(state, date, src, note)
+    assert "not in our sources" in str(specs.Status("shipped", None, src, "a product page"))
+
+
+def test_new_hardware_carries_a_status_and_a_source():
+    new = [specs.gpu("gb300"), specs.gpu("b300"), specs.nic("connectx-8"),
+           specs.system("gb300-nvl72"), specs.system("hgx-b300"),
+           *(specs.switch(n) for n in ("quantum-x800", "quantum-x-photonics",
+                                       "spectrum-x-photonics")),
+           *specs.SCALEUP_DOMAINS.values()]
+    for x in new:
+        assert isinstance(x.status, specs.Status), x
+        assert x.status.source.url.strip()
+    # co-packaged optics and the next scale-up are announced, not shipped, in our sources
+    assert specs.switch("quantum-x-photonics").status.state == "announced"
+    assert specs.switch("quantum-x-photonics").optics == "co-packaged"
+    assert specs.scaleup_domain("vera-rubin-nvl72").status.state == "announced"
+    assert specs.scaleup_domain("ualink-pod").status.date == "2025-04-08"
+
+
+def test_gb300_and_hgx_b300_have_an_800g_connectx8_per_gpu_behind_gen6():
+    for name, gpus in (("gb300-nvl72", 72), ("hgx-b300", 8)):
+        s = specs.system(name)
+        assert s.gpus_per_node == gpus and s.nics_per_gpu == 1.0
+        assert s.nic_bw_per_gpu == pytest.approx(800e9 / 8)   # 100 GB/s per direction
+        assert s.gpu.pcie_gen == "6.0" and s.nic_path == "direct-nic"
+    assert specs.system("gb200-nvl72").nic_path == "via-grace"
+    assert specs.system("dgx-h100").nic_path == "pcie-switch"
+
+
+def test_quantum_x800_radix_and_capacity():
+    q = specs.switch("quantum-x800")
+    assert q.radix == 144
+    assert q.capacity_per_direction == pytest.approx(144 * 800e9 / 8)  # 115.2 Tb/s
+
+
+def test_xdr_lane_is_212_5_signalling_and_200_data():
+    # IEEE 802.3dj 200G lanes: 106.25 GBd PAM4 = 212.5 Gb/s; 200 x 257/256 x 544/514 = 212.5
+    x = specs.infiniband("XDR")
+    assert x.lane_signalling.value == pytest.approx(200 * 257 / 256 * 544 / 514 * 1e9 / 8)
+    assert x.lane_data.value == pytest.approx(200e9 / 8)
+    assert x.coding_efficiency == pytest.approx(16 / 17)
+    assert x.year == 2024
+    # NVLink 5's measured 53.125 GB/s per link is two such lanes
+    assert 2 * x.lane_signalling.value == pytest.approx(53.125e9)
+
+
+@pytest.mark.parametrize("gen,payload,expected", [
+    # Gen 3-5: 128/130 x P / (P + 16 header + 8 framing/sequence/LCRC)
+    ("5.0", 256, 128 / 130 * 256 / 280), ("3.0", 128, 128 / 130 * 128 / 152),
+    # Gen 6 FLIT: 236/256 x P / (P + 16 header); framing is per flit
+    ("6.0", 256, 236 / 256 * 256 / 272), ("6.0", 512, 236 / 256 * 512 / 528),
+])
+def test_pcie_payload_share_is_one_basis(gen, payload, expected):
+    assert specs.pcie(gen).payload_share(payload) == pytest.approx(expected)
+
+
+def test_pcie_payload_share_rejects_bad_sizes():
+    with pytest.raises(ValueError, match="payload_bytes"):
+        specs.pcie("5.0").payload_share(0)
+    with pytest.raises(ValueError, match="header_bytes"):
+        specs.pcie("5.0").payload_share(256, -1)
+
+
+def test_scaleup_domains_quote_their_sources():
+    g = specs.scaleup_domain("gaudi3-hls3")
+    # Intel: 21 x 200 Gb/s = 525 GB/s scale-up, 3 x 200 Gb/s = 75 GB/s scale-out, per direction
+    assert g.per_accelerator.value == pytest.approx(525e9)
+    assert g.scale_out_per_accelerator.value == pytest.approx(75e9)
+    assert g.scale_up_over_scale_out == pytest.approx(7)
+    t = specs.scaleup_domain("tpu-v5p-pod")
+    assert t.per_accelerator.value == pytest.approx(1200e9 / 2) and t.topology == "3D torus"
+    assert specs.scaleup_domain("mi300x-8").per_accelerator is None  # no primary rate read
+    with pytest.raises(ValueError, match="name='gaudi3'"):
+        specs.scaleup_domain("gaudi3")

@@ -197,8 +197,7 @@ NICS = {
     "connectx-8": _nic("ConnectX-8", 800, "InfiniBand or Ethernet", S.CX8_NOTES,
                        "XDR InfiniBand, or 2 x 400 GbE (800 GbE is not supported on one "
                        "port)",
-                       "PCIe 6.0: 48 lanes behind a built-in PCIe Gen6 switch (Hot Chips "
-                       "2025)",
+                       "PCIe 6.0, 48 lanes behind a built-in PCIe Gen 6 switch",
                        Status("shipped", "2025-08", S.HOTCHIPS_CX8,
                               "called already shipping at Hot Chips 2025; first deployment "
                               "in GB300 NVL72")),
