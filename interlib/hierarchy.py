@@ -48,7 +48,8 @@ class Rung:
 
 # ------------------------------------------------------------------ Chapter 7: the ladder
 LADDER_SYSTEMS = {"A100": "dgx-a100", "H100": "dgx-h100", "H200": "hgx-h200",
-                  "B200": "dgx-b200", "GB200 NVL72": "gb200-nvl72"}
+                  "B200": "dgx-b200", "GB200 NVL72": "gb200-nvl72",
+                  "HGX B300": "hgx-b300", "GB300 NVL72": "gb300-nvl72"}
 """GPU generation -> the catalogue system Chapter 7 builds its ladder from."""
 
 RUNG_NAMES = ("HBM", "NVLink", "NVLink-C2C", "PCIe", "Scale-out NIC", "Spine")

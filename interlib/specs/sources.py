@@ -778,7 +778,8 @@ HGX_B300 = Source(
     "https://www.fibermall.com/blog/nvidia-hgx-b300-overview.htm",
     "8 Blackwell Ultra GPUs (briefly named 'HGX B300 NVL16', counting dies), NVLink 5 "
     "through NVLink Switch, 14.4 TB/s total NVLink bandwidth, networking 1.6 TB/s (8 x 800 "
-    "Gb/s counted both ways) from eight ConnectX-8 on the GPU baseboard, up to 2.3 TB HBM3e.",
+    "Gb/s counted both ways) from eight ConnectX-8 on the GPU baseboard, up to 2.3 TB HBM3e; "
+    "FP16/BF16 Tensor Core 36 PFLOPS with sparsity (as HGX B200).",
     key="")
 GB200_SUPERCHIP_C2C = Source(
     "NVIDIA's GB200 superchip description (GB200 NVL72 materials), as quoted by Boston "
