@@ -71,7 +71,33 @@ def _expert_figures() -> dict:
             "dgx_h100_nic": h100.nic.name,
             "nic_rate": display.fmt_rate(nic_rate),
             "nic_share_of_x16": display.fmt_pct(nic_rate / usable),
-            "pcie5_x16_usable": display.fmt_rate(usable)}
+            "pcie5_x16_usable": display.fmt_rate(usable),
+            **_gen6_figures()}
+
+
+def _gen6_figures() -> dict:
+    """Chapter 2's figures for Gen 6 on one basis with Gen 5 and the Gen 6 hardware that
+    ships (issue 28, errors 1 and 4)."""
+    from .specs import PCIE_PAYLOAD_BYTES, nic, system
+
+    p5, p6 = PCIE["5.0"], PCIE["6.0"]
+    gb300, hgx, cx8 = system("gb300-nvl72"), system("hgx-b300"), nic("connectx-8")
+    return {"payload_bytes": f"{PCIE_PAYLOAD_BYTES.value:g}-byte",
+            "pcie5_payload_share": display.fmt_pct(p5.payload_share()),
+            "pcie6_payload_share": display.fmt_pct(p6.payload_share()),
+            "pcie5_payload": display.fmt_rate(p5.payload_per_direction(16)),
+            "pcie6_payload": display.fmt_rate(p6.payload_per_direction(16)),
+            "pcie6_usable": display.fmt_rate(p6.usable_per_direction(16)),
+            "pcie6_over_5": display.fmt_ratio(p6.payload_per_direction(16)
+                                              / p5.payload_per_direction(16), 3),
+            "pcie6_share_128": display.fmt_pct(p6.payload_share(128)),
+            "pcie5_share_128": display.fmt_pct(p5.payload_share(128)),
+            "cx8_rate": display.fmt_bits(cx8.rate.value * 8),
+            "cx8_interface": cx8.host_interface,
+            "cx8_share_of_gen6": display.fmt_pct(cx8.rate.value
+                                                 / p6.payload_per_direction(16)),
+            "gb300_title": gb300.title.split(" (")[0], "hgx_b300_title": hgx.title,
+            "gb300_status": str(gb300.status)}
 
 
 def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -> float:

@@ -65,3 +65,7 @@ from .scaleup import SCALEUP_DOMAINS, ScaleUpDomain, scaleup_domain  # noqa: E40
 __all__ += ["STATES", "Status", "NVLINK_C2C_SUPERCHIP", "PCIE_PAYLOAD_BYTES",
             "PCIE_TLP_HEADER", "scaleup", "SCALEUP_DOMAINS", "ScaleUpDomain",
             "scaleup_domain"]
+from . import software  # noqa: E402
+from .software import NCCL_FEATURES  # noqa: E402
+
+__all__ += ["software", "NCCL_FEATURES"]

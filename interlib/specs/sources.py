@@ -742,7 +742,7 @@ MLPERF_AMD = Source(
     "systems/8xMI300X_2xEPYC-9374F.json",
     "\"accelerators_per_node\": 8, \"accelerator_interconnect\": \"XGMI\", "
     "\"accelerator_host_interconnect\": \"PCIe Gen5 x16\"; MI355X 288 GB HBM3e (v6.0).",
-    key="")
+    key="mlperfamd")
 UALINK_10 = Source(
     "UALink Consortium, UALink 200G 1.0 Specification (released 2025-04-08), as reported "
     "by Tom's Hardware",
