@@ -298,3 +298,27 @@ def link_table():
                  "latency: PCIe peer-to-peer write measured on a PCIe 5.0 server; NVLink: "
                  "no like-for-like published measurement in our sources; InfiniBand: "
                  "published HDR adapter latency (NDR not published) plus one switch hop.")
+
+
+def grace_figures() -> dict:
+    """Chapter 7's figures for the host and NIC rungs of GB200 and GB300 NVL72 (issue 28:
+    the superchip's NVLink-C2C serves two GPUs; GB300's NICs no longer sit behind Grace).
+
+    >>> grace_figures()["superchip_gpus"]
+    '2'
+    """
+    from . import display
+    from .specs import NVLINK_C2C_SUPERCHIP
+
+    sc = NVLINK_C2C_SUPERCHIP
+    gb200, gb300 = _system("gb200-nvl72"), _system("gb300-nvl72")
+    nic200, nic300 = (ladder(s)[-2].peak for s in (gb200, gb300))
+    nv = ladder(gb300)[1].peak
+    return {"superchip_headline": display.fmt_rate(sc.bidirectional),
+            "superchip_per_direction": display.fmt_rate(sc.per_direction.value),
+            "superchip_gpus": f"{sc.gpus}",
+            "gb200_nic": gb200.nic.name, "gb300_nic": gb300.nic.name,
+            "gb200_nic_per_gpu": display.fmt_rate(nic200),
+            "gb300_nic_per_gpu": display.fmt_rate(nic300),
+            "gb300_nvlink_over_nic": display.fmt_ratio(nv / nic300, 3),
+            "gb300_pcie": gb300.gpu.pcie.name}

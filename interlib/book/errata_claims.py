@@ -219,8 +219,13 @@ def _e():
     why = ("No primary, like-for-like measurement of InfiniBand vs RoCEv2 latency was found; "
            "the published sets come from vendor blogs and contradict each other.",
            f"What training sees is NCCL's collective latency: {figs[0].text} measured for a "
-           f"tiny all-reduce in one node, {figs[1].text} modelled across two; a microsecond "
-           f"of wire latency is {figs[3].text} of that.",
+           f"tiny all-reduce in one node (NCCL {v1.nccl_version}), {figs[1].text} modelled "
+           f"across two; a microsecond of wire latency is {figs[3].text} of that.",
+           f"Both predate NCCL's symmetric-memory kernels ("
+           f"{specs.NCCL_FEATURES['symmetric memory kernels'].note.split(';')[0]}), for which "
+           f"NVIDIA reports up to {_n(specs.software.NCCL_SYMMETRIC_SMALL_MESSAGE_GAIN.value)}x "
+           "lower small-message latency inside an NVLink domain for buffers registered "
+           "for them: the in-node figure is what unregistered buffers get, not a floor.",
            "RoCE's practical risk is congestion and tail latency (PFC/ECN tuning), not base "
            "latency.")
     return Claim("e", "InfiniBand vs RoCE latency", "IB latency '1-1.6 us vs RoCEv2 5-6 us' "
