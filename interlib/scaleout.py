@@ -377,7 +377,7 @@ def figures_2026() -> dict:
         "xdr_year": f"{xdr.year}",
         "x800_ports": f"{x800.radix}", "q2_ports": f"{q2.radix}",
         "x800_capacity": fmt_bits(x800.capacity_per_direction / bit),
-        "x800_status": str(x800.status),
+        "x800_status": str(x800.status), "x800_manual": x800.status.date,
         "two_tier_q2": f"{two['q2']:,}", "two_tier_x800": f"{two['x800']:,}",
         "three_tier_q2": f"{three['q2']:,}", "three_tier_x800": f"{three['x800']:,}",
         "two_tier_gain": fmt_ratio(two["x800"] / two["q2"], 3),
