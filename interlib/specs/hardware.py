@@ -129,6 +129,8 @@ _HGX_B300_SHIPPED = Status("shipped", None, S.HGX_B300,
                            "2025) show the board; no dated shipment in the sources read")
 
 
+#: The catalogued GPUs by id (``"h100-sxm"``, ...) as :class:`GPU` records, each figure
+#: with its source. Look one up with :func:`~interlib.specs.gpu`.
 GPUS = {
     "a100-sxm-80gb": _gpu("A100 SXM 80GB", "Ampere", 3, "4.0", "HBM2e", 80,
                           2039 * GB_per_s, S.A100_DATASHEET),
