@@ -132,7 +132,7 @@ class Status:
     """Whether a catalogue entry has shipped or is only announced, and since when.
 
     Attributes:
-        state: One of :data:`STATES`.
+        state: ``"shipped"`` or ``"announced"`` (:data:`interlib.specs.STATES`).
         date: When, as precisely as the source says: ``"2025"``, ``"2025-08"`` or
             ``"2025-08-26"``; None when no source read gives a date (then ``note`` must
             say what the source does show, e.g. a current product page).

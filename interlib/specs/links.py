@@ -293,13 +293,13 @@ NVLINK_C2C = ChipToChipLink(
     Spec(450 * GB_per_s, "GB_per_s", "vendor peak", S.GRACE_HOPPER_BLOG, "per direction",
          "NVIDIA: 'up to 900 GB/s total bandwidth, 450 GB/s per direction' between Grace "
          "and Hopper in GH200. GB200 uses NVLink-C2C as its GPU's host link too (MLPerf "
-         "system description: accelerator_host_interconnect NVLink-C2C); our sources give "
-         "no separate per-GPU rate for GB200, so the GH200 figure is used for it"),
+         "system description: accelerator_host_interconnect NVLink-C2C), but there one "
+         "Grace's link serves two GPUs: see NVLINK_C2C_SUPERCHIP"),
     Spec(375 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
          "GH200, host-to-device copy over NVLink-C2C"),
     Spec(297 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
          "GH200, device-to-host copy over NVLink-C2C"),
-    "GH200 Grace Hopper; GB200 Grace Blackwell")
+    "GH200 Grace Hopper")
 """The Grace-to-GPU link of GH200 (Chapter 3; Chapter 7's host rung)."""
 
 NVLINK_C2C_SUPERCHIP = ChipToChipLink(

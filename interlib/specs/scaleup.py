@@ -37,7 +37,7 @@ class ScaleUpDomain:
         vendor: Who makes the accelerator.
         accelerator: The accelerator (one package).
         link: The scale-up link and how it is carried.
-        topology: One of :data:`TOPOLOGIES`.
+        topology: ``"switched"``, ``"all-to-all"``, ``"3D torus"`` or ``"2D torus"``.
         domain_size: Accelerators in one domain (packages, not dies).
         per_accelerator: Scale-up bandwidth of one accelerator, bytes/s **per direction**
             (None where no source gives it).
