@@ -70,8 +70,6 @@ def _beyond_gb200_figures() -> dict:
     return {
         "gb300_status": str(gb300.status),
         "gb300_nic_per_gpu": display.fmt_rate(gb300.nic_bw_per_gpu),
-        "vr_per_gpu": display.fmt_rate(vr.per_accelerator.value),
-        "vr_headline": display.fmt_rate(2 * vr.per_accelerator.value),
         "vr_gpus": f"{vr.domain_size.value:g}",
         "vr_status": str(vr.status),
         "gaudi3_scaleup": display.fmt_rate(g3.per_accelerator.value),

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate as v
-from ..units import GB_per_s, Gbit_per_s, TB_per_s
+from ..units import GB_per_s, Gbit_per_s
 from . import sources as S
 from ._base import Spec, Status
 from .links import NVLINK
@@ -92,15 +92,13 @@ def _rate(value, unit, src, note="", kind="vendor peak"):
 SCALEUP_DOMAINS = {
     "vera-rubin-nvl72": ScaleUpDomain(
         "NVIDIA Vera Rubin NVL72 (first called NVL144)", "NVIDIA", "Rubin",
-        "NVLink 6 through NVLink Switch trays", "switched",
+        "NVLink 6 through NVLink 6 Switch trays", "switched",
         _count(72, S.VERA_RUBIN, "GPU packages; the GTC 2025 name NVL144 counted two dies "
-                                 "per package"),
-        _rate(3.6 * TB_per_s / 2, "TB_per_s", S.VERA_RUBIN,
-              "NVIDIA's 3.6 TB/s per GPU adds both directions", kind="secondary"),
-        None, "NCCL",
+                                 "per package (sources.VERA_RUBIN_NAMING)"),
+        None, None, "NCCL",
         Status("announced", "2026-01", S.VERA_RUBIN,
                "specifications at CES 2026; production targeted for the second half of "
-               "2026")),
+               "2026; no shipment in the sources read")),
     "gaudi3-hls3": ScaleUpDomain(
         "Intel Gaudi 3 (HLS-3 box)", "Intel", "Gaudi 3",
         "21 of 24 integrated 200 GbE RoCE v2 ports (3 to each of the 7 peers)", "all-to-all",

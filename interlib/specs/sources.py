@@ -759,13 +759,22 @@ NVLINK_FUSION = Source(
     "infrastructure); partners named (MediaTek, Marvell, Alchip, Fujitsu, Qualcomm).",
     key="nvlinkfusion")
 VERA_RUBIN = Source(
-    "NVIDIA Vera Rubin NVL72 (CES 2026 keynote) and the GTC 2025 roadmap, as reported by "
-    "The Next Platform and HotHardware (copies on sipoch.com)",
-    "https://www.sipoch.com/en/article/300330020911227",
-    "GTC 2025: 'Vera Rubin NVL144' counted GPU dies (72 packages x 2); CES 2026: the rack is "
-    "'Vera Rubin NVL72' (72 Rubin GPU packages, 36 Vera CPUs), sixth-generation NVLink "
-    "at 3.6 TB/s per GPU (both directions), 260 TB/s per rack; production targeted for H2 "
-    "2026. Rubin Ultra 'NVL576' (Kyber rack) announced for 2027.", key="verarubin")
+    "NVIDIA technical blog, Inside the NVIDIA Rubin Platform: Six New Chips, One AI "
+    "Supercomputer (CES 2026)",
+    "https://developer.nvidia.com/blog/inside-the-nvidia-rubin-platform-six-new-chips-one-"
+    "ai-supercomputer/",
+    "Vera Rubin NVL72: 72 Rubin GPUs and 36 Vera CPUs in one rack-scale NVLink domain; six "
+    "co-designed chips (Vera CPU, Rubin GPU, NVLink 6 Switch, ConnectX-9 SuperNIC, "
+    "BlueField-4 DPU, Spectrum-6 Ethernet switch); 'NVLink 6 allows 72 GPUs to behave as one "
+    "coherent accelerator inside the rack' (NVIDIA later clarified: peer access with "
+    "software-managed synchronisation, not hardware cache coherence). Production targeted "
+    "for the second half of 2026 (secondary reports).", key="verarubin")
+VERA_RUBIN_NAMING = Source(
+    "NVIDIA GTC 2025 keynote roadmap, as reported by HotHardware (copy on sipoch.com)",
+    "https://www.sipoch.com/en/articles/300330019909058",
+    "'NVIDIA's next-gen parts are going to be called Vera Rubin NVL144 ... for the next "
+    "generation they're going to start counting the NVL number by the number of individual "
+    "GPU dice' (two per package).", key="verarubin")
 GB300_DGX_NOTES = Source(
     "NVIDIA DGX GB300 NVL72 release notes, Multi-Node System Software Stack Package "
     "Contents (release 1.0.6)",
