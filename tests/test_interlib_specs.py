@@ -470,3 +470,16 @@ def test_scaleup_domains_quote_their_sources():
     assert specs.scaleup_domain("mi300x-8").per_accelerator is None  # no primary rate read
     with pytest.raises(ValueError, match="name='gaudi3'"):
         specs.scaleup_domain("gaudi3")
+
+
+def test_scaleup_ladder_table_shows_only_sourced_figures():
+    from interlib import hierarchy
+    rows = {r[0]: r for r in hierarchy.scaleup_ladder_table().rows}
+    tpu = rows["Google Cloud TPU v5p pod"]
+    # Google: HBM 2765 GB/s; ICI 1200 GB/s bidirectional -> 600 per direction; DCN 50 Gb/s
+    assert tpu[1] == "2.77 TB/s" and tpu[3] == "600 GB/s" and tpu[4] == "6.25 GB/s"
+    assert tpu[6] == "96×"                      # 600 / 6.25
+    gaudi = rows["Intel Gaudi 3 (HLS-3 box)"]
+    assert gaudi[1] == "not in our sources" and gaudi[5] == "–" and gaudi[6] == "7×"
+    with pytest.raises(ValueError, match="names="):
+        hierarchy.scaleup_ladder_table(("tpu-v6",))

@@ -46,6 +46,8 @@ class ScaleUpDomain:
         library: The collective library that drives it.
         status: Shipped or announced, with the date.
         note: Caveats.
+        memory_bandwidth: The accelerator's memory bandwidth, bytes/s, shared by reads and
+            writes (None where no source read gives it).
     """
 
     name: str
@@ -59,6 +61,7 @@ class ScaleUpDomain:
     library: str
     status: Status
     note: str = ""
+    memory_bandwidth: Spec | None = None
 
     def __post_init__(self):
         v.choice("topology", self.topology, TOPOLOGIES)
@@ -71,6 +74,10 @@ class ScaleUpDomain:
             s = getattr(self, f)
             if s is not None and s.direction != "per direction":
                 raise ValueError(f"{f}.direction={s.direction!r} must be 'per direction'")
+        m = self.memory_bandwidth
+        if m is not None and m.direction != "read + write":
+            raise ValueError(f"memory_bandwidth.direction={m.direction!r} must be "
+                             "'read + write'")
 
     @property
     def scale_up_over_scale_out(self) -> float | None:
@@ -121,7 +128,9 @@ SCALEUP_DOMAINS = {
         "XLA collectives over ICI",
         Status("shipped", None, S.TPU_V5P,
                "a Cloud TPU product in Google's documentation (page updated 2025-09-09); "
-               "launch date not in the sources read")),
+               "launch date not in the sources read"),
+        memory_bandwidth=Spec(2765 * GB_per_s, "GB_per_s", "vendor peak", S.TPU_V5P,
+                              "read + write", "HBM bandwidth per chip (GBps) 2765")),
     "trainium2-trn2": ScaleUpDomain(
         "AWS Trainium2 (trn2.48xlarge)", "AWS", "Trainium2",
         "4 NeuronLink-v3 per chip", "2D torus",

@@ -724,7 +724,8 @@ GAUDI3_NETWORK = Source(
 TPU_V5P = Source(
     "Google Cloud TPU documentation, TPU v5p",
     "https://docs.cloud.google.com/tpu/docs/v5p",
-    "8960 chips per pod; 'Bidirectional inter-chip interconnect (ICI) bandwidth per chip "
+    "8960 chips per pod; HBM bandwidth per chip 2765 GBps; 'Bidirectional inter-chip "
+    "interconnect (ICI) bandwidth per chip "
     "(GBps) 1200'; interconnect topology 3D torus (full torus from one 4x4x4 cube); data "
     "center network 50 Gb/s per chip; largest slice 6144 chips.", key="tpuv5p")
 TRAINIUM_DOCS = Source(
