@@ -21,11 +21,17 @@ anywhere, even between rows.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
+import math
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from . import _validate as v
-from .units import GB_per_s, MB, us
+from .display import fmt_pct
+from .units import GB_per_s, Gbit_per_s, MB, us
 
 MAX_CHARS = int(10 * MB)
 """Largest log :func:`parse` reads, characters (10 MB: a full ``NCCL_DEBUG=INFO`` log of a
@@ -387,3 +393,501 @@ def hosts_in(text: str) -> list:
         if m:
             found.add(m.group(1))
     return sorted(found)
+
+
+# ------------------------------------------------------------------ against the model
+@dataclass(frozen=True)
+class Verdict:
+    """The measured curve against the band in one size regime.
+
+    Attributes:
+        regime: A regime of :data:`interlib.validation.REGIMES`.
+        count: Sizes of the run in it.
+        ratio: Median measured / predicted busbw.
+        low, high: Median lower and upper edge of the band, as a fraction of the prediction.
+        status: ``"within"``, ``"above"`` or ``"below"`` the band.
+        text: The verdict in words.
+    """
+
+    regime: str
+    count: int
+    ratio: float
+    low: float
+    high: float
+    status: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Published:
+    """A published run of similar hardware (rows of the shipped data with one id prefix).
+
+    Attributes:
+        series: Row-id prefix (``"A3M"``).
+        source, url: Who published it, where.
+        gpu, gpus_per_node, nodes, fabric: Its hardware, as the data records it.
+        sizes, busbw: Its points, bytes and bytes/s, by size.
+        distance: How unlike the reader's run it is (0: same GPU, GPU count, network).
+    """
+
+    series: str
+    source: str
+    url: str
+    gpu: str
+    gpus_per_node: int
+    nodes: int
+    fabric: str
+    sizes: tuple
+    busbw: tuple
+    distance: float
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A likely cause of a shortfall, as the book teaches it.
+
+    Attributes:
+        key: Short id (``"half_nics"``).
+        title: The cause in a few words.
+        evidence: What in the curve points to it (numbers from this run).
+        chapter, heading: The book's notebook (``"chapters/05_infiniband"``) and the section
+            heading that explains it.
+        check: The commands or log lines that confirm or rule it out.
+        score: How well the curve's shape matches, 0..1 (the list is sorted by it).
+    """
+
+    key: str
+    title: str
+    evidence: str
+    chapter: str
+    heading: str
+    check: str
+    score: float
+
+    @property
+    def anchor(self) -> str:
+        """The heading's id on the site (docutils' ``make_id``: lower case, runs of other
+        characters to one hyphen)."""
+        return re.sub(r"[^a-z0-9]+", "-", self.heading.lower()).strip("-")
+
+    def url(self, base: str = "../") -> str:
+        """Link to the section from a page ``base`` away from the book's root."""
+        return f"{base}{self.chapter}.html#{self.anchor}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What :func:`compare` returns. Arrays are by size, in the run's order.
+
+    Attributes:
+        run: The parsed run.
+        system: The hardware's title.
+        collective: What was predicted.
+        gpus_per_node, nodes: The run's shape.
+        sizes: Sizes, bytes.
+        measured: Measured busbw, bytes/s (from the times: nccl-tests' own formula, with
+            more digits than its two-decimal column).
+        predicted, low, high: The model's busbw and its band, bytes/s.
+        band_source: Where the band comes from, in words.
+        verdicts: One :class:`Verdict` per regime the run covers.
+        published: Nearest published runs, nearest first.
+        diagnoses: Likely causes, most likely first (empty when nothing is below).
+    """
+
+    run: Run
+    system: str
+    collective: str
+    gpus_per_node: int
+    nodes: int
+    sizes: object
+    measured: object
+    predicted: object
+    low: object
+    high: object
+    band_source: str
+    verdicts: tuple
+    published: tuple
+    diagnoses: tuple
+
+    def table(self):
+        """The verdict per regime as a :class:`interlib.display.Table`."""
+        from . import display, validation
+
+        rows = [[f"{x.regime} ({validation.regime_bounds(x.regime)})", str(x.count),
+                 display.fmt_pct(x.ratio, 2),
+                 f"{display.fmt_pct(x.low, 2)} to {display.fmt_pct(x.high, 2)}", x.text]
+                for x in self.verdicts]
+        return display.Table(["regime", "sizes", "measured / predicted (median)",
+                              "expected band", "verdict"], rows, caption=self.band_source)
+
+    def report(self) -> str:
+        """Verdicts, diagnoses and the nearest published runs, as plain text."""
+        from . import display
+
+        n = self.gpus_per_node * self.nodes
+        out = [f"{self.collective} on {n} GPU{'s' if n != 1 else ''} ({self.gpus_per_node} "
+               f"per node x {self.nodes} node{'s' if self.nodes != 1 else ''}) against the "
+               f"model for {self.system}", "", repr(self.table()), ""]
+        if self.diagnoses:
+            out.append("Likely causes, most likely first:")
+            for i, d in enumerate(self.diagnoses, 1):
+                out += [f"{i}. {d.title} (match {d.score:.2f}). {d.evidence}",
+                        f"   Read: {d.chapter}, '{d.heading}'.", f"   Check: {d.check}"]
+        else:
+            out.append("Nothing is below the band: no diagnosis.")
+        out += ["", "Nearest published runs:"]
+        out += [f"- {p.series}: {p.gpus_per_node * p.nodes} x {p.gpu}, {p.fabric}; {p.source}"
+                for p in self.published]
+        return "\n".join(out)
+
+
+BAND_COVERAGE = 0.8
+"""Share of published points the band should hold: its edges are the 10th and 90th
+percentiles of measured / predicted busbw over the holdout points of the same class."""
+
+MIN_CLASS_POINTS = 8
+"""Fewest holdout points a class (regime x single/multi-node) needs for its own band; with
+fewer, the regime's points over both are used."""
+
+
+@functools.lru_cache(maxsize=1)
+def _holdout_spread() -> dict:
+    """{(regime, multi_node or None): (q10, q90)} of measured / predicted busbw over the
+    shipped holdout points (:func:`interlib.validation.evaluate`: one model, nothing fitted
+    to these points)."""
+    from . import validation
+
+    res = [r for r in validation.evaluate() if r.measurement.role == "holdout"]
+    lo_q, hi_q = (1 - BAND_COVERAGE) / 2, (1 + BAND_COVERAGE) / 2
+    out = {}
+    for name, _, _ in validation.REGIMES:
+        for multi in (False, True, None):
+            x = [1 / r.ratio for r in res if r.regime == name
+                 and (multi is None or (r.measurement.nodes > 1) == multi)]
+            if len(x) >= (MIN_CLASS_POINTS if multi is not None else 1):
+                out[(name, multi)] = (float(np.quantile(x, lo_q)), float(np.quantile(x, hi_q)))
+    return out
+
+
+def _band(prediction, sizes, multi_node: bool):
+    """(low, high, source): the busbw band around ``prediction`` for each size.
+
+    The model's own prediction interval when :class:`interlib.collectives.Prediction`
+    carries one (``busbw_low`` / ``busbw_high``); until then the out-of-sample spread of
+    the model's error on the published holdout points of the prediction's class (size
+    regime x single/multi-node), :data:`BAND_COVERAGE` of them inside.
+    """
+    from . import collectives, validation
+
+    names = {f.name for f in dataclasses.fields(collectives.Prediction)}
+    if {"busbw_low", "busbw_high"} <= names:
+        return (np.asarray(prediction.busbw_low, dtype=float),
+                np.asarray(prediction.busbw_high, dtype=float),
+                "band: the model's prediction interval (collectives.predict)")
+    spread = _holdout_spread()
+    pred = np.asarray(prediction.busbw, dtype=float)
+    lo, hi = np.empty_like(pred), np.empty_like(pred)
+    for i, reg in enumerate(validation.regime(np.asarray(sizes, dtype=float))):
+        q = spread.get((str(reg), multi_node)) or spread[(str(reg), None)]
+        lo[i], hi[i] = pred[i] * q[0], pred[i] * q[1]
+    return lo, hi, (f"band: the middle {fmt_pct(BAND_COVERAGE, 2)} of measured / predicted busbw "
+                    "over the published holdout points of the same size regime "
+                    f"({'multi' if multi_node else 'single'}-node where there are "
+                    f"{MIN_CLASS_POINTS} or more), interlib.validation")
+
+
+def _system(system):
+    """A catalogue id or a System (custom nodes included), checked."""
+    from .specs import SYSTEMS, System, system as lookup
+
+    if isinstance(system, str):
+        return lookup(v.choice("system", system, SYSTEMS))
+    return v.instance("system", system, System,
+                      "a catalogue id (interlib.specs.SYSTEMS) or a node from "
+                      "interlib.specs.custom.node()")
+
+
+def _fabric_of(sys_) -> str:
+    from . import validation
+
+    fab = getattr(sys_, "fabric", None)
+    if fab:
+        return fab
+    return "InfiniBand" if "InfiniBand" in sys_.nic.fabric else validation.fabric_kind(
+        sys_.nic.fabric)
+
+
+def _gpu_id(sys_) -> str:
+    from .specs import GPUS
+
+    return next((k for k, g in GPUS.items() if g is sys_.gpu or g == sys_.gpu), "")
+
+
+@functools.lru_cache(maxsize=1)
+def _series() -> tuple:
+    """The shipped measurements grouped by series, in file order."""
+    from . import validation
+
+    groups = {}
+    for m in validation.load_measurements():
+        groups.setdefault(m.series, []).append(m)
+    return tuple((k, tuple(v_)) for k, v_ in groups.items())
+
+
+def nearest_published(gpu: str, gpus: int, nodes: int, fabric: str, collective: str,
+                      count: int = 3) -> tuple:
+    """The ``count`` published runs most like the reader's (:class:`Published`).
+
+    Distance: 2 for another GPU, 3 for another collective, 1 when one run crosses nodes
+    and the other does not, 0.5 for another network kind, plus half the number of
+    doublings between the GPU counts.
+    """
+    from . import validation
+
+    v.integer("gpus", gpus, lo=1)
+    v.integer("nodes", nodes, lo=1)
+    v.integer("count", count, lo=1, hi=50)
+    out = []
+    for name, ms in _series():
+        m = ms[0]
+        d = (2.0 * (m.gpu != gpu) + 3.0 * (m.collective != collective)
+             + 1.0 * ((m.nodes > 1) != (nodes > 1))
+             + 0.5 * (validation.fabric_kind(m.fabric) != fabric)
+             + 0.5 * abs(math.log2(m.total_gpus / gpus)))
+        pts = sorted((x.size_bytes, x.busbw) for x in ms)
+        out.append(Published(name, m.source, m.url, m.gpu, m.gpus_per_node, m.nodes,
+                             m.fabric, tuple(p[0] for p in pts), tuple(p[1] for p in pts), d))
+    return tuple(sorted(out, key=lambda p: (p.distance, -len(p.sizes)))[:count])
+
+
+def _verdict(name, ratio, low, high) -> Verdict:
+    r, lo, hi = (float(np.median(x)) for x in (ratio, low, high))
+    if r < lo:
+        st, text = "below", f"below the band: {fmt_pct(1 - r / lo, 2)} under its lower edge"
+    elif r > hi:
+        st, text = "above", f"above the band: {fmt_pct(r / hi - 1, 2)} over its upper edge"
+    else:
+        st, text = "within", "within the expected band"
+    return Verdict(name, len(ratio), r, lo, hi, st, text)
+
+
+def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = None, *,
+            in_place: bool = False, algorithm: str = "auto", nvls: bool = True) -> Comparison:
+    """Set a parsed run against the model and the published runs.
+
+    Args:
+        run: A :class:`Run` from :func:`parse`.
+        system: The reader's hardware: a catalogue id (``interlib.specs.SYSTEMS``) or a
+            node from :func:`interlib.specs.custom.node`.
+        gpus_per_node, nodes: The run's shape (default: from the log's ``Rank`` lines,
+            else the system's GPUs per node and the ranks over them).
+        in_place: Compare the in-place columns instead of the out-of-place ones.
+        algorithm, nvls: As :func:`interlib.collectives.predict` (``"auto"``: NCCL's
+            default choice; ``nvls=False`` for a run with ``NCCL_NVLS_ENABLE=0``).
+
+    Returns:
+        A :class:`Comparison`: the curves, the band, a verdict per size regime, the
+        nearest published runs and the likely causes of any shortfall.
+
+    Raises:
+        ValueError: for a run whose collective is unknown (pass ``collective=`` to
+            :func:`parse`) or that the model does not predict (send/recv), a shape the
+            system cannot hold, or a rank count that disagrees with the shape.
+    """
+    from . import collectives, validation
+
+    v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
+    v.flag("in_place", in_place)
+    if run.collective is None:
+        raise ValueError("the log does not say which collective it measured: give "
+                         "collective= to parse (e.g. 'all_reduce')")
+    if run.collective not in collectives.COLLECTIVES:
+        raise ValueError(f"the model does not predict {run.collective}: it covers "
+                         f"{list(collectives.COLLECTIVES)}")
+    sys_ = _system(system)
+    g = gpus_per_node if gpus_per_node is not None else (
+        run.gpus_per_node if run.gpus_per_node and run.nodes else
+        min(sys_.gpus_per_node, run.ranks or sys_.gpus_per_node))
+    g = v.integer("gpus_per_node", g, lo=1, hi=sys_.gpus_per_node)
+    if nodes is None:
+        nodes = run.nodes if run.nodes else max(1, (run.ranks or g) // g)
+    k = v.integer("nodes", nodes, lo=1, hi=100_000)
+    if run.ranks and g * k != run.ranks:
+        raise ValueError(f"gpus_per_node={g} x nodes={k} = {g * k} GPUs, but the log ran "
+                         f"{run.ranks} ranks")
+    rows = [r for r in run.rows if r.size_bytes > 0]
+    if not rows:
+        raise ValueError("the run has no size above 0 bytes to compare")
+    S = np.array([r.size_bytes for r in rows])
+    t = np.array([r.time_in_s if in_place else r.time_out_s for r in rows])
+    if np.any(t <= 0):
+        raise ValueError("the run has a size with a time of 0 us: nothing to compare")
+    n = g * k
+    measured = S / t * collectives.bus_factor(run.collective, n)
+    pred = collectives.predict(run.collective, S, sys_, g, k, algorithm, nvls=nvls)
+    low, high, source = _band(pred, S, k > 1)
+    predicted = np.asarray(pred.busbw, dtype=float)
+    regs = validation.regime(S)
+    verdicts = []
+    for name, _, _ in validation.REGIMES:
+        sel = regs == name
+        if np.any(sel):
+            verdicts.append(_verdict(name, measured[sel] / predicted[sel],
+                                     low[sel] / predicted[sel], high[sel] / predicted[sel]))
+    gpu = _gpu_id(sys_)
+    fabric = _fabric_of(sys_)
+    cmp_ = Comparison(run, sys_.title, run.collective, g, k, S, measured, predicted, low,
+                      high, source, tuple(verdicts),
+                      nearest_published(gpu, n, k, fabric, run.collective), ())
+    return dataclasses.replace(cmp_, diagnoses=tuple(diagnose(cmp_, sys_)))
+
+
+# ------------------------------------------------------------------ likely causes
+MATCH_TOLERANCE = 1.5
+"""A plateau within this factor of an alternative's prediction scores above 0 (1: equal)."""
+
+FLOOR_FACTOR = 2.0
+"""A latency-bound time this many times the model's is a high small-message floor."""
+
+ERROR_LIMIT = 1e-2
+"""Largest ``error`` (older nccl-tests' maximum difference from the expected result) taken
+as rounding; above it the values are wrong."""
+
+
+def _match(x: float, y: float) -> float:
+    """1 when ``x == y``, falling to 0 at a factor :data:`MATCH_TOLERANCE` apart."""
+    if x <= 0 or y <= 0:
+        return 0.0
+    return max(0.0, 1.0 - abs(math.log(x / y)) / math.log(MATCH_TOLERANCE))
+
+
+def _alternative(cmp_, sys_, **node_changes):
+    """The model's busbw at the run's largest sizes on ``sys_`` changed as given (a node
+    from :func:`interlib.specs.custom.node`), or None when no such node can be built."""
+    from . import collectives
+    from .specs import custom
+
+    nvls = node_changes.pop("nvls", True)
+    spec = dict(nics_per_node=sys_.nics_per_node, nic_gbps=sys_.nic.rate.value / Gbit_per_s,
+                fabric=_fabric_of(sys_), intra=sys_.intra, name="alternative")
+    spec.update(node_changes)
+    try:
+        node = custom.node(sys_.gpu, sys_.gpus_per_node, **spec)
+    except ValueError:  # e.g. a 72-GPU domain over PCIe: not a hypothesis to rank
+        return None
+    big = cmp_.sizes[-3:]
+    p = collectives.predict(cmp_.collective, big, node, cmp_.gpus_per_node, cmp_.nodes,
+                            nvls=nvls)
+    return float(np.median(p.busbw))
+
+
+def diagnose(cmp_: Comparison, system=None) -> list:
+    """Likely causes of what falls below the band, ranked by how well the curve's shape
+    matches each (:class:`Diagnosis`; data errors first whatever the rest).
+
+    Each hardware cause is tested as the model's prediction for the reader's node with that
+    fault (:func:`interlib.specs.custom.node`): half the NICs (one NIC per two GPUs, or
+    GPUDirect RDMA off, which halves what a NIC delivers), the GPUs talking over PCIe
+    (peer-to-peer blocked), NVLink SHARP off; the plateau (median busbw of the three
+    largest sizes) is scored against it with :func:`_match`. A small-message time
+    :data:`FLOOR_FACTOR` times the model's points at the transport; a shortfall in the
+    mid sizes alone at protocol and buffer settings.
+
+    Args:
+        cmp_: A :class:`Comparison` from :func:`compare`.
+        system: The system it was compared against (default: the one :func:`compare`
+            used; needed only when ``cmp_`` was built by hand).
+    """
+    v.instance("cmp_", cmp_, Comparison, "a Comparison from interlib.nccltests.compare")
+    sys_ = _system(system) if system is not None else None
+    if sys_ is None:
+        raise ValueError("system must be given (the catalogue id or node compared against)")
+    out = []
+    run = cmp_.run
+    wrong = sum((r.wrong_out or 0) + (r.wrong_in or 0) for r in run.rows)
+    err = max([r.error_out or 0 for r in run.rows] + [r.error_in or 0 for r in run.rows])
+    if wrong or (run.out_of_bounds or 0) or err > ERROR_LIMIT:
+        what = (f"{wrong} wrong elements in the #wrong columns" if wrong else
+                f"a maximum error of {err:g} in the error columns" if err > ERROR_LIMIT else
+                f"{run.out_of_bounds} out-of-bounds values")
+        out.append(Diagnosis(
+            "data_errors", "Wrong results: a faulty GPU, link or NIC", f"The log reports {what}.",
+            "chapters/08_impact", "Failures at scale",
+            "nvidia-smi -q -d ECC,ROW_REMAPPER; dmesg | grep -i xid; ibstat (port errors); "
+            "rerun with -c 1 on subsets of the nodes to find the one that corrupts", 1.0))
+    status = {x.regime: x.status for x in cmp_.verdicts}
+    plateau = float(np.median(cmp_.measured[-3:]))
+    pred = float(np.median(cmp_.predicted[-3:]))
+    fmt = lambda x: f"{x / GB_per_s:.0f} GB/s"  # noqa: E731
+    if (status.get("bandwidth-bound") or status.get("transition")) == "below":
+        if cmp_.nodes > 1:
+            alt = _alternative(cmp_, sys_, nics_per_node=max(1, sys_.nics_per_node // 2))
+            if alt and alt < pred * 0.9:
+                out.append(Diagnosis(
+                    "half_nics", "Half the network bandwidth: one NIC per two GPUs, a NIC "
+                    "down, or GPUDirect RDMA off",
+                    f"The plateau, {fmt(plateau)}, is near the model's {fmt(alt)} with half "
+                    f"the NICs (full: {fmt(pred)}).",
+                    "chapters/05_infiniband",
+                    "From GPU memory to the wire: GPUDirect RDMA, rails and queue pairs",
+                    "ibstat (every port Active at the expected rate); nvidia-smi topo -m "
+                    "(each GPU's NIC at PIX or PXB); with NCCL_DEBUG=INFO, count the NICs in "
+                    "'NET/IB : Using' and look for '/GDRDMA' in the 'via NET/IB' lines",
+                    _match(plateau, alt)))
+        if sys_.intra != "pcie" and cmp_.gpus_per_node > 1:
+            alt = _alternative(cmp_, sys_, intra="pcie")
+            if alt and alt < pred * 0.9:
+                out.append(Diagnosis(
+                    "pcie_p2p", "GPUs talking over PCIe: peer-to-peer blocked (ACS, IOMMU) "
+                    "or NVLink unused",
+                    f"The plateau, {fmt(plateau)}, is near the model's {fmt(alt)} for the "
+                    f"same GPUs over PCIe (NVLink: {fmt(pred)}).",
+                    "chapters/02_pcie",
+                    "Reading a real server: topology, NUMA, ACS and GPUDirect",
+                    "nvidia-smi topo -m (NV# between GPUs, not SYS or PHB); nvidia-smi "
+                    "topo -p2p r; with NCCL_DEBUG=INFO, 'via P2P/IPC' or 'via P2P/CUMEM' "
+                    "rather than 'via SHM'; lspci -vvv | grep ACSCtl; NCCL_P2P_DISABLE unset",
+                    _match(plateau, alt)))
+        if cmp_.collective == "all_reduce":
+            alt = _alternative(cmp_, sys_, nvls=False)
+            if alt and alt < pred * 0.9:
+                out.append(Diagnosis(
+                    "no_nvls", "NVLink SHARP (NVLS) not in use",
+                    f"The plateau, {fmt(plateau)}, is near the model's {fmt(alt)} without "
+                    f"NVLS (with it: {fmt(pred)}).",
+                    "chapters/04_nvswitch", "In-switch reduction: NVLink SHARP (NVLS)",
+                    "NCCL_NVLS_ENABLE unset; nvidia-smi -q | grep -i -A2 fabric (state "
+                    "Completed); systemctl status nvidia-fabricmanager (or nvidia-imex on "
+                    "NVL72); with NCCL_DEBUG=INFO, the 'NVLS multicast support is available' "
+                    "line", _match(plateau, alt)))
+        if not [d for d in out if d.key != "data_errors" and d.score > 0.3]:
+            out.append(Diagnosis(
+                "slow_everywhere", "Below the model with no hardware signature: clocks, "
+                "other jobs, or a degraded link",
+                f"The plateau, {fmt(plateau)}, is {plateau / pred:.0%} of the model's "
+                f"{fmt(pred)} and matches none of the faults above.",
+                "chapters/08_impact", "Sharing the fabric: interference from other jobs",
+                "nvidia-smi -q -d CLOCK,PERFORMANCE (throttle reasons); nvidia-smi nvlink -s "
+                "(every link up at full rate); other jobs on the nodes or the switches",
+                0.2))
+    if status.get("latency-bound") == "below":
+        small = cmp_.sizes < 2**20
+        ratio = float(np.median(cmp_.predicted[small] / cmp_.measured[small]))
+        if ratio >= FLOOR_FACTOR:
+            out.append(Diagnosis(
+                "high_floor", "A high small-message floor: a slow network path (TCP sockets "
+                "instead of RDMA, a slow plugin) or extra hops",
+                f"Below 1 MiB each call takes {ratio:.1f} times the model's time.",
+                "chapters/05_infiniband", "RDMA versus the TCP path",
+                "with NCCL_DEBUG=INFO, 'NET/IB' (RDMA) or the cloud's plugin, not "
+                "'NET/Socket', in the 'Using network' line; ibv_devinfo; the switch hops "
+                "between the nodes", min(1.0, math.log(ratio) / math.log(4 * FLOOR_FACTOR))))
+    if status.get("transition") == "below" and status.get("bandwidth-bound") == "within":
+        out.append(Diagnosis(
+            "mid_sizes", "Mid sizes only: protocol, channel or buffer settings",
+            "Sizes from 1 MiB to 256 MiB are below the band while large ones are not.",
+            "chapters/01_why_connect",
+            "How NCCL runs a collective: channels, protocols and trees",
+            "env | grep NCCL_ (NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS, "
+            "NCCL_MAX_NCHANNELS set by hand?); NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING", 0.5))
+    return sorted((d for d in out if d.score > 0), key=lambda d: -d.score)
