@@ -8,7 +8,7 @@ from .. import _validate as v
 from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
 from . import sources as S
 from ._base import Spec
-from .inside_box import PCIE_HOST_COPY_EFFICIENCY
+from .host_copies import PCIE_HOST_COPY_EFFICIENCY
 from .links import NVLINK, NVLINK_C2C, PCIE, NVLinkGen, PCIeGen
 
 HOST_LINKS = ("pcie", "nvlink-c2c")
