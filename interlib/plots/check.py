@@ -70,3 +70,16 @@ def alt_text(cmp_) -> str:
     return (f"Bus bandwidth against message size, {fmt_bytes(cmp_.sizes[0], binary=True)} to "
             f"{fmt_bytes(cmp_.sizes[-1], binary=True)}, of the reader's {cmp_.collective} run "
             f"over the model's prediction and band for {cmp_.system}; " + "; ".join(parts))
+
+
+def message(text: str):
+    """A figure that says why there is no comparison (a log that could not be read)."""
+    from .. import _validate as v
+
+    v.instance("text", text, str, "a string")
+    fig, ax = new_figure()
+    ax.set_axis_off()
+    ax.text(0.02, 0.6, "No comparison: " + text, wrap=True, fontsize=10, va="center",
+            ha="left", transform=ax.transAxes)
+    ax.set_title("Check your cluster: the log could not be read", fontsize=10)
+    return fig

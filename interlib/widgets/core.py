@@ -115,6 +115,38 @@ class Dropdown:
 
 
 @dataclass(frozen=True)
+class TextArea:
+    """A box of text the reader pastes (or, on the site, reads from a file: the browser
+    reads it locally, nothing is uploaded), at most ``max_chars`` characters."""
+
+    default: str
+    label: str
+    max_chars: int
+    rows: int = 10
+
+    def __post_init__(self):
+        v.instance("default", self.default, str, "a string")
+        v.instance("label", self.label, str, "a string")
+        v.integer("max_chars", self.max_chars, lo=1)
+        v.integer("rows", self.rows, lo=1, hi=100)
+        if len(self.default) > self.max_chars:
+            raise ValueError(f"default has {len(self.default)} characters; max_chars is "
+                             f"{self.max_chars}")
+
+    def values(self):
+        """The default text: what the tests try."""
+        return [self.default]
+
+    def make(self):
+        import ipywidgets as W
+
+        return W.Textarea(value=self.default, description=self.label,
+                          continuous_update=False, rows=self.rows,
+                          style={"description_width": "initial"},
+                          layout=W.Layout(width="95%"))
+
+
+@dataclass(frozen=True)
 class Demo:
     """An interactive demo.
 
