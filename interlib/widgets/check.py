@@ -78,7 +78,7 @@ def _half_nics_answer() -> str:
     return (f"At the largest sizes the model's busbw falls from "
             f"{display.fmt_rate(full.predicted[-1])} to {display.fmt_rate(half.predicted[-1])}"
             " (two nodes: the NICs bound the run), and the band with it. The verdict there "
-            f"goes from '{a.text}' to '{b.text}': the run did better than 4 NICs can.")
+            f"goes from '{a.text}' to '{b.text}': the run did better than half the NICs can.")
 
 
 register(Demo(
