@@ -492,6 +492,7 @@ class Comparison:
         verdicts: One :class:`Verdict` per regime the run covers.
         published: Nearest published runs, nearest first.
         diagnoses: Likely causes, most likely first (empty when nothing is below).
+        notes: Warnings about the comparison itself (the log's GPU is not the system's).
     """
 
     run: Run
@@ -508,6 +509,7 @@ class Comparison:
     verdicts: tuple
     published: tuple
     diagnoses: tuple
+    notes: tuple = ()
 
     def table(self):
         """The verdict per regime as a :class:`interlib.display.Table`."""
@@ -527,7 +529,8 @@ class Comparison:
         n = self.gpus_per_node * self.nodes
         out = [f"{self.collective} on {n} GPU{'s' if n != 1 else ''} ({self.gpus_per_node} "
                f"per node x {self.nodes} node{'s' if self.nodes != 1 else ''}) against the "
-               f"model for {self.system}", "", repr(self.table()), ""]
+               f"model for {self.system}", *(f"Note: {x}" for x in self.notes), "",
+               repr(self.table()), ""]
         if self.diagnoses:
             out.append("Likely causes, most likely first:")
             for i, d in enumerate(self.diagnoses, 1):
@@ -660,6 +663,23 @@ def nearest_published(gpu: str, gpus: int, nodes: int, fabric: str, collective: 
     return tuple(sorted(out, key=lambda p: (p.distance, -len(p.sizes)))[:count])
 
 
+GPU_TOKENS = {"a100-sxm-80gb": "A100", "h100-sxm": "H100", "h200": "H200", "b200": "B200",
+              "gb200": "GB200", "gb300": "GB300"}
+"""What each catalogue GPU's name contains in the device name nccl-tests prints."""
+
+
+def _gpu_notes(run, sys_, gpu: str) -> tuple:
+    """A warning when the log's device name does not name the system's GPU."""
+    token = GPU_TOKENS.get(gpu)
+    if not run.device or not token:
+        return ()
+    words = re.findall(r"[A-Z]+\d+", run.device.upper())
+    if token in words:
+        return ()
+    return (f"the log's GPUs are '{run.device}', the hardware compared against has "
+            f"{sys_.gpu.name}: the verdict is for that hardware",)
+
+
 def _verdict(name, ratio, low, high) -> Verdict:
     r, lo, hi = (float(np.median(x)) for x in (ratio, low, high))
     if r < lo:
@@ -738,7 +758,8 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
     fabric = _fabric_of(sys_)
     cmp_ = Comparison(run, sys_.title, run.collective, g, k, S, measured, predicted, low,
                       high, source, tuple(verdicts),
-                      nearest_published(gpu, n, k, fabric, run.collective), ())
+                      nearest_published(gpu, n, k, fabric, run.collective), (),
+                      _gpu_notes(run, sys_, gpu))
     return dataclasses.replace(cmp_, diagnoses=tuple(diagnose(cmp_, sys_)))
 
 

@@ -270,6 +270,15 @@ def test_band_uses_the_prediction_interval_when_the_model_has_one(monkeypatch):
     assert (lo[0], hi[0]) == (7.0, 12.0) and "prediction interval" in src
 
 
+def test_a_log_from_other_gpus_is_noted():
+    run = N.parse(read(A3M))  # H100s
+    assert N.compare(run, "dgx-h100").notes == ()
+    note = N.compare(run, "dgx-b200").notes
+    assert len(note) == 1 and "NVIDIA H100 80GB HBM3" in note[0] and "B200" in note[0]
+    assert N.compare(N.parse(read(AWS)), "dgx-a100").notes == ()  # 'A100-SXM4-40GB'
+    assert "Note: the log's GPUs" in N.compare(run, "dgx-b200").report()
+
+
 def test_nearest_published_prefers_same_gpu_and_scale():
     near = N.nearest_published("h100-sxm", 16, 2, "GPUDirect-TCPXO", "all_reduce")
     assert near[0].series == "A3M" and near[0].distance == 0
