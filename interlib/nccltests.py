@@ -44,6 +44,7 @@ PROGRAMS = {"all_reduce_perf": "all_reduce", "all_gather_perf": "all_gather",
 """nccl-tests programs and the collective each measures."""
 
 COLLECTIVES = tuple(PROGRAMS.values())
+"""What a run can have measured (:func:`parse`'s ``collective``)."""
 
 _PROGRAM_RE = re.compile(r"\b(" + "|".join(PROGRAMS) + r")\b")
 _OMPI_PREFIX = re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>:\s?")
@@ -810,7 +811,8 @@ def diagnose(cmp_: Comparison, system=None) -> list:
     fault (:func:`interlib.specs.custom.node`): half the NICs (one NIC per two GPUs, or
     GPUDirect RDMA off, which halves what a NIC delivers), the GPUs talking over PCIe
     (peer-to-peer blocked), NVLink SHARP off; the plateau (median busbw of the three
-    largest sizes) is scored against it with :func:`_match`. A small-message time
+    largest sizes) is scored against it: 1 when equal, 0 from
+    :data:`MATCH_TOLERANCE` apart. A small-message time
     :data:`FLOOR_FACTOR` times the model's points at the transport; a shortfall in the
     mid sizes alone at protocol and buffer settings.
 
