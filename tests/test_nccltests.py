@@ -454,3 +454,32 @@ def test_cli_errors_exit_2_with_a_message(args, match):
     r = _cli(*args)
     assert r.returncode == 2
     assert match in r.stderr and "Traceback" not in r.stderr and r.stdout == ""
+
+
+# ----------------------------------------------------------------- the demo's text control
+def test_text_control_html_and_checks():
+    import json as _json
+
+    from interlib.widgets import TextArea, live, page
+
+    box = TextArea("hello", "your log", 10)
+    html = page.control_html("check_cluster", "log", box)
+    assert 'data-kind="text"' in html and 'maxlength="10"' in html and ">hello</textarea>" in html
+    assert 'type="file"' in html and 'data-file-for="interlib-check_cluster-log"' in html
+    with pytest.raises(ValueError, match="max_chars is 3"):
+        TextArea("hello", "your log", 3)
+    big = "x" * (N.MAX_CHARS + 1)
+    r = _json.loads(live.frame("check_cluster", _json.dumps({"log": big})))
+    assert not r["ok"] and "the limit is 10,000,000" in r["error"]
+    p4d = {"gpu": "A100 SXM 80GB", "nics_per_node": 4, "nic_gbps": 100.0, "fabric": "EFA"}
+    r = _json.loads(live.frame("check_cluster", _json.dumps({"log": read(AWS), **p4d})))
+    assert r["ok"] and "within the expected band" in r["summary"]
+    # the alt text names the pasted log by its size, never its content (host names)
+    assert "lines of text" in r["alt"] and not [h for h in HOSTS if h in r["alt"]]
+
+
+def test_demo_reports_an_unreadable_log_instead_of_raising():
+    from interlib import widgets
+
+    text = widgets.summary("check_cluster", log=read(A3M).replace("338.82", "3x8.82"))
+    assert text.startswith("No comparison: line ") and "3x8.82" in text
