@@ -516,12 +516,13 @@ class Comparison:
         """The verdict per regime as a :class:`interlib.display.Table`."""
         from . import display, validation
 
-        rows = [[f"{x.regime} ({validation.regime_bounds(x.regime)})", str(x.count),
+        rows = [[x.regime, validation.regime_bounds(x.regime), str(x.count),
                  display.fmt_pct(x.ratio, 2),
                  f"{display.fmt_pct(x.low, 2)} to {display.fmt_pct(x.high, 2)}", x.text]
                 for x in self.verdicts]
-        return display.Table(["regime", "sizes", "measured / predicted (median)",
-                              "expected band", "verdict"], rows, caption=self.band_source)
+        return display.Table(["regime", "sizes", "n", "measured/model", "band", "verdict"],
+                             rows, caption="measured/model: median of measured / predicted "
+                             "busbw; " + self.band_source)
 
     def report(self) -> str:
         """Verdicts, diagnoses and the nearest published runs, as plain text."""
@@ -594,10 +595,9 @@ def _band(prediction, sizes, multi_node: bool):
     for i, reg in enumerate(validation.regime(np.asarray(sizes, dtype=float))):
         q = spread.get((str(reg), multi_node)) or spread[(str(reg), None)]
         lo[i], hi[i] = pred[i] * q[0], pred[i] * q[1]
-    return lo, hi, (f"band: the middle {fmt_pct(BAND_COVERAGE, 2)} of measured / predicted busbw "
-                    "over the published holdout points of the same size regime "
-                    f"({'multi' if multi_node else 'single'}-node where there are "
-                    f"{MIN_CLASS_POINTS} or more), interlib.validation")
+    return lo, hi, (f"band: the middle {fmt_pct(BAND_COVERAGE, 2)} of it over the published "
+                    f"holdout runs, same size regime, {'multi' if multi_node else 'single'}-"
+                    f"node where there are {MIN_CLASS_POINTS} such points or more")
 
 
 def _system(system):
@@ -684,11 +684,11 @@ def _gpu_notes(run, sys_, gpu: str) -> tuple:
 def _verdict(name, ratio, low, high) -> Verdict:
     r, lo, hi = (float(np.median(x)) for x in (ratio, low, high))
     if r < lo:
-        st, text = "below", f"below the band: {fmt_pct(1 - r / lo, 2)} under its lower edge"
+        st, text = "below", f"below, {fmt_pct(1 - r / lo, 2)} under the band"
     elif r > hi:
-        st, text = "above", f"above the band: {fmt_pct(r / hi - 1, 2)} over its upper edge"
+        st, text = "above", f"above, {fmt_pct(r / hi - 1, 2)} over the band"
     else:
-        st, text = "within", "within the expected band"
+        st, text = "within", "within the band"
     return Verdict(name, len(ratio), r, lo, hi, st, text)
 
 

@@ -29,7 +29,7 @@ HARDWARE = {OWN: None, **{s.title: k for k, s in SYSTEMS.items()}}
 GPU_BY_NAME = {g.name: k for k, g in GPUS.items()}
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=2)
 def _compare(hardware, gpu, nics_per_node, nic_gbps, fabric, log):
     """(Comparison, None) or (None, message) for the demo's control values."""
     try:
