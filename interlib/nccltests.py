@@ -516,13 +516,14 @@ class Comparison:
         """The verdict per regime as a :class:`interlib.display.Table`."""
         from . import display, validation
 
-        rows = [[x.regime, validation.regime_bounds(x.regime), str(x.count),
-                 display.fmt_pct(x.ratio, 2),
-                 f"{display.fmt_pct(x.low, 2)} to {display.fmt_pct(x.high, 2)}", x.text]
-                for x in self.verdicts]
-        return display.Table(["regime", "sizes", "n", "measured/model", "band", "verdict"],
-                             rows, caption="measured/model: median of measured / predicted "
-                             "busbw; " + self.band_source)
+        rows = [[x.regime, str(x.count), display.fmt_pct(x.ratio, 2),
+                 f"{display.fmt_pct(x.low, 2).removesuffix(' %')}-"
+                 f"{display.fmt_pct(x.high, 2)}", x.text] for x in self.verdicts]
+        bounds = "; ".join(f"{x.regime}: {validation.regime_bounds(x.regime)}"
+                           for x in self.verdicts)
+        return display.Table(["regime", "sizes", "ratio", "band", "verdict"], rows,
+                             caption=f"{bounds}. ratio: median of measured / predicted busbw; "
+                             + self.band_source)
 
     def report(self) -> str:
         """Verdicts, diagnoses and the nearest published runs, as plain text."""

@@ -430,7 +430,7 @@ def test_cli_prints_the_verdict_table_and_writes_the_plot(tmp_path):
     r = _cli(str(FIX / AWS), "--gpu", "a100-sxm-80gb", "--nics-per-node", "4",
              "--nic-gbps", "100", "--fabric", "EFA", "--plot", str(png))
     assert r.returncode == 0, r.stderr
-    assert "| 256 MiB and above |" in r.stdout and "bandwidth-bound" in r.stdout
+    assert "bandwidth-bound: 256 MiB and above" in r.stdout
     assert "within the band" in r.stdout
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not [h for h in HOSTS if h in r.stdout]
