@@ -240,10 +240,8 @@ def _from_columns(rows, redops, roots, ranks):
     rooted = any(r not in (None, "-1") for r in roots)
     if abs(ratio - 2 * (n - 1) / n) < 0.01:
         return "all_reduce" if op <= {"sum", "prod", "max", "min", "avg"} else None
-    if abs(ratio - (n - 1) / n) < 0.01:
-        if op <= {"none", None}:
-            return "all_gather" if op == {None} or "none" in op else None
-        return "reduce_scatter"
+    if abs(ratio - (n - 1) / n) < 0.01:  # all-gather and all-to-all look alike: no redop
+        return None if op <= {"none", None} else "reduce_scatter"
     if abs(ratio - 1.0) < 0.01 and rooted:
         return "broadcast" if op <= {"none", None} else "reduce"
     return None

@@ -115,6 +115,33 @@ def test_collective_from_the_program_name_and_from_the_columns():
 
 
 # ----------------------------------------------------------------- layouts and prefixes
+def _rows_log(redop, busbw_factor, n=8):
+    ranks = "".join(f"#  Rank {r} Group 0 Pid 1 on host device {r} [0000:00:00] GPU\n"
+                    for r in range(n))
+    a = 20.0
+    return ranks + HEADER + (f"  1048576  262144  float  {redop}  -1  52.43  {a:.2f}  "
+                             f"{a * busbw_factor:.2f}  0  52.43  {a:.2f}  "
+                             f"{a * busbw_factor:.2f}  0\n")
+
+
+@pytest.mark.parametrize("redop, factor, expected", [
+    ("sum", 2 * 7 / 8, "all_reduce"),      # nccl-tests PERFORMANCE.md: 2(n-1)/n
+    ("sum", 7 / 8, "reduce_scatter"),      # (n-1)/n with a reduction
+    ("none", 7 / 8, None),                 # all-gather or all-to-all: the log cannot tell
+    ("sum", 1.3, None),                    # no collective has this factor at 8 ranks
+])
+def test_collective_from_bus_factor_and_redop(redop, factor, expected):
+    assert N.parse(_rows_log(redop, factor)).collective == expected
+
+
+def test_scrub_blanks_addresses_and_hosts():
+    line = ("ip-192-168-16-52:14:14 [0] NCCL INFO Bootstrap : Using [0]eth0:192.168.16.52<0> "
+            "[2]enie431cb6619d:fe80::4c57:3aff:fe13:2250%enie431cb6619d<0>")
+    out = N.scrub(line, N.hosts_in(line))
+    assert "192.168" not in out and "ip-192-168-16-52" not in out and "fe80" not in out
+    assert "NCCL INFO Bootstrap" in out
+
+
 def test_slurm_label_prefix_on_every_line_reads_the_same():
     text = read(A3M)
     labelled = "\n".join(f"0: {line}" for line in text.splitlines())
