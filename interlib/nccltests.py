@@ -309,9 +309,9 @@ def _parse(text: str, collective) -> Run:
         if m and not version:
             code = int(m.group(1))
             version = f"{code // 10000}.{code // 100 % 100}.{code % 100}"
-        if cols is None or done:
+        if cols is None:  # the program's name, before its table
             m = _PROGRAM_RE.search(line)
-            if m and not done:
+            if m:
                 programs.append(PROGRAMS[m.group(1)])
         m = _RANK_LINE.search(line)
         if m and cols is None:
