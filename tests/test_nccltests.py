@@ -476,6 +476,8 @@ def test_cli_reads_stdin_and_diagnoses():
     ([str(FIX / A3M), "--gpu", "h100-sxm", "--nics-per-node", "99"], "nics_per_node=99"),
     ([str(FIX / A3M), "--system", "dgx-h100", "--plot", "/no/dir/x.png"],
      "cannot write the figure"),
+    ([str(FIX / A3M), "--system", "dgx-h1000"], "invalid choice: 'dgx-h1000'"),
+    ([str(FIX / A3M), "--system", "dgx-h100", "--gpus-per-node", "4"], "the log ran 16 ranks"),
 ])
 def test_cli_errors_exit_2_with_a_message(args, match):
     r = _cli(*args)
