@@ -30,7 +30,8 @@ def check_params(name: str, params) -> dict:
     """Every control value of demo ``name``: the defaults updated by ``params``, each value
     checked and typed as its control gives it (IntSlider: int; FloatSlider: float within its
     range, a value outside it by rounding only (1e-9, relative) moved onto the bound;
-    Dropdown: the option itself; TextArea: a string of at most its ``max_chars``). Raises ValueError naming the parameter otherwise."""
+    Dropdown: the option itself; TextArea: a string of at most its ``max_chars``). Raises
+    ValueError naming the parameter otherwise."""
     from .core import Dropdown, FloatSlider, IntSlider, TextArea, get
     demo = get(name)
     v.instance("params", params, dict, "a dict of control values")
