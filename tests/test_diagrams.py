@@ -13,6 +13,7 @@ import json
 import math
 from pathlib import Path
 
+import networkx as nx  # a hard dependency (pyproject.toml): missing, the import fails
 import pytest
 from hypothesis import given, settings, strategies as st
 from matplotlib.figure import Figure
@@ -20,8 +21,6 @@ from matplotlib.figure import Figure
 from interlib import specs, topology
 from interlib.plots import diagrams as D
 from interlib.plots.diagrams import graphs
-
-nx = pytest.importorskip("networkx")
 
 ROOT = Path(__file__).resolve().parent.parent
 
