@@ -304,11 +304,18 @@ def test_nvls_factor():
     assert nvswitch.nvls_efficiency("Hopper") == 0.85
 
 
-def test_ring_vs_nvls_on_dgx_h100_matches_measurements():
-    # measured: ring ~370 GB/s, NVLS ~480 GB/s busbw at 8 GB (nccl-tests#212, Azure)
+def test_ring_vs_nvls_on_dgx_h100_reproduces_its_calibration():
+    """Calibration reproduction, not validation: ring ~370 and NVLS ~480 GB/s busbw at 8 GB
+    on 8xH100 (nccl-tests#212, rows V9-01/V9-02; Azure V1-24) are the model's own input
+    (NCCL's effective NVLink 4, 18 x 20.6 = 370.8 GB/s) and the rows its NVLS pipeline
+    constants were fitted to. Tolerances: the ring within 1 % (the fill left at 8 GiB);
+    NVLS at most at NCCL's asymptote 14/9 x 0.85 x 370.8 = 490.3 GB/s, which is 2.2 % above
+    480, so within 2.2 % of it."""
     p = nvswitch.ring_vs_nvls(8 * u.GiB, "dgx-h100", 8)
-    assert p["ring"].busbw / u.GB_per_s == pytest.approx(370, rel=0.03)
-    assert p["nvls"].busbw / u.GB_per_s == pytest.approx(480, rel=0.03)
+    assert p["ring"].busbw / u.GB_per_s == pytest.approx(370, rel=0.01)
+    asymptote = 14 / 9 * 0.85 * 370.8
+    assert p["nvls"].busbw / u.GB_per_s <= asymptote
+    assert p["nvls"].busbw / u.GB_per_s == pytest.approx(480, rel=asymptote / 480 - 1)
     assert p["auto"].algorithm == "nvls"
 
 
@@ -319,11 +326,28 @@ def test_nvls_measurements_catalogued_and_ring_model_agrees():
                                                                     480 * u.GB_per_s)
     assert (m["gb200-nvl72"].ring.value, m["gb200-nvl72"].nvls.value) == (680 * u.GB_per_s,
                                                                           850 * u.GB_per_s)
-    for meas in m.values():
+    # H100: calibration reproduction (the ring's 370 is the model's input): 1 %.
+    # NVL72 ring (row V9-05) is held out, fed no fit: the model matches this measurement to
+    # 3 %, today's miss (0.5 %) plus the precision of a slide that gives 680 to 2 figures.
+    for meas, role, tol in ((m["dgx-h100"], "calibration", 0.01),
+                            (m["gb200-nvl72"], "holdout", 0.03)):
+        assert _row_role(meas.system, meas.gpus, "ring") == role
         p = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)
-        assert p["ring"].busbw == pytest.approx(meas.ring.value, rel=0.03)
+        assert p["ring"].busbw == pytest.approx(meas.ring.value, rel=tol)
         assert p["nvls"].busbw > p["ring"].busbw
     assert "measured" in repr(nvswitch.nvls_validation_table())
+
+
+def _row_role(system, gpus, algorithm):
+    """The role of the published single-node all-reduce row of ``system`` (nccl#1374,
+    nccl-tests#212 rows in interlib/data/nccl_measurements.csv)."""
+    from interlib import validation
+
+    roles = {m.role for m in validation.load_measurements()
+             if m.id.startswith("V9-") and m.system == system and m.nodes == 1
+             and m.gpus_per_node == gpus and m.algorithm == algorithm}
+    assert len(roles) == 1, roles
+    return roles.pop()
 
 
 # --------------------------------------------------------------- bad input
@@ -419,6 +443,9 @@ def test_nvls_speedup_levels():
     assert r["ideal"] == pytest.approx(14 / 9)
     assert r["expected"] == pytest.approx(14 / 9 * 0.85)
     p = nvswitch.ring_vs_nvls(8 * u.GiB, "dgx-h100", 8)
+    # tolerance 3 %: the two 8 GiB times still carry their latency and fill (ring 0.3 %,
+    # NVLS 0.4 % below their asymptotes), and "~370" and "~480" are given to 2 figures
+    # (+-1.4 % on the ratio; the ratio of the constants, 1.322, is 1.9 % above 480 / 370)
     assert p["ring"].time_s / p["nvls"].time_s == pytest.approx(r["expected"], rel=0.03)
     assert r["expected"] == pytest.approx(480 / 370, rel=0.03)
 
@@ -428,7 +455,11 @@ def test_nvl72_nvls_model_matches_the_rack_within_five_percent():
     # NVLS runs at the pace of NCCL's NVLS chunks (calibrated on CoreWeave's one-rack run,
     # Appendix A), not of the links. Measured: 850 GB/s busbw with NVLS (NVIDIA GTC25
     # S72583 via NVIDIA/nccl#1374, a separate measurement), GPU count assumed 72.
+    # Held out (row V9-06, fed no fit; the chunk time was fitted to CoreWeave's CW1-05).
+    # Tolerance 5 %: today's miss (1.8 %) with room for the slide's precision (850 to 2
+    # figures) and for the GPU count it does not state.
     meas = IB.NVLS_MEASURED["gb200-nvl72"]
+    assert _row_role(meas.system, meas.gpus, "nvls") == "holdout"
     model = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)["nvls"].busbw
     assert model == pytest.approx(meas.nvls.value, rel=0.05)
     assert not meas.gpus_stated

@@ -63,10 +63,22 @@ def test_tp_time_uses_predict():
     assert lay.phase("TP").time_s == pytest.approx(4 * 32 * 4 * one)
 
 
-def test_oversubscription_slows_spine_dp():
+def test_a_7_to_1_spine_makes_the_dp_all_reduce_7x_slower_less_its_latency():
+    """Llama 3 70B, TP 8, DP 128 on DGX H100: the DP all-reduce is a ring over 128 nodes
+    across the spine. A 7:1 taper divides each GPU's NIC rate by 7, so the bandwidth and
+    fill terms of the ring grow 7x and its latency L does not: t7 / t1 = 7 - 6 L / t1.
+    L by hand (tuning.cc, Ring/Simple across nodes, NCCL's x1.4 plateau factor): 1.4 x
+    (8.4 us + 2 x 127 steps x 14 us) + 10 us launch = 5.00 ms, 0.67 % of t1 = 0.75 s, so
+    the ratio is 6.96 (tolerance: the 5.00 ms is rounded to 3 figures, 0.1 %). A taper at
+    half strength (3.5x) fails."""
     a = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 1, 128, oversubscription=1)
     b = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 1, 128, oversubscription=7)
-    assert b.phase("DP").time_s > 3 * a.phase("DP").time_s
+    assert a.phase("DP").rung == b.phase("DP").rung == "Spine"
+    t1, t7 = a.phase("DP").time_s, b.phase("DP").time_s
+    lat = 1.4 * (8.4e-6 + 2 * 127 * 14e-6) + 10e-6
+    assert lat == pytest.approx(5.00e-3, rel=1e-3) and lat < 0.01 * t1
+    assert t7 / t1 == pytest.approx(7 - 6 * lat / t1, rel=1e-3)
+    assert 7 - 6 * 0.01 < t7 / t1 <= 7
 
 
 @SETTINGS
