@@ -85,7 +85,7 @@ def test_every_function_draws_every_entry_it_accepts():
     (lambda: graphs.k_ary_fat_tree_graph(5), "k="),
     (lambda: graphs.rail_graph(40, 8, 64), "nodes="),
     (lambda: graphs.nvswitch_graph(0, [1]), "gpus="),
-    (lambda: graphs.nvswitch_graph(8, []), "links_per_chip"),
+    (lambda: graphs.nvswitch_graph(8, []), "^links_per_chip="),
     (lambda: graphs.pcie_tree_graph("dgx-h100"), "tree="),
     (lambda: graphs.leaf_spine_graph(10, 7), "radix="),
     (lambda: graphs.torus_graph((0, 2)), r"dims\[0\]="),

@@ -64,6 +64,9 @@ TESTS = {
     "specs/calibration": ["test_interlib_specs.py", "test_interlib_collectives.py"],
 }
 
+# files outside interlib/ and tests/ that some of those tests read
+AUX = ["book/references.bib"]
+
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
           34: "skipped", 36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout",
           255: "timeout", None: "not checked"}
@@ -93,8 +96,12 @@ def prepare(module: str, ref: str | None) -> Path:
                         ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(REPO / "tests", src / "tests",
                         ignore=shutil.ignore_patterns("__pycache__"))
+        for a in AUX:
+            (src / a).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / a, src / a)
     else:
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "interlib", "tests"],
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "interlib", "tests",
+                                  *AUX],
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
     tests = [t for t in _tests_for(module) if (src / "tests" / t).exists()]
@@ -108,6 +115,7 @@ def prepare(module: str, ref: str | None) -> Path:
                 + ["--doctest-modules", f"interlib/{module}.py"]) + "\n"
         "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -p\n    no:nbval\n"
         "    -p\n    no:xdist\n    --hypothesis-seed=0\n"
+        "also_copy =\n    " + "\n    ".join(AUX) + "\n"
         "use_git_change_detection = false\n"
         # the repository's pyproject.toml (an ancestor directory) would add --nbval
         "\n[tool:pytest]\naddopts =\n")
@@ -118,7 +126,7 @@ def prepare(module: str, ref: str | None) -> Path:
     fingerprint = digest.hexdigest()
     stamp = work / ".fingerprint"
     if not (stamp.exists() and stamp.read_text() == fingerprint):
-        for name in ("interlib", "tests", "mutants", "setup.cfg"):
+        for name in ("interlib", "tests", "mutants", "setup.cfg", *{a.split("/")[0] for a in AUX}):
             p = work / name
             if p.is_dir():
                 shutil.rmtree(p)
@@ -130,6 +138,9 @@ def prepare(module: str, ref: str | None) -> Path:
         (work / "tests" / "conftest.py").write_text("")
         for t in tests:
             shutil.copy2(src / "tests" / t, work / "tests" / t)
+        for a in AUX:
+            (work / a).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src / a, work / a)
         (work / "setup.cfg").write_text(cfg)
         stamp.write_text(fingerprint)
     shutil.rmtree(src)
