@@ -639,3 +639,59 @@ def test_tp_prose_figures_match_the_model():
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+# ------------------------------------------------------ NVLink tables and defaults, by hand
+def test_nvlink_generation_table_rows_by_hand():
+    # NVLink 1 (P100): 4 links x 20 GB/s per direction, 8 lanes x 20 Gb/s; NCCL's effective
+    # 18 GB/s per link (topo.h) = 72 GB/s, 90 % of 80. NVLink 4 (H100): 18 x 25 GB/s =
+    # 450 GB/s, headline 900; 2 lanes x 100 Gb/s; NCCL 18 x 20.6 = 370.8 GB/s, 82.4 %.
+    t = nvlink.generation_table()
+    assert t.columns == [
+        "generation", "GPU", "links", "per link, per direction", "per link, both directions",
+        "per GPU, per direction", "per GPU, both directions (headline)",
+        "lanes per direction x lane data rate", "NCCL effective per GPU, per direction",
+        "effective / line"]
+    assert t.rows[0] == ["NVLink 1", "P100", "4", "20 GB/s", "40 GB/s", "80 GB/s", "160 GB/s",
+                         "8 x 20 Gb/s", "72 GB/s", "90 %"]
+    assert t.rows[3] == ["NVLink 4", "H100", "18", "25 GB/s", "50 GB/s", "450 GB/s",
+                         "900 GB/s", "2 x 100 Gb/s", "371 GB/s", "82.4 %"]
+    assert t.caption.startswith("Sources: NVIDIA NVLink page (NVLink 5)")
+    assert t.caption.endswith("the wires run slightly faster.")
+
+
+def test_nvlink_p2p_table_puts_measured_next_to_line_rate():
+    # Bekman's H100 node: 376 GB/s per direction measured vs 18 x 25 = 450 GB/s line:
+    # 376 / 450 = 83.6 %; no both-directions figure; the source column is the author
+    t = nvlink.p2p_table()
+    assert t.columns == ["system", "link", "measured, per direction",
+                         "line rate, per direction", "measured / line",
+                         "measured, both directions", "source"]
+    assert ["H100 node", "NVLink 4", "376 GB/s", "450 GB/s", "83.6 %", "—",
+            "Stas Bekman"] in t.rows
+    assert all(r[-1] and "," not in r[-1] and " (" not in r[-1] for r in t.rows)
+    assert t.caption.startswith("Copies between two GPUs")
+
+
+def test_nvlink_defaults_and_copy_times_by_hand():
+    # defaults: NVLink 4, NCCL's effective rate. t = 3.4 us (NCCL NVLink hop, Ring/Simple)
+    # + S / 370.8 GB/s; S / t delivered; efficiency 370.8 / 450 = 0.824
+    hop, eff = 3.4e-6, 370.8 * u.GB_per_s
+    assert nvlink.efficiency() == pytest.approx(370.8 / 450, rel=1e-12)
+    assert nvlink.transfer_time(1e9) == pytest.approx(hop + 1e9 / eff, rel=1e-12)
+    assert nvlink.transfer_time(1e9, achieved=False) == pytest.approx(hop + 1e9 / 450e9,
+                                                                       rel=1e-12)
+    assert nvlink.effective_bandwidth(1e9) == pytest.approx(1e9 / (hop + 1e9 / eff),
+                                                            rel=1e-12)
+    assert nvlink.effective_bandwidth(1e9, 5, False) == pytest.approx(
+        1e9 / (hop + 1e9 / 900e9), rel=1e-12)
+    with pytest.raises(ValueError, match="^size_bytes=0 "):
+        nvlink.effective_bandwidth(0)
+    # PCIe 5.0 achieved 51 GB/s (Azure) + 5.7 us (NCCL PCI hop): direct, pipelined through
+    # the host (one extra hop), serial (both legs in full)
+    p = nvlink.p2p_vs_staged(1e9)
+    leg = 5.7e-6 + 1e9 / 51e9
+    assert p == {"nvlink": pytest.approx(hop + 1e9 / eff, rel=1e-12),
+                 "pcie_p2p": pytest.approx(leg, rel=1e-12),
+                 "staged": pytest.approx(leg + 5.7e-6, rel=1e-12),
+                 "staged_serial": pytest.approx(2 * leg, rel=1e-12)}

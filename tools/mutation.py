@@ -82,6 +82,16 @@ def _tests_for(module: str) -> list[str]:
     return TESTS[module]
 
 
+def _fingerprint(src: Path, tests: list[str]) -> str:
+    """A hash of what mutmut's results depend on: interlib/, the test files, AUX."""
+    digest = hashlib.sha256("\n".join(tests).encode())
+    for f in sorted((src / "interlib").rglob("*")) + [src / "tests" / t for t in tests] \
+            + [src / a for a in AUX]:
+        if f.is_file():
+            digest.update(str(f.relative_to(src)).encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()
+
+
 def prepare(module: str, ref: str | None) -> Path:
     """The scratch directory for ``module``: interlib/ and the test files (from ``ref`` or
     the working tree) and mutmut's setup.cfg. Kept between runs (mutmut's own cache) as
@@ -117,13 +127,14 @@ def prepare(module: str, ref: str | None) -> Path:
         "    -p\n    no:xdist\n    --hypothesis-seed=0\n"
         "also_copy =\n    " + "\n    ".join(AUX) + "\n"
         "use_git_change_detection = false\n"
+        # mutmut's wall-clock limit is (expected test time + constant) x multiplier. On a
+        # shared machine at nice 10 a test can take many times its CPU time, which would
+        # count as spurious timeouts (and timeouts count as kills), so the limit is wide.
+        "timeout_multiplier = 100.0\n"
+        "timeout_constant = 5.0\n"
         # the repository's pyproject.toml (an ancestor directory) would add --nbval
         "\n[tool:pytest]\naddopts =\n")
-    digest = hashlib.sha256(cfg.encode())
-    for f in sorted((src / "interlib").rglob("*")) + [src / "tests" / t for t in tests]:
-        if f.is_file():
-            digest.update(str(f.relative_to(src)).encode() + b"\0" + f.read_bytes())
-    fingerprint = digest.hexdigest()
+    fingerprint = _fingerprint(src, tests)
     stamp = work / ".fingerprint"
     if not (stamp.exists() and stamp.read_text() == fingerprint):
         for name in ("interlib", "tests", "mutants", "setup.cfg", *{a.split("/")[0] for a in AUX}):
@@ -141,8 +152,11 @@ def prepare(module: str, ref: str | None) -> Path:
         for a in AUX:
             (work / a).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src / a, work / a)
-        (work / "setup.cfg").write_text(cfg)
         stamp.write_text(fingerprint)
+    # mutmut re-judges cached results itself when its settings change (e.g. the timeouts)
+    (work / "setup.cfg").write_text(cfg)
+    for a in AUX:  # mutmut copies also_copy files into mutants/ but makes no directory
+        (work / "mutants" / a).parent.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(src)
     return work
 
