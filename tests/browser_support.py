@@ -319,6 +319,7 @@ _JS_MOVE = """(demo, [back, kind, index]) => {
                           return i ? i.getAttribute('src') : null; };
   const before = current();
   window.__plotChanged = null;
+  window.__moved = null;
   const obs = new MutationObserver(() => {
     const now = current();
     if (now && now !== before && window.__plotChanged === null) {
@@ -333,12 +334,14 @@ _JS_MOVE = """(demo, [back, kind, index]) => {
     const atMin = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemin');
     const key = (back && !atMin) || atMax ? 'ArrowLeft' : 'ArrowRight';
     handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+    window.__moved = ['slider', key, index];
     return 'slider ' + key;
   }
   const sel = demo.querySelectorAll('select')[kind === 'select' ? index : 0];
   const n = sel.options.length;
   sel.selectedIndex = (sel.selectedIndex + (back ? n - 1 : 1)) % n;
   sel.dispatchEvent(new Event('change', {bubbles: true}));
+  window.__moved = ['select', back ? -1 : 1, kind === 'select' ? index : 0];
   return 'dropdown ' + sel.value;
 }"""
 
@@ -449,6 +452,7 @@ class LabNotebook:
         from the change to a new plot image in the page, or None if none came within 20 s."""
         demo.scroll_into_view_if_needed()
         demo.evaluate(_JS_MOVE, [back, kind, index])
+        self.last_move = self.page.evaluate("() => window.__moved")
         try:
             self.page.wait_for_function("() => window.__plotChanged !== null", timeout=20000,
                                         polling="raf")
@@ -458,3 +462,40 @@ class LabNotebook:
 
     def close(self):
         self.page.close()
+
+
+def expected_numbers_after(text_before: str, moves: list) -> str | None:
+    """What CPython's ``interlib`` prints for a demo shown at its defaults (identified by
+    its printed numbers ``text_before``, which must match exactly one demo) after the
+    browser's ``moves`` (``LabNotebook.last_move`` values, in order): a slider one step
+    right or left (a log slider one step of its exponent), a dropdown to the next or
+    previous option. None if no single demo prints ``text_before`` at its defaults."""
+    import math
+
+    from interlib import widgets
+    from interlib.widgets import Dropdown, FloatSlider, IntSlider
+
+    text_before = text_before.strip()
+    names = [n for n, d in widgets.DEMOS.items() if d.summary is not None
+             and widgets.summary(n).strip() == text_before]
+    if len(names) != 1:
+        return None
+    demo = widgets.get(names[0])
+    params = demo.defaults()
+    for kind, how, index in moves:
+        if kind == "slider":
+            key, c = [(k, c) for k, c in demo.controls.items()
+                      if isinstance(c, (IntSlider, FloatSlider))][index]
+            sign = 1 if how == "ArrowRight" else -1
+            if isinstance(c, IntSlider):
+                params[key] = params[key] + sign * c.step
+            elif c.log:
+                params[key] = 10 ** round(math.log10(params[key]) + sign * c.step, 10)
+            else:
+                params[key] = round(params[key] + sign * c.step, 10)
+        else:
+            key, c = [(k, c) for k, c in demo.controls.items()
+                      if isinstance(c, Dropdown)][index]
+            opts = list(c.options)
+            params[key] = opts[(opts.index(params[key]) + how) % len(opts)]
+    return widgets.summary(names[0], **params).strip()

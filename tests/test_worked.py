@@ -134,6 +134,35 @@ def test_problem_answers_match_hand_derivations():
     # P(drop) = 1 - (1 - p)^(m N) with m = ceil(1e9 / 4096) packets (1 GB in 4 KiB payloads)
     m = -(-10**9 // 4096)
     assert problems.answer("C3") == pytest.approx(100 * (1 - (1 - 1e-10) ** (m * 4096)))
+    # A1: 8e9 params x 2 B = 16 GB ring-all-reduced over 8 GPUs on PCIe 5.0 x16:
+    # 2(p-1) = 14 hops x 5.7 us + 2(p-1)/p x S / 51 GB/s = 79.8 us + 549.02 ms = 549.10 ms
+    assert problems.answer("A1") == pytest.approx((14 * 5.7e-6 + 1.75 * 16e9 / 51e9) * 1e3,
+                                                  rel=1e-9)
+    # A3: 32 GB / 8 GPUs = 4 GB each; two GPUs share each switch's PCIe 4.0 x16 uplink, so
+    # each gets half of its achieved rate: 16 GT/s x 16 / 8 x 128/130 = 31.51 GB/s usable x
+    # the achieved share measured on PCIe 5.0 (51 / 63.015, Azure) = 25.5 GB/s; t = 5.7 us
+    # + 4e9 / 12.75e9 s = 313.73 ms
+    usable4 = 16e9 * 16 / 8 * 128 / 130
+    achieved_share = 51e9 / (32e9 * 16 / 8 * 128 / 130)
+    assert problems.answer("A3") == pytest.approx(
+        (5.7e-6 + 4e9 / (usable4 * achieved_share / 2)) * 1e3, rel=1e-9)
+    # B1: 20 GB over NVLink 5 at NCCL's effective 18 x 40.1 = 721.8 GB/s = 27.709 ms
+    assert problems.answer("B1") == pytest.approx(20e9 / 721.8e9 * 1e3, rel=1e-9)
+    # C2: a 128-port leaf at 2:1 has floor(128 x 2/3) = 85 ports down (43 up); two tiers
+    # hold one leaf per spine port, 128 leaves: 128 x 85 = 10,880 hosts
+    assert problems.answer("C2") == 128 * 85
+    # A2: the step waits for the slowest of n GPUs, 1 + 0.02 x E[max of n standard
+    # normals]; 5 % slower needs E[max] >= 2.5. E[max] = integral of x n phi(x) Phi(x)^(n-1)
+    # (numerically, by hand here) first reaches 2.5 at n = 98 (2.4967 at 97, 2.5004 at 98)
+    from statistics import NormalDist
+
+    def emax(n, N=NormalDist(), steps=20000, lo=-8.0, hi=8.0):
+        h = (hi - lo) / steps
+        xs = [lo + i * h for i in range(steps + 1)]
+        return sum(x * n * N.pdf(x) * N.cdf(x) ** (n - 1) for x in xs) * h
+
+    n = problems.answer("A2")
+    assert emax(n) >= 2.5 > emax(n - 1)
 
 
 def test_problem_validation():
