@@ -165,6 +165,24 @@ def test_problem_answers_match_hand_derivations():
     assert emax(n) >= 2.5 > emax(n - 1)
 
 
+def test_problem_answers_that_need_one_all_reduce_time():
+    """B2 and D1 need the time of one 8-GPU all-reduce at a size where latency and fill
+    matter, which only the model gives; the rest is counted by hand here, so a wrong count
+    of all-reduces, layers, micro-batches or FLOPs in the problem fails."""
+    from interlib import collectives as co
+
+    # D1: Llama 3 405B, TP 8, PP 8: 126 / 8 layers per GPU; per layer and micro-batch 2
+    # all-reduces forward and 2 backward (Megatron); 16 micro-batches; each all-reduce
+    # moves one sequence's activations, 4,096 x 16,384 x 2 B
+    t = co.predict("all_reduce", 4096 * 16384 * 2, "dgx-h100", 8, 1).time_s
+    assert problems.answer("D1") == pytest.approx(16 * 4 * 126 / 8 * t * 1e3, rel=1e-9)
+    # B2: forward compute per layer 24 s h^2 / TP FLOPs at 50 % of B200's dense BF16 peak
+    # (2,250 TFLOP/s, NVIDIA's datasheet via Lockwood); 2 all-reduces of s h x 2 B
+    t = co.predict("all_reduce", 8192 * 16384 * 2, "dgx-b200", 8, 1).time_s
+    compute = 24 * 8192 * 16384**2 / 8 / (2250e12 * 0.5)
+    assert problems.answer("B2") == pytest.approx(100 * 2 * t / (2 * t + compute), rel=1e-9)
+
+
 def test_problem_validation():
     with pytest.raises(ValueError, match="key="):
         problems.get("Z9")
