@@ -25,6 +25,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -319,7 +320,6 @@ _JS_MOVE = """(demo, [back, kind, index]) => {
                           return i ? i.getAttribute('src') : null; };
   const before = current();
   window.__plotChanged = null;
-  window.__moved = null;
   const obs = new MutationObserver(() => {
     const now = current();
     if (now && now !== before && window.__plotChanged === null) {
@@ -334,14 +334,12 @@ _JS_MOVE = """(demo, [back, kind, index]) => {
     const atMin = handle.getAttribute('aria-valuenow') === handle.getAttribute('aria-valuemin');
     const key = (back && !atMin) || atMax ? 'ArrowLeft' : 'ArrowRight';
     handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
-    window.__moved = ['slider', key, index];
     return 'slider ' + key;
   }
   const sel = demo.querySelectorAll('select')[kind === 'select' ? index : 0];
   const n = sel.options.length;
   sel.selectedIndex = (sel.selectedIndex + (back ? n - 1 : 1)) % n;
   sel.dispatchEvent(new Event('change', {bubbles: true}));
-  window.__moved = ['select', back ? -1 : 1, kind === 'select' ? index : 0];
   return 'dropdown ' + sel.value;
 }"""
 
@@ -452,7 +450,6 @@ class LabNotebook:
         from the change to a new plot image in the page, or None if none came within 20 s."""
         demo.scroll_into_view_if_needed()
         demo.evaluate(_JS_MOVE, [back, kind, index])
-        self.last_move = self.page.evaluate("() => window.__moved")
         try:
             self.page.wait_for_function("() => window.__plotChanged !== null", timeout=20000,
                                         polling="raf")
@@ -464,16 +461,15 @@ class LabNotebook:
         self.page.close()
 
 
-def expected_numbers_after(text_before: str, moves: list) -> str | None:
-    """What CPython's ``interlib`` prints for a demo shown at its defaults (identified by
-    its printed numbers ``text_before``, which must match exactly one demo) after the
-    browser's ``moves`` (``LabNotebook.last_move`` values, in order): a slider one step
-    right or left (a log slider one step of its exponent), a dropdown to the next or
-    previous option. None if no single demo prints ``text_before`` at its defaults."""
-    import math
 
+def expected_numbers_after(text_before: str, alt_after: str) -> str | None:
+    """What CPython's ``interlib`` prints for the demo whose numbers at its defaults are
+    ``text_before`` (exactly one demo must print them), at the control values the kernel
+    used for the figure now shown: read from the figure's alt text, whose "(settings: k =
+    v, ...)" lists every control (floats to 4 significant figures;
+    :func:`interlib.widgets.figure_alt`). None if no single demo prints ``text_before``."""
     from interlib import widgets
-    from interlib.widgets import Dropdown, FloatSlider, IntSlider
+    from interlib.widgets import Dropdown, IntSlider
 
     text_before = text_before.strip()
     names = [n for n, d in widgets.DEMOS.items() if d.summary is not None
@@ -481,21 +477,36 @@ def expected_numbers_after(text_before: str, moves: list) -> str | None:
     if len(names) != 1:
         return None
     demo = widgets.get(names[0])
-    params = demo.defaults()
-    for kind, how, index in moves:
-        if kind == "slider":
-            key, c = [(k, c) for k, c in demo.controls.items()
-                      if isinstance(c, (IntSlider, FloatSlider))][index]
-            sign = 1 if how == "ArrowRight" else -1
-            if isinstance(c, IntSlider):
-                params[key] = params[key] + sign * c.step
-            elif c.log:
-                params[key] = 10 ** round(math.log10(params[key]) + sign * c.step, 10)
-            else:
-                params[key] = round(params[key] + sign * c.step, 10)
+    settings = alt_after.rsplit("(settings: ", 1)[1].rstrip(")")
+    params = {}
+    keys = list(demo.controls)
+    # values may contain ", " (a dropdown label): split on ", key = " for known keys
+    pattern = "|".join(re.escape(k) for k in keys)
+    parts = re.split(rf"(?:^|, )({pattern}) = ", settings)[1:]
+    for key, val in zip(parts[::2], parts[1::2]):
+        c = demo.controls[key]
+        if isinstance(c, Dropdown):
+            (params[key],) = [o for o in c.options if
+                              (f"{o:.4g}" if isinstance(o, float) else str(o)) == val]
+        elif isinstance(c, IntSlider):
+            params[key] = int(val)
         else:
-            key, c = [(k, c) for k, c in demo.controls.items()
-                      if isinstance(c, Dropdown)][index]
-            opts = list(c.options)
-            params[key] = opts[(opts.index(params[key]) + how) % len(opts)]
+            params[key] = float(val)
+    assert set(params) == set(keys), (settings, keys)
     return widgets.summary(names[0], **params).strip()
+
+
+_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def numbers_agree(got: str, want: str, rel: float = 0.005) -> bool:
+    """The same text with the same numbers, each within ``rel`` (the alt text gives float
+    settings to 4 significant figures; the numbers move by about as much)."""
+    got, want = got.strip(), want.strip()
+    if _NUMBER.sub("#", got) != _NUMBER.sub("#", want):
+        return False
+    for a, b in zip(_NUMBER.findall(got), _NUMBER.findall(want)):
+        x, y = float(a.replace(",", "")), float(b.replace(",", ""))
+        if abs(x - y) > rel * max(abs(x), abs(y)) + 1e-12:
+            return False
+    return True
