@@ -229,7 +229,7 @@ def test_communication_cost_table_by_hand():
                          "$2.00 per GPU-hour (reader assumption).")
     runs = cost.communication_cost("NVLink + NDR InfiniBand", (8, 16))
     assert [n for n, _, _ in runs] == [8, 16]
-    assert [st.n_gpus for _, st, _ in runs] == [8, 16]   # dp = n / (tp pp), tp = 8
+    assert [st.layout.n_gpus for _, st, _ in runs] == [8, 16]   # dp = n / (tp pp), tp 8
     assert runs[0][1].dp == 0 < runs[1][1].dp           # one replica: no DP all-reduce
     with pytest.raises(ValueError, match="^n_gpus=12 is out of range: must be a multiple"):
         cost.communication_cost(n_gpus=(12,))
