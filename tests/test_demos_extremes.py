@@ -134,7 +134,7 @@ NUM = r"([-+]?\d[\d,]*(?:\.\d+)?)"
 def _num(text: str, pattern: str, group: int = 1) -> tuple[float, str]:
     """The number ``pattern`` (a regex with NUM groups) captures in ``text``, and how it
     was printed."""
-    m = re.search(pattern, text)
+    m = re.search(pattern, text, re.M)
     assert m, (pattern, text)
     s = m.group(group).replace(",", "")
     return float(s), s
@@ -423,7 +423,21 @@ def _capstone(p, t):
     _printed(t, rf"efficiency {NUM} %", 100 * comp / step, rel=0.01)
 
 
+def _check_cluster(p, t):
+    # the pasted log's sizes (first column of nccl-tests' result rows), counted here, fall
+    # into the printed regimes: below 1 MiB, 1 MiB to 256 MiB, 256 MiB and above
+    sizes = [int(line.split()[0]) for line in p["log"].splitlines()
+             if re.match(r"\s+\d+\s+\d+\s+\w+\s+\w+", line)]
+    want = [sum(s < 2**20 for s in sizes), sum(2**20 <= s < 2**28 for s in sizes),
+            sum(s >= 2**28 for s in sizes)]
+    got = [int(_num(t, rf"^{r}\s+\| {NUM}")[0]) if re.search(rf"^{r}\s+\|", t, re.M) else 0
+           for r in ("latency-bound", "transition", "bandwidth-bound")]
+    assert got == want and sum(want) > 0, (got, want)
+    assert "16 GPUs (8 per node x 2 nodes)" in t
+
+
 VALUE_CHECKS = {
+    "check_cluster": _check_cluster,
     "ring_all_reduce": _ring_all_reduce, "gradient_sync": _gradient_sync,
     "straggler": _straggler, "parallelism_traffic": _parallelism_traffic,
     "your_cluster": _your_cluster, "pcie_transfer": _pcie_transfer,

@@ -18,7 +18,8 @@ from html.parser import HTMLParser
 import pytest
 from matplotlib.figure import Figure
 
-from interlib import quiz, widgets
+from interlib import widgets
+from interlib.book import quiz
 from interlib.widgets import Demo, Dropdown, FloatSlider, live, page
 
 HOSTILE = "\"><script>alert('x')</script><img src=x onerror=alert(1)>&amp;"
@@ -144,3 +145,17 @@ def test_a_typed_hostile_answer_is_refused_with_a_message():
     q = quiz.Numeric("How many?", 2.0, "GB/s", 0.02, "Two.")
     with pytest.raises(ValueError, match=r"^answer=.*must be a number \(in GB/s\)"):
         quiz.check(q, HOSTILE)
+
+
+def test_a_pasted_log_with_markup_comes_back_escaped():
+    # The "check your cluster" demo echoes the GPU name it reads from a pasted nccl-tests
+    # log (when it differs from the hardware chosen); a log is anything a reader pastes
+    demo = widgets.get("check_cluster")
+    log = demo.controls["log"].default.replace("NVIDIA H100 80GB HBM3", f"NVIDIA {HOSTILE}")
+    assert HOSTILE in log
+    r = json.loads(live.frame("check_cluster", json.dumps(
+        {"log": log, "hardware": "NVIDIA DGX A100"})))
+    assert r["ok"], r
+    assert f"the log's GPUs are 'NVIDIA {HOSTILE}'" in r["summary"]   # plain text
+    doc = _assert_inert(r["summary_html"], {"pre"})
+    assert HOSTILE in doc.text and HOSTILE not in r["alt"]
