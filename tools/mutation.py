@@ -145,8 +145,6 @@ def prepare(module: str, ref: str | None) -> Path:
                 p.unlink()
         shutil.copytree(src / "interlib", work / "interlib")
         (work / "tests").mkdir()
-        # the book's conftest builds the site and needs tools/; these unit tests need none
-        (work / "tests" / "conftest.py").write_text("")
         for t in tests:
             shutil.copy2(src / "tests" / t, work / "tests" / t)
         for a in AUX:
@@ -155,6 +153,13 @@ def prepare(module: str, ref: str | None) -> Path:
         stamp.write_text(fingerprint)
     # mutmut re-judges cached results itself when its settings change (e.g. the timeouts)
     (work / "setup.cfg").write_text(cfg)
+    # The book's conftest builds the site and needs tools/; these unit tests need none of
+    # it. Hypothesis' 200 ms deadline would fail a test on a busy machine under mutmut's
+    # tracing: no deadline here (performance is measured in make bench, not by tests).
+    (work / "tests" / "conftest.py").write_text(
+        "from hypothesis import settings\n\n"
+        "settings.register_profile('mutation', deadline=None)\n"
+        "settings.load_profile('mutation')\n")
     for a in AUX:  # mutmut copies also_copy files into mutants/ but makes no directory
         (work / "mutants" / a).parent.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(src)
