@@ -475,7 +475,7 @@ def expected_numbers_after(text_before: str, alt_after: str) -> str | None:
     v, ...)" lists every control (floats to 4 significant figures;
     :func:`interlib.widgets.figure_alt`). None if no single demo prints ``text_before``."""
     from interlib import widgets
-    from interlib.widgets import Dropdown, IntSlider
+    from interlib.widgets import Dropdown, FloatSlider, IntSlider
 
     text_before = text_before.strip()
     names = [n for n, d in widgets.DEMOS.items() if d.summary is not None
@@ -496,8 +496,10 @@ def expected_numbers_after(text_before: str, alt_after: str) -> str | None:
                               (f"{o:.4g}" if isinstance(o, float) else str(o)) == val]
         elif isinstance(c, IntSlider):
             params[key] = int(val)
-        else:
+        elif isinstance(c, FloatSlider):
             params[key] = float(val)
+        else:  # a text control (a pasted log): the alt text summarises it; no move edits it
+            params[key] = c.default
     assert set(params) == set(keys), (settings, keys)
     return widgets.summary(names[0], **params).strip()
 
