@@ -656,8 +656,11 @@ def test_nvlink_generation_table_rows_by_hand():
                          "8 x 20 Gb/s", "72 GB/s", "90 %"]
     assert t.rows[3] == ["NVLink 4", "H100", "18", "25 GB/s", "50 GB/s", "450 GB/s",
                          "900 GB/s", "2 x 100 Gb/s", "371 GB/s", "82.4 %"]
-    assert t.caption.startswith("Sources: NVIDIA NVLink page (NVLink 5)")
-    assert t.caption.endswith("the wires run slightly faster.")
+    assert t.caption == (
+        "Sources: NVIDIA NVLink page (NVLink 5), NVIDIA NCCL maintainer (NVLink 3), scaling "
+        "book (NVLink 4; its 900 GB/s headline matches NVIDIA's Hopper page), Bekman "
+        "(NVLink 1-2, lane data rates); NCCL topo.h (effective per-link bandwidth). The "
+        "lane rate is data after encoding; the wires run slightly faster.")
 
 
 def test_nvlink_p2p_table_puts_measured_next_to_line_rate():
@@ -670,6 +673,9 @@ def test_nvlink_p2p_table_puts_measured_next_to_line_rate():
     assert ["H100 node", "NVLink 4", "376 GB/s", "450 GB/s", "83.6 %", "—",
             "Stas Bekman"] in t.rows
     assert all(r[-1] and "," not in r[-1] and " (" not in r[-1] for r in t.rows)
+    # a user's HGX H100 report gives both directions too: 749 GB/s
+    assert ["HGX H100 (user report)", "NVLink 4", "380 GB/s", "450 GB/s", "84.4 %",
+            "749 GB/s", "NVIDIA/nccl issue 1264"] in t.rows
     assert t.caption.startswith("Copies between two GPUs")
 
 
@@ -691,6 +697,14 @@ def test_nvlink_defaults_and_copy_times_by_hand():
     # the host (one extra hop), serial (both legs in full)
     p = nvlink.p2p_vs_staged(1e9)
     leg = 5.7e-6 + 1e9 / 51e9
+    # NVLink 5 (NCCL 18 x 40.1 = 721.8 GB/s) and PCIe 4.0 (half of 5.0's rates): the
+    # generations reach every leg
+    p5 = nvlink.p2p_vs_staged(1e9, gen=5, pcie_gen="4.0")
+    leg4 = 5.7e-6 + 1e9 / 25.5e9
+    assert p5 == {"nvlink": pytest.approx(hop + 1e9 / 721.8e9, rel=1e-12),
+                  "pcie_p2p": pytest.approx(leg4, rel=1e-9),
+                  "staged": pytest.approx(leg4 + 5.7e-6, rel=1e-9),
+                  "staged_serial": pytest.approx(2 * leg4, rel=1e-9)}
     assert p == {"nvlink": pytest.approx(hop + 1e9 / eff, rel=1e-12),
                  "pcie_p2p": pytest.approx(leg, rel=1e-12),
                  "staged": pytest.approx(leg + 5.7e-6, rel=1e-12),
