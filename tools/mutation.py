@@ -166,15 +166,41 @@ def prepare(module: str, ref: str | None) -> Path:
     return work
 
 
-def run(module: str, ref: str | None, jobs: int) -> Path:
-    work = prepare(module, ref)
+def refresh_tests(module: str) -> list[str]:
+    """``--survivors``: copy the module's current test files over the scratch copies (and
+    mutmut's), keeping its results, and return the mutants that survived or had no tests:
+    only they can change verdict when tests are only added (interlib/ must be unchanged)."""
+    work = WORK / _slug(module)
+    meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+    if not meta.exists():
+        raise SystemExit(f"{module}: no earlier run in {work}; run without --survivors")
+    here = REPO / "interlib" / f"{module}.py"
+    if here.read_bytes() != (work / "interlib" / f"{module}.py").read_bytes():
+        raise SystemExit(f"{module}: interlib/{module}.py changed; run without --survivors")
+    for t in _tests_for(module):
+        for dest in (work / "tests" / t, work / "mutants" / "tests" / t):
+            shutil.copy2(REPO / "tests" / t, dest)
+    (work / ".fingerprint").unlink(missing_ok=True)   # the next full run starts afresh
+    codes = json.loads(meta.read_text())["exit_code_by_key"]
+    return [k for k, c in codes.items() if STATUS.get(c) in ("survived", "no tests")]
+
+
+def run(module: str, ref: str | None, jobs: int, survivors: bool = False) -> Path:
+    if survivors:
+        names = refresh_tests(module)
+        work = WORK / _slug(module)
+        if not names:
+            return work
+    else:
+        names = []
+        work = prepare(module, ref)
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
     env["MPLBACKEND"] = "Agg"
     log = work / "mutmut.log"
     with open(log, "w") as out:
         proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children",
-                               str(jobs)], cwd=work, env=env, stdout=out,
+                               str(jobs), *names], cwd=work, env=env, stdout=out,
                               stderr=subprocess.STDOUT)
     if proc.returncode not in (0, None):
         print(f"{module}: mutmut exited {proc.returncode}; see {log}", file=sys.stderr)
@@ -253,6 +279,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="mutmut's --max-children")
     ap.add_argument("--ref", help="take interlib/ and tests/ from this git revision")
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--survivors", action="store_true",
+                    help="after adding tests only: re-run just the surviving mutants with "
+                         "the current test files, keeping every other result")
     ap.add_argument("--report-only", action="store_true",
                     help="do not run mutmut; report the results already in _build/mutation")
     ap.add_argument("--out", type=Path, default=BUILD / "mutation.json")
@@ -270,7 +299,7 @@ def main(argv=None) -> int:
         if not args.report_only:
             print(f"mutating interlib/{module}.py with {', '.join(_tests_for(module))}",
                   flush=True)
-            work = run(module, args.ref, args.jobs)
+            work = run(module, args.ref, args.jobs, args.survivors and args.ref is None)
         r = score(module, work, equiv.get(_slug(module), {}))
         results.append(r)
         shown = "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
