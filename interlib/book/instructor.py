@@ -102,6 +102,8 @@ def solutions_notebook(seed: int = 0) -> dict:
     cells += [_md("## The chapters' quizzes (exit tickets)\n\nThe student edition returns "
                   "these only as feedback after an attempt."),
               _code("Markdown(instructor.quiz_key())", ("remove-input",))]
+    for i, c in enumerate(cells):
+        c["id"] = f"key-{i:03d}"
     return {"cells": cells, "metadata": {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}

@@ -641,7 +641,12 @@ def nvls_allreduce(params, bytes_per_param, n_gpus, system="dgx-h100") -> Deriva
     d = Derivation(f"NVLS all-reduce of the gradient on {n} GPUs")
     d.given(f"S = {D.fmt_bytes(S)}; n = {n}; achieved NVLink B = {D.fmt_rate(B)} per "
             f"direction; NCCL's NVLS efficiency on {sys_.gpu.arch} η = {D.fmt_pct(eta)}")
-    d.formula("algbw = η × B × n/(n + 1) (nccl-tests PR #239);  t ≈ S ÷ algbw")
+    d.formula("multimem: each GPU's links carry its buffer S once (the switch reduces it) "
+              "plus S/n for the multicast store of its 1/n share of the sum, so "
+              "t = (S + S/n) ÷ (η·B) and algbw = S ÷ t = η × B × n/(n + 1) (nccl-tests "
+              "PR #239)")
+    d.step(f"bytes on each GPU's links, per direction: S + S/n = {D.fmt_bytes(S)} + "
+           f"{D.fmt_bytes(S / n, digits=4)} = {D.fmt_bytes(S * (n + 1) / n, digits=4)}")
     d.step(f"algbw = {eta:.3g} × {D.fmt_rate(B)} × {n}/{n + 1} = {D.fmt_rate(algbw)}")
     d.step(f"t ≈ {D.fmt_bytes(S)} ÷ {D.fmt_rate(algbw)} = **{D.fmt_time(t)}**")
     d.step(f"compare the ring: 2(n − 1)/n × S ÷ B = "
