@@ -29,8 +29,8 @@ FILES = {"A": ("problems_1_2", "Chapters 1 and 2", "why GPUs connect and PCIe"),
 def intro(s: str, chapters: str, topics: str) -> str:
     return (
         f"# Problem set {s}: {chapters}\n\n"
-        f"Problems on {topics}, not repeats of the chapters' own exercises. Each prints "
-        "every given it needs, so it can be solved on paper, and carries a difficulty label "
+        f"Problems on {topics}: most are new, a few revisit a chapter's exercise with other "
+        "numbers. Each prints every given it needs, so it can be solved on paper, and carries a difficulty label "
         "(warm-up, standard, challenging). Work it out first, then check your number:\n\n"
         "- **On this website:** type it in the problem's box, with its unit if you like "
         "(`549 ms`, `0.549 s`, `400 Gb/s`), and press *Check*.\n"

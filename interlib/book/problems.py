@@ -22,6 +22,7 @@ Sets: ``A`` (Chapters 1-2), ``B`` (3-4), ``C`` (5-6), ``D`` (7-8).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import math
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 
 from .. import _validate as v
 from .. import display as D
-from . import quiz
+from . import problems_fresh as _fresh, quiz
 from .quiz import Numeric, check as _check
 from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s, billion, kB, ms, us
 
@@ -114,6 +115,11 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
+def _a(x: float) -> str:
+    """The article before a number read aloud: "An 8-billion", "A 13-billion"."""
+    return "An" if f"{x:g}".startswith(("8", "11", "18")) else "A"
+
+
 # ------------------------------------------------------------------ set A: Chapters 1-2
 def _p_a1(V):
     from .. import hierarchy, scaling
@@ -126,8 +132,9 @@ def _p_a1(V):
     t = scaling.ring_sync_time(p, n, link, b)
     s = scaling.gradient_bytes(p, b)
     return dict(
-        title="Gradient sync over PCIe", difficulty="warm-up", fresh=False,
-        question=(f"A {p / billion:g}-billion-parameter model keeps bf16 gradients and trains "
+        title="Gradient sync over PCIe", difficulty="warm-up", fresh=True,
+        question=(f"{_a(p / billion)} {p / billion:g}-billion-parameter model keeps bf16 "
+                  "gradients and trains "
                   f"with pure data parallelism on {n} GPUs that talk only over {link}. How "
                   "long does one ring all-reduce of the gradient take (Chapter 1's "
                   "alpha-beta model)?"),
@@ -165,7 +172,7 @@ def _p_a2(V):
         mistakes.append((rough, "that is the √(2 ln n) approximation, which overestimates "
                          "E_n at small n: use the table."))
     return dict(
-        title="Jitter on a quiet cluster", difficulty="standard", fresh=False,
+        title="Jitter on a quiet cluster", difficulty="standard", fresh=True,
         question=(f"A well-tuned cluster keeps each GPU's step-time jitter (standard "
                   f"deviation ÷ mean) at {D.fmt_pct(jitter)}. From how many GPUs on is the "
                   f"expected synchronous step at least {D.fmt_pct(target - 1)} slower than "
@@ -196,7 +203,7 @@ def _p_a3(V):
     B = pcie.link_bandwidth(gen, 16)
     return dict(
         title="Loading a model on a PCIe 4.0 server", difficulty="warm-up", fresh=False,
-        question=(f"A {p / billion:g}-billion-parameter model in bf16 (2 bytes per "
+        question=(f"{_a(p / billion)} {p / billion:g}-billion-parameter model in bf16 (2 bytes per "
                   f"parameter) is split evenly over {n} GPUs; each loads its share from host "
                   f"memory over PCIe {gen} x16, all at once. The GPUs sit {k} per PCIe "
                   "switch, each switch with one x16 uplink to the CPU, which its GPUs share "
@@ -226,7 +233,7 @@ def _p_b1(V):
     gen = V.pick(5, (4, 5))
     eff, line, head = (nvlink.gpu_bandwidth(gen, x) for x in ("effective", "line", "headline"))
     return dict(
-        title=f"A copy over NVLink {gen}", difficulty="warm-up", fresh=False,
+        title=f"A copy over NVLink {gen}", difficulty="warm-up", fresh=True,
         question=(f"How long does a {D.fmt_bytes(s)} GPU-to-GPU copy take over NVLink {gen}, "
                   "at the rate NCCL achieves? Pick the right figure from the givens."),
         givens=(f"NVLink {gen} per GPU: headline {D.fmt_rate(head)} (both directions added); "
@@ -256,7 +263,7 @@ def _p_b2(V):
     comm = float(c.comm_s)
     return dict(
         title="Tensor parallelism for a wide model on B200", difficulty="standard",
-        fresh=False,
+        fresh=True,
         question=(f"A model of width h = {h:,} runs one sequence of s = {s:,} tokens per "
                   f"micro-batch with TP = {tp} on B200 GPUs over NVLink 5. What share of a "
                   "layer's forward pass is spent in its two activation all-reduces?"),
@@ -341,7 +348,7 @@ def _p_c2(V):
     d = worked.fat_tree_two_tier(k, over)
     hosts = topology.max_hosts(k, 2, over)
     return dict(
-        title="A tapered two-tier fabric", difficulty="standard", fresh=False,
+        title="A tapered two-tier fabric", difficulty="standard", fresh=True,
         question=(f"Leaves of {k}-port switches are oversubscribed {over:g}:1 (more ports down "
                   "to hosts than up to spines), under spines of the same switch. How many "
                   "hosts fit in two tiers? (A whole number.)"),
@@ -399,7 +406,7 @@ def _p_d1(V):
     one = collectives.predict("all_reduce", act, "dgx-h100", tp, 1)
     ph = steptime.layout_traffic("dgx-h100", model, tp, pp, dp, seq, 1, mb).phase("TP")
     return dict(
-        title="Tensor-parallel time of a 405B layout", difficulty="standard", fresh=False,
+        title="Tensor-parallel time of a 405B layout", difficulty="standard", fresh=True,
         question=(f"{m.name} runs on DGX H100 servers with TP = {tp} (inside a server), "
                   f"PP = {pp}, DP = {dp}, one sequence of {seq:,} tokens per micro-batch and "
                   f"{mb} micro-batches per step. How much time per step does each GPU spend "
@@ -490,11 +497,24 @@ SETS = {"A": ("A1", "A2", "A3"), "B": ("B1", "B2", "B3"), "C": ("C1", "C2", "C3"
         "D": ("D1", "D2", "D3")}
 
 
-def _register(builders: dict, sets: dict) -> None:
-    """Add problems (used by :mod:`interlib.book.problems_more`)."""
-    _BUILDERS.update(builders)
-    for s, keys in sets.items():
-        SETS[s] = tuple(dict.fromkeys(SETS.get(s, ()) + tuple(keys)))
+for _s, _b in _fresh.FRESH.items():  # the fresh problems (interlib.book.problems_fresh)
+    _BUILDERS.update(_b)
+    SETS[_s] = SETS[_s] + tuple(_b)
+
+
+def _distinct(q: Numeric) -> Numeric:
+    """``q`` keeping only the known mistakes that a variant's numbers keep apart: a mistake
+    within two tolerances of the answer, or within one of an earlier mistake, would be
+    taken for a near miss or for the other slip (at some seeds, top-1 routing makes "forgot
+    k" equal the answer, and a tiny drop rate makes m·N·p equal 1 − (1 − p)^(m·N))."""
+    keep = []
+    for m, why in q.mistakes:
+        if abs(m - q.answer) <= 2 * q.tolerance * abs(q.answer):
+            continue
+        if any(abs(m - k) <= q.tolerance * abs(k) for k, _ in keep):
+            continue
+        keep.append((m, why))
+    return dataclasses.replace(q, mistakes=tuple(keep))
 
 
 @functools.cache
@@ -504,6 +524,7 @@ def get(key: str, seed: int = 0) -> Problem:
     v.integer("seed", seed, lo=0, hi=10**9)
     f = _BUILDERS[key](_V(key, seed))
     v.choice("difficulty", f["difficulty"], DIFFICULTIES)
+    f["numeric"] = _distinct(f["numeric"])
     return Problem(key, f["title"], f["difficulty"], f["question"], tuple(f["givens"]),
                    f["numeric"], f["solution"], seed, f.get("fresh", True))
 
