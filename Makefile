@@ -3,6 +3,7 @@
 #                  in _build/html/lite (warnings are errors); EDITION=instructor: as below
 #   make instructor  the instructor edition (worked solutions, keys; SEED=n for a variant)
 #                  into _build/instructor/_build/html
+#   make assignments SEED=n  graded problem sets (otter-grader) into assignments/seed-n
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
@@ -28,10 +29,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book instructor lite test pdf execute lab bench lock vendor clean help
+.PHONY: book instructor assignments lite test pdf execute lab bench lock vendor clean help
 
 help:
-	@sed -n '2,12p' Makefile | sed 's/^# //'
+	@sed -n '2,13p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +58,11 @@ endif
 # committed), checks every key answer, builds into _build/instructor/_build/html.
 instructor: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/python tools/instructor_edition.py --seed $(SEED)
+
+# One graded assignment per problem set (otter-grader, developer's lock): the student's
+# notebook and the autograder zip (public and hidden tests) for variant SEED.
+assignments: $(VENV_STAMP)
+	env -u MPLBACKEND $(BIN)/python tools/assignments.py --seed $(SEED)
 
 # Rebuild only the JupyterLite edition into the built site (make book does it too).
 lite: $(VENV_STAMP)
