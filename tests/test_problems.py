@@ -78,3 +78,17 @@ def test_problem_html_checks_in_the_page():
     h = problems.show("C4")._repr_mimebundle_()["text/html"]
     assert 'class="interlib-quiz-check"' in h and "data-check" in h
     assert "interlibAnswers" in h and "Step by step" not in h
+
+
+def test_practice_exam_covers_every_set_and_its_key_is_the_instructors():
+    assert {k[0] for k in problems.EXAM} == set(problems.SETS)
+    md = problems.exam().markdown()
+    for key in problems.EXAM:
+        p = problems.get(key, problems.EXAM_SEED)
+        assert p.solution.agrees
+        assert problems.check(key, p.numeric.answer, problems.EXAM_SEED).startswith("right")
+        assert p.statement in md
+        assert repr(p.numeric.answer) not in md and "Step by step" not in md
+    src = "".join(c["source"] for c in instructor.solutions_notebook()["cells"])
+    assert all(f'instructor.solution("{k}", {problems.EXAM_SEED})' in src
+               for k in problems.EXAM)

@@ -99,6 +99,14 @@ def solutions_notebook(seed: int = 0) -> dict:
             cells.append(_code(f'instructor.solution("{k}"{sa})', ("remove-input",)))
             cells.append(_code(f'print(problems.check("{k}", instructor.answer("{k}"{sa})'
                                f'{sa}))', ("remove-input",)))
+    cells.append(_md(f"## Practice exam: key\n\nThe practice exam's problems "
+                     f"(variant {problems.EXAM_SEED}), solved."))
+    for k in problems.EXAM:
+        cells.append(_code(f'instructor.solution("{k}", {problems.EXAM_SEED})',
+                           ("remove-input",)))
+        cells.append(_code(f'print(problems.check("{k}", instructor.answer("{k}", '
+                           f'{problems.EXAM_SEED}), {problems.EXAM_SEED}))',
+                           ("remove-input",)))
     cells += [_md("## The chapters' quizzes (exit tickets)\n\nThe student edition returns "
                   "these only as feedback after an attempt."),
               _code("Markdown(instructor.quiz_key())", ("remove-input",))]

@@ -529,6 +529,39 @@ def get(key: str, seed: int = 0) -> Problem:
                    f["numeric"], f["solution"], seed, f.get("fresh", True))
 
 
+#: The practice exam: problems from every set, at a variant of their own (90 minutes)
+EXAM = ("A1", "A5", "B2", "B4", "C4", "C5", "D1", "D4")
+EXAM_SEED = 2026
+EXAM_MINUTES = 90
+
+
+@dataclass(frozen=True)
+class Exam:
+    """The practice exam: statements and givens only (no answer box; the key is the
+    instructor edition's)."""
+
+    seed: int
+
+    def markdown(self) -> str:
+        out = [f"*{len(EXAM)} problems, {EXAM_MINUTES} minutes, on paper; a calculator "
+               "is allowed. Give each answer with its unit.*", ""]
+        for i, key in enumerate(EXAM, 1):
+            p = get(key, self.seed)
+            unit = f" (answer in {p.numeric.unit})" if p.numeric.unit else ""
+            out += [f"**{i}. {p.title}** ({p.difficulty}){unit}", "", p.statement, ""]
+        return "\n".join(out).rstrip() + "\n"
+
+    def _repr_mimebundle_(self, **kwargs):
+        md = self.markdown()
+        return {"text/markdown": md, "text/plain": md.replace("*", "")}
+
+
+def exam(seed: int = EXAM_SEED) -> Exam:
+    """The practice exam (variant ``seed``)."""
+    v.integer("seed", seed, lo=0, hi=10**9)
+    return Exam(seed)
+
+
 def show(key: str, seed: int = 0) -> Problem:
     """The problem, for display: statement, givens, difficulty and an answer box."""
     return get(key, seed)

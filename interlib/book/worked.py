@@ -324,10 +324,15 @@ def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
     r = nvswitch.nvls_speedup(n, arch)
     d = Derivation(f"How much NVLS should beat the ring on {n} GPUs")
     d.given(f"n = {n}; NCCL's NVLS efficiency on {arch} η = {D.fmt_pct(eta)} (tuning.cc)")
-    d.formula("bytes: 2(n − 1)/n ÷ 1;  ideal: 2(n − 1)/(n + 1);  expected: ideal × η "
+    d.formula("ring: each GPU's links carry 2(n − 1)/n × S.  NVLS (multimem): each GPU "
+              "sends its buffer S once into the switch, which reduces it, and stores its 1/n "
+              "share of the sum with one multicast, S/n more: (n + 1)/n × S.  ideal "
+              "speed-up = 2(n − 1)/n ÷ (n + 1)/n = 2(n − 1)/(n + 1);  expected: ideal × η "
               "(relative to a ring at full link efficiency)")
-    d.step(f"bytes ratio = 2 × {n - 1}/{n} = {bytes_ratio:.4g}")
-    d.step(f"ideal = 2 × {n - 1}/{n + 1} = {ideal:.4g}")
+    d.step(f"ring bytes = 2 × {n - 1}/{n} × S = {bytes_ratio:.4g} S;  NVLS bytes = "
+           f"{n + 1}/{n} × S = {(n + 1) / n:.4g} S")
+    d.step(f"ideal = {bytes_ratio:.4g} ÷ {(n + 1) / n:.4g} = 2 × {n - 1}/{n + 1} = "
+           f"{ideal:.4g}")
     d.step(f"expected ≈ {ideal:.4g} × {eta:.4g} = {ideal * eta:.4g} (NCCL's model also "
            "applies the ring's own efficiency, so compare with the interlib figure)")
     d.check(f'nvswitch.nvls_speedup({n}, "{arch}")["ideal"]', ideal, r["ideal"],
