@@ -100,6 +100,8 @@ def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note="",
                host_link)
 
 
+#: The catalogued GPUs by id (``"h100-sxm"``, ...) as :class:`GPU` records, each figure
+#: with its source. Look one up with :func:`~interlib.specs.gpu`.
 GPUS = {
     "a100-sxm-80gb": _gpu("A100 SXM 80GB", "Ampere", 3, "4.0", "HBM2e", 80,
                           2039 * GB_per_s, S.A100_DATASHEET),
