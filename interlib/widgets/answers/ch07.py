@@ -91,23 +91,24 @@ def layout_taper() -> str:
     worst = next((o for o in steps if _lay(dp=512, oversubscription=o).bottleneck.kind == "DP"),
                  None)
     before = worst - 0.5 if worst else steps[-1]
-    p0, p2, p4 = (_lay(dp=512, oversubscription=o).phase("DP") for o in (1.0, 2.0, 4.0))
+    one, two, four = 1.0, 2.0, 4.0  # the tapers compared: none, 2:1, 4:1
+    p0, p2, p4 = (_lay(dp=512, oversubscription=o).phase("DP") for o in (one, two, four))
     shard = p0.bytes / (2 * 511 / 512)
-    r0, r2 = _one_all_reduce(shard, 1, 512, 1.0), _one_all_reduce(shard, 1, 512, 2.0)
-    ring0 = _one_all_reduce(shard, 1, 512, 1.0, "ring")
+    r0, r2 = _one_all_reduce(shard, 1, 512, one), _one_all_reduce(shard, 1, 512, two)
+    ring0 = _one_all_reduce(shard, 1, 512, one, "ring")
     d1 = _lay(dp=512, oversubscription=worst or 8.0).phase("DP").time_s
-    return (f"At 1:1 the DP sync takes {D.fmt_time(p0.time_s)} against TP's "
+    return (f"At {one:g}:1 the DP sync takes {D.fmt_time(p0.time_s)} against TP's "
             f"{D.fmt_time(tp)}: the model picks NCCL's {r0.algorithm} ({r0.protocol}). At "
-            f"2:1 it takes {D.fmt_time(p2.time_s)}, {ratio(p2.time_s, p0.time_s)} and not "
-            f"2×: with half the spine per GPU NCCL's tuning switches to the {r2.algorithm} "
-            f"({r2.protocol}), which at 1:1 would already take {D.fmt_time(ring0.time_s)} "
-            f"({ratio(ring0.time_s, p0.time_s)} the {r0.algorithm}). From there the "
-            f"{r2.algorithm}'s time grows in proportion to the taper (4:1: "
-            f"{D.fmt_time(p4.time_s)}, {ratio(p4.time_s, p2.time_s)} the 2:1 time). DP stays "
-            f"below TP up to {before:g}:1 and becomes the slowest phase at {worst:g}:1 "
-            f"({D.fmt_time(d1)}). So a data-parallel-only spine can be tapered a little before "
-            "it shows; how far depends on the model and how well DP overlaps the backward "
-            "pass.")
+            f"{two:g}:1 it takes {D.fmt_time(p2.time_s)}, {ratio(p2.time_s, p0.time_s)} and "
+            f"not {two:g}×: with less of the spine per GPU NCCL's tuning switches to the "
+            f"{r2.algorithm} ({r2.protocol}), which at {one:g}:1 would already take "
+            f"{D.fmt_time(ring0.time_s)} ({ratio(ring0.time_s, p0.time_s)} the "
+            f"{r0.algorithm}). From there the {r2.algorithm}'s time grows in proportion to "
+            f"the taper ({four:g}:1: {D.fmt_time(p4.time_s)}, "
+            f"{ratio(p4.time_s, p2.time_s)} the {two:g}:1 time). DP stays below TP up to "
+            f"{before:g}:1 and becomes the slowest phase at {worst:g}:1 ({D.fmt_time(d1)}). "
+            "So a data-parallel-only spine can be tapered a little before it shows; how far "
+            "depends on the model and how well DP overlaps the backward pass.")
 
 
 def layout_pp_vs_tp() -> str:
