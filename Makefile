@@ -4,6 +4,7 @@
 #   make instructor  the instructor edition (worked solutions, keys; SEED=n for a variant)
 #                  into _build/instructor/_build/html
 #   make assignments SEED=n  graded problem sets (otter-grader) into assignments/seed-n
+#   make handouts SEED=n     one PDF per session plan into _build/handouts
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
@@ -29,10 +30,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book instructor assignments lite test pdf execute lab bench lock vendor clean help
+.PHONY: book instructor assignments handouts lite test pdf execute lab bench lock vendor clean help
 
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# //'
+	@sed -n '2,14p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,6 +64,11 @@ instructor: $(VENV_STAMP)
 # notebook and the autograder zip (public and hidden tests) for variant SEED.
 assignments: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/python tools/assignments.py --seed $(SEED)
+
+# Per-session handouts (tools/handouts.py; Debian's Chromium): reading, exit tickets and
+# the session's problems without answers, for variant SEED.
+handouts: $(VENV_STAMP)
+	$(BIN)/python tools/handouts.py --seed $(SEED)
 
 # Rebuild only the JupyterLite edition into the built site (make book does it too).
 lite: $(VENV_STAMP)

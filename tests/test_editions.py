@@ -106,3 +106,22 @@ def test_the_built_student_site_and_jupyterlite_carry_no_solutions(book_build):
     for page in ("chapters/04_nvswitch.html", "book/problems_1_2.html"):
         text = (HTML / page).read_text(encoding="utf-8")
         assert "interlib-quiz-check" in text and "Show the answer" not in text
+
+
+def test_handouts_one_per_session_without_answers(tmp_path):
+    from browser_support import require_chromium
+    from pypdf import PdfReader
+
+    require_chromium()
+    import handouts
+
+    paths = handouts.build(0, tmp_path)
+    assert [p.name for p in paths] == [f"session-{k}.pdf" for k in handouts.SESSIONS]
+    for k, path in zip(handouts.SESSIONS, paths):
+        text = " ".join(pg.extract_text() for pg in PdfReader(path).pages)
+        text = " ".join(text.split())
+        _, quiz_names, sets = handouts.SESSIONS[k]
+        for s in sets:
+            for key in problems.SETS[s]:
+                assert problems.get(key).title.split()[0] in text
+        assert "Right:" not in text and "Step by step" not in text and "Not quite" not in text
