@@ -247,3 +247,22 @@ def test_quiz_in_jupyterlab(context):
             assert not lab.errors, lab.errors
         finally:
             lab.close()
+
+
+def test_problem_sets_check_in_the_page(site, context):
+    """Issue 26 item 6: a problem set's answer box checks on the static site, with units."""
+    from interlib.book import problems
+
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site}/book/problems_1_2.html", wait_until="load")
+    assert page.locator('[id="check-a1"]').count() == 1  # no clash with the heading's id
+    q = problems.get("A1").numeric
+    verdict, text = _answer_and_check(page, "check-a1", f"{q.answer:.4g} s")
+    assert verdict == "wrong" and "right in ms, but you wrote s" in text, text
+    verdict, text = _answer_and_check(page, "check-a1", f"{q.answer / 1000:.4g} s")
+    assert verdict == "right", text
+    assert "JupyterLite" in page.content()
+    assert not errors, errors
+    page.close()

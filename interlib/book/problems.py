@@ -78,7 +78,7 @@ class Problem:
         if self.givens:
             body += ("<p><em>Given:</em></p><ul>"
                      + "".join(f"<li>{_md_inline(g)}</li>" for g in self.givens) + "</ul>")
-        qid = f"problem-{self.key.lower()}" + (f"-s{self.seed}" if self.seed else "")
+        qid = f"check-{self.key.lower()}" + (f"-s{self.seed}" if self.seed else "")
         form = quiz.question_html(qid, None, self.numeric, text="Your result:")
         return quiz.form_html(body + form, f"Problem {self.key}")
 
