@@ -79,7 +79,7 @@ class Problem:
             body += ("<p><em>Given:</em></p><ul>"
                      + "".join(f"<li>{_md_inline(g)}</li>" for g in self.givens) + "</ul>")
         qid = f"check-{self.key.lower()}" + (f"-s{self.seed}" if self.seed else "")
-        form = quiz.question_html(qid, None, self.numeric, text="Your result:")
+        form = quiz.question_html(qid, None, self.numeric, text="")
         return quiz.form_html(body + form, f"Problem {self.key}")
 
     def _repr_mimebundle_(self, **kwargs):

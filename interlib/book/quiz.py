@@ -166,13 +166,14 @@ def question_html(qid: str, number, q, text: str | None = None) -> str:
         opts = "".join(
             f'<label class="interlib-quiz-option"><input type="radio" name="{qid}" '
             f'value="{i}"> {e(o)}</label>' for i, o in enumerate(q.options))
-        body = (f"<fieldset><legend>{lead}{text or e(q.question)}</legend>{opts}"
-                "</fieldset>")
+        shown = e(q.question) if text is None else text
+        body = f"<fieldset><legend>{lead}{shown}</legend>{opts}</fieldset>"
     else:
         data = q.spec()
         label = f"Your answer ({q.unit})" if q.unit else "Your answer (a number)"
-        body = (f'<p class="interlib-quiz-text">{lead}{text or e(q.question)}</p>'
-                f'<label for="{qid}">{e(label)}</label> '
+        shown = e(q.question) if text is None else text
+        body = ((f'<p class="interlib-quiz-text">{lead}{shown}</p>' if lead or shown else "")
+                + f'<label for="{qid}">{e(label)}</label> '
                 f'<input type="text" id="{qid}" inputmode="decimal" autocomplete="off">')
     return (f'<div class="interlib-quiz-q" id="{qid}-q" data-check="'
             f'{e(json.dumps(data), quote=True)}">{body}'
