@@ -3,6 +3,7 @@
 #                  _build/html/lite (warnings are errors)
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
+#   make release   an edition's archives (site, PDF, notebooks) in _build/release/
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
 #   make lab       open the repository in JupyterLab (the reader's environment only)
 #   make bench     benchmarks (tools/bench.py): table, _build/bench.json, README section
@@ -26,10 +27,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book lite test pdf execute lab bench lock vendor clean help
+.PHONY: book lite test pdf release execute lab bench lock vendor clean help
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# //'
+	@sed -n '2,12p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +53,13 @@ lite: $(VENV_STAMP)
 # Prints the built site's pages with Debian's Chromium (tools/build_pdf.py).
 pdf: book
 	$(BIN)/python tools/build_pdf.py
+
+# An edition's versioned artefacts (tools/release.py; README "Cutting an edition"): the
+# site, the PDFs and the notebooks, named with the version, in _build/release/. Refuses
+# uncommitted changes; RELEASE_ARGS=--allow-modified for a trial run.
+RELEASE_ARGS ?=
+release: pdf
+	$(BIN)/python tools/release.py $(RELEASE_ARGS)
 
 # Needs the package index. Then commit requirements*.txt.
 lock: $(VENV_STAMP)
