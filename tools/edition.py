@@ -15,7 +15,7 @@ The version is held in one place, ``[project] version`` in ``pyproject.toml``
   otherwise "unknown (not built from a git checkout)", and today's date. The build never
   fails for want of git.
 
-    python tools/edition.py            # prints e.g. "1.0.0rc1, 2026-11-26, commit 0050a06abcde"
+    python tools/edition.py            # prints e.g. "1.2.3, 2026-11-26, commit 0050a06abcde"
     python tools/edition.py --version  # prints the version only (make release uses it)
 """
 
@@ -48,7 +48,7 @@ class Edition:
 
     @property
     def text(self) -> str:
-        """"Edition 1.0.0rc1, 2026-11-26, commit 0050a06abcde"."""
+        """"Edition 1.2.3, 2026-11-26, commit 0050a06abcde"."""
         return f"Edition {self.version}, {self.date}, commit {self.commit_text}"
 
     @property
