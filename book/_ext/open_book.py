@@ -116,8 +116,7 @@ def bibtex(d: dict) -> str:
             f"  edition      = {{{d['version']}}},\n"
             f"  version      = {{{d['version']}}},\n"
             f"  howpublished = {{\\url{{{d['url']}}}}},\n"
-            f"  note         = {{Edition {d['version']}, released {d['date']}. "
-            f"Text CC BY 4.0, code MIT}},\n"
+            f"  note         = {{Released {d['date']}; text CC BY 4.0, code MIT}},\n"
             "}")
 
 
