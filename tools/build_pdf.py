@@ -84,15 +84,18 @@ PRINT_CSS = """
   .cell.tag_hide-input > details.above-input { display: none !important; }
   html, body, .bd-page-width, .bd-container, .bd-container__inner, .bd-main, .bd-content,
   .bd-article-container, .bd-article { max-width: none !important; width: auto !important;
-    margin-left: 0 !important; margin-right: 0 !important; padding-left: 0 !important;
-    padding-right: 0 !important; overflow: visible !important; }
+    min-width: 0 !important; margin-left: 0 !important; margin-right: 0 !important;
+    padding-left: 0 !important; padding-right: 0 !important; overflow: visible !important;
+    flex: 1 1 auto !important; }
   .pst-scrollable-table-container, .table-wrapper, .interlib-table-wrap, .interlib-plot,
-  div.cell_output, div.output, div.highlight, div.math, mjx-container, .interlib-numbers,
+  div.cell_output, div.output, div.highlight, div.math, span.math, mjx-container,
+  .interlib-numbers,
   .interlib-demo { overflow: visible !important; max-width: 100% !important; }
   pre { white-space: pre-wrap !important; overflow-wrap: anywhere !important;
         overflow: visible !important; }
   img { max-width: 100% !important; height: auto !important; }
-  table td, table th { overflow-wrap: anywhere; }
+  table td, table th { white-space: normal !important; }
+  table.print-wrap td, table.print-wrap th { overflow-wrap: anywhere !important; }
   pre, img, figure, table, .cell_output, .print-answer { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
   .print-settings { font-size: 90%; color: #333; margin: 0.3em 0; }
@@ -174,17 +177,36 @@ PRINT_JS = r"""() => {
     p.textContent = 'Shown at: ' + parts.join('; ') + '.';
     form.replaceWith(p);
   }
-  // 3. Fit what is still too wide.
-  const box = article.getBoundingClientRect();
+  // 3. Fit what is still too wide: the content box is the viewport (the printed width).
+  const box = {left: 0, right: document.documentElement.clientWidth};
   const zooms = [];
+  // A table a little too wide is scaled; one much too wide first wraps its cells anywhere
+  // (long words, URLs), then is scaled if it still does not fit.
+  for (const table of article.querySelectorAll('table')) {
+    const r = table.getBoundingClientRect();
+    if (r.right > box.right + 0.5 && (box.right - r.left) / r.width < 0.8) {
+      table.classList.add('print-wrap');
+    }
+  }
   for (const el of article.querySelectorAll('*')) {
     if (el.closest('mjx-assistive-mml')) continue;
+    const tag = el.tagName.toLowerCase();
+    if (tag !== 'svg' && el.closest('svg')) continue;  // scales with its <svg>
     const r = el.getBoundingClientRect();
     if (r.width === 0 || (r.right <= box.right + 0.5 && r.left >= box.left - 0.5)) continue;
-    const z = Math.max(0.3, (box.right - Math.max(r.left, box.left)) / r.width);
-    el.style.zoom = String(Math.floor(z * 1000) / 1000);
-    zooms.push({tag: el.tagName.toLowerCase(), cls: String(el.className).slice(0, 40),
-                zoom: Math.floor(z * 1000) / 1000});
+    // CSS zoom does not reach inside an <svg> (a MathJax formula): it gets a smaller size
+    // instead, which its viewBox scales to.
+    const parent = tag === 'svg' ? el.parentElement.getBoundingClientRect() : r;
+    const z = Math.floor(Math.max(0.3, (box.right - Math.max(parent.left, box.left)) / r.width)
+                         * 1000) / 1000;
+    if (tag === 'svg') {
+      el.style.width = `${r.width * z}px`;
+      el.style.height = `${r.height * z}px`;
+    } else {
+      el.style.zoom = String(z);
+    }
+    zooms.push({tag, zoom: z, cls: typeof el.className === 'string' ? el.className.slice(0, 40)
+                                                                 : ''});
   }
   return {answers: answers.length, zooms};
 }"""
@@ -193,7 +215,8 @@ PRINT_JS = r"""() => {
 OVERFLOW_JS = r"""() => {
   const article = document.querySelector('article.bd-article') || document.querySelector('main')
       || document.body;
-  const box = article.getBoundingClientRect();
+  const box = {left: 0, right: document.documentElement.clientWidth,
+               width: document.documentElement.clientWidth};
   const out = [];
   for (const el of article.querySelectorAll('*')) {
     if (el.closest('mjx-assistive-mml')) continue;
@@ -408,8 +431,8 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
         w = PdfWriter()
         for i, pg in enumerate(PdfReader(io.BytesIO(printed[d])).pages):
             _drop_local_links(pg)
-            pg.merge_page(own_stamps[counts[d]].pages[i])
             w.add_page(pg)
+            w.pages[i].merge_page(own_stamps[counts[d]].pages[i])
         w.add_metadata({"/Title": f"{titles[d]} ({config_title}, edition "
                                   f"{current_edition().version})",
                         "/Author": _book_author(),
