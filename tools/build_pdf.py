@@ -11,10 +11,15 @@ site's pages instead, with Debian's Chromium (``/usr/bin/chromium``) through Pla
    fonts are loaded and every image (figures, each demo's default figure) has decoded.
    Each page prints on A4 with the book's and the page's title in the running header.
 2. A contents page lists every part and page of ``_toc.yml`` with the page it starts on.
-3. pypdf joins contents and pages, stamps continuous page numbers ("12 / 136") on every
-   page (taken from one more print: a blank document with Chromium's page-number footer,
-   merged onto each page), adds a bookmark per page, and drops links that point into the
-   local server (links to other sites stay).
+3. pypdf joins contents and pages, stamps the edition and continuous page numbers
+   ("12 / 136") on every page (taken from one more print: a blank document with Chromium's
+   page-number footer, merged onto each page), adds a bookmark per page, and drops links
+   that point into the local server (links to other sites stay).
+4. The print edition (issue 29; README "PDF"): pages are laid out in print media at the
+   A4 content width; web-only controls are not printed; folded answers go to an "Answers"
+   section at the end of each page; demo controls become a line of the settings shown;
+   tables and formulas are made to fit. Besides the whole book, each page of _toc.yml
+   but the front page is written as a PDF of its own (``chapters/`` beside the book).
 
 Nothing leaves 127.0.0.1 (the site is self-contained); a request that tries fails the build.
 """
