@@ -18,5 +18,12 @@ def _version() -> str:
         return "unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str):
+    # interlib.__version__, looked up when asked: importing importlib.metadata at every
+    # import of interlib would slow the live demos' start in the browser (Pyodide).
+    if name == "__version__":
+        return _version()
+    raise AttributeError(f"module 'interlib' has no attribute {name!r}")
+
+
 __all__ = ["collectives", "specs", "transfer", "units"]
