@@ -185,6 +185,11 @@ def test_citation_pyproject_and_config_agree():
     assert CFF["repository-code"] == repo == PYPROJECT["urls"]["Repository"]
     assert PYPROJECT["urls"]["Issues"] == repo + "/issues"
     assert CFF["date-released"] == changelog_versions()[PYPROJECT["version"]]
+    book = CFF["preferred-citation"]
+    assert book["type"] == "book" and book["title"] == CFF["title"]
+    assert book["authors"] == CFF["authors"] and book["version"] == CFF["version"]
+    assert str(book["year"]) == CFF["date-released"][:4]
+    assert book["license"] == CFF["license"] and book["url"] == CFF["url"]
 
 
 def test_bibtex_entry_parses_and_matches():
