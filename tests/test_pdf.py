@@ -70,9 +70,11 @@ def test_pdf_has_contents_then_every_page_in_toc_order(pdf):
     assert re.search(r"^Page size:\s+595\.\d+ x 842\.\d+ pts \(A4\)", info, re.M), info
     docs = toc_docnames()
     starts = [result["starts"][d] for d in docs]
-    assert starts[0] == 2 and starts == sorted(starts) and len(set(starts)) == len(starts)
+    # The title page (edition, licences) and the contents take one or two pages.
+    assert starts[0] == result["front_pages"] + 1 <= 3
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
     assert pages > starts[-1] >= len(docs)
-    contents = _squash(_text(path, 1))
+    contents = _squash(_text(path, 1, result["front_pages"]))
     assert "Contents" in contents
     for d in docs:
         title, start = result["titles"][d], result["starts"][d]
@@ -206,4 +208,4 @@ def test_one_pdf_per_page_with_its_own_numbers(pdf):
         n = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
         assert n == result["counts"][d] >= 1, d
         first = _squash(_text(f, 1))
-        assert _squash(result["titles"][d]) in first and f"1 / {n}" in first, d
+        assert _squash(result["titles"][d]) in first and re.search(rf"\b1 ?/ ?{n}\b", first), d

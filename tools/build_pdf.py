@@ -454,6 +454,7 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
           f"{len(zooms)} elements scaled to fit (smallest zoom "
           f"{min(zooms) if zooms else 1:.2f})")
     return {"pages": total, "starts": starts, "titles": titles, "seconds": seconds,
+            "front_pages": n_front,
             "counts": counts, "chapter_files": chapter_files, "fitted": fitted}
 
 
