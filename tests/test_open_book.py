@@ -29,6 +29,7 @@ from conftest import HTML, REPO, toc_docnames
 sys.path.insert(0, str(REPO / "tools"))
 sys.path.insert(0, str(REPO / "book" / "_ext"))
 import edition  # noqa: E402
+import notices  # noqa: E402
 import open_book  # noqa: E402
 import release  # noqa: E402
 
@@ -37,7 +38,6 @@ CONFIG = yaml.safe_load((REPO / "_config.yml").read_text())
 CFF = yaml.safe_load((REPO / "CITATION.cff").read_text())
 NOTICE = (REPO / "THIRD_PARTY_NOTICES.md").read_text()
 CSV = REPO / "interlib" / "data" / "nccl_measurements.csv"
-VENDORED_ROOTS = ("book/_vendor", "tests/data")
 
 
 # --- licences -------------------------------------------------------------------------------
@@ -59,40 +59,15 @@ def test_licence_files_and_metadata():
 
 # --- the third-party notice -----------------------------------------------------------------
 
-def _section(text: str, heading: str) -> str:
-    m = re.search(rf"^## {re.escape(heading)}.*?$(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert m, f"THIRD_PARTY_NOTICES.md has no section '## {heading}'"
-    return m.group(1)
-
-
-def _table_rows(section: str) -> list[list[str]]:
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
-            for line in section.splitlines() if line.startswith("|")]
-    return [r for r in rows[2:]]  # header and separator
-
-
-def vendored_rows(notice: str = NOTICE) -> list[tuple[list[str], list[str]]]:
-    """(globs of the first cell, the row) for each row of table 1."""
-    out = []
-    for row in _table_rows(_section(notice, "1. Vendored files")):
-        globs = re.findall(r"`([^`]+)`", row[0])
+def vendored_rows(notice: str = NOTICE):
+    rows = notices.vendored_rows(notice)
+    for globs, row in rows:
         assert globs, f"a row of table 1 names no file: {row[0]!r}"
-        out.append((globs, row))
-    return out
+    return rows
 
 
-def vendored_files(repo: Path = REPO) -> list[str]:
-    return sorted(p.relative_to(repo).as_posix() for root in VENDORED_ROOTS
-                  for p in (repo / root).rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts)
-
-
-def notice_gaps(files: list[str], rows) -> tuple[list[str], list[str]]:
-    """(files no row covers, globs that match no file)."""
-    globs = [g for gs, _ in rows for g in gs]
-    uncovered = [f for f in files if not any(fnmatch.fnmatchcase(f, g) for g in globs)]
-    stale = [g for g in globs if not any(fnmatch.fnmatchcase(f, g) for f in files)]
-    return uncovered, stale
+vendored_files = notices.vendored_files
+notice_gaps = notices.vendored_gaps
 
 
 def test_notice_lists_every_vendored_file():
@@ -115,6 +90,33 @@ def test_notice_rows_give_licence_and_matching_versions():
                 assert version in row[2], f"{f}: the notice says version {row[2]!r}"
 
 
+def test_notice_check_as_the_build_runs_it():
+    """The build's check (book/_ext/open_book.py warns, so -W fails) finds nothing today,
+    and names a document the CSV gains without a row, and a vendored file without one."""
+    assert notices.problems(REPO) == []
+
+
+def test_notice_check_reports_a_new_csv_document(tmp_path):
+    (tmp_path / "interlib" / "data").mkdir(parents=True)
+    for root in notices.VENDORED_ROOTS:
+        (tmp_path / root).mkdir(parents=True)
+        (tmp_path / root / "x.js").write_text("")
+    (tmp_path / notices.NOTICE).write_text(
+        "## 1. Vendored files\n| files | a | b | c | d | e |\n|---|---|---|---|---|---|\n"
+        "| `book/_vendor/x.js` `tests/data/x.js` | x | 1 | MIT | me | here |\n"
+        "## 2. Published measurements\n| url | a | b | c |\n|---|---|---|---|\n"
+        "| https://a.example/1 | A | MIT | A1 |\n")
+    header = "id,role,source,url\n"
+    (tmp_path / notices.CSV).write_text(header + "A1-01,holdout,Doc A,https://a.example/1\n")
+    assert notices.problems(tmp_path) == []
+    (tmp_path / notices.CSV).write_text(header + "A1-01,holdout,Doc A,https://a.example/1\n"
+                                        "B1-01,holdout,Doc B,https://b.example/2\n")
+    (tmp_path / "book/_vendor/new.js").write_text("")
+    found = notices.problems(tmp_path)
+    assert len(found) == 2
+    assert "https://b.example/2 (source: Doc B)" in found[1] and "book/_vendor/new.js" in found[0]
+
+
 def test_notice_check_catches_a_missing_file():
     """The coverage rule is not vacuous: a file outside every glob, and a glob without a
     file, are both reported."""
@@ -125,28 +127,17 @@ def test_notice_check_catches_a_missing_file():
     assert stale == ["book/_vendor/gone/*"]
 
 
-def measurement_documents(path: Path = CSV) -> dict[str, str]:
-    """{url: the first source text naming it} for every row of the shipped CSV."""
-    docs: dict[str, str] = {}
-    with open(path, newline="") as fh:
-        for row in csv.DictReader(fh):
-            docs.setdefault(row["url"].strip(), row["source"])
-    return docs
-
-
 def test_notice_lists_every_measurement_source():
     """Every document the CSV takes values from has one row in table 2 (first cell: the url
     as the CSV gives it), with its licence or terms and the author to credit."""
-    rows = _table_rows(_section(NOTICE, "2. Published measurements"))
-    listed = {r[0]: r for r in rows}
-    docs = measurement_documents()
+    listed = notices.measurement_rows(NOTICE)
+    docs = notices.measurement_documents(CSV)
     assert len(docs) >= 10
-    missing = {u: s for u, s in docs.items() if u not in listed}
+    missing, stale = notices.measurement_gaps(docs, listed)
     assert not missing, ("THIRD_PARTY_NOTICES.md, table 2, lacks a row for these documents "
                          "of nccl_measurements.csv (one row each: url | author | licence or "
                          "terms | id prefixes):\n" +
                          "\n".join(f"{u}  (source: {s})" for u, s in missing.items()))
-    stale = sorted(set(listed) - set(docs))
     assert not stale, f"table 2 lists documents the CSV no longer uses: {stale}"
     for url, row in listed.items():
         assert len(row) == 4 and all(row[1:3]), f"incomplete row for {url}: {row}"

@@ -12,7 +12,10 @@
    ``body`` is kept for a repository without the form. It is a link only: nothing is loaded
    from anywhere at read time. The URL in the link is the page's path in the book; an
    inline script (no request) replaces it with the address the reader actually has open.
-3. **Citation.** The directive ``{edition-citation}`` writes the current edition's
+3. **The third-party notice is complete** (``tools/notices.py``): every vendored file and
+   every document of the measurement CSV has its row in ``THIRD_PARTY_NOTICES.md``, or the
+   build warns (and ``-W`` fails), naming what to add.
+4. **Citation.** The directive ``{edition-citation}`` writes the current edition's
    citation (text and BibTeX) from ``CITATION.cff`` and the version in pyproject.toml, so the
    How-to-cite page never states a stale version.
 """
@@ -148,7 +151,19 @@ def set_edition(app, config) -> None:
     config.interconnects_edition = _edition().text
 
 
+def check_notice(app) -> None:
+    """The third-party notice is complete (tools/notices.py): else a warning per gap, which
+    fails ``make book`` (``-W``)."""
+    import notices
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    for problem in notices.problems(REPO):
+        logger.warning(problem)
+
+
 def setup(app):
+    app.connect("builder-inited", check_notice)
     app.add_config_value("interconnects_edition", "", "html")
     app.connect("config-inited", set_edition)
     app.connect("html-page-context", add_footer)
