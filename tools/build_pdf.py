@@ -425,6 +425,7 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
     writer.add_metadata({"/Title": config_title, "/Author": _book_author(),
                          "/Creator": "tools/build_pdf.py (Chromium via Playwright, pypdf)"})
     writer.page_mode = "/UseOutlines"
+    _compress(writer)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "wb") as fh:
         writer.write(fh)
@@ -442,6 +443,7 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
                                   f"{current_edition().version})",
                         "/Author": _book_author(),
                         "/Creator": "tools/build_pdf.py (Chromium via Playwright, pypdf)"})
+        _compress(w)
         chapter_files[d] = chapters_dir / f"{Path(d).name}.pdf"
         with open(chapter_files[d], "wb") as fh:
             w.write(fh)
@@ -456,6 +458,15 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
     return {"pages": total, "starts": starts, "titles": titles, "seconds": seconds,
             "front_pages": n_front,
             "counts": counts, "chapter_files": chapter_files, "fitted": fitted}
+
+
+def _compress(writer) -> None:
+    """Deflate the pages' content streams (the merged page-number stamps leave them raw) and
+    share identical objects (fonts, images printed on several pages): 20.7 -> 8.1 MB for
+    the whole book, about 13 s."""
+    for pg in writer.pages:
+        pg.compress_content_streams()
+    writer.compress_identical_objects()
 
 
 def _drop_local_links(pdf_page) -> None:
