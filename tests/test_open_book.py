@@ -99,11 +99,12 @@ def test_notice_check_as_the_build_runs_it():
 def test_notice_check_reports_a_new_csv_document(tmp_path):
     (tmp_path / "interlib" / "data").mkdir(parents=True)
     for root in notices.VENDORED_ROOTS:
-        (tmp_path / root).mkdir(parents=True)
+        (tmp_path / root).mkdir(parents=True, exist_ok=True)
         (tmp_path / root / "x.js").write_text("")
     (tmp_path / notices.NOTICE).write_text(
         "## 1. Vendored files\n| files | a | b | c | d | e |\n|---|---|---|---|---|---|\n"
-        "| `book/_vendor/x.js` `tests/data/x.js` | x | 1 | MIT | me | here |\n"
+        "| " + " ".join(f"`{r}/x.js`" for r in notices.VENDORED_ROOTS) +
+        " `interlib/data/nccl_measurements.csv` | x | 1 | MIT | me | here |\n"
         "## 2. Published measurements\n| url | a | b | c |\n|---|---|---|---|\n"
         "| https://a.example/1 | A | MIT | A1 |\n")
     header = "id,role,source,url\n"

@@ -2,8 +2,9 @@
 (``book/_ext/open_book.py``: a warning, so ``make book``'s ``-W`` fails) and by
 ``tests/test_open_book.py``.
 
-* Table 1 ("## 1. Vendored files"): every file under ``book/_vendor/`` and ``tests/data/``
-  matches a glob of a row's first cell (backticked, relative to the repository root), and
+* Table 1 ("## 1. Vendored files"): every file under ``book/_vendor/``, ``tests/data/``,
+  ``tests/fixtures/`` and ``interlib/data/`` (what the repository ships that others made, and
+  the data beside it) matches a glob of a row's first cell (backticked, relative to the repository root), and
   every glob matches a file.
 * Table 2 ("## 2. Published measurements"): every document (``url``) of
   ``interlib/data/nccl_measurements.csv`` has a row whose first cell is that url, and every
@@ -23,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 NOTICE = "THIRD_PARTY_NOTICES.md"
 CSV = Path("interlib") / "data" / "nccl_measurements.csv"
-VENDORED_ROOTS = ("book/_vendor", "tests/data")
+VENDORED_ROOTS = ("book/_vendor", "tests/data", "tests/fixtures", "interlib/data")
 VENDORED = "1. Vendored files"
 MEASUREMENTS = "2. Published measurements"
 
