@@ -174,6 +174,8 @@ PRINT_JS = r"""() => {
       const row = f.closest('.interlib-control, .interlib-slider-row');
       const readout = row && row.querySelector('.interlib-readout');
       const value = f.tagName === 'SELECT' ? text(f.options[f.selectedIndex])
+          : f.tagName === 'TEXTAREA'
+          ? `the example text (${f.value.trim().split('\n').length} lines; paste your own on the website)`
           : (readout && text(readout)) || f.value;
       return `${label} ${value}`;
     });
@@ -245,7 +247,8 @@ OVERFLOW_JS = r"""() => {
 WEB_CONTROL_TEXT = ("Show code cell", "Hide code cell", "Run live in your browser",
                     "Show the answer", "Show answer", "Copy to clipboard", "Skip to main content",
                     "Report a problem with this page", "Launch Binder", "Open in a browser tab",
-                    "Ctrl+K", "Toggle navigation", "Back to top", "Download this page")
+                    "Ctrl+K", "Toggle navigation", "Back to top", "Download this page",
+                    "Or read a file")
 
 
 def prepare_for_print(page, unit: str = "chapter") -> dict:
