@@ -158,3 +158,20 @@ def test_problem_set_notebooks_hold_every_problem(letter):
 
 def test_display_used():  # the derivations format through interlib.display
     assert display.fmt_bytes(140e9) in worked.ring_sync(70e9, 2, 8).markdown()
+
+
+@pytest.mark.parametrize("gen", [4, 5])
+def test_copy_check_prints_the_call_that_gives_its_value(gen):
+    # Issue 28, error 6: Problem B1 (NVLink 5) printed nvlink.gpu_bandwidth(4, ...), which
+    # run as printed gives the NVLink 4 time (NCCL's topo.h: 18 x 20.6 = 370.8 GB/s vs
+    # 18 x 40.1 = 721.8 GB/s, so about 1.95x longer). The printed call must evaluate to the
+    # printed value.
+    from interlib import nvlink, transfer  # noqa: F401  (names the printed call uses)
+
+    size = 20 * units.GB
+    d = worked.copy_three_ways(size, gen)
+    (call, _, _), = d.checks
+    assert f"gpu_bandwidth({gen}, 'effective')" in call
+    printed = eval(call, {"transfer": transfer, "nvlink": nvlink, "size": size})
+    by_hand = size / (18 * {4: 20.6, 5: 40.1}[gen] * units.GB_per_s)
+    assert float(printed) == pytest.approx(by_hand, rel=1e-9)

@@ -283,7 +283,7 @@ def copy_three_ways(size_bytes, gen=4) -> Derivation:
         d.step(f"{label}: {D.fmt_bytes(size_bytes)} ÷ {D.fmt_rate(bw)} = "
                f"{D.fmt_time(size_bytes / bw)}")
     bw = nvlink.gpu_bandwidth(gen, "effective")
-    d.check("transfer.transfer_time(size, nvlink.gpu_bandwidth(4, 'effective'))",
+    d.check(f"transfer.transfer_time(size, nvlink.gpu_bandwidth({gen}, 'effective'))",
             size_bytes / bw, float(transfer.transfer_time(size_bytes, bw)), D.fmt_time)
     return d
 

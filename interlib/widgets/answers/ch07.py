@@ -21,7 +21,17 @@ def ladder_steepest() -> str:
             f"out of it got steeper: NVLink over one NIC was {D.fmt_ratio(list(g0.values())[0], 3)} on "
             f"{first} and {D.fmt_ratio(list(g1.values())[0], 3)} on {last}, because NVLink "
             "doubled while the NIC per GPU stayed the same. That is why the scale-up domain "
-            "grew (NVL72) and why placement matters more each generation.")
+            "grew (NVL72) and why placement matters more each generation. "
+            f"{_b300_nic_sentence()}")
+
+
+def _b300_nic_sentence() -> str:
+    """Blackwell Ultra doubled the NIC instead of NVLink (issue 28)."""
+    g = hierarchy.nvlink_network_gap("GB300 NVL72")
+    nic = hierarchy.ladder("GB300 NVL72")[-2].peak
+    return (f"Blackwell Ultra (HGX B300, GB300 NVL72) turned it back: NVLink stayed, the "
+            f"NIC doubled to a {D.fmt_rate(nic)} ConnectX-8 per GPU, so the gap fell to "
+            f"{D.fmt_ratio(list(g.values())[0], 3)}.")
 
 
 def ladder_taper() -> str:
