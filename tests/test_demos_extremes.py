@@ -381,7 +381,9 @@ def _ecmp(p, t):
 def _ladder(p, t):
     # A100: 12 NVLink 3 links x 25 GB/s; 200 Gb/s NIC = 25 GB/s. GB200: NVLink 5 900 GB/s,
     # 400 Gb/s NIC = 50 GB/s; the spine share is the NIC over the oversubscription
-    nvl, nic = (300, 25) if p["generation"] == "A100" else (900, 50)
+    # GB300 NVL72: NVLink 5, 800 Gb/s NIC = 100 GB/s
+    nvl, nic = {"A100": (300, 25), "GB200 NVL72": (900, 50),
+                "GB300 NVL72": (900, 100)}[p["generation"]]
     _printed(t, rf"NVLink {NUM} GB/s", nvl)
     _printed(t, rf"Spine {NUM} GB/s", nic / p["oversubscription"])
     _printed(t, rf"NIC: {NUM}× at line rate", nvl / nic)
