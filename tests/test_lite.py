@@ -43,6 +43,11 @@ def test_lite_config_points_at_local_pyodide_only():
         assert (HTML / "_static" / "pyodide" / lock["packages"][name]["file_name"]).resolve() \
             .is_file(), name
     assert not (REPO / ".jupyterlite.doit.db").exists()
+    # only the extensions the edition needs (others in the build environment fail to load)
+    names = {e["name"] for e in config["jupyter-config-data"]["federated_extensions"]}
+    assert names == {"@jupyter-widgets/jupyterlab-manager", "jupyterlab-myst",
+                     "@jupyterlite/pyodide-kernel-extension", "jupyterlab_pygments"}, names
+    assert not (HTML / "lite" / "extensions" / "jupyterlab-jupytext").exists()
 
 
 class _LiteServer:

@@ -68,6 +68,12 @@ ADDED_DEPENDS = {
 # ipython by jupyterlite-pyodide-kernel 0.5, micropip for piplite, matplotlib-pyodide
 # via matplotlib); all of it, with dependencies, must be among the vendored files.
 KERNEL_NEEDS = ["micropip", "ssl", "sqlite3", "ipython", "interlib"]
+# The JupyterLab extensions of the edition. jupyterlite picks up every extension installed
+# in the build environment; others there (jupytext's and ipylab's, from the developer's
+# lock) are built for a newer JupyterLab and fail to load in JupyterLite's ("The getter
+# for the shared module is not a function", a console error on every page).
+LITE_EXTENSIONS = {"@jupyter-widgets/jupyterlab-manager", "@jupyterlite/pyodide-kernel-extension",
+                   "jupyterlab-myst", "jupyterlab_pygments"}
 DATA_DIRS = ("chapters/data",)
 BIBFILE = REPO / "book" / "references.bib"
 # From the JupyterLite app (<site>/lite/lab/index.html, or lite/notebooks/...) to the site
@@ -421,6 +427,22 @@ def lite_lock(pyodide_dir: Path, wheels: list[Path], wheels_url_from_pyodide: st
     return lock
 
 
+def keep_only_extensions(out: Path) -> None:
+    """Drop the extensions the build picked up that are not in LITE_EXTENSIONS."""
+    path = out / "jupyter-lite.json"
+    config = json.loads(path.read_text())
+    data = config["jupyter-config-data"]
+    found = data.get("federated_extensions", [])
+    missing = LITE_EXTENSIONS - {e["name"] for e in found}
+    if missing:
+        raise SystemExit(f"build_lite: extensions missing from the build: {sorted(missing)}")
+    data["federated_extensions"] = [e for e in found if e["name"] in LITE_EXTENSIONS]
+    path.write_text(json.dumps(config, indent=2))
+    for ext in found:
+        if ext["name"] not in LITE_EXTENSIONS:
+            shutil.rmtree(out / "extensions" / ext["name"], ignore_errors=True)
+
+
 def link_favicons(out: Path) -> None:
     """Point each JupyterLite app's page at the favicon.ico beside it. Its pages name none,
     so the browser asks for /favicon.ico at the server's root: a 404 (a console error)
@@ -484,6 +506,7 @@ def build(site: Path, quiet: bool = True) -> float:
                              f"{proc.stderr[-4000:]}")
         (out / "pypi" / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
         link_favicons(out)
+        keep_only_extensions(out)
         if not quiet:
             print(proc.stdout[-2000:])
     seconds = time.perf_counter() - t0
