@@ -45,12 +45,45 @@ Appendix A gives the error on held-out published runs by size and GPU count.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from . import _validate as v
+from . import intervals
 from .specs import System, calibration as C, system as _system_lookup
+
+_OVERRIDE: dict = {}
+"""Values of calibrated constants that replace :mod:`interlib.specs.calibration`'s while
+:func:`calibrated` is active (empty otherwise): how :mod:`interlib.crossval` times the model
+fitted without one source. Never set it by hand."""
+
+
+def _cal(name: str) -> float:
+    """The value of the calibrated constant ``name``: the override of :func:`calibrated`,
+    else the catalogue's (:mod:`interlib.specs.calibration`)."""
+    return _OVERRIDE[name] if name in _OVERRIDE else getattr(C, name).value
+
+
+@contextmanager
+def calibrated(values: dict):
+    """Within this block :func:`predict` uses ``values`` (``{name: value}``, names of
+    :data:`interlib.specs.calibration.CALIBRATED_FROM`) for the book's calibrated constants
+    instead of the catalogue's: how a model fitted on other data is timed
+    (:mod:`interlib.crossval`). Restores the previous values on exit."""
+    bad = sorted(set(v.items("values", list(values))) - set(C.CALIBRATED_FROM))
+    if bad:
+        raise ValueError(f"values names {bad}, which are not calibrated constants "
+                         f"(one of {sorted(C.CALIBRATED_FROM)})")
+    old = dict(_OVERRIDE)
+    _OVERRIDE.update({k: float(x) for k, x in values.items()})
+    try:
+        yield
+    finally:
+        _OVERRIDE.clear()
+        _OVERRIDE.update(old)
+
 
 COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
                "all_to_all")
@@ -257,6 +290,10 @@ class Prediction:
         algorithm: The algorithm used (the fastest one for ``"auto"``).
         protocol: NCCL protocol used: ``"LL"``, ``"LL128"`` or ``"Simple"``.
         n: Total ranks.
+        busbw_low, busbw_high: Bounds of the 80 % prediction interval of busbw, bytes/s:
+            the model's cross-validated error on published runs of the same class (size
+            regime, GPU count, network; :mod:`interlib.intervals`). None for
+            :func:`nccl_estimate`.
     """
 
     time_s: object
@@ -265,10 +302,14 @@ class Prediction:
     algorithm: object
     protocol: object
     n: int
+    busbw_low: object = None
+    busbw_high: object = None
 
 
-def _links(sys_: System, g: int, k: int):
+def _links(sys_: System, g: int, k: int, nccl_view: bool = False):
     """Effective per-GPU intra bandwidth, per-node network bandwidth, intra hop kind.
+    NCCL's own view (``nccl_view``) takes a NIC at its full line rate; the book's at the
+    fitted share of it (:data:`~interlib.specs.calibration.NET_EFFICIENCY`).
 
     A node built by :func:`interlib.specs.custom.node` may pair PCIe cards with an NVLink
     bridge: two GPUs then talk over the bridge, more than two still cross PCIe."""
@@ -284,7 +325,7 @@ def _links(sys_: System, g: int, k: int):
         b_intra = gpu.pcie.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value
         hop = "pcie"
     nics_used = min(sys_.nics_per_node, g * sys_.nics_per_gpu)
-    b_node_net = nics_used * sys_.nic.rate.value * C.NET_EFFICIENCY.value
+    b_node_net = nics_used * sys_.nic.rate.value * (1.0 if nccl_view else _cal("NET_EFFICIENCY"))
     return b_intra, b_node_net, hop
 
 
@@ -344,7 +385,7 @@ def _nvls_algbw(sys_, g, k, links_only=False):
     chunk = (C.NVLS_TREE_CHUNK_MANY_NODES.value if k >= C.NVLS_TREE_CHUNK_MIN_NODES.value
              else C.NVLS_CHUNK.value)
     channels = C.NVLS_CHANNELS[sys_.gpu.arch].value
-    return min(wire, channels * chunk / C.NVLS_CHUNK_TIME_RACK.value)
+    return min(wire, channels * chunk / _cal("NVLS_CHUNK_TIME_RACK"))
 
 
 def _inside(x: float, y: float, poly) -> bool:
@@ -462,10 +503,10 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     the bottleneck link, capped per channel) and NVLSTree's inter-node bandwidth doubled on
     two nodes; the book's extra mechanisms are left out."""
     n = g * k
-    b_intra, b_net, hop = _links(sys_, g, k)
-    t0 = 0.0 if nccl_view else C.LAUNCH_OVERHEAD.value
+    b_intra, b_net, hop = _links(sys_, g, k, nccl_view)
+    t0 = 0.0 if nccl_view else _cal("LAUNCH_OVERHEAD")
     if p == "LL":
-        eff = C.LL_EFFICIENCY.value
+        eff = _cal("LL_EFFICIENCY")
     else:
         eff = C.PROTOCOL_EFFICIENCY[p].value
     F = bus_factor(collective, n)
@@ -476,7 +517,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     plugin = C.NET_PLUGIN_LATENCY[_fabric(sys_)].value
     if _fabric(sys_) == "GPUDirect-TCPXO" and not nccl_view:
         # what TCP adds per step but the plugin does not tell NCCL (calibrated)
-        plugin += C.TCPXO_STEP_LATENCY.value
+        plugin += _cal("TCPXO_STEP_LATENCY")
 
     def hl(kind, alg=a, proto=p):
         lat = C.HOP_LATENCY[(kind, alg, proto)].value
@@ -503,8 +544,8 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         chunk is never larger than ``size / parts``."""
         if nccl_view:
             return 0.0 * S
-        window = np.minimum(C.PIPELINE_WINDOW.value * buff_scale,
-                            S / max(C.PIPELINE_CHUNKS.value, parts))
+        window = np.minimum(_cal("PIPELINE_WINDOW") * buff_scale,
+                            S / max(_cal("PIPELINE_CHUNKS"), parts))
         return (steps - 1) * window / bw
 
     if a == "ring":
@@ -560,7 +601,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         # GPU reduces and multicasts its own 1/g share (NCCL's NVLS heads), so, as in a
         # ring, a chunk is never larger than size / g: enqueue.cc shrinks the NVLS chunk
         # until the message holds several chunks per channel and head
-        steps, parts = C.NVLS_PIPELINE_STEPS_PER_GPU.value * g, g
+        steps, parts = _cal("NVLS_PIPELINE_STEPS_PER_GPU") * g, g
         b_fill = b_nvls * (g + 1) / g
     else:  # hierarchical or sharp: ring reduce-scatter + all-gather inside the node
         t_intra = 2 * (g - 1) / g * S / b_intra if g > 1 else 0.0 * S
@@ -718,7 +759,9 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
                     best[i] = pairs.index(pick)
     else:  # a forced algorithm's best protocol, or the fastest by the book's model
         best = np.argmin(times, axis=0)
-    return _prediction(collective, size_bytes, S, times, best, pairs, g * k)
+    out = _prediction(collective, size_bytes, S, times, best, pairs, g * k)
+    low, high = intervals.bounds(out.busbw, size_bytes, g * k, k, _fabric(sys_))
+    return replace(out, busbw_low=low, busbw_high=high)
 
 
 def _prediction(collective, size_bytes, S, times, best, pairs, n) -> Prediction:

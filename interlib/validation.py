@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _validate as v
-from . import collectives, display
+from . import collectives, display, intervals
 from .specs import GPUS, SYSTEMS, custom
 from .specs import calibration as C
 from .units import GB_per_s, Gbit_per_s, MiB
@@ -46,21 +46,7 @@ COLUMNS = ("id", "role", "source", "url", "system", "gpu", "gpus_per_node", "nod
            "nics_per_node", "nic_gbps", "fabric", "nccl_version", "collective", "algorithm",
            "size_bytes", "busbw_GBps", "note")
 
-SCALES = (("<= 8", 1, 8), ("9-72", 9, 72), ("73-512", 73, 512), ("> 512", 513, 10**9))
-"""GPU-count buckets ``(name, lowest, highest)`` for the error by scale: one 8-GPU
-node, one NVL72 rack or a few nodes, up to a few hundred GPUs, beyond."""
-
-REGIMES = (
-    ("latency-bound", 0.0, 1 * MiB),
-    ("transition", 1 * MiB, 256 * MiB),
-    ("bandwidth-bound", 256 * MiB, float("inf")),
-)
-"""Message-size regimes ``(name, lower bound inclusive, upper bound exclusive)``, bytes.
-
-Below 1 MiB an all-reduce on an 8-GPU node takes a few tens of microseconds whatever its
-size (latency-bound); from 256 MiB up it runs within a few percent of its plateau busbw
-(bandwidth-bound); in between, protocols, channel counts and pipeline fill decide.
-"""
+SCALES, REGIMES = intervals.SCALES, intervals.REGIMES  # defined once, in interlib.intervals
 
 
 def regime_bounds(name: str) -> str:
