@@ -85,9 +85,10 @@ def test_hardware_fields_match_the_sources():
     for r in NEW:
         if r.series.startswith(("TUS", "TSL")):
             # both reports: "NVIDIA B200, 8 per node", NDR 400 Gb/s InfiniBand; use3a-ss lists
-            # 8 HCAs, slinky "12 IB HCAs"
+            # 8 HCAs; slinky: "8 compute rails/node" (its 2026-07-11 report), although the May
+            # report's NCCL_IB_HCA lists "12 IB HCAs" (storage and management ports among them)
             assert (r.gpu, r.gpus_per_node, r.nic_gbps, r.fabric) == ("b200", 8, 400, "InfiniBand")
-            assert r.nics_per_node == (8 if r.series.startswith("TUS") else 12), r.id
+            assert r.nics_per_node == 8, r.id
             assert r.nccl_version == ("2.29.7" if r.series.startswith("TUS") else "2.28.9")
         elif r.series.startswith("TH1"):
             # log header: nccl-library=22602; devices 'NVIDIA H100 80GB HBM3' x 8 on one host
