@@ -27,6 +27,9 @@ SERIES = {
     "TSLR": "togethercomputer/together-nccl-tests", "TSLT": "togethercomputer/together-nccl-tests",
     "TSLC": "togethercomputer/together-nccl-tests", "TSLD": "togethercomputer/together-nccl-tests",
     "TSLGR": "togethercomputer/together-nccl-tests",
+    # Together AI, slinky B200 report of 2026-07-11 (4 nodes, 'Tuned' column, 8 GiB)
+    **{s: "togethercomputer/together-nccl-tests"
+       for s in ("TSJR", "TSJA", "TSJC", "TSJGR", "TSJGA", "TSJSR", "TSJSA")},
     # Together AI, one H100 node
     "TH1R": "togethercomputer/together-nccl-tests", "TH1GR": "togethercomputer/together-nccl-tests",
     "TH1SR": "togethercomputer/together-nccl-tests",
@@ -42,14 +45,15 @@ GiB = 2**30
 
 
 def test_every_series_is_present_with_the_counts_sources_md_states():
-    # SOURCES.md's table: 46 (TUS*), 42 (TSL*), 44 (TH1*), 15 + 17 (AWP4, AWP5), 15 (AWK5),
-    # 12 (AZH)
+    # SOURCES.md's table: 46 (TUS*), 42 (TSL*), 7 (TSJ*), 44 (TH1*), 15 + 17 (AWP4, AWP5),
+    # 15 (AWK5), 12 (AZH)
     count = {}
     for r in NEW:
         count[r.series] = count.get(r.series, 0) + 1
     assert set(count) == set(SERIES)
     group = lambda pre: sum(n for s, n in count.items() if s.startswith(pre))  # noqa: E731
     assert group("TUS") == 46 and group("TSL") == 42 and group("TH1") == 44
+    assert group("TSJ") == 7
     assert (count["AWP4"], count["AWP5"], count["AWK5"], count["AZH"]) == (15, 17, 15, 12)
 
 
@@ -83,13 +87,13 @@ def test_one_url_per_source():
 
 def test_hardware_fields_match_the_sources():
     for r in NEW:
-        if r.series.startswith(("TUS", "TSL")):
+        if r.series.startswith(("TUS", "TSL", "TSJ")):
             # both reports: "NVIDIA B200, 8 per node", NDR 400 Gb/s InfiniBand; use3a-ss lists
             # 8 HCAs; slinky: "8 compute rails/node" (its 2026-07-11 report), although the May
             # report's NCCL_IB_HCA lists "12 IB HCAs" (storage and management ports among them)
             assert (r.gpu, r.gpus_per_node, r.nic_gbps, r.fabric) == ("b200", 8, 400, "InfiniBand")
             assert r.nics_per_node == 8, r.id
-            assert r.nccl_version == ("2.29.7" if r.series.startswith("TUS") else "2.28.9")
+            assert r.nccl_version == {"TUS": "2.29.7", "TSL": "2.28.9", "TSJ": "2.30.7"}[r.series[:3]]
         elif r.series.startswith("TH1"):
             # log header: nccl-library=22602; devices 'NVIDIA H100 80GB HBM3' x 8 on one host
             assert (r.gpu, r.gpus_per_node, r.nodes, r.nccl_version) == ("h100-sxm", 8, 1, "2.26.2")
@@ -126,6 +130,8 @@ def test_sizes_follow_the_selection_rule():
             assert s in (8 * GiB, 16 * GiB, 32 * GiB), r.id
         elif r.series.startswith("TSL"):
             assert s == 32 * GiB, r.id
+        elif r.series.startswith("TSJ"):
+            assert s == 8 * GiB and r.nodes == 4, r.id  # "peak busBW at 8 GiB (GB/s), 4 nodes"
         else:
             # full sweeps: 8 B x 4^k, plus the sweep's largest size
             largest = max(q.size_bytes for q in NEW if q.series == r.series)
@@ -183,6 +189,11 @@ def test_time_column_rows_match_the_printed_busbw(rid, size, time_us, printed_bu
     ("TSLC-06", 64, "sharp", 534.53),
     # CollnetDirect table: "| 4n | 550.55 | 578.27 | 605.90 |" -> the 32 GiB cell
     ("TSLD-06", 4, "sharp", 605.90),
+    # slinky 2026-07-11 report @5fa38e7b, 'Tuned' column:
+    # "| all_reduce | collnet_sharp | 320.0 | 546.4 | **554.4** | 1.73x |"
+    ("TSJC-01", 4, "sharp", 554.4),
+    # "| all_reduce | nvls | 163.8 | 301.8 | **350.8** | 2.14x |"
+    ("TSJA-01", 4, "auto", 350.8),
     # Azure ND H200 v5 @7f20e5fa: "| 8G | 479.98 |"
     ("AZH-12", 1, "nvls", 479.98),
 ])
@@ -197,9 +208,10 @@ def test_nvls_marker_only_where_the_source_disabled_nvls():
     # sets it for ring, tree and collnet_sharp, and NVLS_ENABLE=1 for nvls and nvls_tree
     for r in NEW:
         if r.series in ("TUSR", "TUST", "TUSC", "TUSGR", "TH1R", "TH1GR", "TH1SR", "TSLC",
-                        "TSLD"):
+                        "TSLD", "TSJR", "TSJC", "TSJGR", "TSJSR"):
             assert V.nvls_disabled(r), r.id
-        if r.series in ("TUSA", "TUSV", "TUSGA", "AWP4", "AWP5", "AWK5", "AZH"):
+        if r.series in ("TUSA", "TUSV", "TUSGA", "AWP4", "AWP5", "AWK5", "AZH", "TSJA", "TSJGA",
+                        "TSJSA"):
             assert not V.nvls_disabled(r), r.id
 
 
