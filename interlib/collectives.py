@@ -360,7 +360,7 @@ def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float
       #239; eta is NCCL's NVLS efficiency, B the effective NVLink rate). As busbw that is
       ``2 (g - 1) / (g + 1) x eta x B``, the ceiling of what the switch can reduce.
     * Channels, in an NVLink domain that spans trays (GB200 NVL72): each of NCCL's NVLS
-      channels moves one chunk per :data:`~interlib.specs.calibration.NVLS_CHUNK_TIME_RACK`,
+      channels moves one chunk per ``interlib.specs.calibration.NVLS_CHUNK_TIME_RACK``,
       so ``algbw = channels x chunk / chunk time``; NVLSTree uses 64 KiB chunks from 4 nodes
       up instead of 128 KiB, which halves it (NCCL v2.26.2 ``enqueue.cc``).
 

@@ -251,3 +251,16 @@ def packets_for(size_bytes, payload: int = 4096):
     pl = v.integer("payload", payload, lo=1, hi=9000)
     out = np.ceil(np.asarray(size_bytes, dtype=float) / pl).astype(np.int64)
     return int(out) if out.ndim == 0 else out
+
+
+def drop_step_setup():
+    """The fixed givens of the drop demo: bytes each GPU sends per step over its 400 GbE
+    NIC (1 GB), packets (4096-byte payloads) and the drop-free network time.
+
+    Returns ``(packets, base_s)``."""
+    from .specs import ethernet
+    from .units import GB
+
+    size = 1 * GB
+    packets = packets_for(size, 4096)
+    return packets, size / ethernet(400).value

@@ -37,8 +37,8 @@ from .units import Gbit_per_s
 _NVSWITCH_FOR_NVLINK = {3: 2, 4: 3, 5: 4}
 
 OVERSUBSCRIPTION_RANGE = (1.0, 16.0)
-"""Leaf-to-spine oversubscription (down:up) the step-time model accepts, ``(lo, hi)``:
-1 = non-blocking; 16:1 is beyond any taper in the book's sources (Meta's is 7:1). Every
+"""Leaf-to-spine oversubscription (down:up) the step-time model accepts, ``(lo, hi)``,
+where 1 is non-blocking; 16:1 is beyond any taper in the book's sources (Meta's is 7:1). Every
 function here (and :func:`interlib.capstone.design`) validates against this one range."""
 
 
@@ -104,7 +104,7 @@ FABRICS = {
     "NVLink + NDR InfiniBand": "dgx-h100",
     "PCIe + 100 GbE": None,  # built below: same GPU, commodity fabric
 }
-"""Chapter 8's two fabrics: a DGX H100 (NVSwitch, 8 x 400 Gb/s NDR) and the same eight
+"""Chapter 8's two fabrics, a DGX H100 (NVSwitch, 8 x 400 Gb/s NDR) and the same eight
 H100 GPUs talking over PCIe with two 100 GbE NICs per server."""
 
 
@@ -369,8 +369,9 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     """Step time = compute + bubble + communication - overlap (module docstring).
 
     Args:
-        system, model, tp, pp, dp, seq_len, micro_batch, micro_batches, oversubscription,
-            leaf_nodes, in_network_reduction: As in :func:`layout_traffic`.
+        system: As in :func:`layout_traffic`, and so are ``model``, ``tp``, ``pp``, ``dp``,
+            ``seq_len``, ``micro_batch``, ``micro_batches``, ``oversubscription``,
+            ``leaf_nodes`` and ``in_network_reduction``.
         mfu: Model FLOPs utilisation of the compute kernels, (0, 1].
         overlap: Share of the DP and PP communication that hides behind compute, [0, 1]
             (0: none; 1: all of it, up to the compute time).

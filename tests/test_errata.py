@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-from interlib import errata as E
+from interlib.book import errata as E
 from interlib.units import GB, GB_per_s, TB, TB_per_s
 
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from interlib import display, errata, hierarchy, scaling, transfer, units as u, widgets
+from interlib import display, hierarchy, scaling, transfer, units as u, widgets
+from interlib.book import errata
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -210,12 +211,12 @@ def test_unknown_demo():
 
 # ---------------------------------------------------------------------- notation
 def test_notation_tables_state_both_conventions():
-    rows = {r[0]: r for r in __import__("interlib.notation").notation.direction_table().rows}
+    rows = {r[0]: r for r in __import__("interlib.book.notation").book.notation.direction_table().rows}
     # NVIDIA Hopper page: 900 GB/s bidirectional per GPU = 450 GB/s per direction
     assert rows["NVLink 4, one H100"][1:3] == ["900 GB/s", "450 GB/s"]
     # ConnectX-7: 400 Gb/s per direction = 50 GB/s
     assert rows["ConnectX-7 NIC"][2] == "50 GB/s"
-    text = repr(__import__("interlib.notation").notation.prefix_table())
+    text = repr(__import__("interlib.book.notation").book.notation.prefix_table())
     assert "1 GiB = 1,073,741,824 bytes" in text and "1 Gb/s = 0.125 GB/s" in text
 
 
@@ -272,7 +273,7 @@ def test_article_comparison_reuses_appendix_b():
 
 
 def test_binary_gap_table_hand_values():
-    from interlib import notation
+    from interlib.book import notation
 
     rows = {r[0]: r for r in notation.binary_gap_table().rows}
     assert rows["1 GiB"][1:] == ["1.07374 GB", "7.37 %"]  # 2**30 / 1e9 = 1.073741824

@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from interlib import quiz
-from interlib.quiz import Choice, Numeric
-from interlib.quizzes import QUIZZES
+from interlib.book import quiz, quizzes
+from interlib.book.quiz import Choice, Numeric
+from interlib.book.quizzes import QUIZZES
 
 CHAPTERS = {"ch01": "01_why_connect", "ch02": "02_pcie", "ch03": "03_nvlink",
             "ch04": "04_nvswitch", "ch05": "05_infiniband", "ch06": "06_rocev2",
@@ -24,7 +24,7 @@ CHAPTERS = {"ch01": "01_why_connect", "ch02": "02_pcie", "ch03": "03_nvlink",
 # ------------------------------------------------------------------ rules and answers
 @pytest.mark.parametrize("name", list(CHAPTERS))
 def test_each_chapter_has_three_questions_of_both_kinds(name):
-    q = quiz.show(name)
+    q = quizzes.show(name)
     assert len(q.questions) >= 3
     assert any(isinstance(x, Numeric) for x in q.questions)
     assert any(isinstance(x, Choice) for x in q.questions)
@@ -32,7 +32,7 @@ def test_each_chapter_has_three_questions_of_both_kinds(name):
 
 @pytest.mark.parametrize("name", list(CHAPTERS))
 def test_right_answers_are_accepted_and_wrong_ones_explained(name):
-    for q in quiz.show(name).questions:
+    for q in quizzes.show(name).questions:
         if isinstance(q, Choice):
             assert quiz.check(q, q.correct)[0] == "right"
             for i in range(len(q.options)):
@@ -52,7 +52,7 @@ def test_right_answers_are_accepted_and_wrong_ones_explained(name):
 
 
 def _numeric(name, i):
-    return quiz.show(name).questions[i]
+    return quizzes.show(name).questions[i]
 
 
 def test_answers_match_hand_derivations():
@@ -82,9 +82,9 @@ def test_check_rejects_bad_input():
     with pytest.raises(ValueError, match="answer="):
         quiz.check(q, "many")
     with pytest.raises(ValueError, match="answer="):
-        quiz.check(quiz.show("ch01").questions[0], 7)
+        quiz.check(quizzes.show("ch01").questions[0], 7)
     with pytest.raises(ValueError, match="name="):
-        quiz.show("ch99")
+        quizzes.show("ch99")
     with pytest.raises(ValueError, match="tolerance="):
         Numeric("q?", 1.0, "ms", 0.0, "because")
     assert quiz.parse_number("1,234.5 ms") == 1234.5 and quiz.parse_number("fast") is None
@@ -93,7 +93,7 @@ def test_check_rejects_bad_input():
 # ------------------------------------------------------------------ the HTML
 @pytest.mark.parametrize("name", list(CHAPTERS))
 def test_every_input_is_labelled(name):
-    h = quiz.show(name).html()
+    h = quizzes.show(name).html()
     text_ids = re.findall(r'<input type="text" id="([^"]+)"', h)
     for i in text_ids:
         assert f'<label for="{i}">' in h
@@ -103,14 +103,14 @@ def test_every_input_is_labelled(name):
         radios = re.findall(r"<input type=\"radio\"", fs)
         labelled = re.findall(r'<label class="interlib-quiz-option"><input type="radio"', fs)
         assert radios and len(radios) == len(labelled)
-    assert h.count('role="status"') == len(quiz.show(name).questions)
+    assert h.count('role="status"') == len(quizzes.show(name).questions)
     # works without script too: a closed answer toggle per question; nothing from a network
-    assert h.count("<details>") == len(quiz.show(name).questions)
+    assert h.count("<details>") == len(quizzes.show(name).questions)
     assert "http" not in h
 
 
 def test_html_matches_the_python_rules():
-    q = quiz.show("ch02")
+    q = quizzes.show("ch02")
     blobs = re.findall(r'data-check="([^"]+)"', q.html())
     import html as H
     data = [json.loads(H.unescape(b)) for b in blobs]
@@ -163,7 +163,7 @@ def test_quiz_on_the_static_site(site, context, name):
             else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{site}/chapters/{CHAPTERS[name]}.html", wait_until="load")
-    qz = quiz.show(name)
+    qz = quizzes.show(name)
     for i, q in enumerate(qz.questions, 1):
         qid = f"quiz-{name}-{i}"
         if isinstance(q, Choice):
@@ -196,7 +196,7 @@ def test_quiz_accessibility_axe(site, context, name):
     page.goto(f"{site}/chapters/{CHAPTERS[name]}.html", wait_until="load")
     # answer one question wrongly first, so the feedback (live region) is checked too
     _answer_and_check(page, f"quiz-{name}-1", 0 if isinstance(
-        quiz.show(name).questions[0], Choice) else "1")
+        quizzes.show(name).questions[0], Choice) else "1")
     results = Axe().run(page, context={"include": [[".interlib-quiz"]]})
     bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert not bad, json.dumps(bad, indent=1)[:3000]
@@ -215,7 +215,7 @@ def test_quiz_in_jupyterlab(context):
         try:
             lab.run_all()
             page = lab.page
-            qz = quiz.show("ch04")
+            qz = quizzes.show("ch04")
             for i, q in enumerate(qz.questions, 1):
                 qid = f"quiz-ch04-{i}"
                 page.locator(f"#{qid}-q").scroll_into_view_if_needed()

@@ -1,4 +1,4 @@
-"""Worked solutions (interlib.worked) and problem sets (interlib.problems).
+"""Worked solutions (interlib.book.worked) and problem sets (interlib.book.problems).
 
 A derivation redoes a model's arithmetic step by step and then calls the library; these
 tests check that every derivation used by the chapters and the problem sets agrees with
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from interlib import display, problems, units, worked
+from interlib import display, units
+from interlib.book import problems, worked
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -17,6 +17,8 @@ returned artists over a cached background.
 
 from __future__ import annotations
 
+import inspect
+
 import functools
 import math
 
@@ -430,3 +432,9 @@ def _fill_parallelism_traffic(fig, tp, pp, dp, model, seq_len, micro_batches):
     # The bars start on the left spine: it is redrawn over them, as a full draw does.
     return [*ax.patches, *ax.texts, ax.title,
             *(s for s in ax.spines.values() if s.get_visible())]
+
+
+TRAFFIC_FIXED = {k: p.default for k, p in inspect.signature(parallelism_traffic)
+                 .parameters.items() if k not in TRAFFIC_OPTIONS}
+"""What Chapter 1's traffic demo holds fixed (the model, sequence length and micro-batches
+at :func:`parallelism_traffic`'s defaults) while it moves tp, pp and dp."""

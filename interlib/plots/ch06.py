@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import _validate as v
 from .. import congestion, display, flowcontrol, reliability
+from ..reliability import drop_step_setup
 from ..units import bit, kB, ms, us
 from . import COLORS, new_figure, si_axis
 
@@ -58,19 +59,6 @@ def _parts(fig) -> dict:
 
 
 # ------------------------------------------------------------------- drops at scale
-def drop_step_setup():
-    """The fixed givens of the drop demo: bytes each GPU sends per step over its 400 GbE
-    NIC (1 GB), packets (4096-byte payloads) and the drop-free network time.
-
-    Returns ``(packets, base_s)``."""
-    from ..specs import ethernet
-    from ..units import GB
-
-    size = 1 * GB
-    packets = reliability.packets_for(size, 4096)
-    return packets, size / ethernet(400).value
-
-
 def _check_drop(drop_rate, n_gpus, penalty_ms):
     v.number("drop_rate", drop_rate, lo=0.0, hi=1.0, hi_open=True)
     v.integer("n_gpus", n_gpus, lo=1, hi=10**8)
@@ -424,7 +412,7 @@ def _fill_dcqcn(fig, senders, kmin_kb, kmax_kb, pmax):
     return [first, late, fair, *parts["legends"], queue, kmin, kmax, parts["title"]]
 
 
-__all__ = ["drop_slowdown", "pfc_storm", "dcqcn", "drop_step_setup", "drop_stats",
+__all__ = ["drop_slowdown", "pfc_storm", "dcqcn", "drop_stats",
            "pfc_storm_run", "dcqcn_run", "DROP_RATE_RANGE", "PENALTY_MS_RANGE",
            "GPU_RANGE", "PFC_STEPS", "PFC_SENDERS",
            "PFC_FAIL_AT", "us"]

@@ -8,7 +8,7 @@ from .. import _validate as v
 from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
 from . import sources as S
 from ._base import Spec
-from .inside_box import PCIE_HOST_COPY_EFFICIENCY
+from .host_copies import PCIE_HOST_COPY_EFFICIENCY
 from .links import NVLINK, NVLINK_C2C, PCIE, NVLinkGen, PCIeGen
 
 HOST_LINKS = ("pcie", "nvlink-c2c")
@@ -100,6 +100,8 @@ def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note="",
                host_link)
 
 
+#: The catalogued GPUs by id (``"h100-sxm"``, ...) as :class:`GPU` records, each figure
+#: with its source. Look one up with :func:`~interlib.specs.gpu`.
 GPUS = {
     "a100-sxm-80gb": _gpu("A100 SXM 80GB", "Ampere", 3, "4.0", "HBM2e", 80,
                           2039 * GB_per_s, S.A100_DATASHEET),

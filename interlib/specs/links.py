@@ -156,6 +156,8 @@ def _nvl(name, gpu, links, per_link_gbs, lane_gbit, lanes, nccl_gbs, src, kind,
              "per direction", "application-level bandwidth of one link assumed by NCCL"))
 
 
+#: NVLink generations 1-5 by number (:class:`NVLinkGen` records, each figure with its
+#: source); look one up with :func:`~interlib.specs.nvlink`.
 NVLINK = {
     1: _nvl("NVLink 1", "P100", 4, 20, 20, 8, 18.0, S.STAS_NETWORK, "secondary"),
     2: _nvl("NVLink 2", "V100", 6, 25, 25, 8, 20.0, S.STAS_NETWORK, "secondary"),

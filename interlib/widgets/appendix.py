@@ -6,9 +6,7 @@ from .. import collectives, display, validation
 from ..plots import cluster as P
 from ..specs import GPUS, calibration as C, custom
 from ..units import GiB
-from . import Demo, Dropdown, register
-
-
+from .core import Demo, Dropdown, register
 def _rack_vs_nodes() -> str:
     size, racks = 8 * GiB, 16
     rack = collectives.predict("all_reduce", size, "gb200-nvl72", 72, 1)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
 
 from .. import collectives, display, hierarchy, scaling
 from ..plots import ch01 as P
 from ..units import billion
-from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch01 as A
 
 
@@ -112,8 +111,7 @@ register(Demo(
 
 # The demo moves tp, pp and dp; the model, sequence length and micro-batches stay at the
 # plot function's defaults (for the summary too).
-_TRAFFIC_FIXED = {k: p.default for k, p in inspect.signature(P.parallelism_traffic)
-                  .parameters.items() if k not in P.TRAFFIC_OPTIONS}
+_TRAFFIC_FIXED = P.TRAFFIC_FIXED
 
 
 def _traffic_summary(tp, pp, dp):

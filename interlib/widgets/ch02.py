@@ -11,7 +11,7 @@ from .. import display, pcie
 from ..plots import ch02 as P
 from ..specs import PCIE
 from ..units import GB, MiB
-from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch02 as A
 
 

@@ -11,7 +11,7 @@ from .. import display, nvlink, tensor_parallel as TP
 from ..plots import ch03 as P
 from ..specs import NVLINK, PCIE
 from ..units import GB, MB
-from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch03 as A
 
 

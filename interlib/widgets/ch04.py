@@ -17,7 +17,7 @@ from ..plots import ch04 as P
 from ..specs import NVLINK, system as _system
 from ..specs.inside_box import NVLINK_DOMAINS
 from ..units import MiB
-from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch04 as A
 
 

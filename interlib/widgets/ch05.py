@@ -11,7 +11,7 @@ from __future__ import annotations
 from .. import display, flowcontrol, scaleout, specs, topology
 from ..plots import ch05 as P
 from ..units import MiB
-from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch05 as A
 
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from .. import display
+from .. import display, reliability
 from ..plots import ch06 as P
 from ..units import ms
-from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch06 as A
 
 
 def _drop_summary(drop_rate, n_gpus, penalty_ms):
-    packets, base = P.drop_step_setup()
+    packets, base = reliability.drop_step_setup()
     s = P.drop_stats(drop_rate, n_gpus, penalty_ms)  # memoised: shared with the figure
     return (f"{n_gpus:,} GPUs, drop rate {drop_rate:.0e}, {packets:,} packets per GPU per "
             f"step, {display.fmt_time(penalty_ms * ms)} per drop: a step sees a drop "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import display, hierarchy, scaling
 from ..specs import studies
 from ..plots import ch07 as P
-from . import Demo, Dropdown, FloatSlider, register
+from .core import Demo, Dropdown, FloatSlider, register
 from .answers import ch07 as A
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import capstone, cost, display, scaling, steptime
 from ..plots import ch08 as P
-from . import Demo, Dropdown, FloatSlider, IntSlider, register
+from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch08 as A
 
 

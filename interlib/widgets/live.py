@@ -31,8 +31,7 @@ def check_params(name: str, params) -> dict:
     checked and typed as its control gives it (IntSlider: int; FloatSlider: float within its
     range, a value outside it by rounding only (1e-9, relative) moved onto the bound;
     Dropdown: the option itself). Raises ValueError naming the parameter otherwise."""
-    from . import Dropdown, FloatSlider, IntSlider, get
-
+    from .core import Dropdown, FloatSlider, IntSlider, get
     demo = get(name)
     v.instance("params", params, dict, "a dict of control values")
     for key in params:
@@ -85,8 +84,7 @@ def frame(name: str, params_json: str) -> str:
 def _frame(name: str, params: dict) -> dict:
     import base64
 
-    from . import DemoFrames, _pre_html, get
-
+    from .core import DemoFrames, _pre_html, get
     kw = check_params(name, params)
     frames = _FRAMES.get(name)
     if frames is None:

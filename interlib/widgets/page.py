@@ -40,8 +40,7 @@ def _readout(value, fmt: str) -> str:
 
 def control_html(demo_name: str, key: str, control) -> str:
     """One control as a labelled native HTML form field (see the module docstring)."""
-    from . import Dropdown, FloatSlider, IntSlider
-
+    from .core import Dropdown, FloatSlider, IntSlider
     v.instance("demo_name", demo_name, str, "a demo name")
     v.instance("key", key, str, "a parameter name")
     cid = f"interlib-{demo_name}-{key}"
@@ -75,7 +74,7 @@ def control_html(demo_name: str, key: str, control) -> str:
 
 def static_html(name: str) -> str:
     """The demo at its defaults as static HTML: controls, figure, numbers, questions."""
-    from . import get, render
+    from .core import get, render
     from .questions import questions_html
 
     demo = get(name)
@@ -116,8 +115,7 @@ def _demo_box_class():
 
 def make_box(children, name: str):
     """The ipywidgets box of demo ``name``, whose MIME bundle adds :func:`static_html`."""
-    from . import get
-
+    from .core import get
     get(name)  # validates the name
     box = _demo_box_class()(children)
     box._interlib_demo = name

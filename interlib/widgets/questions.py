@@ -31,8 +31,7 @@ def _paragraphs(text: str) -> str:
 
 def questions_html(name: str) -> str:
     """The demo's questions as an ordered list, each answer in a closed ``<details>``."""
-    from . import get
-
+    from .core import get
     items = [split(q) for q in get(name).questions]
     if not items:
         return ""

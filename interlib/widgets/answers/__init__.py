@@ -26,7 +26,7 @@ def control(demo: str, param: str):
     """The control ``param`` of the demo ``demo`` (its default, range or options): the
     setting a question starts from, read where the demo defines it rather than typed
     again."""
-    from .. import get  # late: the demo modules import the answers
+    from ..core import get  # the registry: filled when interlib.widgets imports the demos
 
     return get(demo).controls[param]
 

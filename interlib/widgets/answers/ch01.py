@@ -8,7 +8,7 @@ from ...units import GB, billion
 from . import control, default, more, ratio
 
 def _ring_default_n() -> int:
-    from .. import get
+    from ..core import get
     return get("ring_all_reduce").controls["n"].default
 
 
@@ -174,5 +174,4 @@ def traffic_tp1() -> str:
 
 
 def _fixed() -> dict:
-    from ..ch01 import _TRAFFIC_FIXED
-    return dict(_TRAFFIC_FIXED)
+    return dict(P.TRAFFIC_FIXED)

@@ -9,7 +9,7 @@ from . import default
 
 
 def drop_billion() -> str:
-    packets, base = P.drop_step_setup()
+    packets, base = reliability.drop_step_setup()
     p = P.DROP_RATE_RANGE[0]
     n = reliability.gpus_for_hit_probability(p, packets, 0.5)
     s = P.drop_stats(p, n, 1.0)

@@ -57,7 +57,7 @@ def eff_8b() -> str:
 
 
 def cost_16k() -> str:
-    from .. import get
+    from ..core import get
     n = max(cost.SCALES)
     c = get("idle_cost").defaults()
     d, days = c["price_per_gpu_hour"], c["days"]
@@ -86,10 +86,8 @@ def cost_nonlinear() -> str:
 
 
 def _design(**kw):
-    from .. import get
-    from ..ch08 import _capstone
-    params = {**get("capstone").defaults(), **kw}
-    return P.design(**_capstone(**params))
+    from ..core import get
+    return P.design(**{**get("capstone").defaults(), **kw})
 
 
 def cap_nics() -> str:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import math
 
-from . import _validate as v
-from . import display as D
-from .units import billion
+from .. import _validate as v
+from .. import display as D
+from ..units import billion
 
 
 class Derivation:
@@ -90,7 +90,7 @@ def _g(x: float) -> str:
 # ----------------------------------------------------------------------------- chapter 1
 def ring_sync(params, bytes_per_param, n_gpus, link="NVLink 4") -> Derivation:
     """Ring all-reduce of a gradient over one link type (Chapter 1's alpha-beta model)."""
-    from . import collectives, hierarchy, scaling
+    from .. import collectives, hierarchy, scaling
 
     v.positive("params", params)
     n = v.integer("n_gpus", n_gpus, lo=2)
@@ -124,7 +124,7 @@ def ring_sync(params, bytes_per_param, n_gpus, link="NVLink 4") -> Derivation:
 def straggler_gpus(target, jitter) -> Derivation:
     """Open up :func:`interlib.scaling.gpus_for_slowdown`: the smallest n whose expected
     step, 1 + jitter × E[max of n standard normals], reaches ``target``."""
-    from . import scaling
+    from .. import scaling
 
     v.number("target", target, lo=1.0, lo_open=True)
     v.number("jitter", jitter, lo=0.0, hi=0.5, lo_open=True)
@@ -152,7 +152,7 @@ def straggler_gpus(target, jitter) -> Derivation:
 
 def algbw_busbw(size_bytes, n_gpus, system="dgx-a100") -> Derivation:
     """nccl-tests' algbw and busbw from the predicted time, and what to compare."""
-    from . import collectives, specs
+    from .. import collectives, specs
 
     n = v.integer("n_gpus", n_gpus, lo=2)
     r = collectives.predict("all_reduce", size_bytes, system, n, 1)
@@ -177,7 +177,7 @@ def algbw_busbw(size_bytes, n_gpus, system="dgx-a100") -> Derivation:
 # ----------------------------------------------------------------------------- chapter 2
 def pcie_load(params, bytes_per_param, n_gpus, gpus_per_switch, gen="5.0") -> Derivation:
     """Weights over PCIe: one link, split over GPUs, and split with shared uplinks."""
-    from . import pcie
+    from .. import pcie
 
     v.positive("params", params)
     v.integer("bytes_per_param", bytes_per_param, lo=1, hi=8)
@@ -214,7 +214,7 @@ def pcie_load(params, bytes_per_param, n_gpus, gpus_per_switch, gen="5.0") -> De
 
 def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
     """Bandwidth estimate of a ring all-reduce on the PCIe-only box, against the model."""
-    from . import collectives, pcie
+    from .. import collectives, pcie
 
     n = v.integer("n_gpus", n_gpus, lo=2)
     S = params * bytes_per_param
@@ -239,7 +239,7 @@ def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
 # ----------------------------------------------------------------------------- chapter 3
 def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivation:
     """One layer's forward compute and all-reduce time under tensor parallelism."""
-    from . import tensor_parallel as TP
+    from .. import tensor_parallel as TP
 
     system, gpu = TP.LINKS[v.choice("link", link, TP.LINKS)]
     flops = TP.layer_forward_flops(batch, seq_len, hidden)
@@ -270,7 +270,7 @@ def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivat
 
 def copy_three_ways(size_bytes, gen=4) -> Derivation:
     """A copy timed with the headline, the per-direction line rate and the achieved rate."""
-    from . import nvlink, transfer
+    from .. import nvlink, transfer
 
     v.positive("size_bytes", size_bytes)
     d = Derivation(f"A {D.fmt_bytes(size_bytes)} copy over NVLink {gen}, three ways")
@@ -291,7 +291,7 @@ def copy_three_ways(size_bytes, gen=4) -> Derivation:
 # ----------------------------------------------------------------------------- chapter 4
 def dgx_bandwidths(system="dgx-h100") -> Derivation:
     """Aggregate, bisection per direction and both directions of an NVSwitch box."""
-    from . import nvswitch, specs
+    from .. import nvswitch, specs
 
     s = specs.system(system)
     nv = specs.nvlink({"Hopper": 4, "Blackwell": 5}.get(s.gpu.arch, 4))
@@ -315,7 +315,7 @@ def dgx_bandwidths(system="dgx-h100") -> Derivation:
 
 def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
     """Ring vs NVLS: the bytes ratio, the ideal ratio, and with NCCL's efficiency."""
-    from . import nvswitch
+    from .. import nvswitch
 
     n = v.integer("n_gpus", n_gpus, lo=2)
     bytes_ratio = 2 * (n - 1) / n
@@ -338,7 +338,7 @@ def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
 # ----------------------------------------------------------------------------- chapter 5
 def credit_buffer(distance_m, rate=None) -> Derivation:
     """Receive buffer for a credit-based link: rate × round trip."""
-    from . import flowcontrol, specs
+    from .. import flowcontrol, specs
 
     v.non_negative("distance_m", distance_m)
     rate = specs.infiniband("NDR").port_rate() if rate is None else rate
@@ -358,7 +358,7 @@ def credit_buffer(distance_m, rate=None) -> Derivation:
 
 def fat_tree_two_tier(radix, oversubscription=1.0) -> Derivation:
     """Hosts of a two-tier fat tree: leaves × hosts per leaf."""
-    from . import topology
+    from .. import topology
 
     down, up = topology.leaf_ports(radix, oversubscription)
     leaves = radix  # a spine has `radix` ports, one per leaf
@@ -377,7 +377,7 @@ def hierarchical_allreduce(params, bytes_per_param, nodes, system="dgx-h100") ->
     """Multi-node hierarchical all-reduce: an NVLink phase inside each node and a ring of
     1/g shards across nodes through each GPU's NIC, pipelined (the slower one sets the
     pace)."""
-    from . import collectives, hierarchy, scaleout, specs
+    from .. import collectives, hierarchy, scaleout, specs
 
     k = v.integer("nodes", nodes, lo=2)
     v.positive("params", params)
@@ -414,7 +414,7 @@ def hierarchical_allreduce(params, bytes_per_param, nodes, system="dgx-h100") ->
 def fat_tree_sizing(hosts, radix=64, oversubscription=1.0) -> Derivation:
     """Switches and cables of a fat tree, tier by tier (the counting skeleton of
     :func:`interlib.topology.fat_tree`)."""
-    from . import topology
+    from .. import topology
 
     n = v.integer("hosts", hosts, lo=2)
     ft = topology.fat_tree(n, radix, oversubscription)
@@ -453,7 +453,7 @@ def fat_tree_sizing(hosts, radix=64, oversubscription=1.0) -> Derivation:
 # ----------------------------------------------------------------------------- chapter 6
 def mtu_cost(mtu, reference=4096, gbe=400) -> Derivation:
     """Payload bandwidth lost to headers at a smaller RDMA MTU."""
-    from . import packets, specs
+    from .. import packets, specs
 
     v.integer("mtu", mtu, lo=1, hi=9000)
     v.integer("reference", reference, lo=1, hi=9000)
@@ -478,8 +478,8 @@ def mtu_cost(mtu, reference=4096, gbe=400) -> Derivation:
 
 def drop_probability(n_gpus, drop_rate) -> Derivation:
     """P(a step contains at least one drop) = 1 − (1 − p)^(m N)."""
-    from . import reliability
-    from .plots.ch06 import drop_step_setup
+    from .. import reliability
+    from ..reliability import drop_step_setup
 
     m, base = drop_step_setup()
     n = v.integer("n_gpus", n_gpus, lo=1)
@@ -495,7 +495,7 @@ def drop_probability(n_gpus, drop_rate) -> Derivation:
     d.step(f"m·N·p = {mn * drop_rate:.4g} expected drops per step")
     d.step(f"P(clean) = exp({mn:,} × ln(1 − {drop_rate:.0e})) = {p_clean:.6f}")
     d.step(f"P(drop) = 1 − {p_clean:.6f} = **{hit:.6f}**")
-    from .units import ms
+    from ..units import ms
     s = reliability.step_time_with_drops(n, drop_rate, m, base, ms)
     d.check(f"reliability.step_time_with_drops({n}, {drop_rate:.0e}, m, base, "
             "units.ms).p_step_hit", hit, s.p_step_hit, lambda x: f"{x:.6f}")
@@ -504,7 +504,7 @@ def drop_probability(n_gpus, drop_rate) -> Derivation:
 
 def pfc_headroom(distance_m, response_s, mtu=4096) -> Derivation:
     """Buffer above XOFF: rate × (round trip + reaction) + two frames."""
-    from . import flowcontrol, packets, specs
+    from .. import flowcontrol, packets, specs
 
     link = specs.ethernet(400).value
     frame = packets.packet_layout(mtu).frame
@@ -528,7 +528,7 @@ def pfc_headroom(distance_m, response_s, mtu=4096) -> Derivation:
 def tp_phase(tp, pp, dp, model="llama-3-70b", system="dgx-h100", seq_len=4096,
              micro_batches=16) -> Derivation:
     """Per-step tensor-parallel time: operations × one all-reduce's time."""
-    from . import collectives, scaling, specs, steptime
+    from .. import collectives, scaling, specs, steptime
 
     m = scaling.model(model)
     for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
@@ -561,7 +561,7 @@ def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
                   system="dgx-h100") -> Derivation:
     """The DP gradient all-reduce across a (tapered) spine: the bytes of a ring over the
     DP group, at each GPU's share of the spine."""
-    from . import collectives, hierarchy, scaling, steptime
+    from .. import collectives, hierarchy, scaling, steptime
 
     m = scaling.model(model)
     for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
@@ -599,8 +599,8 @@ def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
 # ----------------------------------------------------------------------------- chapter 8
 def idle_dollars(n_gpus, days, price_per_gpu_hour, comm_fraction) -> Derivation:
     """Dollars lost to waiting: GPUs × hours × price × fraction."""
-    from . import cost
-    from .units import day, hour
+    from .. import cost
+    from ..units import day, hour
 
     v.whole("n_gpus", n_gpus, lo=1)
     v.positive("days", days)
@@ -627,7 +627,7 @@ def idle_dollars(n_gpus, days, price_per_gpu_hour, comm_fraction) -> Derivation:
 def nvls_allreduce(params, bytes_per_param, n_gpus, system="dgx-h100") -> Derivation:
     """An NVLS (in-switch) all-reduce of a gradient inside one NVLink domain: each GPU
     pushes its buffer once and pulls the sum once, at NCCL's NVLS efficiency."""
-    from . import collectives, hierarchy, nvswitch, specs
+    from .. import collectives, hierarchy, nvswitch, specs
 
     v.positive("params", params)
     n = v.integer("n_gpus", n_gpus, lo=2)
@@ -655,7 +655,7 @@ def nvls_allreduce(params, bytes_per_param, n_gpus, system="dgx-h100") -> Deriva
 
 def efficiency(step) -> Derivation:
     """Scaling efficiency from a step's parts (a :class:`interlib.steptime.StepTime`)."""
-    from .steptime import StepTime
+    from ..steptime import StepTime
 
     v.instance("step", step, StepTime, "an interlib.steptime.StepTime")
     parts = (("compute", step.compute), ("pipeline bubble", step.bubble), ("TP", step.tp),

@@ -17,10 +17,10 @@ import functools
 import math
 from dataclasses import dataclass
 
-from . import _validate as v
-from . import display as D
+from .. import _validate as v
+from .. import display as D
 from .quiz import Numeric, check as _check
-from .units import GB, GB_per_s, TB_per_s, billion, kB, ms
+from ..units import GB, GB_per_s, TB_per_s, billion, kB, ms
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ class Problem:
 
 
 def _p_a1():
-    from . import hierarchy, scaling, worked
+    from .. import hierarchy, scaling
+    from . import worked
 
     p, b, n, link = 8 * billion, 2, 8, "PCIe 5.0 x16"
     d = worked.ring_sync(p, b, n, link)
@@ -65,7 +66,8 @@ def _p_a1():
 
 
 def _p_a2():
-    from . import scaling, worked
+    from .. import scaling
+    from . import worked
 
     target, jitter = 1.05, 0.02
     n = scaling.gpus_for_slowdown(target, jitter)
@@ -85,7 +87,8 @@ def _p_a2():
 
 
 def _p_a3():
-    from . import pcie, worked
+    from .. import pcie
+    from . import worked
 
     p, b, n, k, gen = 16 * billion, 2, 8, 2, "4.0"
     d = worked.pcie_load(p, b, n, k, gen)
@@ -106,7 +109,8 @@ def _p_a3():
 
 
 def _p_b1():
-    from . import nvlink, worked
+    from .. import nvlink
+    from . import worked
 
     s, gen = 20 * GB, 5
     d = worked.copy_three_ways(s, gen)
@@ -123,7 +127,8 @@ def _p_b1():
 
 
 def _p_b2():
-    from . import tensor_parallel as TP, worked
+    from .. import tensor_parallel as TP
+    from . import worked
 
     b, s, h, tp, mfu, link = 1, 8192, 16384, 8, 0.5, "NVLink 5 (B200)"
     d = worked.tp_layer(b, s, h, tp, mfu, link)
@@ -143,7 +148,8 @@ def _p_b2():
 
 
 def _p_b3():
-    from . import nvswitch, specs, worked
+    from .. import nvswitch, specs
+    from . import worked
 
     d = worked.dgx_bandwidths("gb200-nvl72")
     s = specs.system("gb200-nvl72")
@@ -163,7 +169,8 @@ def _p_b3():
 
 
 def _p_c1():
-    from . import flowcontrol, specs, worked
+    from .. import flowcontrol, specs
+    from . import worked
 
     dist = 40
     d = worked.credit_buffer(dist)
@@ -180,7 +187,8 @@ def _p_c1():
 
 
 def _p_c2():
-    from . import topology, worked
+    from .. import topology
+    from . import worked
 
     k, over = 128, 2.0
     d = worked.fat_tree_two_tier(k, over)
@@ -197,8 +205,9 @@ def _p_c2():
 
 
 def _p_c3():
-    from . import reliability, worked
-    from .plots.ch06 import drop_step_setup
+    from .. import reliability
+    from . import worked
+    from ..reliability import drop_step_setup
 
     n, p = 4096, 1e-10
     d = worked.drop_probability(n, p)
@@ -218,7 +227,8 @@ def _p_c3():
 
 
 def _p_d1():
-    from . import steptime, worked
+    from .. import steptime
+    from . import worked
 
     tp, pp, dp, model = 8, 8, 16, "llama-3-405b"
     d = worked.tp_phase(tp, pp, dp, model)
@@ -237,11 +247,12 @@ def _p_d1():
 
 
 def _p_d2():
-    from . import cost, worked
+    from .. import cost
+    from . import worked
 
     n, days, price, frac = 8192, 14.0, 3.0, 0.15
     d = worked.idle_dollars(n, days, price, frac)
-    from .units import day
+    from ..units import day
     ic = cost.idle_cost(n, frac, days * day, price)
     return ("The price of waiting",
             f"A {n:,}-GPU job runs for {days:g} days at ${price:.2f} per GPU-hour and spends "
@@ -256,7 +267,7 @@ def _p_d2():
 
 
 def _p_d3():
-    from . import hierarchy
+    from .. import hierarchy
     from .worked import Derivation
 
     over = 4.0

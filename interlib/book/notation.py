@@ -3,7 +3,7 @@ catalogue, so even the unit examples are computed rather than typed."""
 
 from __future__ import annotations
 
-from . import display as d, specs, units as u
+from .. import display as d, specs, units as u
 
 
 def prefix_table() -> d.Table:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from . import collectives, display, scaling, specs, topology, transfer
-from .errata import ADAM_BYTES_PER_PARAM, ARTICLES, CLAIM_GIVENS, DERIVED, Claim, Figure
-from .specs import LLAMA3_INTERRUPTIONS, studies
-from .specs import sources as S
-from .units import GT_per_s, GiB
+from .. import collectives, display, scaling, specs, topology, transfer
+from .errata_base import ADAM_BYTES_PER_PARAM, ARTICLES, CLAIM_GIVENS, DERIVED, Claim, Figure
+from ..specs import LLAMA3_INTERRUPTIONS, studies
+from ..specs import sources as S
+from ..units import GT_per_s, GiB
 
 
 def _f(label, value, text, how, source):
@@ -197,7 +197,7 @@ def _d():
 
 
 def _e():
-    from . import validation
+    from .. import validation
 
     g = CLAIM_GIVENS["e"]
     v1 = [m for m in validation.load_measurements() if m.id == "V1-01"][0]

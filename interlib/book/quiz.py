@@ -33,7 +33,7 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from . import _validate as v
+from .. import _validate as v
 
 #: "close" is within this many tolerances of the right value
 CLOSE_FACTOR = 3.0
@@ -290,10 +290,3 @@ class Quiz:
         v.integer("number", number, lo=1, hi=len(self.questions))
         verdict, why = check(self.questions[number - 1], answer)
         return f"{verdict}: {why}"
-
-
-def show(name: str) -> Quiz:
-    """The quiz of chapter ``name`` (``"ch01"`` ... ``"ch08"``), for display."""
-    from .quizzes import QUIZZES
-
-    return QUIZZES[v.choice("name", name, QUIZZES)]()

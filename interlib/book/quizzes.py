@@ -6,11 +6,11 @@ known mistake comes from the catalogue and models, formatted with :mod:`interlib
 
 from __future__ import annotations
 
-from . import (collectives, cost, display as D, hierarchy, nvlink, nvswitch, pcie,
-               reliability, scaling, topology, flowcontrol)
+from .. import (collectives, cost, display as D, hierarchy, nvlink, nvswitch, pcie,
+                 reliability, scaling, topology, flowcontrol)
 from .quiz import Choice, Numeric, Quiz
-from .specs import NVLINK, PCIE
-from .units import GB, GB_per_s, billion, day, kB, ms
+from ..specs import NVLINK, PCIE
+from ..units import GB, GB_per_s, billion, day, kB, ms
 
 _TOL = 0.03
 
@@ -215,7 +215,7 @@ def ch05() -> Quiz:
 
 
 def ch06() -> Quiz:
-    from .plots.ch06 import drop_step_setup
+    from ..reliability import drop_step_setup
 
     packets, _ = drop_step_setup()
     p, n = 1e-9, 1024
@@ -314,3 +314,10 @@ def ch08() -> Quiz:
 
 QUIZZES = {f"ch0{i}": f for i, f in enumerate((ch01, ch02, ch03, ch04, ch05, ch06, ch07,
                                                ch08), start=1)}
+
+
+def show(name: str) -> Quiz:
+    """The quiz of chapter ``name`` (``"ch01"`` ... ``"ch08"``), for display."""
+    from .. import _validate as v
+
+    return QUIZZES[v.choice("name", name, QUIZZES)]()

@@ -1,0 +1,384 @@
+"""The demo framework: controls, the :class:`Demo` record and its registry
+(:data:`DEMOS`), and rendering a demo's figure and numbers (PNG, alt text, summary).
+
+Everything a chapter's demo module needs, with no chapter module imported here; the package
+(:mod:`interlib.widgets`) imports the chapters, which register their demos, and re-exports
+these names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .. import _validate as v
+
+
+@dataclass(frozen=True)
+class IntSlider:
+    """An integer slider from ``min`` to ``max``."""
+
+    min: int
+    max: int
+    default: int
+    label: str
+    step: int = 1
+
+    def __post_init__(self):
+        v.integer("min", self.min)
+        v.integer("max", self.max, lo=self.min)
+        v.integer("default", self.default, lo=self.min, hi=self.max)
+        v.instance("label", self.label, str, "a string")
+        v.integer("step", self.step, lo=1)
+
+    def values(self):
+        """Extremes and default: what the tests try."""
+        return sorted({self.min, self.max, self.default})
+
+    def make(self):
+        import ipywidgets as W
+
+        return W.IntSlider(value=self.default, min=self.min, max=self.max, step=self.step,
+                           description=self.label, continuous_update=False,
+                           style={"description_width": "initial"},
+                           layout=W.Layout(width="95%"))
+
+
+@dataclass(frozen=True)
+class FloatSlider:
+    """A float slider from ``min`` to ``max`` (``log=True``: logarithmic, base 10)."""
+
+    min: float
+    max: float
+    default: float
+    label: str
+    step: float = 0.01
+    log: bool = False
+    readout_format: str = ".3g"
+
+    def __post_init__(self):
+        v.number("min", self.min)
+        v.number("max", self.max, lo=self.min)
+        v.number("default", self.default, lo=self.min, hi=self.max)
+        v.instance("label", self.label, str, "a string")
+        v.positive("step", self.step)
+        v.flag("log", self.log)
+        v.instance("readout_format", self.readout_format, str, "a format spec such as '.3g'")
+        try:
+            format(1.0, self.readout_format)
+        except ValueError:
+            raise ValueError(f"readout_format={self.readout_format!r} must be a format spec "
+                             "such as '.3g'") from None
+        if self.log and self.min <= 0:
+            raise ValueError(f"min={self.min} must be > 0 for a log slider")
+
+    def values(self):
+        return sorted({self.min, self.max, self.default})
+
+    def make(self):
+        import math
+
+        import ipywidgets as W
+
+        common = dict(description=self.label, continuous_update=False,
+                      readout_format=self.readout_format,
+                      style={"description_width": "initial"}, layout=W.Layout(width="95%"))
+        if self.log:
+            return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
+                                    max=math.log10(self.max), step=self.step, **common)
+        return W.FloatSlider(value=self.default, min=self.min, max=self.max, step=self.step,
+                             **common)
+
+
+@dataclass(frozen=True)
+class Dropdown:
+    """A choice among ``options``."""
+
+    options: tuple
+    default: object
+    label: str
+
+    def __post_init__(self):
+        v.items("options", self.options)
+        v.instance("label", self.label, str, "a string")
+        if self.default not in self.options:
+            raise ValueError(f"default={self.default!r} is not one of {self.options}")
+
+    def values(self):
+        return list(self.options)
+
+    def make(self):
+        import ipywidgets as W
+
+        return W.Dropdown(options=list(self.options), value=self.default,
+                          description=self.label, style={"description_width": "initial"})
+
+
+@dataclass(frozen=True)
+class Demo:
+    """An interactive demo.
+
+    Attributes:
+        name: Registry key.
+        func: Pure function of the control values returning a matplotlib Figure.
+        controls: Parameter name -> control.
+        summary: Optional function of the same parameters returning the numbers the figure
+            shows, as text (printed under the figure; the chapter prints it at the defaults
+            in an ordinary cell so nbval compares it).
+        questions: Thought questions the chapter asks about this demo: each a question, or
+            a ``(question, answer)`` pair (:mod:`interlib.widgets.questions`).
+        update: Optional fast path for :func:`show`: ``update(fig, **params)`` changes, in
+            place, a Figure that ``func`` made (at any parameters) into what
+            ``func(**params)`` would draw (new line data, texts, line widths), so a slider
+            move redraws one existing figure instead of building one. It may return the
+            artists it changed: then only those are redrawn over a cached background
+            (:class:`LiveFigure`; fixed axes limits make this valid). It must give the
+            same picture as ``func``; tests/test_demo_updates.py compares the two pixel by
+            pixel. Without it, ``show`` calls ``func`` on every move.
+    """
+
+    name: str
+    func: Callable
+    controls: dict
+    summary: Callable | None = None
+    questions: tuple = field(default_factory=tuple)
+    update: Callable | None = None
+
+    def defaults(self) -> dict:
+        return {k: c.default for k, c in self.controls.items()}
+
+
+DEMOS: dict[str, Demo] = {}
+
+
+def register(demo: Demo) -> Demo:
+    """Add ``demo`` to :data:`DEMOS` (names must be unique)."""
+    v.instance("demo", demo, Demo, "a widgets.Demo")
+    if demo.name in DEMOS:
+        raise ValueError(f"demo name={demo.name!r} is already registered")
+    DEMOS[demo.name] = demo
+    return demo
+
+
+def get(name: str) -> Demo:
+    """The demo called ``name`` (with a "did you mean" on a miss)."""
+    return DEMOS[v.choice("name", name, DEMOS)]
+
+
+def summary(name: str, **params) -> str:
+    """The demo's summary text at its defaults (overridden by ``params``)."""
+    demo = get(name)
+    if demo.summary is None:
+        raise ValueError(f"demo {name!r} has no summary")
+    _check_params(demo.summary, params)
+    return demo.summary(**{**demo.defaults(), **params})
+
+
+def _check_params(func, params) -> dict:
+    """``params`` (None: none) as a dict whose keys ``func`` accepts."""
+    import inspect
+
+    if params is None:
+        return {}
+    v.instance("params", params, dict, "a dict of control values, or None")
+    sig = inspect.signature(func).parameters
+    if not any(p.kind is p.VAR_KEYWORD for p in sig.values()):
+        for key in params:
+            v.choice("params", key, list(sig))
+    return params
+
+
+def _check_fig(fig):
+    from matplotlib.figure import Figure
+
+    v.instance("fig", fig, Figure, "a matplotlib Figure")
+
+
+def _check_bbox(bbox):
+    from matplotlib.transforms import BboxBase
+
+    if bbox is not None:
+        v.instance("bbox", bbox, BboxBase, "a matplotlib Bbox (inches) or None")
+
+
+def figure_bbox(fig):
+    """The area to render, in inches: the whole figure, grown to include anything drawn
+    outside it (long tick labels, as ``bbox_inches="tight"`` would), padded 0.1 in.
+
+    Measured once, at a demo's defaults; every later frame reuses it, so the image keeps
+    one size while a slider moves and no frame pays for a second, measuring draw.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import Bbox
+
+    _check_fig(fig)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    tight = fig.get_tightbbox(canvas.get_renderer())
+    full = Bbox.from_bounds(0, 0, *fig.get_size_inches())
+    if full.containsx(tight.x0) and full.containsx(tight.x1) and \
+            full.containsy(tight.y0) and full.containsy(tight.y1):
+        return full
+    return Bbox.union([tight.padded(0.1), full])
+
+
+def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
+    """The figure rendered to PNG bytes by Agg at its own dpi, cropped to ``bbox`` (inches;
+    default: :func:`figure_bbox`). ``compress_level`` is zlib's (1 is fastest)."""
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    _check_fig(fig)
+    _check_bbox(bbox)
+    v.integer("compress_level", compress_level, lo=0, hi=9)
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi, bbox_inches=bbox or figure_bbox(fig),
+                pad_inches=0, facecolor=fig.get_facecolor(), metadata={"Software": None},
+                pil_kwargs={"compress_level": compress_level})
+    return buf.getvalue()
+
+
+def figure_alt(fig, demo_name: str, params: dict) -> str:
+    """Alt text for a demo image: the figure's titles and axis labels, then the settings."""
+    _check_fig(fig)
+    v.choice("demo_name", demo_name, DEMOS)
+    v.instance("params", params, dict, "a dict of control values")
+    parts = []
+    if getattr(fig, "_suptitle", None) is not None and fig._suptitle.get_text():
+        parts.append(fig._suptitle.get_text())
+    for ax in fig.axes:
+        bits = [t for t in (ax.get_title(), ax.get_title("left"), ax.get_title("right")) if t]
+        if ax.get_ylabel() and ax.get_xlabel():
+            bits.append(f"{ax.get_ylabel()} against {ax.get_xlabel()}")
+        if bits:
+            parts.append("; ".join(bits))
+    settings = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
+                         for k, v in params.items())
+    head = " | ".join(parts) or f"Figure of the {demo_name.replace('_', ' ')} demo"
+    return f"{head} (settings: {settings})".replace("\n", " ")
+
+
+def _img_html(png: bytes, alt: str) -> str:
+    import base64
+    import html
+
+    return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" '
+            f'alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto">')
+
+
+def _pre_html(text: str) -> str:
+    import html
+
+    return (f'<pre class="interlib-summary" style="white-space:pre-wrap;margin:0.3em 0">'
+            f'{html.escape(text)}</pre>')
+
+
+class LiveFigure:
+    """One Figure that lives as long as a demo with an ``update`` hook.
+
+    ``frame(params)`` updates it in place and returns PNG bytes. When the hook returns the
+    artists it changed and the image is the figure's own area, the frame is *blitted*: the
+    rest of the figure (axes, ticks, grid, labels) is rendered once and kept as a pixel
+    background; each frame restores it and draws only the changed artists, in z-order.
+    Otherwise the whole figure is redrawn (still without building a new one).
+    """
+
+    def __init__(self, demo: Demo, bbox=None):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.transforms import Bbox
+
+        v.instance("demo", demo, Demo, "a widgets.Demo")
+        _check_bbox(bbox)
+        self.demo = demo
+        self.fig = demo.func(**demo.defaults())
+        self.canvas = FigureCanvasAgg(self.fig)
+        self.bbox = bbox or figure_bbox(self.fig)
+        full = Bbox.from_bounds(0, 0, *self.fig.get_size_inches())
+        self.can_blit = bool(abs(self.bbox.get_points() - full.get_points()).max() < 1e-9)
+        self._animated: list = []
+        self._background = None
+
+    def frame(self, params: dict, compress_level: int = 1) -> bytes:
+        changed = self.demo.update(self.fig, **params)
+        if not changed or not self.can_blit:
+            return figure_png(self.fig, self.bbox, compress_level)
+        changed = sorted(dict.fromkeys(changed), key=lambda a: a.get_zorder())
+        if changed != self._animated:  # first frame, or other artists: new background
+            for a in self._animated:
+                a.set_animated(False)
+            for a in changed:
+                a.set_animated(True)
+            self._animated = changed
+            self.canvas.draw()
+            self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        else:
+            self.canvas.restore_region(self._background)
+        for a in changed:
+            self.fig.draw_artist(a)
+        return self._png(compress_level)
+
+    def _png(self, compress_level):
+        import io
+
+        from PIL import Image
+
+        w, h = self.canvas.get_width_height(physical=True)
+        img = Image.frombuffer("RGBA", (w, h), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        buf = io.BytesIO()
+        img.save(buf, format="png", compress_level=compress_level)
+        return buf.getvalue()
+
+
+def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int):
+    """``demo.func(**kw)`` drawn once and closed: ``(png, alt, bbox)`` (``bbox=None``:
+    measured on this figure)."""
+    import matplotlib.pyplot as plt
+
+    fig = demo.func(**kw)
+    try:
+        bbox = bbox or figure_bbox(fig)
+        return figure_png(fig, bbox, compress_level), figure_alt(fig, demo.name, kw), bbox
+    finally:
+        plt.close(fig)  # harmless for a pyplot-free Figure; frees one made with pyplot
+
+
+class DemoFrames:
+    """Every frame of one demo after the first: PNG, alt text and summary text for any
+    control values, rendered in the demo's render area (measured once, at the defaults, so
+    every frame has one size). A demo with an ``update`` hook keeps one
+    :class:`LiveFigure` changed in place; one without gets a new figure per frame.
+    :func:`show` (JupyterLab) and :func:`interlib.widgets.live.frame` (the site's live
+    demos) both draw through it."""
+
+    def __init__(self, demo: Demo, bbox=None):
+        v.instance("demo", demo, Demo, "a widgets.Demo")
+        _check_bbox(bbox)
+        self.demo = demo
+        self.live = LiveFigure(demo, bbox) if demo.update is not None else None
+        self.bbox = self.live.bbox if self.live is not None else bbox
+
+    def frame(self, kw: dict, compress_level: int = 1) -> tuple[bytes, str, str | None]:
+        """``(png, alt, summary text or None)`` at the control values ``kw``."""
+        demo = self.demo
+        if self.live is not None:
+            png, alt = self.live.frame(kw, compress_level), figure_alt(self.live.fig, demo.name, kw)
+        else:
+            if self.bbox is None:  # the render area, measured at the defaults
+                self.bbox = _new_frame(demo, demo.defaults(), None, compress_level)[2]
+            png, alt, _ = _new_frame(demo, kw, self.bbox, compress_level)
+        return png, alt, (demo.summary(**kw) if demo.summary is not None else None)
+
+
+def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6):
+    """The demo at its defaults updated by ``params``, as ``(img_html, summary_html,
+    bbox)``: what :func:`show` puts in its two HTML widgets, and the render area to reuse
+    for the next frame (``bbox=None``: measure it). Exposed for tests and the benchmark."""
+    demo = get(name)
+    _check_bbox(bbox)
+    v.integer("compress_level", compress_level, lo=0, hi=9)
+    kw = {**demo.defaults(), **_check_params(demo.func, params)}
+    png, alt, bbox = _new_frame(demo, kw, bbox, compress_level)
+    text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
+    return _img_html(png, alt), text, bbox
