@@ -351,6 +351,41 @@ def _tree_node_traffic(k: int) -> float:
     return {1: 0.0, 2: 1.0, 3: 1.5}.get(k, 2.0)
 
 
+def _blackwell_before_2283(sys_) -> bool:
+    ver = getattr(sys_, "nccl_version", None)
+    return sys_.gpu.arch == "Blackwell" and ver is not None \
+        and tuple(int(x) for x in ver.split(".")) < C.TREE_CAPS_CHANGED_IN
+
+
+def _tree_cap(sys_, g: int, k: int, protocol: str = "Simple", level: int | None = None) -> float:
+    """NCCL's cap on a tree's bus bandwidth, bytes/s: channels x
+    ``perChMaxTreeBw[arch][1 node | 2 nodes | 3+]`` (``tuning.cc``: tree busBw = min(0.92 x
+    link, nChannels x per-channel cap)). Across nodes the tree runs on the ring graph's
+    channels (``init.cc``: the tree graph takes ``ringGraph->nChannels``), one per NIC on
+    Hopper and Blackwell nodes and two per NIC on Ampere, whose channels ``search.cc``
+    duplicates (only compute capability > 8.0 skips it); in one node on
+    :data:`~interlib.specs.calibration.COLL_CHANNELS`. Blackwell's caps are those of the
+    node's NCCL version (they changed in 2.28.3), with LL128's own table on Blackwell from
+    2.28.3 (``perChMaxTreeLL128Bws``); ``level`` picks the column (1 node, 2, 3+) if it is
+    not the node count's. Measured with ``NCCL_ALGO=Tree`` on B200
+    nodes of 8 x 400G: 8 x 42.8 = 342 GB/s on 2 nodes, 8 x 24 = 192 GB/s from 3 nodes.
+
+    >>> round(_tree_cap(_system_lookup("dgx-b200"), 8, 4) / 1e9)
+    192
+    """
+    arch = sys_.gpu.arch
+    caps = C.PER_CHANNEL_TREE_BW[arch]
+    if _blackwell_before_2283(sys_):
+        caps = C.PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283
+    elif protocol == "LL128" and arch == "Blackwell":  # tuning.cc's LL128 tree caps
+        caps = C.PER_CHANNEL_TREE_LL128_BW_BLACKWELL
+    if k == 1:
+        channels = C.COLL_CHANNELS[arch].value
+    else:
+        channels = min(sys_.nics_per_node, g * sys_.nics_per_gpu) * (2 if arch == "Ampere" else 1)
+    return channels * caps[(min(k, 3) if level is None else level) - 1].value
+
+
 def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float:
     """Per-GPU algorithm bandwidth of NVLink SHARP inside one NVLink domain, bytes/s:
     the smaller of what the links carry and what NCCL's NVLS channels move.
@@ -569,15 +604,19 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         # between nodes, a double binary tree whose per-node traffic depends on k
         t_bw = 2 * S / (b_intra * scale)
         b_fill = b_intra * scale
+        cap = _tree_cap(sys_, g, k) * scale / C.TREE_EFFICIENCY.value
         if nccl_view:  # tuning.cc: busBw = min(0.92 x link, channels x per-channel cap)
-            arch = sys_.gpu.arch
-            cap = (C.COLL_CHANNELS[arch].value
-                   * C.PER_CHANNEL_TREE_BW[arch][min(k, 3) - 1].value)
-            b_link = b_intra if k == 1 else min(b_intra, b_net)
-            t_bw = 2 * S / np.minimum(b_link * scale, cap * scale / C.TREE_EFFICIENCY.value)
+            # on two nodes the tree graph's search raises bwIntra up to twice bwInter
+            # (search.cc, "increase bwIntra for trees (2 nodes or collnet)"): a two-node
+            # tree moves about S per node across the network, a ring 2(n-1)/n S
+            b_link = b_intra if k == 1 else min(b_intra, (2 if k == 2 else 1) * b_net)
+            t_bw = 2 * S / np.minimum(b_link * scale, cap)
         elif k > 1:
             t_bw = np.maximum(t_bw, _tree_node_traffic(k) * S / (b_net * scale))
             b_fill = np.minimum(b_fill, b_net * scale)
+            if p in ("Simple", "LL128"):  # NCCL's per-channel tree throughput binds too
+                t_bw = np.maximum(t_bw, 2 * S / (_tree_cap(sys_, g, k, p) * scale
+                                                 / C.TREE_EFFICIENCY.value))
         return t0 + lat + fill(2 * (g - 1 + math.log2(k)), b_fill) + t_bw
     if a == "rhd":
         alpha = hl("net" if k > 1 else hop, "ring", "Simple")
@@ -610,6 +649,12 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     if k > 1:
         if a == "sharp":  # the switches reduce: each node sends its data once
             t_inter = S / b_net
+            if not nccl_view:
+                # CollNet chain: inside each node a chain, the tree's intra-node primitive,
+                # at NCCL's one-node per-channel tree throughput (tuning.cc rates CollNet
+                # by the intra-node graph; measured CollNetChain on B200 sits at the
+                # one-node tree plateau, 8 x 70 GB/s, from 2 to 64 nodes)
+                t_inter = np.maximum(t_inter, 2 * S / _tree_cap(sys_, g, k, level=1))
             lat += 2 * hl("net", "tree", "Simple")
             inter_steps = 2  # up to the switch and back down
             b_inter = b_net
@@ -617,8 +662,10 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             # NCCL's NVLSTree: a double binary tree between nodes, through at most 32 head
             # GPUs (and their NICs) per NVLink domain
             heads = min(g, C.NVLS_MAX_HEADS.value)
-            b_heads = b_net * min(1.0, heads / max(1.0, min(sys_.nics_per_node,
-                                                            g * sys_.nics_per_gpu)))
+            # each head GPU crosses the network through its own NICs (all of them on a
+            # node with several NICs per GPU, as p5's 4 x 100G EFA per GPU)
+            b_heads = b_net * min(1.0, heads * max(1.0, sys_.nics_per_gpu)
+                                  / max(1.0, min(sys_.nics_per_node, g * sys_.nics_per_gpu)))
             t_inter = _tree_node_traffic(k) * S / b_heads
             if nccl_view:  # tuning.cc: bwInter x2 on two nodes, else x1; per-channel cap
                 arch = sys_.gpu.arch

@@ -66,19 +66,25 @@ PROCEDURE = "L1 log-ratio, grid coordinate descent, 2 passes, leave-one-source-o
 
 
 def source_group(m) -> str:
-    """The cross-validation group of a measurement: its source page (the URL without a
-    fragment) and GPU type, so that one published table, or one cluster's page, is held out
-    at once (a page that reports two clusters, such as Bekman's H200 and B200 tables, gives
-    two groups).
+    """The cross-validation group of a measurement: who published it and on which GPU
+    type. For a GitHub repository that is the repository (one publisher's runs, which may
+    share a cluster and a method: Together AI's two reports on one B200 cluster, AWS's
+    p5 logs), or the single issue for an issue tracker (each issue is another user's
+    cluster); elsewhere the page. So a source is held out with everything it shares a
+    cluster or a method with (a page that reports two GPU types gives two groups).
 
     >>> rows = V.load_measurements()
-    >>> source_group(rows[0]) == source_group(rows[1])
-    True
+    >>> source_group(rows[0])
+    'github.com/Azure/AI-benchmarking-guide [h100-sxm]'
     """
-    v = V.Measurement
-    if not isinstance(m, v):
+    if not isinstance(m, V.Measurement):
         raise ValueError(f"m={m!r:.60} must be a validation.Measurement")
-    return f"{m.url.split('#')[0]} [{m.gpu}]"
+    url = m.url.split("#")[0].split("://", 1)[-1].rstrip("/")
+    parts = url.split("/")
+    if parts[0] == "github.com" and len(parts) >= 3:
+        keep = 5 if len(parts) >= 5 and parts[3] in ("issues", "pull") else 3
+        url = "/".join(parts[:keep])
+    return f"{url} [{m.gpu}]"
 
 
 def group_label(rows) -> str:
@@ -357,3 +363,170 @@ by more than 2x; an interval that covers 80 % of a source it never saw), and on 
 plus :data:`RATCHET_MARGIN`. Lowered in the commit that improves a figure, never raised
 without saying why (``tests/test_crossval.py``). Coverage is stored negated, so its floor
 is a ceiling too."""
+
+
+# ------------------------------------------------------------------------ the tables
+BEFORE_PATH = intervals.CROSSVAL_PATH.parent / "model_error_before.json"
+"""predicted / measured busbw of every row under the model before cross-validation (main at
+0050a06, its constants fitted by hand to named rows) and under NCCL's estimate of that
+commit: the "before" of Appendix A's before/after table."""
+
+
+def _before() -> dict:
+    return json.loads(BEFORE_PATH.read_text(encoding="utf-8"))["points"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """Cross-validated error of one group of points.
+
+    Attributes:
+        name: What the points share (a bucket, regime or algorithm).
+        count: Points.
+        median: Median relative error of the model, out of sample.
+        nccl_median: Median relative error of NCCL's own estimate on the same points.
+        before_median: Median relative error of the model before cross-validation (in
+            sample on its calibration rows), or None if a point has no "before".
+        over_2x: Points of 1 MiB or more off by more than 2x.
+        worst_fold: Largest fold error of the points of 1 MiB or more (1 if none).
+        coverage: Share of points inside their 80 % interval (bounds from all sources).
+        coverage_by_source: The same with each point's bounds built without its source.
+    """
+
+    name: str
+    count: int
+    median: float
+    nccl_median: float
+    before_median: float | None
+    over_2x: int
+    worst_fold: float
+    coverage: float
+    coverage_by_source: float
+
+
+def lines(results, key) -> list[Line]:
+    """:class:`Line` per value of ``key(result)`` (in first-seen order), then ``"all"``."""
+    results = V._results(results)
+    est = V.versus_nccl(results)
+    cov, cov_src = covered(results, by_group=False), covered(results)
+    before = _before()
+    groups: dict = {}
+    for i, r in enumerate(results):
+        groups.setdefault(key(r), []).append(i)
+    groups["all"] = list(range(len(results)))
+    out = []
+    for name, idx in groups.items():
+        rs = [results[i] for i in idx]
+        big = [r.fold for r in rs if r.measurement.size_bytes >= MiB]
+        prior = [before.get(r.measurement.id) for r in rs]
+        out.append(Line(
+            str(name), len(idx), float(np.median([r.rel_error for r in rs])),
+            float(np.median([abs(est[i] - 1) for i in idx])),
+            float(np.median([abs(p["ratio"] - 1) for p in prior])) if all(prior) else None,
+            sum(1 for f in big if f > V.TARGET_FOLD), max(big, default=1.0),
+            float(np.mean([cov[i] for i in idx])), float(np.mean([cov_src[i] for i in idx]))))
+    return out
+
+
+def by_bucket(results) -> list[Line]:
+    """:func:`lines` by GPU-count bucket (:data:`interlib.intervals.SCALES` order)."""
+    order = [s[0] for s in V.SCALES] + ["all"]
+    got = {ln.name: ln for ln in lines(results, lambda r: intervals.bucket_name(
+        r.measurement.total_gpus))}
+    return [got[n] for n in order if n in got]
+
+
+def by_regime(results) -> list[Line]:
+    """:func:`lines` by size regime (:data:`interlib.intervals.REGIMES` order)."""
+    order = [s[0] for s in V.REGIMES] + ["all"]
+    got = {ln.name: ln for ln in lines(results, lambda r: r.regime)}
+    return [got[n] for n in order if n in got]
+
+
+def by_algorithm(results) -> list[Line]:
+    """:func:`lines` by the algorithm the source ran (``auto``: NCCL's own choice)."""
+    return sorted(lines(results, lambda r: r.measurement.algorithm),
+                  key=lambda ln: (ln.name == "all", -ln.count))
+
+
+def table(lines_, first: str = "GPUs"):
+    """Lines as a :class:`interlib.display.Table`."""
+    from . import display
+
+    pct = lambda x: "-" if x is None else display.fmt_pct(x, 2)  # noqa: E731
+    rows = [[ln.name, ln.count, pct(ln.median), pct(ln.nccl_median), pct(ln.before_median),
+             ln.over_2x, display.fmt_ratio(ln.worst_fold, 3),
+             display.fmt_pct(ln.coverage, 2), display.fmt_pct(ln.coverage_by_source, 2)]
+            for ln in lines_]
+    return display.Table(
+        [first, "points", "median error", "NCCL's estimate", "before (in sample)",
+         ">= 1 MiB off > 2x", "worst fold >= 1 MiB", "in 80 % interval",
+         "in interval, source unseen"], rows,
+        caption="Every error is out of sample: a source's points are predicted by the model "
+                "fitted without that source (interlib.crossval). Error = |predicted - "
+                "measured| / measured busbw. NCCL's estimate: collectives.nccl_estimate on "
+                "the same points. Before: the model before cross-validation, whose "
+                "constants had been fitted by hand to some of these points. Interval "
+                "coverage: share of points inside their 80 % interval, with the bounds "
+                "built from all sources' cross-validated errors, and without the point's "
+                "own source.")
+
+
+def weak_sources(results, threshold: float = 0.15) -> list[str]:
+    """The sources (:func:`source_group`) whose cross-validated median error exceeds
+    ``threshold`` or that have a point of 1 MiB or more off by more than 2x, worst first,
+    in words with their numbers."""
+    from . import display
+
+    results = V._results(results)
+    groups: dict = {}
+    for r in results:
+        groups.setdefault(source_group(r.measurement), []).append(r)
+    out = []
+    for rs in sorted(groups.values(), key=lambda rs: -np.median([r.rel_error for r in rs])):
+        med = float(np.median([r.rel_error for r in rs]))
+        big = [r for r in rs if r.measurement.size_bytes >= MiB and r.fold > V.TARGET_FOLD]
+        if med <= threshold and not big:
+            continue
+        worst = max(rs, key=lambda r: r.fold)
+        m = worst.measurement
+        gpus = sorted({r.measurement.total_gpus for r in rs})
+        out.append(f"{group_label([r.measurement for r in rs])} ({m.gpu}, "
+                   f"{gpus[0]}-{gpus[-1]} GPUs" if len(gpus) > 1 else
+                   f"{group_label([r.measurement for r in rs])} ({m.gpu}, {gpus[0]} GPUs")
+        out[-1] += (f"): median error {display.fmt_pct(med, 2)} on {len(rs)} points; worst "
+                    f"{m.id} ({V._fmt_size(m.size_bytes)}, {m.algorithm}) off by "
+                    f"{display.fmt_ratio(worst.fold, 3)} "
+                    f"({'optimistic' if worst.ratio > 1 else 'pessimistic'})")
+    return out
+
+
+def constants_table():
+    """The calibrated constants: the value fitted to every row (the catalogue's), the range
+    over the folds (each fitted without one source) and the grid searched."""
+    from . import display
+
+    data = stored()
+
+    def fmt(name, x):
+        unit = getattr(C, name).unit
+        if unit == "us":
+            return display.fmt_time(x)
+        if unit == "B":
+            return display.fmt_bytes(x, binary=True)
+        return f"{x:.3g}"
+
+    rows = []
+    for name, grid in FIT_GRID.items():
+        folds_ = [f[name] for f in data["folds"].values()]
+        rows.append([name, fmt(name, data["all"][name]),
+                     f"{fmt(name, min(folds_))} to {fmt(name, max(folds_))}",
+                     f"{fmt(name, grid[0])} to {fmt(name, grid[-1])} ({len(grid)} values)",
+                     fmt(name, START[name])])
+    return display.Table(
+        ["constant", "fitted to every row", "over the folds", "grid searched",
+         "before (fitted by hand)"], rows,
+        caption="The book's calibrated constants (interlib.specs.calibration), fitted by "
+                "interlib.crossval.fit: coordinate descent over each constant's grid, in "
+                "this order, twice, minimising the sum of |log(predicted / measured busbw)|. "
+                "Each fold is fitted without one source; its constants predict that source.")

@@ -106,8 +106,13 @@ RING_SIMPLE_INTERNODE_LATENCY_FACTOR = Spec(
     1.4, "count", "model constant", S.NCCL_TUNING,
     note="plateau effect of multi-node Ring/Simple: latency x1.4 (Ampere and later)")
 NVLS_MIN_GPUS = Spec(
-    5, "count", "model constant", S.NCCL_TUNING,
-    note="NCCL enables NVLS all-reduce only above about 4 GPUs per NVLink domain")
+    5, "count", "measured", S.NCCL_NVLS,
+    note="empirical, not NCCL's: NCCL's nvls.cc disables NVLS only at 2 GPUs or fewer "
+         "(gpuCount <= 2 up to v2.28.3; < 2 from v2.28.7); above that NCCL's cost model "
+         "chooses. 5 is where NCCL was seen to pick NVLS over ring in Bekman's H200 sweep "
+         "of 4 to 8 GPUs (rows SH/SHR of Appendix A: ring at 4 GPUs, NVLS from 5), and the "
+         "book's copy of the cost model does not yet reproduce that choice, so 'auto' "
+         "considers NVLS from this many GPUs per NVLink domain")
 
 # NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
 # the version of the rack-scale runs in Appendix A).
@@ -142,6 +147,14 @@ PER_CHANNEL_TREE_BW = {
     "Hopper": _caps((38.7, 41.4, 36.0), "perChMaxTreeBws, Hopper"),
     "Blackwell": _caps((70.0, 42.8, 24.0), "perChMaxTreeBws, Blackwell"),
 }
+PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283 = _caps(
+    (2 * 38.7, 2 * 41.4, 2 * 36.0), "perChMaxTreeBws, Blackwell, NCCL before 2.28.3 "
+    "(v2.27.7-1 tuning.cc:188: twice Hopper's)")
+TREE_CAPS_CHANGED_IN = (2, 28, 3)
+"""NCCL version from which Blackwell's per-channel tree caps are :data:`PER_CHANNEL_TREE_BW`
+(commit f1308997, 'NCCL 2.28.3-1'); before it, :data:`PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283`."""
+PER_CHANNEL_TREE_LL128_BW_BLACKWELL = _caps(
+    (55.6, 31.67, 20.0), "perChMaxTreeLL128Bws, Blackwell (NCCL 2.28.3 and later)")
 PER_CHANNEL_NVLS_TREE_BW = {
     "Hopper": _caps((0.0, 57.7, 45.5), "perChMaxNVLSTreeBws, Hopper"),
     "Blackwell": _caps((0.0, 96.0, 80.0), "perChMaxNVLSTreeBws, Blackwell"),
