@@ -649,11 +649,13 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     if k > 1:
         if a == "sharp":  # the switches reduce: each node sends its data once
             t_inter = S / b_net
-            if not nccl_view:
+            if not nccl_view and sys_.gpu.arch == "Blackwell":
                 # CollNet chain: inside each node a chain, the tree's intra-node primitive,
                 # at NCCL's one-node per-channel tree throughput (tuning.cc rates CollNet
                 # by the intra-node graph; measured CollNetChain on B200 sits at the
-                # one-node tree plateau, 8 x 70 GB/s, from 2 to 64 nodes)
+                # one-node tree plateau, 8 x 70 GB/s, from 2 to 64 nodes). Only where it
+                # was measured: on H100 (CoreWeave's SHARP run) 8 x 38.7 GB/s would be
+                # far below the published plateau
                 t_inter = np.maximum(t_inter, 2 * S / _tree_cap(sys_, g, k, level=1))
             lat += 2 * hl("net", "tree", "Simple")
             inter_steps = 2  # up to the switch and back down
