@@ -126,6 +126,8 @@ def _control_value(control, shown):
     raw = shown["raw"]
     if kind == "Dropdown":
         return json.loads(raw)
+    if kind == "TextArea":  # the textarea's text (the default until the reader edits it)
+        return raw if shown["moved"] else control.default
     if not shown["moved"]:
         assert json.loads(shown["default"]) == control.default
         return control.default

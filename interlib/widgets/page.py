@@ -18,6 +18,10 @@ Control encoding (the contract with the browser script):
 - ``data-kind="choice"``: ``<select>``; each option's ``value`` is the JSON of the Python
   value (so ``16`` stays an int and ``"5.0"`` a string).
 - ``data-format``: the Python format spec of the readout (``<output>`` beside the slider).
+- ``data-kind="text"``: a ``<textarea>`` (``maxlength``: the control's ``max_chars``); value
+  is its text. Beside it an ``<input type=file data-file-for=ID data-max-chars=N>``: the
+  script reads the chosen file in the browser (never uploaded) into that textarea, refusing
+  a file over ``N`` characters with a message.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ def _readout(value, fmt: str) -> str:
 
 def control_html(demo_name: str, key: str, control) -> str:
     """One control as a labelled native HTML form field (see the module docstring)."""
-    from .core import Dropdown, FloatSlider, IntSlider
+    from .core import Dropdown, FloatSlider, IntSlider, TextArea
     v.instance("demo_name", demo_name, str, "a demo name")
     v.instance("key", key, str, "a parameter name")
     cid = f"interlib-{demo_name}-{key}"
@@ -52,6 +56,14 @@ def control_html(demo_name: str, key: str, control) -> str:
             f"{html.escape(str(o))}</option>" for o in control.options)
         field = f'<select {common} data-kind="choice">{opts}</select>'
         return f'<div class="interlib-control interlib-choice">{label}{field}</div>'
+    if isinstance(control, TextArea):
+        field = (f'<textarea {common} data-kind="text" rows="{control.rows}" '
+                 f'maxlength="{control.max_chars}" spellcheck="false" autocomplete="off">'
+                 f"{html.escape(control.default)}</textarea>")
+        upload = (f'<label for="{cid}-file">Or read a file (it stays in your browser)</label>'
+                  f'<input type="file" id="{cid}-file" data-file-for="{cid}" '
+                  f'data-max-chars="{control.max_chars}" accept=".log,.txt,.out,text/plain">')
+        return f'<div class="interlib-control interlib-text">{label}{field}{upload}</div>'
     if isinstance(control, IntSlider):
         kind, lo, hi, step, pos, fmt = ("int", control.min, control.max, control.step,
                                         control.default, "d")
@@ -63,7 +75,8 @@ def control_html(demo_name: str, key: str, control) -> str:
         kind, lo, hi, step, pos, fmt = ("float", control.min, control.max, control.step,
                                         control.default, control.readout_format)
     else:
-        raise ValueError(f"control={control!r} must be an IntSlider, FloatSlider or Dropdown")
+        raise ValueError(f"control={control!r} must be an IntSlider, FloatSlider, Dropdown or "
+                         "TextArea")
     field = (f'<input type="range" {common} data-kind="{kind}" data-format="{_attr(fmt)}" '
              f'min="{lo!r}" max="{hi!r}" step="{step!r}" value="{pos!r}">')
     out = (f'<output for="{cid}" class="interlib-readout">'

@@ -7,7 +7,8 @@
 // of every demo on the page recomputes its figure and numbers with interlib's own code.
 //
 // Contract with page.py: div.interlib-demo[data-demo][data-defaults] holds
-// form.interlib-controls (inputs/selects with data-kind int|float|log|choice, data-format,
+// form.interlib-controls (inputs/selects/textareas with data-kind int|float|log|choice|text,
+// data-format,
 // data-default), button.interlib-live-button, span.interlib-live-status[role=status],
 // div.interlib-plot (an img) and div.interlib-numbers. This script adds, per demo,
 // div.interlib-live-error[role=alert] (hidden until something fails),
@@ -85,6 +86,7 @@
     const kind = el.dataset.kind;
     if (kind !== "choice" && el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
     if (kind === "choice") return JSON.parse(el.value);
+    if (kind === "text") return el.value;  // a pasted log: stays in this page's worker
     const x = Number(el.value);
     return kind === "log" ? Math.pow(10, x) : x;
   }
@@ -323,6 +325,26 @@
       form.addEventListener("change", (e) => {  // selects fire change; keep readouts exact
         const el = e.target;
         if (el && el.dataset && el.dataset.kind) { el.dataset.moved = "1"; updateReadout(el); }
+      });
+    }
+    // A file chosen for a text control is read here, in the browser, into its textarea
+    // (nothing is uploaded); a file over the control's limit is refused with a message.
+    for (const file of demo.querySelectorAll("input[type=file][data-file-for]")) {
+      file.addEventListener("change", () => {
+        const f = file.files && file.files[0];
+        const area = document.getElementById(file.dataset.fileFor);
+        if (!f || !area) return;
+        const limit = Number(file.dataset.maxChars);
+        if (f.size > limit) {
+          showError(demo, "The file is " + (f.size / 1e6).toFixed(1) + " MB; the limit is " +
+                          (limit / 1e6).toFixed(0) + " MB: keep only the nccl-tests output.");
+          file.value = "";
+          return;
+        }
+        f.text().then((text) => {
+          area.value = text;
+          area.dispatchEvent(new Event("input", {bubbles: true}));
+        }).catch((err) => showError(demo, "Could not read the file: " + err));
       });
     }
     const button = demo.querySelector(".interlib-live-button");
