@@ -39,6 +39,8 @@ SERIES = {
     "AWK5": "aws-samples/awsome-distributed-training",
     # Azure AI-benchmarking-guide, ND H200 v5
     "AZH": "Azure/AI-benchmarking-guide",
+    # Oracle oci-gpu-quickstarts, B300 quick start
+    **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OB3R", "OB3R2", "OB3A", "OB3A2")},
 }
 NEW = [r for r in ROWS if r.series in SERIES]
 GiB = 2**30
@@ -46,14 +48,14 @@ GiB = 2**30
 
 def test_every_series_is_present_with_the_counts_sources_md_states():
     # SOURCES.md's table: 46 (TUS*), 42 (TSL*), 7 (TSJ*), 44 (TH1*), 15 + 17 (AWP4, AWP5),
-    # 15 (AWK5), 12 (AZH)
+    # 15 (AWK5), 12 (AZH), 5 (OB3*)
     count = {}
     for r in NEW:
         count[r.series] = count.get(r.series, 0) + 1
     assert set(count) == set(SERIES)
     group = lambda pre: sum(n for s, n in count.items() if s.startswith(pre))  # noqa: E731
     assert group("TUS") == 46 and group("TSL") == 42 and group("TH1") == 44
-    assert group("TSJ") == 7
+    assert group("TSJ") == 7 and group("OB3") == 5
     assert (count["AWP4"], count["AWP5"], count["AWK5"], count["AZH"]) == (15, 17, 15, 12)
 
 
@@ -105,6 +107,10 @@ def test_hardware_fields_match_the_sources():
             assert (r.gpu, r.nodes, r.nics_per_node, r.nic_gbps) == ("h100-sxm", 2, 32, 100)
             assert r.fabric.startswith("EFA")
             assert r.nccl_version == ("2.18.5" if r.series == "AWK5" else "2.20.3")
+        elif r.series.startswith("OB3"):
+            # BM.GPU.B300.8: 8 GPUs, "8 x 2 x 400 Gb/s = 6.4 Tb/s" RoCE; logs: NCCL 2.28.9
+            assert (r.gpu, r.gpus_per_node, r.nics_per_node, r.nic_gbps) == ("gb300", 8, 16, 400)
+            assert r.fabric.startswith("Ethernet") and r.nccl_version == "2.28.9"
         elif r.series == "AZH":
             # page: 'NVIDIA H200 141GB', NCCL 2.20.5
             assert (r.gpu, r.gpus_per_node, r.nodes, r.nccl_version) == ("h200", 8, 1, "2.20.5")
@@ -164,6 +170,9 @@ def test_busbw_is_in_gb_per_s_and_physically_plausible():
     # @0900f63c 4.validation_scripts/0.nccl-tests/README.md, EKS p5 log:
     # "2147483648 536870912 float sum -1 9197.5 233.49 437.79"
     ("AWK5-15", 2147483648, 9197.5, 437.79),
+    # oci-gpu-quickstarts @2a523ef9 nvidia/B300/README-B300.md, 'All-to-All - 2 Nodes':
+    # "8589934592 134217728 float none -1 44498 193.04 180.98"
+    ("OB3A2-01", 8589934592, 44498, 180.98),
 ])
 def test_time_column_rows_match_the_printed_busbw(rid, size, time_us, printed_busbw):
     r = BY_ID[rid]
