@@ -41,6 +41,8 @@ SERIES = {
     "AZH": "Azure/AI-benchmarking-guide",
     # Oracle oci-gpu-quickstarts, B300 quick start
     **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OB3R", "OB3R2", "OB3A", "OB3A2")},
+    # Oracle oci-gpu-quickstarts, GB200 quick start, all-to-all across trays and racks
+    **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OQA8", "OQA64", "OQA128", "OQA192")},
 }
 NEW = [r for r in ROWS if r.series in SERIES]
 GiB = 2**30
@@ -48,14 +50,14 @@ GiB = 2**30
 
 def test_every_series_is_present_with_the_counts_sources_md_states():
     # SOURCES.md's table: 46 (TUS*), 42 (TSL*), 7 (TSJ*), 44 (TH1*), 15 + 17 (AWP4, AWP5),
-    # 15 (AWK5), 12 (AZH), 5 (OB3*)
+    # 15 (AWK5), 12 (AZH), 5 (OB3*), 8 (OQA*)
     count = {}
     for r in NEW:
         count[r.series] = count.get(r.series, 0) + 1
     assert set(count) == set(SERIES)
     group = lambda pre: sum(n for s, n in count.items() if s.startswith(pre))  # noqa: E731
     assert group("TUS") == 46 and group("TSL") == 42 and group("TH1") == 44
-    assert group("TSJ") == 7 and group("OB3") == 5
+    assert group("TSJ") == 7 and group("OB3") == 5 and group("OQA") == 8
     assert (count["AWP4"], count["AWP5"], count["AWK5"], count["AZH"]) == (15, 17, 15, 12)
 
 
@@ -111,6 +113,12 @@ def test_hardware_fields_match_the_sources():
             # BM.GPU.B300.8: 8 GPUs, "8 x 2 x 400 Gb/s = 6.4 Tb/s" RoCE; logs: NCCL 2.28.9
             assert (r.gpu, r.gpus_per_node, r.nics_per_node, r.nic_gbps) == ("gb300", 8, 16, 400)
             assert r.fabric.startswith("Ethernet") and r.nccl_version == "2.28.9"
+        elif r.series.startswith("OQA"):
+            # GB200 trays of 4 GPUs, 4 x 400 Gb/s InfiniBand each; 16 trays per NVLink domain
+            trays = {"OQA8": 2, "OQA64": 16, "OQA128": 32, "OQA192": 48}[r.series]
+            assert r.total_gpus == 4 * trays, r.id
+            assert r.nics_per_node == r.gpus_per_node and r.nic_gbps == 400, r.id
+            assert (r.gpu, r.collective, r.nccl_version) == ("gb200", "all_to_all", "2.27.3")
         elif r.series == "AZH":
             # page: 'NVIDIA H200 141GB', NCCL 2.20.5
             assert (r.gpu, r.gpus_per_node, r.nodes, r.nccl_version) == ("h200", 8, 1, "2.20.5")
@@ -138,6 +146,9 @@ def test_sizes_follow_the_selection_rule():
             assert s == 32 * GiB, r.id
         elif r.series.startswith("TSJ"):
             assert s == 8 * GiB and r.nodes == 4, r.id  # "peak busBW at 8 GiB (GB/s), 4 nodes"
+        elif r.series.startswith(("OB3", "OQA")):
+            # pages that print only their largest sizes ("truncated"): taken whole
+            assert s >= 4 * GiB, r.id
         else:
             # full sweeps: 8 B x 4^k, plus the sweep's largest size
             largest = max(q.size_bytes for q in NEW if q.series == r.series)
@@ -173,6 +184,9 @@ def test_busbw_is_in_gb_per_s_and_physically_plausible():
     # oci-gpu-quickstarts @2a523ef9 nvidia/B300/README-B300.md, 'All-to-All - 2 Nodes':
     # "8589934592 134217728 float none -1 44498 193.04 180.98"
     ("OB3A2-01", 8589934592, 44498, 180.98),
+    # oci-gpu-quickstarts @2a523ef9 nvidia/GB200/README-GB200.md, '32 Hosts 2 Racks':
+    # "8589934592 2147483648 float none -1 95018 90.40 89.70"
+    ("OQA128-02", 8589934592, 95018, 89.70),
 ])
 def test_time_column_rows_match_the_printed_busbw(rid, size, time_us, printed_busbw):
     r = BY_ID[rid]
