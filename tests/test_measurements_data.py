@@ -39,6 +39,12 @@ SERIES = {
     "AWK5": "aws-samples/awsome-distributed-training",
     # Azure AI-benchmarking-guide, ND H200 v5
     "AZH": "Azure/AI-benchmarking-guide",
+    # Oracle oci-gpu-quickstarts, B300 quick start
+    **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OB3R", "OB3R2", "OB3A", "OB3A2")},
+    # Oracle oci-gpu-quickstarts, GB200 quick start, all-to-all across trays and racks
+    **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OQA8", "OQA64", "OQA128", "OQA192")},
+    # Oracle oci-gpu-quickstarts, GB300 quick start, all-to-all from one tray to two racks
+    **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OGA4", "OGA8", "OGA64", "OGA128")},
 }
 NEW = [r for r in ROWS if r.series in SERIES]
 GiB = 2**30
@@ -46,14 +52,15 @@ GiB = 2**30
 
 def test_every_series_is_present_with_the_counts_sources_md_states():
     # SOURCES.md's table: 46 (TUS*), 42 (TSL*), 7 (TSJ*), 44 (TH1*), 15 + 17 (AWP4, AWP5),
-    # 15 (AWK5), 12 (AZH)
+    # 15 (AWK5), 12 (AZH), 5 (OB3*), 8 (OQA*), 8 (OGA*)
     count = {}
     for r in NEW:
         count[r.series] = count.get(r.series, 0) + 1
     assert set(count) == set(SERIES)
     group = lambda pre: sum(n for s, n in count.items() if s.startswith(pre))  # noqa: E731
     assert group("TUS") == 46 and group("TSL") == 42 and group("TH1") == 44
-    assert group("TSJ") == 7
+    assert group("TSJ") == 7 and group("OB3") == 5 and group("OQA") == 8
+    assert group("OGA") == 8
     assert (count["AWP4"], count["AWP5"], count["AWK5"], count["AZH"]) == (15, 17, 15, 12)
 
 
@@ -105,6 +112,22 @@ def test_hardware_fields_match_the_sources():
             assert (r.gpu, r.nodes, r.nics_per_node, r.nic_gbps) == ("h100-sxm", 2, 32, 100)
             assert r.fabric.startswith("EFA")
             assert r.nccl_version == ("2.18.5" if r.series == "AWK5" else "2.20.3")
+        elif r.series.startswith("OB3"):
+            # BM.GPU.B300.8: 8 GPUs, "8 x 2 x 400 Gb/s = 6.4 Tb/s" RoCE; logs: NCCL 2.28.9
+            assert (r.gpu, r.gpus_per_node, r.nics_per_node, r.nic_gbps) == ("gb300", 8, 16, 400)
+            assert r.fabric.startswith("Ethernet") and r.nccl_version == "2.28.9"
+        elif r.series.startswith("OQA"):
+            # GB200 trays of 4 GPUs, 4 x 400 Gb/s InfiniBand each; 16 trays per NVLink domain
+            trays = {"OQA8": 2, "OQA64": 16, "OQA128": 32, "OQA192": 48}[r.series]
+            assert r.total_gpus == 4 * trays, r.id
+            assert r.nics_per_node == r.gpus_per_node and r.nic_gbps == 400, r.id
+            assert (r.gpu, r.collective, r.nccl_version) == ("gb200", "all_to_all", "2.27.3")
+        elif r.series.startswith("OGA"):
+            # BM.GPU.GB300.4: 4 GPUs and 8 x 400 Gb/s RoCE per host; logs: NCCL 2.28.7, and the
+            # rank lists: 4, 8, 64 (ranks 0-63) and 128 (ranks 0-127)
+            assert r.total_gpus == {"OGA4": 4, "OGA8": 8, "OGA64": 64, "OGA128": 128}[r.series]
+            assert r.nics_per_node == 2 * r.gpus_per_node and r.nic_gbps == 400, r.id
+            assert (r.gpu, r.nccl_version) == ("gb300", "2.28.7") and r.fabric.startswith("Ethernet")
         elif r.series == "AZH":
             # page: 'NVIDIA H200 141GB', NCCL 2.20.5
             assert (r.gpu, r.gpus_per_node, r.nodes, r.nccl_version) == ("h200", 8, 1, "2.20.5")
@@ -132,6 +155,9 @@ def test_sizes_follow_the_selection_rule():
             assert s == 32 * GiB, r.id
         elif r.series.startswith("TSJ"):
             assert s == 8 * GiB and r.nodes == 4, r.id  # "peak busBW at 8 GiB (GB/s), 4 nodes"
+        elif r.series.startswith(("OB3", "OQA", "OGA")):
+            # pages that print only their largest sizes ("truncated"): taken whole
+            assert s >= 4 * GiB, r.id
         else:
             # full sweeps: 8 B x 4^k, plus the sweep's largest size
             largest = max(q.size_bytes for q in NEW if q.series == r.series)
@@ -164,6 +190,15 @@ def test_busbw_is_in_gb_per_s_and_physically_plausible():
     # @0900f63c 4.validation_scripts/0.nccl-tests/README.md, EKS p5 log:
     # "2147483648 536870912 float sum -1 9197.5 233.49 437.79"
     ("AWK5-15", 2147483648, 9197.5, 437.79),
+    # oci-gpu-quickstarts @2a523ef9 nvidia/B300/README-B300.md, 'All-to-All - 2 Nodes':
+    # "8589934592 134217728 float none -1 44498 193.04 180.98"
+    ("OB3A2-01", 8589934592, 44498, 180.98),
+    # oci-gpu-quickstarts @2a523ef9 nvidia/GB200/README-GB200.md, '32 Hosts 2 Racks':
+    # "8589934592 2147483648 float none -1 95018 90.40 89.70"
+    ("OQA128-02", 8589934592, 95018, 89.70),
+    # @2a523ef9 nvidia/GB300/README-GB300.md, '32 Hosts 2 Racks':
+    # "17179869184 33554432 float none -1 357610 48.04 47.67"
+    ("OGA128-02", 17179869184, 357610, 47.67),
 ])
 def test_time_column_rows_match_the_printed_busbw(rid, size, time_us, printed_busbw):
     r = BY_ID[rid]
@@ -215,11 +250,12 @@ def test_nvls_marker_only_where_the_source_disabled_nvls():
             assert not V.nvls_disabled(r), r.id
 
 
-def test_only_the_p5_sweep_states_a_buffer_size():
-    # the p5 README sweep is the commit's nccl-tests.sbatch (NCCL_BUFFSIZE=8388608); no other
-    # new source states one
+def test_only_the_p5_sweep_and_the_gb300_page_state_a_buffer_size():
+    # the p5 README sweep is the commit's nccl-tests.sbatch (NCCL_BUFFSIZE=8388608); Oracle's
+    # GB300 page runs all its tests with NCCL_BUFFSIZE=16777216; no other new source states one
     for r in NEW:
-        assert V.stated_buffsize(r) == (8388608 if r.series == "AWP5" else None), r.id
+        want = {"AWP5": 8388608}.get(r.series, 16777216 if r.series.startswith("OGA") else None)
+        assert V.stated_buffsize(r) == want, r.id
 
 
 def test_the_model_can_evaluate_every_new_row():
