@@ -338,11 +338,14 @@ TRUST_MAX_GPUS = 512
 def trusted(results) -> list:
     """The results where the book says to trust the model (Appendix A): bandwidth-bound
     sizes (:data:`interlib.intervals.REGIMES`) up to :data:`TRUST_MAX_GPUS` GPUs, and
-    :data:`TRUST_NODE_MIN_SIZE` and more on one node of up to 8 GPUs."""
+    :data:`TRUST_NODE_MIN_SIZE` and more on one node of up to 8 GPUs; never an all-to-all
+    across nodes (Oracle's two-rack GB300 all-to-all is 4x below the model, with no sourced
+    mechanism)."""
     return [r for r in results
-            if (r.regime == "bandwidth-bound" and r.measurement.total_gpus <= TRUST_MAX_GPUS)
-            or (r.measurement.size_bytes >= TRUST_NODE_MIN_SIZE
-                and r.measurement.total_gpus <= 8)]
+            if not (r.measurement.collective == "all_to_all" and r.measurement.nodes > 1)
+            and ((r.regime == "bandwidth-bound" and r.measurement.total_gpus <= TRUST_MAX_GPUS)
+                 or (r.measurement.size_bytes >= TRUST_NODE_MIN_SIZE
+                     and r.measurement.total_gpus <= 8))]
 
 
 RATCHET_MARGIN = {
@@ -355,15 +358,15 @@ RATCHET_MARGIN = {
 (fractions for medians and coverage, a fold for the worst folds, a count)."""
 
 RATCHETS = {
-    "median all": 0.115 + 0.005,
-    "median 9-72": 0.136 + 0.005,
-    "median 73-512": 0.129 + 0.01,
-    "median > 512": 0.130 + 0.01,
+    "median all": 0.107 + 0.005,
+    "median 9-72": 0.125 + 0.005,
+    "median 73-512": 0.131 + 0.01,
+    "median > 512": 0.138 + 0.01,
     "worst fold >= 1 MiB 9-72": 2.52 + 0.05,
-    "worst fold >= 1 MiB 73-512": 5.77 + 0.1,
-    "points >= 1 MiB off > 2x": 10 + 0.5,
+    "worst fold >= 1 MiB 73-512": 5.99 + 0.1,
+    "points >= 1 MiB off > 2x": 13 + 0.5,
     "worst source median": 0.474 + 0.01,
-    "coverage by source": -0.752 + 0.01,
+    "coverage by source": -0.732 + 0.01,
 }
 """Ceilings on the cross-validated figures that miss their targets (issue 25: median
 <= 10 % overall and <= 15 % per bucket of 10 points or more; no point of 1 MiB or more off
