@@ -914,3 +914,28 @@ def ring_step_sends(n: int, step: int):
     if step < n - 1:
         return (g - step) % n, "reduce-scatter"
     return (g + 1 - (step - (n - 1))) % n, "all-gather"
+
+
+def figures_2026() -> dict:
+    """What NCCL does since 2.27 (issue 28), as display strings for Chapter 6's prose: the
+    release and date of each feature and NVIDIA's reported small-message gain.
+
+    >>> figures_2026()["symmetric_release"]
+    'NCCL 2.27.3'
+    """
+    from .specs import NCCL_FEATURES
+    from .specs.software import NCCL_SYMMETRIC_SMALL_MESSAGE_GAIN
+
+    def rel(name):
+        return NCCL_FEATURES[name].note.split(";")[0]
+
+    def date(name):
+        return NCCL_FEATURES[name].date
+
+    return {"symmetric_release": rel("symmetric memory kernels"),
+            "symmetric_date": date("symmetric memory kernels"),
+            "symmetric_gain": f"{NCCL_SYMMETRIC_SMALL_MESSAGE_GAIN.value:g}×",
+            "device_api_release": rel("device API"), "device_api_date": date("device API"),
+            "gin_release": rel("GPU-initiated networking (GIN)"),
+            "gin_date": date("GPU-initiated networking (GIN)"),
+            "nvls_sharp_release": rel("NVLS + IB SHARP for AllGather / ReduceScatter")}

@@ -63,7 +63,7 @@ def _fat_tree_summary(hosts, radix, oversubscription):
 register(Demo(
     "fat_tree", P.fat_tree_sizing,
     {"hosts": IntSlider(16, 65536, 4096, "hosts (NIC ports)", step=16),
-     "radix": Dropdown((16, 32, 48, 64, 128), 64, "switch radix (ports)"),
+     "radix": Dropdown((16, 32, 48, 64, 128, 144), 64, "switch radix (ports)"),
      "oversubscription": Dropdown((1.0, 2.0, 3.0, 7.0), 1.0, "leaf down:up ratio")},
     _fat_tree_summary,
     (("Double the hosts from 1,024 to 2,048 on 64-port switches, then move one slider step "

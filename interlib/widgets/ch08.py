@@ -110,12 +110,12 @@ def _capstone_update(fig, **params):
 R = capstone.REFERENCE
 register(Demo(
     "capstone", _capstone_plot,
-    {"gpu": Dropdown(("a100-sxm-80gb", "h100-sxm", "h200", "b200"), R["gpu"], "GPU"),
+    {"gpu": Dropdown(("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300"), R["gpu"], "GPU"),
      "nodes": IntSlider(1, 2048, R["nodes"], "servers (8 GPUs each)"),
      "nics_per_node": Dropdown((1, 2, 4, 8), R["nics_per_node"], "NICs per server"),
      "nic_gbps": Dropdown((100.0, 200.0, 400.0, 800.0), R["nic_gbps"], "Gb/s per NIC"),
      "fabric": Dropdown(tuple(capstone.FABRICS), R["fabric"], "fabric"),
-     "radix": Dropdown((32, 64, 128), R["radix"], "switch ports (fat tree)"),
+     "radix": Dropdown((32, 64, 128, 144), R["radix"], "switch ports (fat tree)"),
      "oversubscription": FloatSlider(1.0, 7.0, R["oversubscription"],
                                      "leaf oversubscription (x:1)", step=0.5),
      "model": Dropdown(tuple(scaling.MODELS), R["model"], "model"),
