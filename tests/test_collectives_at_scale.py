@@ -468,9 +468,10 @@ def test_custom_node_rejects_a_bad_buffsize(value):
 
 
 def test_gb300_is_in_the_catalogue_as_its_source_says():
-    # Lockwood's B300 page: 288 GB HBM3e, 8 TB/s, NVLink 5, PCIe Gen6; a Grace host
+    # Lockwood's B300 page: 288 GB HBM3e, 8 TB/s, NVLink 5, PCIe Gen6; a Grace host whose
+    # NVLink-C2C two GPUs share (the superchip, as GB200: main's catalogue since 2daa178)
     g = specs.GPUS["gb300"]
     assert (g.arch, g.nvlink_gen, g.pcie_gen, g.host_link) == ("Blackwell", 5, "6.0",
-                                                               "nvlink-c2c")
+                                                               "nvlink-c2c-superchip")
     assert g.hbm_capacity.value == 288e9 and g.hbm_bandwidth.value == 8e12
     assert "B300" in g.hbm_capacity.source.url
