@@ -377,7 +377,6 @@ def _axes():
     (lambda: ch05_plots.nccl_algorithm_label("ring", 2.5), "nodes=2.5"),
     (lambda: ch04_plots.bisection(k=0), "k=0"),
     (lambda: ch04_plots.bisection(k=-1), "k=-1"),
-    (lambda: appendix_plots.validation_curves(5), "rows=5"),
     (lambda: appendix_plots.error_by_size(5), "results=5"),
     (lambda: appendix_plots.error_by_size("x"), "results='x'"),
 ])

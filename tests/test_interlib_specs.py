@@ -484,3 +484,60 @@ def test_scaleup_ladder_table_shows_only_sourced_figures():
     assert gaudi[1] == "not in our sources" and gaudi[5] == "–" and gaudi[6] == "7×"
     with pytest.raises(ValueError, match="names="):
         hierarchy.scaleup_ladder_table(("tpu-v6",))
+
+
+# ------------------------------------------------- issue 28: the independent expert read
+def test_vera_rubin_stays_announced_with_its_later_documentation_dated():
+    """NVIDIA's Vera-Rubin NVL72 tuning guide (last updated 2026-11-09) and the NCCL 2.32.6
+    release (2026-11-09) document the system, but neither states a shipment: the status
+    stays 'announced (2026-01)' and the evidence carries its own dates and sources."""
+    from interlib.specs import scaleup
+    assert str(specs.scaleup_domain("vera-rubin-nvl72").status) == "announced (2026-01)"
+    docs = scaleup.VERA_RUBIN_DOCUMENTED
+    assert docs["tuning guide"][0] == "2026-11-09"
+    assert docs["NCCL 2.32.6"][0] == "2026-11-09"
+    assert "docs.nvidia.com" in docs["tuning guide"][1].url
+    assert docs["NCCL 2.32.6"][1].url.endswith("v2.32.6-1")
+    for date, _src in docs.values():      # each a valid Status date
+        specs.Status("announced", date, _src)
+
+
+def test_tpu_v5p_job_is_smaller_than_the_pod():
+    """Google: 8960 chips per pod, 'the largest job that can be scheduled is a 96 cube
+    (6144 chip) job' (16 x 16 x 24 chips)."""
+    from interlib.specs import scaleup
+    job, pod = scaleup.TPU_V5P_LARGEST_JOB, specs.scaleup_domain("tpu-v5p-pod").domain_size
+    assert job.value == 16 * 16 * 24 == 96 * 4 ** 3
+    assert job.value < pod.value == 8960
+    assert job.source is pod.source
+
+
+def test_cpo_availability_dates_differ_per_switch_and_neither_is_shipped():
+    """Hot Chips 2025 as reported: Quantum-X Photonics early 2026, Spectrum-X Photonics
+    second half of 2026; no source read confirms either shipped."""
+    from interlib.specs import fabric
+    given = fabric.CPO_AVAILABILITY_GIVEN
+    assert given["quantum-x-photonics"][0] == "early 2026"
+    assert given["spectrum-x-photonics"][0] == "second half of 2026"
+    for name in given:
+        assert specs.switch(name).status.state == "announced"
+        assert "no source read" in specs.switch(name).status.note
+
+
+def test_nccl_gdr_default_limits():
+    """paths.cc: netGdrLevel = NCCL_NET_GDR_C2C (default 1) ? PATH_P2C : PATH_PXB; on a
+    PCIe-only host no path is P2C, so PXB is the effective limit there."""
+    from interlib.specs import links
+    assert (links.NET_GDR_LEVEL, links.NET_GDR_LEVEL_C2C) == ("PXB", "P2C")
+
+
+def test_llama3_dp_group_members_sit_one_replica_apart():
+    """TP 8 x CP 1 x PP 16 = 128 GPUs per replica = 16 eight-GPU servers; DP 128 members,
+    one per replica, spread over 128 x 16 = 2,048 servers."""
+    from interlib.specs import studies as St
+    assert St.llama3_replica_servers() == 8 * 1 * 16 // 8
+    assert St.llama3_replica_servers(16) == 8
+    assert St.llama3_replica_servers(256) == 1      # a replica cannot fill less than a server
+    assert St.llama3_dp_16k() * St.llama3_replica_servers() == St.llama3_dp_span_servers()
+    with pytest.raises(ValueError, match="gpus_per_server=0"):
+        St.llama3_replica_servers(0)
