@@ -180,10 +180,14 @@ def _ring_all_reduce(p, t):
 
 def _gradient_sync(p, t):
     # ring all-reduce of S = params x bytes: t = 2(n-1)/n x S / B, B the achieved rate
-    # (PCIe 5.0 x16: 51 GB/s, Azure; NDR: 400 Gb/s x 0.96 = 48 GB/s)
+    # (PCIe 5.0 x16: 51 GB/s, Azure; NDR: 400 Gb/s = 50 GB/s x the usable share
+    # calibration.NET_EFFICIENCY, fitted by interlib.crossval.fit)
+    from interlib.specs import calibration as C
+
     S = p["params_billion"] * GB * p["bytes_per_param"]
     n = p["n_gpus"]
-    B = {"PCIe 5.0 x16": 51 * GB, "InfiniBand NDR (1 NIC/GPU)": 48 * GB}[p["link"]]
+    B = {"PCIe 5.0 x16": 51 * GB,
+         "InfiniBand NDR (1 NIC/GPU)": 50 * GB * C.NET_EFFICIENCY.value}[p["link"]]
     unit = 1e-3 if n == 2 else 1.0
     _printed(t, rf": {NUM} (?:ms|s) at", 2 * (n - 1) / n * S / B, scale=unit)
     _printed(t, rf"each GPU sends {NUM} [GT]B", 2 * (n - 1) / n * S,
