@@ -14,34 +14,69 @@ from typing import Callable
 from .. import _validate as v
 
 
+LOG_DECADES = 2.0
+"""A slider whose range spans more than this many decades must be logarithmic (a linear
+one cannot be set: thousands of values per pixel); tests/test_demo_grid.py checks it."""
+
+JUPYTER_NUM_FORMAT = ",.5~g"
+"""The d3 format JupyterLab's slider readouts use for :data:`interlib.display.READOUT_NUM`
+(d3 has no SI form without milli for small numbers; this one groups and trims zeros)."""
+
+
+def _check_readout(fmt):
+    from .. import display
+
+    v.instance("readout_format", fmt, str, "a format spec such as '.3g', or 'num'")
+    try:
+        display.fmt_readout(1, fmt)
+    except ValueError:
+        raise ValueError(f"readout_format={fmt!r} must be a format spec such as '.3g', "
+                         "or 'num'") from None
+
+
 @dataclass(frozen=True)
 class IntSlider:
-    """An integer slider from ``min`` to ``max``."""
+    """An integer slider from ``min`` to ``max`` (``log=True``: logarithmic, its value the
+    nearest whole number; the page adds a box to type an exact value)."""
 
     min: int
     max: int
     default: int
     label: str
     step: int = 1
+    log: bool = False
+    readout_format: str = ",d"
 
     def __post_init__(self):
-        v.integer("min", self.min)
+        v.integer("min", self.min, lo=1 if self.log else None)
         v.integer("max", self.max, lo=self.min)
         v.integer("default", self.default, lo=self.min, hi=self.max)
         v.instance("label", self.label, str, "a string")
         v.integer("step", self.step, lo=1)
+        v.flag("log", self.log)
+        _check_readout(self.readout_format)
 
     def values(self):
         """Extremes and default: what the tests try."""
         return sorted({self.min, self.max, self.default})
 
+    def value_of(self, x) -> int:
+        """The control's value from a widget's (a log slider's is a float)."""
+        return int(round(x))
+
     def make(self):
+        import math
+
         import ipywidgets as W
 
+        common = dict(description=self.label, continuous_update=False,
+                      style={"description_width": "initial"}, layout=W.Layout(width="95%"))
+        if self.log:
+            return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
+                                    max=math.log10(self.max), step=0.01,
+                                    readout_format=",.0f", **common)
         return W.IntSlider(value=self.default, min=self.min, max=self.max, step=self.step,
-                           description=self.label, continuous_update=False,
-                           style={"description_width": "initial"},
-                           layout=W.Layout(width="95%"))
+                           **common)
 
 
 @dataclass(frozen=True)
@@ -63,25 +98,28 @@ class FloatSlider:
         v.instance("label", self.label, str, "a string")
         v.positive("step", self.step)
         v.flag("log", self.log)
-        v.instance("readout_format", self.readout_format, str, "a format spec such as '.3g'")
-        try:
-            format(1.0, self.readout_format)
-        except ValueError:
-            raise ValueError(f"readout_format={self.readout_format!r} must be a format spec "
-                             "such as '.3g'") from None
+        _check_readout(self.readout_format)
         if self.log and self.min <= 0:
             raise ValueError(f"min={self.min} must be > 0 for a log slider")
 
     def values(self):
         return sorted({self.min, self.max, self.default})
 
+    def value_of(self, x) -> float:
+        """The control's value from a widget's."""
+        return float(x)
+
     def make(self):
         import math
 
         import ipywidgets as W
 
+        from .. import display
+
+        fmt = JUPYTER_NUM_FORMAT if self.readout_format == display.READOUT_NUM else \
+            self.readout_format
         common = dict(description=self.label, continuous_update=False,
-                      readout_format=self.readout_format,
+                      readout_format=fmt,
                       style={"description_width": "initial"}, layout=W.Layout(width="95%"))
         if self.log:
             return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
@@ -90,27 +128,56 @@ class FloatSlider:
                              **common)
 
 
+def option_label(o) -> str:
+    """How an option reads when no label is given: ``True``/``False`` as ``on``/``off``, a
+    whole float without its ``.0``, numbers grouped; text as it is."""
+    if isinstance(o, bool):
+        return "on" if o else "off"
+    if isinstance(o, float) and o.is_integer():
+        o = int(o)
+    if isinstance(o, int):
+        return f"{o:,}"
+    return str(o)
+
+
 @dataclass(frozen=True)
 class Dropdown:
-    """A choice among ``options``."""
+    """A choice among ``options`` (the values the function gets); ``labels``, if given,
+    are what the reader sees for each (words and units: ``"400 Gb/s"``, a product name
+    instead of a catalogue id), else :func:`option_label` of each."""
 
     options: tuple
     default: object
     label: str
+    labels: tuple | None = None
 
     def __post_init__(self):
         v.items("options", self.options)
         v.instance("label", self.label, str, "a string")
         if self.default not in self.options:
             raise ValueError(f"default={self.default!r} is not one of {self.options}")
+        if self.labels is not None:
+            v.items("labels", self.labels)
+            if len(self.labels) != len(self.options) or \
+                    not all(isinstance(x, str) and x for x in self.labels):
+                raise ValueError(f"labels={self.labels!r} must be one non-empty string per "
+                                 f"option ({len(self.options)})")
 
     def values(self):
         return list(self.options)
 
+    def shown(self) -> list[str]:
+        """What the reader sees for each option."""
+        return list(self.labels) if self.labels is not None else \
+            [option_label(o) for o in self.options]
+
+    def value_of(self, x):
+        return x
+
     def make(self):
         import ipywidgets as W
 
-        return W.Dropdown(options=list(self.options), value=self.default,
+        return W.Dropdown(options=list(zip(self.shown(), self.options)), value=self.default,
                           description=self.label, style={"description_width": "initial"})
 
 
@@ -135,6 +202,11 @@ class Demo:
             (:class:`LiveFigure`; fixed axes limits make this valid). It must give the
             same picture as ``func``; tests/test_demo_updates.py compares the two pixel by
             pixel. Without it, ``show`` calls ``func`` on every move.
+        limits: Optional ``limits(**params) -> {key: (lo, hi)}``: the range of each slider
+            that depends on other controls (a ring's steps on its GPU count, the GPUs on
+            one side on the domain). JupyterLab, the static page and its live mode all
+            move the slider into that range (:meth:`resolve`), so its readout is always
+            the value the figure uses.
     """
 
     name: str
@@ -143,9 +215,31 @@ class Demo:
     summary: Callable | None = None
     questions: tuple = field(default_factory=tuple)
     update: Callable | None = None
+    limits: Callable | None = None
 
     def defaults(self) -> dict:
         return {k: c.default for k, c in self.controls.items()}
+
+    def ranges(self, params: dict) -> dict:
+        """``{key: (lo, hi)}`` of the sliders whose range follows other controls, at the
+        control values ``params`` (``limits(**params)``, each within the slider's own
+        range); empty without a ``limits`` hook."""
+        if self.limits is None:
+            return {}
+        out = {}
+        for key, (lo, hi) in self.limits(**params).items():
+            c = self.controls[key]
+            lo, hi = max(lo, c.min), min(hi, c.max)
+            out[key] = (lo, max(lo, hi))
+        return out
+
+    def resolve(self, params: dict) -> dict:
+        """``params`` with every dependent slider moved into its range at the others'
+        values (:meth:`ranges`): the values the figure uses and the readouts show."""
+        out = dict(params)
+        for key, (lo, hi) in self.ranges(out).items():
+            out[key] = type(self.controls[key].default)(min(max(out[key], lo), hi))
+        return out
 
 
 DEMOS: dict[str, Demo] = {}

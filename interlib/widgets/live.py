@@ -30,7 +30,9 @@ def check_params(name: str, params) -> dict:
     """Every control value of demo ``name``: the defaults updated by ``params``, each value
     checked and typed as its control gives it (IntSlider: int; FloatSlider: float within its
     range, a value outside it by rounding only (1e-9, relative) moved onto the bound;
-    Dropdown: the option itself). Raises ValueError naming the parameter otherwise."""
+    Dropdown: the option itself), then every slider whose range follows the others moved
+    into it (:meth:`~interlib.widgets.Demo.resolve`). Raises ValueError naming the
+    parameter otherwise."""
     from .core import Dropdown, FloatSlider, IntSlider, get
     demo = get(name)
     v.instance("params", params, dict, "a dict of control values")
@@ -61,14 +63,15 @@ def check_params(name: str, params) -> dict:
             out[key] = float(v.number(key, value, lo=control.min, hi=control.max))
         else:  # pragma: no cover - Demo controls are one of the three
             raise ValueError(f"control {key!r} has an unknown type {type(control).__name__}")
-    return out
+    return demo.resolve(out)
 
 
 def frame(name: str, params_json: str) -> str:
     """Demo ``name`` at the control values ``params_json`` (a JSON object; missing values:
     the defaults), as JSON: ``{"ok": true, "src": PNG data URL, "alt": alt text,
     "summary_html": the numbers as a <pre>, "summary": their text, "params": the values
-    used, as a JSON string}``, or ``{"ok": false, "error": message}``. Never raises."""
+    used, as a JSON string, "ranges": {key: [lo, hi]} of the sliders whose range follows
+    the others}``, or ``{"ok": false, "error": message}``. Never raises."""
     try:
         v.instance("name", name, str, "a demo name")
         v.instance("params_json", params_json, str, "a JSON object")
@@ -93,7 +96,8 @@ def _frame(name: str, params: dict) -> dict:
     src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
     return {"ok": True, "src": src, "alt": alt, "summary": text or "",
             "summary_html": _pre_html(text) if text is not None else "",
-            "params": json.dumps(kw)}
+            "params": json.dumps(kw),
+            "ranges": {k: list(r) for k, r in get(name).ranges(kw).items()}}
 
 
 def versions() -> str:

@@ -9,8 +9,9 @@ from ...plots import ch08 as P
 def _eff(model="llama-3-70b", mfu=0.4, overlap=0.8) -> dict:
     sweep = P.efficiency_sweep(model, mfu, overlap)
     counts = list(P.GPU_COUNTS)
-    return {fab: {n: float(sweep[fab][counts.index(n)]) for n in counts}
-            for fab in steptime.FABRICS}
+    return {fab: {n: float(sweep[fab][counts.index(n)]) for n in counts
+                  if sweep[fab][counts.index(n)] == sweep[fab][counts.index(n)]}
+            for fab in steptime.FABRICS}  # only the counts where the model fits in HBM
 
 
 def _fabrics():
@@ -97,7 +98,7 @@ def cap_nics() -> str:
             f"{b.tree.cables:,} cables: half the NIC ports need half the fabric. The step "
             f"goes from {D.fmt_time(a.step.step)} to {D.fmt_time(b.step.step)} (PP "
             f"{D.fmt_time(a.step.pp)} → {D.fmt_time(b.step.pp)}, DP {D.fmt_time(a.step.dp)} → "
-            f"{D.fmt_time(b.step.dp)}, partly hidden), so waiting costs "
+            f"{D.fmt_time(b.step.dp)}, partly hidden), so the GPU time not spent computing costs "
             f"${a.idle.dollars_lost:,.0f} → ${b.idle.dollars_lost:,.0f} per month at "
             f"${price:.2f} per GPU-hour. Compare the difference with what half the NICs, "
             "switches, cables and optics cost: at this size, where TP on NVLink dominates, "
