@@ -18,9 +18,10 @@ LOG_DECADES = 2.0
 """A slider whose range spans more than this many decades must be logarithmic (a linear
 one cannot be set: thousands of values per pixel); tests/test_demo_grid.py checks it."""
 
-JUPYTER_NUM_FORMAT = ",.5~g"
-"""The d3 format JupyterLab's slider readouts use for :data:`interlib.display.READOUT_NUM`
-(d3 has no SI form without milli for small numbers; this one groups and trims zeros)."""
+JUPYTER_NUM_FORMAT = ",.4r"
+"""The d3 format JupyterLab's slider readouts use for :data:`interlib.display.READOUT_NUM`:
+grouped decimals to 4 significant digits, never an exponent (ipywidgets accepts no d3 ``~``
+and d3's SI form writes 0.0078 as "7.8m"). The readout is editable: type an exact value."""
 
 
 def _check_readout(fmt):
