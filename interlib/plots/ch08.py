@@ -251,7 +251,7 @@ def capstone_design(**params):
     ax.set_ylim(-0.45, 1.0)
     ax.set_xlim(0, 1.04)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: display.fmt_pct(x)))
-    ax.set_xlabel("share of the training step time (100 % = the step)")
+    ax.set_xlabel("share of the training step (100 % = the step)")
     ax.legend(fontsize=8, ncol=6, loc="upper center", frameon=False)
     ax.text(0.5, 0.5, "", ha="center", va="center", fontsize=9, wrap=True,
             transform=ax.transAxes, visible=False)  # shown for an impossible design
@@ -313,5 +313,6 @@ def _fill_capstone_design(fig, **params):
         f"{display.fmt_bytes(s.memory.capacity)} per GPU\nNot computing: "
         f"{display.fmt_pct(1 - s.efficiency)} of GPU time = ${d.idle.dollars_lost:,.0f} per "
         f"{display.fmt_time(d.period_s)} (bubble ${bubble:,.0f}, communication "
-        f"${comm_cost:,.0f}); an interruption every {display.fmt_time(d.mtbi_s)}")
+        f"${comm_cost:,.0f}); an interruption every {display.fmt_time(d.mtbi_s)}"
+        .replace("$", r"\$"))  # dollars, not maths
     return [*bars, *ax.lines, ax.spines["left"], ax.title, note]

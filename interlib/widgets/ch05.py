@@ -97,7 +97,7 @@ def _credit_summary(buffer_packets, load, rtt_steps):
 
 register(Demo(
     "credit_flow", P.credit_flow,
-    {"buffer_packets": IntSlider(1, 128, 32, "receive buffer = credits (packets)", log=True,
+    {"buffer_packets": IntSlider(1, 128, 16, "receive buffer = credits (packets)", log=True,
                                  readout_format="num"),
      "load": FloatSlider(0.0, 0.9, 0.5, "receiver's port taken by other traffic",
                          step=0.05),
@@ -106,8 +106,9 @@ register(Demo(
     (("With no other traffic (load 0), how many credits does the sender need to reach full "
       "rate for each round trip? Compare with the bandwidth-delay product.",
       A.credit_bdp),
-     ("At load 0.5, both senders deliver about the same goodput. What is the lossy sender "
-      "doing with the rest of the link, and who else pays for it?",
+     ("Set the buffer to the round trip (32). At load 0.5 both senders now deliver about "
+      "the same goodput. What is the lossy sender doing with the rest of the link, and who "
+      "else pays for it?",
       A.credit_lossy),
      ("Why does a longer cable (larger round trip) force an InfiniBand switch to have "
       "more buffer per port?",

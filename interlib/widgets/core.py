@@ -316,6 +316,66 @@ def figure_bbox(fig):
     return Bbox.union([tight.padded(0.1), full])
 
 
+NARROW_WIDTH_IN = 4.0
+"""Width of a demo's phone figure, inches (384 px at the book's 96 dpi: shown in a
+330-390 px box, its 10-point text stays about 11 px tall)."""
+
+NARROW_BELOW_PX = 600
+"""The page shows the phone figure when the demo's box is narrower than this (CSS px)."""
+
+
+def narrow_figure(fig):
+    """Re-lay ``fig`` out, in place, for a phone: :data:`NARROW_WIDTH_IN` wide, panels
+    side by side stacked into one column (reading order), margins from the text sizes
+    (matplotlib's constrained layout, run once and then frozen, so an ``update`` hook's
+    later changes keep one layout). Returns ``fig``."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.gridspec import GridSpec
+
+    _check_fig(fig)
+    axes = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    w, h = fig.get_size_inches()
+    if not axes:
+        return fig
+    nrows, ncols = axes[0].get_subplotspec().get_gridspec().get_geometry()
+    if ncols > 1:
+        order = sorted(axes, key=lambda a: (a.get_subplotspec().rowspan.start,
+                                            a.get_subplotspec().colspan.start))
+        gs = GridSpec(len(order), 1, figure=fig)
+        for i, ax in enumerate(order):
+            ax.set_subplotspec(gs[i])
+        panel_h = max(2.6, h * NARROW_WIDTH_IN / w * 1.15)
+        height = panel_h * len(order) + 0.4
+    else:
+        height = max(h * 0.85, 2.8 * nrows)
+    # Titles and figure-level notes wrap at the new width; legends get smaller type.
+    titles = [t for ax in axes for t in (ax.title, ax._left_title, ax._right_title)]
+    sup = [fig._suptitle] if getattr(fig, "_suptitle", None) is not None else []
+    for t in [*fig.texts, *titles, *sup]:
+        t.set_wrap(True)
+    for ax in axes:
+        leg = ax.get_legend()
+        if leg is not None:
+            for t in leg.get_texts():
+                t.set_fontsize(min(t.get_fontsize(), 7.5))
+        if leg is not None and getattr(leg, "_ncols", 1) > 3:  # a wide one-row legend
+            handles, labels = ax.get_legend_handles_labels()
+            ax.legend(handles, labels, ncol=3, fontsize=7.5, loc=leg._loc,
+                      frameon=leg.get_frame_on()).set_zorder(leg.get_zorder())
+    # Notes written under the axes (figure text low on the figure) get a band of their own.
+    notes = [t for t in fig.texts if t.get_position()[1] < 0.2]
+    band = 1.1 if notes else 0.0
+    for t in notes:
+        t.set_position((0.03, 0.01))
+        t.set_verticalalignment("bottom")
+    height += band
+    fig.set_size_inches(NARROW_WIDTH_IN, height)
+    fig.set_layout_engine("constrained", rect=(0, band / height, 1, 1 - band / height))
+    (fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)).draw()
+    fig.set_layout_engine("none")
+    return fig
+
+
 def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
     """The figure rendered to PNG bytes by Agg at its own dpi, cropped to ``bbox`` (inches;
     default: :func:`figure_bbox`). ``compress_level`` is zlib's (1 is fastest)."""
@@ -380,14 +440,17 @@ class LiveFigure:
     Otherwise the whole figure is redrawn (still without building a new one).
     """
 
-    def __init__(self, demo: Demo, bbox=None):
+    def __init__(self, demo: Demo, bbox=None, narrow: bool = False):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.transforms import Bbox
 
         v.instance("demo", demo, Demo, "a widgets.Demo")
         _check_bbox(bbox)
+        v.flag("narrow", narrow)
         self.demo = demo
         self.fig = demo.func(**demo.defaults())
+        if narrow:
+            narrow_figure(self.fig)
         self.canvas = FigureCanvasAgg(self.fig)
         self.bbox = bbox or figure_bbox(self.fig)
         full = Bbox.from_bounds(0, 0, *self.fig.get_size_inches())
@@ -426,13 +489,15 @@ class LiveFigure:
         return buf.getvalue()
 
 
-def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int):
+def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int, narrow: bool = False):
     """``demo.func(**kw)`` drawn once and closed: ``(png, alt, bbox)`` (``bbox=None``:
-    measured on this figure)."""
+    measured on this figure; ``narrow``: laid out for a phone, :func:`narrow_figure`)."""
     import matplotlib.pyplot as plt
 
     fig = demo.func(**kw)
     try:
+        if narrow:
+            narrow_figure(fig)
         bbox = bbox or figure_bbox(fig)
         return figure_png(fig, bbox, compress_level), figure_alt(fig, demo.name, kw), bbox
     finally:
@@ -447,11 +512,13 @@ class DemoFrames:
     :func:`show` (JupyterLab) and :func:`interlib.widgets.live.frame` (the site's live
     demos) both draw through it."""
 
-    def __init__(self, demo: Demo, bbox=None):
+    def __init__(self, demo: Demo, bbox=None, narrow: bool = False):
         v.instance("demo", demo, Demo, "a widgets.Demo")
         _check_bbox(bbox)
+        v.flag("narrow", narrow)
         self.demo = demo
-        self.live = LiveFigure(demo, bbox) if demo.update is not None else None
+        self.narrow = narrow
+        self.live = LiveFigure(demo, bbox, narrow) if demo.update is not None else None
         self.bbox = self.live.bbox if self.live is not None else bbox
 
     def frame(self, kw: dict, compress_level: int = 1) -> tuple[bytes, str, str | None]:
@@ -461,19 +528,23 @@ class DemoFrames:
             png, alt = self.live.frame(kw, compress_level), figure_alt(self.live.fig, demo.name, kw)
         else:
             if self.bbox is None:  # the render area, measured at the defaults
-                self.bbox = _new_frame(demo, demo.defaults(), None, compress_level)[2]
-            png, alt, _ = _new_frame(demo, kw, self.bbox, compress_level)
+                self.bbox = _new_frame(demo, demo.defaults(), None, compress_level,
+                                       self.narrow)[2]
+            png, alt, _ = _new_frame(demo, kw, self.bbox, compress_level, self.narrow)
         return png, alt, (demo.summary(**kw) if demo.summary is not None else None)
 
 
-def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6):
+def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6,
+           narrow: bool = False):
     """The demo at its defaults updated by ``params``, as ``(img_html, summary_html,
     bbox)``: what :func:`show` puts in its two HTML widgets, and the render area to reuse
-    for the next frame (``bbox=None``: measure it). Exposed for tests and the benchmark."""
+    for the next frame (``bbox=None``: measure it). ``narrow``: the phone layout
+    (:func:`narrow_figure`). Exposed for tests and the benchmark."""
     demo = get(name)
     _check_bbox(bbox)
     v.integer("compress_level", compress_level, lo=0, hi=9)
+    v.flag("narrow", narrow)
     kw = {**demo.defaults(), **_check_params(demo.func, params)}
-    png, alt, bbox = _new_frame(demo, kw, bbox, compress_level)
+    png, alt, bbox = _new_frame(demo, kw, bbox, compress_level, narrow)
     text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
     return _img_html(png, alt), text, bbox

@@ -96,11 +96,16 @@ def control_html(demo_name: str, key: str, control, limits=None) -> str:
 
 def static_html(name: str) -> str:
     """The demo at its defaults as static HTML: controls, figure, numbers, questions."""
-    from .core import get, render
+    from .core import NARROW_BELOW_PX, get, render
     from .questions import questions_html
 
     demo = get(name)
     img, text, _ = render(name)
+    phone, _, _ = render(name, narrow=True)
+    # A phone (a box under NARROW_BELOW_PX) gets the figure laid out for its width.
+    src = phone.split('src="', 1)[1].split('"', 1)[0]
+    img = (f'<picture><source media="(max-width: {NARROW_BELOW_PX - 1}px)" srcset="{src}">'
+           f"{img}</picture>")
     ranges = demo.ranges(demo.defaults())
     controls = "".join(control_html(name, k, c, ranges.get(k))
                        for k, c in demo.controls.items())

@@ -20,6 +20,7 @@
   "use strict";
 
   const script = document.currentScript;
+  const NARROW_BELOW_PX = 600;  // interlib.widgets.core.NARROW_BELOW_PX
   const STATIC = new URL(".", script ? script.src : document.baseURI);
 
   // --- Python-style format specs for the readouts: [,][.precision](d|f|e|g|%) ---------
@@ -334,7 +335,10 @@
     const id = nextId++;
     waiting.set(id, {demo, params});
     demo.querySelector(".interlib-plot")?.setAttribute("aria-busy", "true");
-    worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params});
+    // A box narrower than the page's breakpoint (a phone) gets the phone layout.
+    const plot = demo.querySelector(".interlib-plot");
+    const narrow = !!plot && plot.clientWidth > 0 && plot.clientWidth < NARROW_BELOW_PX;
+    worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params, narrow});
   }
 
   function show(demo, resultText, sent) {
@@ -343,6 +347,8 @@
     try { r = JSON.parse(resultText); } catch (err) { r = {ok: false, error: String(err)}; }
     if (r.ok) {
       const img = demo.querySelector(".interlib-plot img");
+      // The live image replaces both static ones (wide and phone layouts).
+      for (const s of demo.querySelectorAll(".interlib-plot picture source")) s.remove();
       if (img) {
         img.alt = r.alt;
         img.src = r.src;
