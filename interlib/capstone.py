@@ -50,8 +50,7 @@ class Design:
         system: The node (:class:`~interlib.specs.System`).
         tree: The network (:class:`~interlib.topology.FatTree`).
         step: The step-time breakdown (:class:`~interlib.steptime.StepTime`).
-        idle: GPU-hours and dollars of the GPUs' time not spent computing over ``period_s``
-            (1 - efficiency: the pipeline bubble plus the communication they wait for).
+        idle: GPU-hours and dollars lost to exposed communication over ``period_s``.
         mtbi_s: Mean time between unexpected interruptions, s (Llama 3 rate).
         interruption_overhead: Share of time lost to interruptions and checkpoints.
         n_gpus: GPUs.
@@ -60,6 +59,9 @@ class Design:
         period_s: The costed period, s.
         price_per_gpu_hour: The reader's price, $.
         tp, pp: Tensor and pipeline degrees.
+        not_computing: GPU-hours and dollars of all the time the GPUs do not compute
+            (1 - efficiency: the pipeline bubble plus the exposed communication), the
+            cost that sits beside the efficiency.
     """
 
     system: object
@@ -75,6 +77,7 @@ class Design:
     price_per_gpu_hour: float
     tp: int = 1
     pp: int = 1
+    not_computing: object = None
 
     @property
     def fits(self) -> bool:
@@ -84,14 +87,11 @@ class Design:
 
     @property
     def waiting_split(self) -> tuple[float, float]:
-        """The idle dollars split ``(pipeline bubble, exposed communication)`` in
-        proportion to their times."""
-        s = self.step
-        idle = s.bubble + s.exposed_comm
-        if idle <= 0:
-            return 0.0, 0.0
-        return (self.idle.dollars_lost * s.bubble / idle,
-                self.idle.dollars_lost * s.exposed_comm / idle)
+        """:attr:`not_computing`'s dollars split ``(pipeline bubble, exposed
+        communication)``; the second is :attr:`idle`'s."""
+        total = float(self.not_computing.dollars_lost)
+        comm = float(self.idle.dollars_lost)
+        return max(total - comm, 0.0), comm
 
 
 def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
@@ -164,11 +164,12 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     st = steptime.step_time(sys_, model, tp, pp, dp, seq_len, 1, micro_batches, mfu, overlap,
                             tree.oversubscription, leaf_nodes, sharp, zero)
     period = period_days * day
-    idle = cost.idle_cost(n, 1.0 - st.efficiency, period, price_per_gpu_hour)
+    idle = cost.idle_cost(n, st.comm_fraction, period, price_per_gpu_hour)
+    not_computing = cost.idle_cost(n, 1.0 - st.efficiency, period, price_per_gpu_hour)
     mtbi = float(cost.mean_time_between_interruptions(n))
     ovh = float(cost.interruption_overhead(n))
     return Design(sys_, tree, st, idle, mtbi, ovh, n, dp, st.layout.tokens / st.step, period,
-                  float(price_per_gpu_hour), tp, pp)
+                  float(price_per_gpu_hour), tp, pp, not_computing)
 
 
 _TIER_NAMES = ("leaf", "spine", "core")
@@ -228,10 +229,11 @@ def design_table(d: Design):
             ["slowest communication", _slowest(bn)],
             ["efficiency (compute / step)", display.fmt_pct(s.efficiency)],
             ["throughput", f"{d.tokens_per_s:,.0f} tokens/s"],
-            ["GPU-hours not computing (bubble + waiting)", f"{d.idle.gpu_hours_lost:,.0f} of "
-                                                          f"{d.idle.gpu_hours:,.0f} in "
-                                                          f"{display.fmt_time(d.period_s)}"],
-            ["cost of that time", f"${d.idle.dollars_lost:,.0f} (bubble ${bubble:,.0f}, "
+            ["GPU-hours not computing (bubble + waiting)",
+             f"{d.not_computing.gpu_hours_lost:,.0f} of {d.not_computing.gpu_hours:,.0f} in "
+             f"{display.fmt_time(d.period_s)}"],
+            ["cost of that time", f"${d.not_computing.dollars_lost:,.0f} (bubble "
+                                  f"${bubble:,.0f}, "
                                   f"communication ${comm:,.0f}) at "
                                   f"${d.price_per_gpu_hour:.2f}/GPU-hour (assumed)"],
         ]

@@ -22,6 +22,7 @@ Needs /usr/bin/chromium (skipped with a message otherwise, as tests/test_site_of
 from __future__ import annotations
 
 import json
+import math
 import re
 from urllib.parse import urlparse
 
@@ -163,8 +164,10 @@ def _check_state(docname, name, state):
                 f"{params[key]!r} as {want!r}")
     for key, (lo, hi) in demo.ranges(params).items():  # a dependent range follows
         shown = state["controls"][key]
-        assert (float(shown["min"]), float(shown["max"])) == (lo, hi), (
-            f"{where}: {key} spans {shown['min']}..{shown['max']}, the others allow {lo}..{hi}")
+        want = (math.log10(lo), math.log10(hi)) if demo.controls[key].log else (lo, hi)
+        assert (float(shown["min"]), float(shown["max"])) == pytest.approx(want), (
+            f"{where}: {key} spans {shown['min']}..{shown['max']} (positions), the others "
+            f"allow {lo}..{hi}")
     numbers, alt = _expected(name, params)
     assert state["numbers"] == numbers, (
         f"{where} at {params}: the page prints\n{state['numbers']}\nCPython prints\n{numbers}")

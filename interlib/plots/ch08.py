@@ -311,7 +311,7 @@ def _fill_capstone_design(fig, **params):
         f"bisection {display.fmt_rate(t.bisection_per_direction)} per direction. "
         f"Memory: {display.fmt_bytes(s.memory.total)} of "
         f"{display.fmt_bytes(s.memory.capacity)} per GPU\nNot computing: "
-        f"{display.fmt_pct(1 - s.efficiency)} of GPU time = ${d.idle.dollars_lost:,.0f} per "
+        f"{display.fmt_pct(1 - s.efficiency)} of GPU time = ${d.not_computing.dollars_lost:,.0f} per "
         f"{display.fmt_time(d.period_s)} (bubble ${bubble:,.0f}, communication "
         f"${comm_cost:,.0f}); an interruption every {display.fmt_time(d.mtbi_s)}"
         .replace("$", r"\$"))  # dollars, not maths

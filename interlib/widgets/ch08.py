@@ -89,7 +89,7 @@ def _capstone_summary(**params):
             f"{capstone._slowest(s.layout.bottleneck)}.\n"
             f"Efficiency (compute / step) {display.fmt_pct(s.efficiency)}: the other "
             f"{display.fmt_pct(1 - s.efficiency)} of GPU time costs "
-            f"${d.idle.dollars_lost:,.0f} per {display.fmt_time(d.period_s)} (bubble "
+            f"${d.not_computing.dollars_lost:,.0f} per {display.fmt_time(d.period_s)} (bubble "
             f"${bubble:,.0f}, communication ${comm:,.0f}).")
 
 

@@ -98,7 +98,7 @@ def cap_nics() -> str:
             f"{b.tree.cables:,} cables: half the NIC ports need half the fabric. The step "
             f"goes from {D.fmt_time(a.step.step)} to {D.fmt_time(b.step.step)} (PP "
             f"{D.fmt_time(a.step.pp)} → {D.fmt_time(b.step.pp)}, DP {D.fmt_time(a.step.dp)} → "
-            f"{D.fmt_time(b.step.dp)}, partly hidden), so the GPU time not spent computing costs "
+            f"{D.fmt_time(b.step.dp)}, partly hidden), so waiting costs "
             f"${a.idle.dollars_lost:,.0f} → ${b.idle.dollars_lost:,.0f} per month at "
             f"${price:.2f} per GPU-hour. Compare the difference with what half the NICs, "
             "switches, cables and optics cost: at this size, where TP on NVLink dominates, "
