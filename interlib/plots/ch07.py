@@ -98,7 +98,7 @@ def _fill_ladder(fig, generation, oversubscription):
             label.set_color(COLORS["black"])
         else:  # a rung this system does not have: say so, so its row is not a puzzle
             label.set_position((_LADDER_XLIM[0] * 6, y[name]))
-            label.set_text(f"none in {generation} (the ratio at left skips this row)")
+            label.set_text(f"none in {generation}")
             label.set_fontweight("normal")
             label.set_color(COLORS["grey"])
     steps = hierarchy.rung_ratios(generation, oversubscription)
