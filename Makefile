@@ -1,6 +1,10 @@
 # Interconnects: build, test and run the book. Every target creates .venv first if needed.
-#   make book      build the static site into _build/html, with its JupyterLite edition in
-#                  _build/html/lite (warnings are errors)
+#   make book      build the student edition into _build/html, with its JupyterLite edition
+#                  in _build/html/lite (warnings are errors); EDITION=instructor: as below
+#   make instructor  the instructor edition (worked solutions, keys; SEED=n for a variant)
+#                  into _build/instructor/_build/html
+#   make assignments SEED=n  graded problem sets (otter-grader) into assignments/seed-n
+#   make handouts SEED=n     one PDF per session plan into _build/handouts
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
@@ -26,10 +30,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book lite test pdf execute lab bench lock vendor clean help
+.PHONY: book instructor assignments handouts lite test pdf execute lab bench lock vendor clean help
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# //'
+	@sed -n '2,14p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,8 +46,29 @@ $(VENV_STAMP): $(READER_STAMP) requirements-dev.txt
 	touch $@
 
 # The site, then (book/_ext/lite_launch.py) its JupyterLite edition in _build/html/lite.
+EDITION ?= student
+SEED ?= 0
+ifeq ($(EDITION),instructor)
+book: instructor
+else
 book: $(VENV_STAMP)
 	$(BIN)/jupyter-book build . -W -n --keep-going
+endif
+
+# The instructor edition: generates and executes book/problems_solutions.ipynb (never
+# committed), checks every key answer, builds into _build/instructor/_build/html.
+instructor: $(VENV_STAMP)
+	env -u MPLBACKEND $(BIN)/python tools/instructor_edition.py --seed $(SEED)
+
+# One graded assignment per problem set (otter-grader, developer's lock): the student's
+# notebook and the autograder zip (public and hidden tests) for variant SEED.
+assignments: $(VENV_STAMP)
+	env -u MPLBACKEND $(BIN)/python tools/assignments.py --seed $(SEED)
+
+# Per-session handouts (tools/handouts.py; Debian's Chromium): reading, exit tickets and
+# the session's problems without answers, for variant SEED.
+handouts: $(VENV_STAMP)
+	$(BIN)/python tools/handouts.py --seed $(SEED)
 
 # Rebuild only the JupyterLite edition into the built site (make book does it too).
 lite: $(VENV_STAMP)

@@ -319,7 +319,7 @@ def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float
       #239; eta is NCCL's NVLS efficiency, B the effective NVLink rate). As busbw that is
       ``2 (g - 1) / (g + 1) x eta x B``, the ceiling of what the switch can reduce.
     * Channels, in an NVLink domain that spans trays (GB200 NVL72): each of NCCL's NVLS
-      channels moves one chunk per :data:`~interlib.specs.calibration.NVLS_CHUNK_TIME_RACK`,
+      channels moves one chunk per ``interlib.specs.calibration.NVLS_CHUNK_TIME_RACK``,
       so ``algbw = channels x chunk / chunk time``; NVLSTree uses 64 KiB chunks from 4 nodes
       up instead of 128 KiB, which halves it (NCCL v2.26.2 ``enqueue.cc``).
 
@@ -822,3 +822,28 @@ def ring_step_sends(n: int, step: int):
     if step < n - 1:
         return (g - step) % n, "reduce-scatter"
     return (g + 1 - (step - (n - 1))) % n, "all-gather"
+
+
+def figures_2026() -> dict:
+    """What NCCL does since 2.27 (issue 28), as display strings for Chapter 6's prose: the
+    release and date of each feature and NVIDIA's reported small-message gain.
+
+    >>> figures_2026()["symmetric_release"]
+    'NCCL 2.27.3'
+    """
+    from .specs import NCCL_FEATURES
+    from .specs.software import NCCL_SYMMETRIC_SMALL_MESSAGE_GAIN
+
+    def rel(name):
+        return NCCL_FEATURES[name].note.split(";")[0]
+
+    def date(name):
+        return NCCL_FEATURES[name].date
+
+    return {"symmetric_release": rel("symmetric memory kernels"),
+            "symmetric_date": date("symmetric memory kernels"),
+            "symmetric_gain": f"{NCCL_SYMMETRIC_SMALL_MESSAGE_GAIN.value:g}×",
+            "device_api_release": rel("device API"), "device_api_date": date("device API"),
+            "gin_release": rel("GPU-initiated networking (GIN)"),
+            "gin_date": date("GPU-initiated networking (GIN)"),
+            "nvls_sharp_release": rel("NVLS + IB SHARP for AllGather / ReduceScatter")}

@@ -48,7 +48,8 @@ class Rung:
 
 # ------------------------------------------------------------------ Chapter 7: the ladder
 LADDER_SYSTEMS = {"A100": "dgx-a100", "H100": "dgx-h100", "H200": "hgx-h200",
-                  "B200": "dgx-b200", "GB200 NVL72": "gb200-nvl72"}
+                  "B200": "dgx-b200", "GB200 NVL72": "gb200-nvl72",
+                  "HGX B300": "hgx-b300", "GB300 NVL72": "gb300-nvl72"}
 """GPU generation -> the catalogue system Chapter 7 builds its ladder from."""
 
 RUNG_NAMES = ("HBM", "NVLink", "NVLink-C2C", "PCIe", "Scale-out NIC", "Spine")
@@ -297,3 +298,83 @@ def link_table():
                  "latency: PCIe peer-to-peer write measured on a PCIe 5.0 server; NVLink: "
                  "no like-for-like published measurement in our sources; InfiniBand: "
                  "published HDR adapter latency (NDR not published) plus one switch hop.")
+
+
+def grace_figures() -> dict:
+    """Chapter 7's figures for the host and NIC rungs of GB200 and GB300 NVL72 (issue 28:
+    the superchip's NVLink-C2C serves two GPUs; GB300's NICs no longer sit behind Grace).
+
+    >>> grace_figures()["superchip_gpus"]
+    '2'
+    """
+    from . import display
+    from .specs import NVLINK_C2C_SUPERCHIP
+
+    sc = NVLINK_C2C_SUPERCHIP
+    gb200, gb300 = _system("gb200-nvl72"), _system("gb300-nvl72")
+    nic200, nic300 = (ladder(s)[-2].peak for s in (gb200, gb300))
+    nv = ladder(gb300)[1].peak
+    return {"superchip_headline": display.fmt_rate(sc.bidirectional),
+            "superchip_per_direction": display.fmt_rate(sc.per_direction.value),
+            "superchip_gpus": f"{sc.gpus}",
+            "gb200_nic": gb200.nic.name, "gb300_nic": gb300.nic.name,
+            "gb200_nic_per_gpu": display.fmt_rate(nic200),
+            "gb300_nic_per_gpu": display.fmt_rate(nic300),
+            "gb300_nvlink_over_nic": display.fmt_ratio(nv / nic300, 3),
+            "gb300_pcie": gb300.gpu.pcie.name,
+            **_other_vendor_figures()}
+
+
+def _other_vendor_figures() -> dict:
+    """Chapter 7's figures for the ladder of other vendors' accelerators (issue 28)."""
+    from . import display
+    from .specs import scaleup_domain
+
+    tpu, g3 = scaleup_domain("tpu-v5p-pod"), scaleup_domain("gaudi3-hls3")
+    return {"tpu_up_over_out": display.fmt_ratio(tpu.scale_up_over_scale_out, 3),
+            "tpu_dcn": display.fmt_rate(tpu.scale_out_per_accelerator.value),
+            "tpu_pod": f"{tpu.domain_size.value:,.0f}",
+            "gaudi3_up_over_out": display.fmt_ratio(g3.scale_up_over_scale_out, 3)}
+
+
+def scaleup_ladder_table(names=("gb300-nvl72", "tpu-v5p-pod", "gaudi3-hls3")):
+    """The top of the ladder, at line rate, for an NVIDIA system next to other vendors'
+    accelerators (Chapter 7; issue 28): memory, the scale-up link and the scale-out link of
+    one accelerator, and how far each step falls. Only figures a source gives are shown;
+    achieved rates are not, because no source gives them for the other vendors.
+
+    Args:
+        names: Catalogue ids of :data:`interlib.specs.SYSTEMS` or
+            :data:`interlib.specs.SCALEUP_DOMAINS`.
+    """
+    from . import display
+    from .specs import SCALEUP_DOMAINS, SYSTEMS
+
+    def rate(x):
+        return display.fmt_rate(x) if x is not None else "not in our sources"
+
+    def ratio(a, b):
+        return display.fmt_ratio(a / b, 3) if a is not None and b is not None else "–"
+
+    rows = []
+    for name in v.items("names", names):
+        v.choice("names", name, [*SYSTEMS, *SCALEUP_DOMAINS])
+        if name in SYSTEMS:
+            s = SYSTEMS[name]
+            r = {x.name: x.peak for x in ladder(s)}
+            mem, up, out = r["HBM"], r.get("NVLink"), r["Scale-out NIC"]
+            title, link = s.title, s.gpu.nvlink.name
+        else:
+            d = SCALEUP_DOMAINS[name]
+            mem = d.memory_bandwidth.value if d.memory_bandwidth else None
+            up = d.per_accelerator.value if d.per_accelerator else None
+            out = (d.scale_out_per_accelerator.value if d.scale_out_per_accelerator
+                   else None)
+            title, link = d.name, d.link
+        rows.append([title, rate(mem), link, rate(up), rate(out), ratio(mem, up),
+                     ratio(up, out)])
+    return display.Table(
+        ["system", "memory (read + write)", "scale-up link", "scale-up, per direction",
+         "scale-out, per direction", "memory ÷ scale-up", "scale-up ÷ scale-out"], rows,
+        "Per accelerator, line rates (vendors' figures; Google's and NVIDIA's bidirectional "
+        "headlines halved). Sources: interlib.specs.hardware and interlib.specs.scaleup.")

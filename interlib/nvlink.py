@@ -61,7 +61,25 @@ def prose_figures() -> dict:
             "h800_share": display.fmt_pct(h800.share_of_full),
             "h100_per_direction": display.fmt_rate(nv4.per_gpu_per_direction),
             "a800_headline": display.fmt_rate(a800.headline.value),
-            "a800_share": display.fmt_pct(a800.share_of_full)}
+            "a800_share": display.fmt_pct(a800.share_of_full),
+            **_superchip_figures()}
+
+
+def _superchip_figures() -> dict:
+    """Chapter 3's figures for the GB200/GB300 superchip's NVLink-C2C and the NIC path of
+    GB300 (issue 28, errors 1 and 2)."""
+    from .specs import NVLINK_C2C_SUPERCHIP, gpu, nic, system
+
+    sc = NVLINK_C2C_SUPERCHIP
+    cx8, gb300 = nic("connectx-8"), system("gb300-nvl72")
+    return {"superchip_headline": display.fmt_rate(sc.bidirectional),
+            "superchip_per_direction": display.fmt_rate(sc.per_direction.value),
+            "superchip_gpus": f"{sc.gpus}",
+            "superchip_even_split": display.fmt_rate(sc.per_gpu_even_split),
+            "gb300_pcie": gpu("gb300").pcie.name,
+            "cx8_rate": display.fmt_bits(cx8.rate.value * 8),
+            "cx8_per_gpu": display.fmt_rate(gb300.nic_bw_per_gpu),
+            "gb300_status": str(gb300.status)}
 
 
 def gpu_bandwidth(gen: int = 4, level: str = "line") -> float:

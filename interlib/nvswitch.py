@@ -54,7 +54,69 @@ def prose_figures() -> dict:
         "nvl72_switch_chips": str(trays * per_tray),
         "nvls_min_gpus": f"{C.NVLS_MIN_GPUS.value:g}",
         **_expert_figures(),
+        **_beyond_gb200_figures(),
     }
+
+
+def _beyond_gb200_figures() -> dict:
+    """Chapter 4's figures for scale-up beyond GB200 and beyond NVIDIA (issue 28)."""
+    from .specs import SCALEUP_DOMAINS, system
+    from .specs.scaleup import NVLINK_FUSION
+
+    d = SCALEUP_DOMAINS
+    vr, g3, tpu, ua = (d[k] for k in ("vera-rubin-nvl72", "gaudi3-hls3", "tpu-v5p-pod",
+                                      "ualink-pod"))
+    gb300 = system("gb300-nvl72")
+    return {
+        "gb300_status": str(gb300.status),
+        "gb300_nic_per_gpu": display.fmt_rate(gb300.nic_bw_per_gpu),
+        "vr_gpus": f"{vr.domain_size.value:g}",
+        "vr_status": str(vr.status),
+        "gaudi3_scaleup": display.fmt_rate(g3.per_accelerator.value),
+        "gaudi3_scaleout": display.fmt_rate(g3.scale_out_per_accelerator.value),
+        "gaudi3_ratio": display.fmt_ratio(g3.scale_up_over_scale_out),
+        "gaudi3_box": f"{g3.domain_size.value:g}",
+        "tpu_pod": f"{tpu.domain_size.value:,.0f}",
+        "tpu_ici": display.fmt_rate(tpu.per_accelerator.value),
+        "ualink_pod": f"{ua.domain_size.value:,.0f}",
+        "ualink_status": str(ua.status),
+        "fusion_status": str(NVLINK_FUSION),
+    }
+
+
+def scaleup_table() -> display.Table:
+    """Scale-up domains after GB200 and beyond NVIDIA, with their status (Chapter 4): the
+    shipping NVIDIA systems of :data:`interlib.specs.SYSTEMS` and the entries of
+    :data:`interlib.specs.SCALEUP_DOMAINS`. Per accelerator, per direction."""
+    from .specs import SCALEUP_DOMAINS, system
+
+    rows = []
+    for key in ("gb200-nvl72", "gb300-nvl72", "hgx-b300"):
+        s = system(key)
+        nv = s.gpu.nvlink
+        rows.append([s.title, "NVIDIA", str(s.gpus_per_node), f"{nv.name}, NVLink Switch",
+                     "switched", display.fmt_rate(nv.per_gpu_per_direction),
+                     display.fmt_rate(s.nic_bw_per_gpu),
+                     display.fmt_ratio(nv.per_gpu_per_direction / s.nic_bw_per_gpu),
+                     "NCCL", str(s.status) if s.status else "shipped"])
+    for d in SCALEUP_DOMAINS.values():
+        up, out = d.per_accelerator, d.scale_out_per_accelerator
+        rows.append([d.name, d.vendor, f"{d.domain_size.value:,.0f}", d.link, d.topology,
+                     display.fmt_rate(up.value) if up else "not in our sources",
+                     display.fmt_rate(out.value) if out else "not in our sources",
+                     display.fmt_ratio(d.scale_up_over_scale_out)
+                     if d.scale_up_over_scale_out else "–",
+                     d.library, str(d.status)])
+    return display.Table(
+        ["domain", "vendor", "accelerators", "scale-up link", "topology",
+         "scale-up per accelerator, per direction",
+         "scale-out per accelerator, per direction", "scale-up ÷ scale-out", "library",
+         "status"], rows,
+        "Accelerators count packages (NVIDIA's GTC 2025 name 'Vera Rubin NVL144' counted "
+        "dies). Vendors quote scale-up bandwidth with both directions added (NVLink, TPU "
+        "ICI) or per direction (Intel's 'unidirectional'); all are per direction here. "
+        "'Not in our sources': no primary figure was read, so none is printed. Sources in "
+        "interlib.specs.scaleup and interlib.specs.hardware.")
 
 
 def _expert_figures() -> dict:

@@ -5,10 +5,14 @@ Bandwidths are per direction, in bytes/s. Three levels, always kept apart:
 
 * **raw**: lanes x GT/s / 8 (what the wires signal);
 * **usable**: raw x the line-coding efficiency (128b/130b for Gen 3-5, 236/256 FLIT
-  payload for Gen 6);
-* **achieved**: usable x the measured host-copy efficiency
-  (:data:`interlib.specs.PCIE_HOST_COPY_EFFICIENCY`, nvbandwidth on Gen 5 x16), assumed the
-  same for every generation.
+  payload for Gen 6). The two do not remove the same things: Gen 6's 236/256 already
+  excludes its link layer and FEC, Gen 3-5's 128b/130b only the line code;
+* **payload**: the TLP payload rate on one basis for every generation (256-B payloads,
+  16-B headers, Gen 3-5's per-TLP framing, sequence number and LCRC;
+  :meth:`interlib.specs.links.PCIeGen.payload_share`): compare generations with this;
+* **achieved**: payload x the measured host-copy efficiency on the same basis
+  (nvbandwidth on Gen 5 x16; :func:`interlib.specs.host_copies.pcie_achieved_per_direction`),
+  assumed the same for every generation.
 
 The vendor "x16" headline is the raw rate counted in both directions.
 
@@ -27,9 +31,10 @@ from . import _validate as v
 from . import display, transfer
 from .specs import PCIE, PCIE_HOST_COPY_EFFICIENCY, calibration as C
 from .specs.inside_box import HOST_COPIES
+from .specs.host_copies import pcie_achieved_per_direction
 from .units import GT_per_s
 
-LEVELS = ("raw", "usable", "achieved", "headline")
+LEVELS = ("raw", "usable", "payload", "achieved", "headline")
 LANES = (1, 2, 4, 8, 16)
 LATENCY = C.HOP_LATENCY[("pcie", "ring", "Simple")]
 """Per-transfer start-up latency used for PCIe copies: NCCL's PCI per-step latency
@@ -66,7 +71,33 @@ def _expert_figures() -> dict:
             "dgx_h100_nic": h100.nic.name,
             "nic_rate": display.fmt_rate(nic_rate),
             "nic_share_of_x16": display.fmt_pct(nic_rate / usable),
-            "pcie5_x16_usable": display.fmt_rate(usable)}
+            "pcie5_x16_usable": display.fmt_rate(usable),
+            **_gen6_figures()}
+
+
+def _gen6_figures() -> dict:
+    """Chapter 2's figures for Gen 6 on one basis with Gen 5 and the Gen 6 hardware that
+    ships (issue 28, errors 1 and 4)."""
+    from .specs import PCIE_PAYLOAD_BYTES, nic, system
+
+    p5, p6 = PCIE["5.0"], PCIE["6.0"]
+    gb300, hgx, cx8 = system("gb300-nvl72"), system("hgx-b300"), nic("connectx-8")
+    return {"payload_bytes": f"{PCIE_PAYLOAD_BYTES.value:g}-byte",
+            "pcie5_payload_share": display.fmt_pct(p5.payload_share()),
+            "pcie6_payload_share": display.fmt_pct(p6.payload_share()),
+            "pcie5_payload": display.fmt_rate(p5.payload_per_direction(16)),
+            "pcie6_payload": display.fmt_rate(p6.payload_per_direction(16)),
+            "pcie6_usable": display.fmt_rate(p6.usable_per_direction(16)),
+            "pcie6_over_5": display.fmt_ratio(p6.payload_per_direction(16)
+                                              / p5.payload_per_direction(16), 3),
+            "pcie6_share_128": display.fmt_pct(p6.payload_share(128)),
+            "pcie5_share_128": display.fmt_pct(p5.payload_share(128)),
+            "cx8_rate": display.fmt_bits(cx8.rate.value * 8),
+            "cx8_interface": cx8.host_interface,
+            "cx8_share_of_gen6": display.fmt_pct(cx8.rate.value
+                                                 / p6.payload_per_direction(16)),
+            "gb300_title": gb300.title.split(" (")[0], "hgx_b300_title": hgx.title,
+            "gb300_status": str(gb300.status)}
 
 
 def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -> float:
@@ -76,9 +107,10 @@ def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -
         gen: ``"3.0"`` ... ``"6.0"``.
         lanes: Link width, one of 1, 2, 4, 8, 16.
         level: ``"raw"`` (GT/s x lanes / 8, per direction), ``"usable"`` (after line
-            coding, per direction), ``"achieved"`` (usable x measured host-copy
-            efficiency, per direction) or ``"headline"`` (raw, both directions added: the
-            vendor figure).
+            coding, per direction), ``"payload"`` (TLP payload with 256-B payloads, per
+            direction: the like-with-like basis), ``"achieved"`` (payload x measured
+            host-copy efficiency on that basis, per direction) or ``"headline"`` (raw,
+            both directions added: the vendor figure).
 
     Returns:
         Bytes/s; per direction except for ``"headline"``.
@@ -90,8 +122,11 @@ def link_bandwidth(gen: str = "5.0", lanes: int = 16, level: str = "achieved") -
         return g.raw_per_direction(lanes)
     if level == "headline":
         return g.headline_bidirectional(lanes)
-    usable = g.usable_per_direction(lanes)
-    return usable if level == "usable" else usable * PCIE_HOST_COPY_EFFICIENCY.value
+    if level == "usable":
+        return g.usable_per_direction(lanes)
+    if level == "payload":
+        return g.payload_per_direction(lanes)
+    return pcie_achieved_per_direction(gen, lanes)
 
 
 def transfer_time(size_bytes, gen: str = "5.0", lanes: int = 16, achieved: bool = True):
@@ -215,29 +250,41 @@ def staged_copy_time(size_bytes, gen: str = "5.0", lanes: int = 16, pipelined: b
 
 def generation_table(lanes: int = 16) -> display.Table:
     """PCIe generations 3-6 at ``lanes`` lanes: signalling, encoding, raw and usable
-    bandwidth per direction, and the vendor bidirectional headline. Generated from
-    :data:`interlib.specs.PCIE`."""
+    bandwidth per direction, the TLP payload rate on one basis for every generation (256-B
+    payloads), the model's achieved rate and the vendor bidirectional headline. Generated
+    from :data:`interlib.specs.PCIE`."""
+    from .specs import PCIE_PAYLOAD_BYTES, gpu
+
+    p = int(PCIE_PAYLOAD_BYTES.value)
     rows = []
     for key, g in PCIE.items():
         rows.append([
             g.name, f"{g.transfer_rate.value / GT_per_s:g} GT/s {g.modulation}", g.encoding,
-            display.fmt_pct(g.encoding_efficiency.value),
             display.fmt_rate(link_bandwidth(key, lanes, "raw")),
             display.fmt_rate(link_bandwidth(key, lanes, "usable")),
+            display.fmt_pct(g.payload_share()),
+            display.fmt_rate(link_bandwidth(key, lanes, "payload")),
             display.fmt_rate(link_bandwidth(key, lanes, "achieved")),
             display.fmt_rate(link_bandwidth(key, lanes, "headline")),
         ])
+    gen6 = [x.name.split(" (")[0] for x in (gpu("b300"), gpu("gb300")) if x.pcie_gen == "6.0"]
     return display.Table(
-        ["generation", "per-lane signalling", "encoding", "payload share",
-         f"raw x{lanes}, per direction", f"usable x{lanes}, per direction",
+        ["generation", "per-lane signalling", "encoding", f"raw x{lanes}, per direction",
+         f"after line coding x{lanes}, per direction",
+         f"TLP payload share ({p}-B payloads)", f"TLP payload x{lanes}, per direction",
          f"achieved x{lanes}, per direction (model)", "vendor headline, both directions"],
         rows,
         "Sources: PCI-SIG base specifications (rates, encodings); Lockwood (Gen 6 FLIT "
-        "payload); achieved = usable x the host-copy efficiency measured on Gen 5 x16 "
-        f"({display.fmt_pct(PCIE_HOST_COPY_EFFICIENCY.value)}, "
-        f"{HOST_COPIES['azure-nd-h100-v5'].system.split(' (')[0]}). No shipping "
-        "GPU attaches at Gen 6 yet (ConnectX-8 NICs do), so its achieved figure is an "
-        "extrapolation.")
+        "layout); Intel (per-TLP overhead). 'After line coding' is not one basis: Gen 3-5 "
+        "lose only 128b/130b, Gen 6's 236/256 also removes its link layer and FEC. The TLP "
+        f"payload columns compare like with like at {p}-B payloads and 16-B headers (Gen 3-5 "
+        "also pay 8 B of framing, sequence number and LCRC per TLP; their DLLPs are not "
+        "counted, which flatters them slightly). Achieved = TLP payload x the host-copy "
+        "efficiency measured on Gen 5 x16 "
+        f"({HOST_COPIES['azure-nd-h100-v5'].system.split(' (')[0]}) on the same basis. "
+        f"Gen 6 GPUs: {' and '.join(gen6)} attach at Gen 6 x16 to a ConnectX-8's built-in "
+        "switch (Hot Chips 2025); no Gen 6 host-copy measurement is in our sources, so its "
+        "achieved figure is an extrapolation.")
 
 
 def host_copy_table() -> display.Table:

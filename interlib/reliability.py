@@ -264,3 +264,25 @@ def drop_step_setup():
     size = 1 * GB
     packets = packets_for(size, 4096)
     return packets, size / ethernet(400).value
+
+
+def figures_2026() -> dict:
+    """Chapter 8's figures on what NCCL does about failures since 2.24 and on co-packaged
+    optics (issue 28), as display strings for the prose.
+
+    >>> figures_2026()["failover_default"]
+    'off'
+    """
+    from .specs import NCCL_FEATURES, switch
+    from .specs.software import NCCL_IB_PORT_FAILOVER_DEFAULT
+
+    def rel(name):
+        return NCCL_FEATURES[name].note.split(";")[0]
+
+    return {"ras_release": rel("RAS"), "shrink_release": rel("ncclCommShrink"),
+            "failover_release": rel("IB port failover"),
+            "failover_date": NCCL_FEATURES["IB port failover"].date,
+            "failover_default": "off" if NCCL_IB_PORT_FAILOVER_DEFAULT.value == 0 else "on",
+            "cpo_ib_status": str(switch("quantum-x-photonics").status),
+            "cpo_eth_status": str(switch("spectrum-x-photonics").status),
+            "cpo_ib_ports": f"{switch('quantum-x-photonics').radix}"}

@@ -355,3 +355,33 @@ def fmt_nic(system) -> str:
 __all__ = ["meta_clusters_text", "ib_speedup", "ethernet_table", "ib_generations_table", "node_nic_table", "with_nics", "multinode_all_reduce", "time_ratios",
            "hierarchical_bytes", "nic_phase_time", "superpod", "SuperPOD", "fabric_table",
            "topology_table", "fmt_nic", "HierarchicalBytes", "fmt_bytes"]
+
+
+def figures_2026() -> dict:
+    """Chapter 5's figures for XDR, Quantum-X800 and SHARP's latest generation (issue 28),
+    as display strings for the prose.
+
+    >>> figures_2026()["x800_ports"]
+    '144'
+    """
+    from .specs import NCCL_FEATURES, switch
+
+    xdr, q2, x800 = INFINIBAND["XDR"], switch("quantum-2"), switch("quantum-x800")
+    cpo = switch("quantum-x-photonics")
+    two = {k: topology.max_hosts(s.radix, 2) for k, s in (("q2", q2), ("x800", x800))}
+    three = {k: topology.max_hosts(s.radix, 3) for k, s in (("q2", q2), ("x800", x800))}
+    return {
+        "xdr_signalling": fmt_bits(xdr.lane_signalling.value / bit, digits=4),
+        "xdr_lane_data": fmt_bits(xdr.lane_data.value / bit),
+        "xdr_coding": f"{xdr.coding_efficiency:.3f}",
+        "xdr_year": f"{xdr.year}",
+        "x800_ports": f"{x800.radix}", "q2_ports": f"{q2.radix}",
+        "x800_capacity": fmt_bits(x800.capacity_per_direction / bit),
+        "x800_status": str(x800.status), "x800_manual": x800.status.date,
+        "two_tier_q2": f"{two['q2']:,}", "two_tier_x800": f"{two['x800']:,}",
+        "three_tier_q2": f"{three['q2']:,}", "three_tier_x800": f"{three['x800']:,}",
+        "two_tier_gain": fmt_ratio(two["x800"] / two["q2"], 3),
+        "cpo_status": str(cpo.status),
+        "nvls_sharp_ag_rs": NCCL_FEATURES["NVLS + IB SHARP for AllGather / ReduceScatter"]
+        .note.split(";")[0],
+    }

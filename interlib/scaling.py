@@ -184,6 +184,7 @@ class ModelShape:
 
 _LLAMA3 = ("Llama Team, The Llama 3 Herd of Models, arXiv 2407.21783, Table 3 "
            "(layers, model dimension)")
+#: The model shapes the book uses, by id (``"llama-3-70b"``, ...); look one up with ``interlib.scaling.model``.
 MODELS = {
     "llama-3-8b": ModelShape("Llama 3 8B", 8e9, 32, 4096, _LLAMA3),
     "llama-3-70b": ModelShape("Llama 3 70B", 70e9, 80, 8192, _LLAMA3),

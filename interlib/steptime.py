@@ -48,8 +48,8 @@ from .units import Gbit_per_s
 _NVSWITCH_FOR_NVLINK = {3: 2, 4: 3, 5: 4}
 
 OVERSUBSCRIPTION_RANGE = (1.0, 16.0)
-"""Leaf-to-spine oversubscription (down:up) the step-time model accepts, ``(lo, hi)``:
-1 = non-blocking; 16:1 is beyond any taper in the book's sources (Meta's is 7:1). Every
+"""Leaf-to-spine oversubscription (down:up) the step-time model accepts, ``(lo, hi)``,
+where 1 is non-blocking; 16:1 is beyond any taper in the book's sources (Meta's is 7:1). Every
 function here (and :func:`interlib.capstone.design`) validates against this one range."""
 
 
@@ -115,7 +115,7 @@ FABRICS = {
     "NVLink + NDR InfiniBand": "dgx-h100",
     "PCIe + 100 GbE": None,  # built below: same GPU, commodity fabric
 }
-"""Chapter 8's two fabrics: a DGX H100 (NVSwitch, 8 x 400 Gb/s NDR) and the same eight
+"""Chapter 8's two fabrics, a DGX H100 (NVSwitch, 8 x 400 Gb/s NDR) and the same eight
 H100 GPUs talking over PCIe with two 100 GbE NICs per server."""
 
 

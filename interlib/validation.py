@@ -38,7 +38,7 @@ from .specs import calibration as C
 from .units import GB_per_s, Gbit_per_s, MiB
 
 DATA_PATH = Path(__file__).resolve().parent / "data" / "nccl_measurements.csv"
-"""Where the shipped measurements live: package data (``interlib/data``), so the same file
+"""Where the shipped measurements live, as package data (``interlib/data``), so the same file
 is read wherever interlib runs (CPython, the site's Pyodide, JupyterLite)."""
 
 ROLES = ("calibration", "holdout")

@@ -178,6 +178,12 @@ SITE_MOVE_JS = """([demo, name]) => {
   const t0 = performance.now();
   if (el.tagName === 'SELECT') {
     el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+  } else if (el.tagName === 'TEXTAREA') {  // a pasted log: drop its last results row
+    const lines = el.value.split('\\n');
+    let i = lines.length - 1;
+    while (i >= 0 && !/^\\s*\\d+\\s+\\d+\\s/.test(lines[i])) i--;
+    if (i >= 0) lines.splice(i, 1);
+    el.value = lines.join('\\n');
   } else {
     const lo = Number(el.min), hi = Number(el.max), step = Number(el.step), x = Number(el.value);
     const up = hi - x >= x - lo;

@@ -182,3 +182,18 @@ def test_bad_input():
         E.claim("z")
     with pytest.raises(ValueError, match="key"):
         E.sources_table("q")
+
+
+def test_claim_i_compares_pcie_generations_like_with_like():
+    # Issue 28, error 4: Gen 6's 236/256 already removes its link layer and FEC, Gen 5's
+    # 128/130 only the line code. On one basis (256-B payloads, 16-B header; Gen 5 also 8 B
+    # of framing + sequence + LCRC per TLP, Intel AN 855's 'six dwords' less the header):
+    # Gen 6: 128 GB/s x 236/256 x 256/272; Gen 5: 64 GB/s x 128/130 x 256/280.
+    gen6 = 128 * 236 / 256 * 256 / 272 * GB_per_s
+    gen5 = 64 * 128 / 130 * 256 / 280 * GB_per_s
+    assert fig("i", "TLP payload") == pytest.approx(gen6)
+    assert fig("i", "PCIe 5.0") == pytest.approx(gen5)
+    assert 1.9 < gen6 / gen5 < 2.0  # not the 2x of the raw rates, nor 118 / 63 = 1.87
+    # Issue 28, error 1: the claim no longer says no GPU attaches at Gen 6
+    why = " ".join(E.claim("i").why)
+    assert "no shipping GPU" not in why and "GB300" in why and "Direct NIC" in why

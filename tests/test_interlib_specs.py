@@ -305,12 +305,23 @@ def test_nvlink_c2c_is_450_per_direction_900_both():
 
 def test_gb200_host_link_is_nvlink_c2c_not_pcie():
     # Issue 14, error 3: the GB200 GPU talks to its Grace CPU over NVLink-C2C (MLPerf system
-    # description: "accelerator_host_interconnect": "NVLink-C2C")
+    # description: "accelerator_host_interconnect": "NVLink-C2C"). Issue 28, error 2: NVIDIA
+    # quotes 900 GB/s (both directions) for the whole GB200 superchip, one Grace and TWO
+    # GPUs; the per-GPU share is unpublished, so a GPU gets the even split, 450 / 2 = 225
+    # GB/s per direction, and the basis says the split is unknown.
     g = specs.gpu("gb200")
-    assert g.host_link == "nvlink-c2c"
+    assert g.host_link == "nvlink-c2c-superchip"
     assert g.host.name == "NVLink-C2C" and g.host.rung == "NVLink-C2C"
-    assert g.host.peak == pytest.approx(450 * u.GB_per_s)
-    assert "accelerator_host_interconnect" in specs.NVLINK_C2C.per_direction.note
+    assert g.host.peak == pytest.approx(900 / 2 / 2 * u.GB_per_s)
+    assert g.host.achieved == pytest.approx(225 * 297 / 450 * u.GB_per_s)
+    assert "not published" in g.host.basis
+    c = specs.NVLINK_C2C_SUPERCHIP
+    assert c.gpus == 2 and c.bidirectional == pytest.approx(900 * u.GB_per_s)
+    assert "per-GPU" not in c.per_direction.note or "not in our sources" in c.per_direction.note
+    # GH200 keeps its own, unshared link
+    assert specs.NVLINK_C2C.gpus == 1
+    assert specs.NVLINK_C2C.per_gpu_even_split == pytest.approx(450 * u.GB_per_s)
+    assert specs.gpu("gb300").host.peak == g.host.peak
     # every PCIe-hosted GPU keeps its x16 usable rate (32 GT/s x 16 / 8 x 128/130 for Gen5)
     h = specs.gpu("h100-sxm").host
     assert h.rung == "PCIe" and h.peak == pytest.approx(32e9 * 16 / 8 * 128 / 130)
@@ -322,8 +333,8 @@ def test_gb200_ladder_shows_the_c2c_rung_and_no_pcie_rung():
     names = [r.name for r in hierarchy.ladder("gb200-nvl72")]
     assert "NVLink-C2C" in names and "PCIe" not in names
     rung = {r.name: r for r in hierarchy.ladder("gb200-nvl72")}["NVLink-C2C"]
-    assert rung.peak == pytest.approx(450 * u.GB_per_s)
-    assert rung.effective == pytest.approx(297 * u.GB_per_s)
+    assert rung.peak == pytest.approx(225 * u.GB_per_s)
+    assert rung.effective == pytest.approx(225 * 297 / 450 * u.GB_per_s)
     assert "PCIe" in [r.name for r in hierarchy.ladder("dgx-h100")]
     assert set(names) <= set(hierarchy.RUNG_NAMES)
 
@@ -375,3 +386,100 @@ def test_link_table_names_model_latency_and_shows_hardware_latency():
     assert rows["NVLink 4"][hw_col] == "not in our sources"
     with pytest.raises(ValueError, match="name"):
         hierarchy.hardware_latency("NVLink 9")
+
+
+# ------------------------------------------------- issue 28: the 2026 edition
+def test_status_is_validated():
+    src = Source("t", "u")
+    assert str(specs.Status("shipped", "2025-08", src)) == "shipped (2025-08)"
+    for state, date, note in (("sold", "2025", ""), ("shipped", "2025-13", ""),
+                              ("shipped", "Aug 2025", ""), ("announced", None, "")):
+        with pytest.raises(ValueError, match="Status"):
+            specs.Status(state, date, src, note)
+    assert "not in our sources" in str(specs.Status("shipped", None, src, "a product page"))
+
+
+def test_new_hardware_carries_a_status_and_a_source():
+    new = [specs.gpu("gb300"), specs.gpu("b300"), specs.nic("connectx-8"),
+           specs.system("gb300-nvl72"), specs.system("hgx-b300"),
+           *(specs.switch(n) for n in ("quantum-x800", "quantum-x-photonics",
+                                       "spectrum-x-photonics")),
+           *specs.SCALEUP_DOMAINS.values()]
+    for x in new:
+        assert isinstance(x.status, specs.Status), x
+        assert x.status.source.url.strip()
+    # co-packaged optics and the next scale-up are announced, not shipped, in our sources
+    assert specs.switch("quantum-x-photonics").status.state == "announced"
+    assert specs.switch("quantum-x-photonics").optics == "co-packaged"
+    assert specs.scaleup_domain("vera-rubin-nvl72").status.state == "announced"
+    assert specs.scaleup_domain("ualink-pod").status.date == "2025-04-08"
+
+
+def test_gb300_and_hgx_b300_have_an_800g_connectx8_per_gpu_behind_gen6():
+    for name, gpus in (("gb300-nvl72", 72), ("hgx-b300", 8)):
+        s = specs.system(name)
+        assert s.gpus_per_node == gpus and s.nics_per_gpu == 1.0
+        assert s.nic_bw_per_gpu == pytest.approx(800e9 / 8)   # 100 GB/s per direction
+        assert s.gpu.pcie_gen == "6.0" and s.nic_path == "direct-nic"
+    assert specs.system("gb200-nvl72").nic_path == "via-grace"
+    assert specs.system("dgx-h100").nic_path == "pcie-switch"
+
+
+def test_quantum_x800_radix_and_capacity():
+    q = specs.switch("quantum-x800")
+    assert q.radix == 144
+    assert q.capacity_per_direction == pytest.approx(144 * 800e9 / 8)  # 115.2 Tb/s
+
+
+def test_xdr_lane_is_212_5_signalling_and_200_data():
+    # IEEE 802.3dj 200G lanes: 106.25 GBd PAM4 = 212.5 Gb/s; 200 x 257/256 x 544/514 = 212.5
+    x = specs.infiniband("XDR")
+    assert x.lane_signalling.value == pytest.approx(200 * 257 / 256 * 544 / 514 * 1e9 / 8)
+    assert x.lane_data.value == pytest.approx(200e9 / 8)
+    assert x.coding_efficiency == pytest.approx(16 / 17)
+    assert x.year == 2024
+    # NVLink 5's measured 53.125 GB/s per link is two such lanes
+    assert 2 * x.lane_signalling.value == pytest.approx(53.125e9)
+
+
+@pytest.mark.parametrize("gen,payload,expected", [
+    # Gen 3-5: 128/130 x P / (P + 16 header + 8 framing/sequence/LCRC)
+    ("5.0", 256, 128 / 130 * 256 / 280), ("3.0", 128, 128 / 130 * 128 / 152),
+    # Gen 6 FLIT: 236/256 x P / (P + 16 header); framing is per flit
+    ("6.0", 256, 236 / 256 * 256 / 272), ("6.0", 512, 236 / 256 * 512 / 528),
+])
+def test_pcie_payload_share_is_one_basis(gen, payload, expected):
+    assert specs.pcie(gen).payload_share(payload) == pytest.approx(expected)
+
+
+def test_pcie_payload_share_rejects_bad_sizes():
+    with pytest.raises(ValueError, match="payload_bytes"):
+        specs.pcie("5.0").payload_share(0)
+    with pytest.raises(ValueError, match="header_bytes"):
+        specs.pcie("5.0").payload_share(256, -1)
+
+
+def test_scaleup_domains_quote_their_sources():
+    g = specs.scaleup_domain("gaudi3-hls3")
+    # Intel: 21 x 200 Gb/s = 525 GB/s scale-up, 3 x 200 Gb/s = 75 GB/s scale-out, per direction
+    assert g.per_accelerator.value == pytest.approx(525e9)
+    assert g.scale_out_per_accelerator.value == pytest.approx(75e9)
+    assert g.scale_up_over_scale_out == pytest.approx(7)
+    t = specs.scaleup_domain("tpu-v5p-pod")
+    assert t.per_accelerator.value == pytest.approx(1200e9 / 2) and t.topology == "3D torus"
+    assert specs.scaleup_domain("mi300x-8").per_accelerator is None  # no primary rate read
+    with pytest.raises(ValueError, match="name='gaudi3'"):
+        specs.scaleup_domain("gaudi3")
+
+
+def test_scaleup_ladder_table_shows_only_sourced_figures():
+    from interlib import hierarchy
+    rows = {r[0]: r for r in hierarchy.scaleup_ladder_table().rows}
+    tpu = rows["Google Cloud TPU v5p pod"]
+    # Google: HBM 2765 GB/s; ICI 1200 GB/s bidirectional -> 600 per direction; DCN 50 Gb/s
+    assert tpu[1] == "2.77 TB/s" and tpu[3] == "600 GB/s" and tpu[4] == "6.25 GB/s"
+    assert tpu[6] == "96×"                      # 600 / 6.25
+    gaudi = rows["Intel Gaudi 3 (HLS-3 box)"]
+    assert gaudi[1] == "not in our sources" and gaudi[5] == "–" and gaudi[6] == "7×"
+    with pytest.raises(ValueError, match="names="):
+        hierarchy.scaleup_ladder_table(("tpu-v6",))

@@ -132,6 +132,8 @@ def _control_value(control, shown):
         return json.loads(raw)
     if shown["exact"] is not None:  # a typed value, or one the range moved off the grid
         return json.loads(shown["exact"])
+    if kind == "TextArea":  # the textarea's text (the default until the reader edits it)
+        return raw if shown["moved"] else control.default
     if not shown["moved"]:
         assert json.loads(shown["default"]) == control.default
         return control.default

@@ -9,12 +9,13 @@ that problem answers match hand derivations from published figures.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from interlib import display, units
-from interlib.book import problems, worked
+from interlib.book import instructor, problems, worked
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -125,23 +126,32 @@ def test_problem_is_checkable_and_solved(key):
 def test_problem_answers_match_hand_derivations():
     # NVL72: 72 GPUs x 900 GB/s per direction (NVIDIA GB200 NVL72 page: 130 TB/s aggregate);
     # bisection both directions = 36 x 900 GB/s x 2
-    assert problems.answer("B3") == pytest.approx(36 * 900 * 2 / 1000)
+    assert instructor.answer("B3") == pytest.approx(36 * 900 * 2 / 1000)
     # NDR 400 Gb/s = 50 GB/s; 40 m each way at 2e8 m/s: 50e9 x 80 / 2e8 B = 20 kB
-    assert problems.answer("C1") == pytest.approx(20.0)
+    assert instructor.answer("C1") == pytest.approx(20.0)
     # 8,192 GPUs x 14 days x 24 h x $3 x 15 %
-    assert problems.answer("D2") == pytest.approx(8192 * 14 * 24 * 3 * 0.15)
-    # 50 GB/s NIC / 4
-    assert problems.answer("D3") == pytest.approx(12.5)
+    assert instructor.answer("D2") == pytest.approx(8192 * 14 * 24 * 3 * 0.15)
+    # 400 Gb/s NIC / 4, answered in Gb/s
+    assert instructor.answer("D3") == pytest.approx(100.0)
+    # 4 x 126 layers / PP 8 x 16 micro-batches = 1,008 all-reduces x the printed time
+    d1 = problems.get("D1")
+    t = float(re.search(r"takes ([\d.]+) µs", d1.statement).group(1))
+    assert instructor.answer("D1") == pytest.approx(1008 * t / 1000, rel=1e-3)
+    # A2: E_n >= (1.05 - 1) / 0.02 = 2.5 first at n = 98 in the printed table (E_97 < 2.5)
+    a2 = problems.get("A2").statement
+    table = {int(k): float(x) for k, x in re.findall(r"E_(\d+) = ([\d.]+)", a2)}
+    assert table[97] < 2.5 <= table[98] and instructor.answer("A2") == 98
     # P(drop) = 1 - (1 - p)^(m N) with m = ceil(1e9 / 4096) packets (1 GB in 4 KiB payloads)
     m = -(-10**9 // 4096)
-    assert problems.answer("C3") == pytest.approx(100 * (1 - (1 - 1e-10) ** (m * 4096)))
+    assert instructor.answer("C3") == pytest.approx(100 * (1 - (1 - 1e-10) ** (m * 4096)))
 
 
 def test_problem_validation():
     with pytest.raises(ValueError, match="key="):
         problems.get("Z9")
-    with pytest.raises(ValueError, match="answer="):
-        problems.check("A1", "fast")
+    assert problems.check("A1", "fast").startswith("invalid:")
+    with pytest.raises(ValueError, match="seed="):
+        problems.get("A1", -1)
 
 
 @pytest.mark.parametrize("letter", list(problems.SETS))
@@ -149,12 +159,30 @@ def test_problem_set_notebooks_hold_every_problem(letter):
     files = {"A": "problems_1_2", "B": "problems_3_4", "C": "problems_5_6", "D": "problems_7_8"}
     src = "".join("".join(c["source"]) for c in
                   json.loads((REPO / "book" / f"{files[letter]}.ipynb").read_text())["cells"])
-    sol = "".join("".join(c["source"]) for c in
-                  json.loads((REPO / "book" / "problems_solutions.ipynb").read_text())["cells"])
+    sol = "".join(c["source"] for c in instructor.solutions_notebook()["cells"])
     for key in problems.SETS[letter]:
         assert f'problems.check("{key}", answer)' in src
-        assert f'problems.solution("{key}")' in sol
+        assert f'instructor.solution("{key}")' in sol
+    assert "import instructor" not in src and "instructor.answer" not in src
+    assert ".solution(" not in src
 
 
 def test_display_used():  # the derivations format through interlib.display
     assert display.fmt_bytes(140e9) in worked.ring_sync(70e9, 2, 8).markdown()
+
+
+@pytest.mark.parametrize("gen", [4, 5])
+def test_copy_check_prints_the_call_that_gives_its_value(gen):
+    # Issue 28, error 6: Problem B1 (NVLink 5) printed nvlink.gpu_bandwidth(4, ...), which
+    # run as printed gives the NVLink 4 time (NCCL's topo.h: 18 x 20.6 = 370.8 GB/s vs
+    # 18 x 40.1 = 721.8 GB/s, so about 1.95x longer). The printed call must evaluate to the
+    # printed value.
+    from interlib import nvlink, transfer  # noqa: F401  (names the printed call uses)
+
+    size = 20 * units.GB
+    d = worked.copy_three_ways(size, gen)
+    (call, _, _), = d.checks
+    assert f"gpu_bandwidth({gen}, 'effective')" in call
+    printed = eval(call, {"transfer": transfer, "nvlink": nvlink, "size": size})
+    by_hand = size / (18 * {4: 20.6, 5: 40.1}[gen] * units.GB_per_s)
+    assert float(printed) == pytest.approx(by_hand, rel=1e-9)

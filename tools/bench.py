@@ -13,7 +13,9 @@ are measured side by side in the same run:
    over all moves, and the ratio of the p50s.
 2. A vectorised sweep of 10^5 (size, N) points (1000 sizes x 100 values of N) of the ring
    all-reduce cost, ``collectives.alpha_beta_grid`` (one numpy expression), against a
-   scalar Python loop of ``collectives.alpha_beta``; the results must agree.
+   scalar Python loop of ``collectives.alpha_beta``; the results must agree. Beside it,
+   ``nccltests.parse`` + ``compare`` of a 40-size log (the "Check your cluster" page and
+   ``python -m interlib.check``): the first call of a process and the median of later ones.
 3. Wall time of strict nbval over every notebook in _toc.yml, and of a full book build
    (``jupyter-book build . --all -W -n --keep-going``, what ``make book`` does from a
    fresh clone).
@@ -236,6 +238,57 @@ def bench_sweep(runs: int, scalar_runs: int):
             "scalar_ms": statistics.median(sca) * 1e3, "runs": runs, "scalar_runs": scalar_runs}
 
 
+# --- 2b. check your cluster: parse + compare ---------------------------------------------
+
+def check_log(n_sizes: int = 40) -> str:
+    """An nccl-tests all_reduce_perf log of ``n_sizes`` sizes (8 B to 8 GiB, geometric, in
+    whole elements), 2 nodes x 8 ranks, in the current layout; times from a smooth latency +
+    size / bandwidth curve (what it says does not matter here, only its length and layout)."""
+    import numpy as np
+
+    head = ["# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup "
+            "iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0", "#", "# Using devices"]
+    head += [f"#  Rank {r:2d} Group  0 Pid {100 + r:6d} on node-{r // 8} device {r % 8:2d} "
+             f"[0000:{r:02x}:00] NVIDIA H100 80GB HBM3" for r in range(16)]
+    head += ["#", "#       size         count      type   redop    root     time   algbw   "
+             "busbw #wrong     time   algbw   busbw #wrong",
+             "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)"
+             "            (us)  (GB/s)  (GB/s)"]
+    sizes = np.unique((np.geomspace(8, 2**33, n_sizes) // 4 * 4).astype(np.int64))
+    assert len(sizes) == n_sizes
+    rows = []
+    for s in sizes:
+        t = 120e-6 + s / 180e9
+        a = s / t / 1e9
+        rows.append(f"{s:12d} {s // 4:13d}     float     sum      -1 {t * 1e6:8.1f} {a:7.2f} "
+                    f"{a * 1.875:7.2f}      0 {t * 1e6:8.1f} {a:7.2f} {a * 1.875:7.2f}      0")
+    tail = ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : 70.742", "#"]
+    return "\n".join(head + rows + tail) + "\n"
+
+
+def bench_check(runs: int):
+    """``nccltests.parse`` + ``compare`` of a 40-size log on CPython: the first call of the
+    process (it also scores the model on the holdout points once, for the band) and the
+    median of later calls."""
+    from interlib import nccltests
+
+    log = check_log()
+
+    def once():
+        return nccltests.compare(nccltests.parse(log), "dgx-h100")
+
+    t = time.perf_counter()
+    once()
+    first = time.perf_counter() - t
+    later = []
+    for _ in range(max(runs, 5)):
+        t = time.perf_counter()
+        once()
+        later.append(time.perf_counter() - t)
+    return {"sizes": 40, "first_ms": first * 1e3, "median_ms": statistics.median(later) * 1e3,
+            "runs": len(later)}
+
+
 # --- 3. nbval and the book build -----------------------------------------------------------
 
 def timed(cmd, runs):
@@ -431,6 +484,11 @@ def table(r) -> str:
                     f"{w['vectorised_ms']:.2f} ms | ≤ 10 ms |")
         rows.append(f"| same sweep, scalar Python loop | {w['scalar_ms']:.0f} ms | |")
         rows.append(f"| speed-up | {w['scalar_ms'] / w['vectorised_ms']:.0f}× | ≥ 50× |")
+    c = r.get("check")
+    if c:
+        rows.append(f"| check your cluster: parse + compare of a {c['sizes']}-size log, "
+                    f"median (first call of a process) | {c['median_ms']:.1f} ms "
+                    f"({c['first_ms']:.0f} ms) | ≤ 50 ms |")
     if "nbval" in r:
         rows.append(f"| strict nbval, all notebooks ({r['nbval']['runs']} runs) | "
                     f"{r['nbval']['median_s']:.1f} s | |")
@@ -508,6 +566,8 @@ def main(argv=None):
         return live_only(args, r)
     print("sweep ...", flush=True)
     r["sweep"] = bench_sweep(args.runs, args.scalar_runs)
+    print("check your cluster ...", flush=True)
+    r["check"] = bench_check(args.runs)
     if not args.skip_slow:
         print("full book build ...", flush=True)
         r["book"] = bench_book(args.slow_runs)

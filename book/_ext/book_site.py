@@ -177,7 +177,29 @@ def setup(app):
     setup_accessibility(app)
     app.connect("html-page-context", add_live_script)
     app.connect("build-finished", write_live_assets)
+    app.connect("builder-inited", plain_data_docstrings)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def plain_data_docstrings(app) -> None:
+    """Appendix C: a module constant's docstring is prose. Napoleon reads the first line of a
+    data or attribute docstring as ``type: description``, so "Chapter 8's two fabrics: a
+    DGX H100 ..." would become a type named "Chapter 8's two fabrics". interlib does not
+    use that form, so napoleon's handler is wrapped to read such a docstring as it reads a
+    module's: its sections (Args, Returns, ...) still parse; its first line stays text."""
+    from sphinx.ext import napoleon
+
+    listeners = app.events.listeners.get("autodoc-process-docstring", [])
+    for listener in list(listeners):
+        if listener.handler is napoleon._process_docstring:
+            listeners.remove(listener)
+
+            def process(app, what, name, obj, options, lines):
+                napoleon._process_docstring(
+                    app, "module" if what in ("data", "attribute") else what, name, obj,
+                    options, lines)
+
+            app.connect("autodoc-process-docstring", process, priority=listener.priority)
 
 
 # --- Accessibility fixes of the generated HTML (added by the "pages" work on issue 13) ------

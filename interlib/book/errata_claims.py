@@ -219,8 +219,13 @@ def _e():
     why = ("No primary, like-for-like measurement of InfiniBand vs RoCEv2 latency was found; "
            "the published sets come from vendor blogs and contradict each other.",
            f"What training sees is NCCL's collective latency: {figs[0].text} measured for a "
-           f"tiny all-reduce in one node, {figs[1].text} modelled across two; a microsecond "
-           f"of wire latency is {figs[3].text} of that.",
+           f"tiny all-reduce in one node (NCCL {v1.nccl_version}), {figs[1].text} modelled "
+           f"across two; a microsecond of wire latency is {figs[3].text} of that.",
+           f"Both predate NCCL's symmetric-memory kernels ("
+           f"{specs.NCCL_FEATURES['symmetric memory kernels'].note.split(';')[0]}), for which "
+           f"NVIDIA reports up to {_n(specs.software.NCCL_SYMMETRIC_SMALL_MESSAGE_GAIN.value)}x "
+           "lower small-message latency inside an NVLink domain for buffers registered "
+           "for them: the in-node figure is what unregistered buffers get, not a floor.",
            "RoCE's practical risk is congestion and tail latency (PFC/ECN tuning), not base "
            "latency.")
     return Claim("e", "InfiniBand vs RoCE latency", "IB latency '1-1.6 us vs RoCEv2 5-6 us' "
@@ -299,9 +304,12 @@ def _h():
 
 
 def _i():
-    p6 = specs.pcie("6.0")
+    p6, p5 = specs.pcie("6.0"), specs.pcie("5.0")
     lanes = CLAIM_GIVENS["i"]["lanes"]
     raw, usable = p6.raw_per_direction(lanes), p6.usable_per_direction(lanes)
+    pay6, pay5 = p6.payload_per_direction(lanes), p5.payload_per_direction(lanes)
+    mps = int(specs.PCIE_PAYLOAD_BYTES.value)
+    gb300, cx8 = specs.system("gb300-nvl72"), specs.nic("connectx-8")
     figs = (
         _f("raw, per direction", raw, display.fmt_rate(raw), _pcie_raw(p6, lanes),
            S.PCIE_SPEC),
@@ -309,11 +317,22 @@ def _i():
            display.fmt_rate(p6.headline_bidirectional(lanes)), "2 x raw", S.PCIE_SPEC),
         _f(f"after {p6.encoding} framing, per direction", usable, display.fmt_rate(usable),
            f"raw x {p6.encoding_efficiency.value:.4g}", p6.encoding_efficiency.source),
+        _f(f"TLP payload at {mps}-B payloads, per direction", pay6, display.fmt_rate(pay6),
+           f"raw x {p6.payload_share():.4g} (flit 236/256 x {mps} / ({mps} + 16-B header))",
+           S.PCISIG_FLIT),
+        _f(f"PCIe 5.0 x{lanes} on the same basis, per direction", pay5,
+           display.fmt_rate(pay5),
+           f"raw x {p5.payload_share():.4g} (128/130 x {mps} / ({mps} + 16 + 8))",
+           S.INTEL_PCIE_OVERHEAD),
     )
     why = (f"As raw signalling the figures are right ({figs[0].text} per direction, "
            f"{figs[1].text} both ways); FLIT, FEC and CRC leave about {figs[2].text} per "
-           "direction before TLP headers.",
-           "As of mid-2026 no shipping GPU attaches at Gen 6 (Bekman); ConnectX-8 does.")
+           f"direction before TLP headers, and {figs[3].text} of TLP payload at {mps}-byte "
+           f"payloads, {pay6 / pay5:.2f}x PCIe 5.0 on the same basis ({figs[4].text}).",
+           f"Gen 6 devices ship: ConnectX-8 ({cx8.host_interface}), and in "
+           f"{gb300.title.split(' (')[0]} each B300 GPU attaches at Gen 6 x16 to a "
+           f"ConnectX-8's switch, {gb300.status.state} since {gb300.status.date} (NCCL "
+           "2.27 added 'Direct NIC' for this path).")
     return Claim("i", "PCIe 6.0 bandwidth", "PCIe 6.0 x16: 128 GB/s per direction, 256 GB/s "
                  "bidirectional.", "RIGHT AS RAW SIGNALLING", why, figs)
 

@@ -10,20 +10,19 @@ book is read, with no network and no kernel:
 * **JupyterLab and Binder**: the output of a cell the reader ran is trusted, and
   JupyterLab runs the inline script of trusted HTML, so checking works the same way. A
   notebook opened with stored, untrusted outputs has its script removed by JupyterLab's
-  sanitiser; the form still shows, and every question keeps a closed *Show the answer*
-  ``<details>`` that needs no script. With a kernel, :func:`check` gives the same
-  feedback in Python.
+  sanitiser; the form still shows, and :func:`check` gives the same feedback in Python.
+
+No question carries a "show the answer" toggle: the instructor guide uses the quizzes as
+exit tickets, so the answer comes back as feedback after an attempt (the instructor
+edition's key lists them all).
 
 Why not ``jupyterquiz``: its text input has no label (an accessibility failure) and it
 carries a CDN fallback for MathJax; ``sphinx-exercise`` only reveals. This module keeps
 the inputs labelled (``<fieldset>``/``<legend>`` for choices, ``<label for>`` for
 numbers), the feedback in ``role="status"``, and the answers computed by ``interlib``.
 
-Numeric answers are compared with a relative tolerance: within it is *right*; within
-three times it is *close* (usually a rounding or a small slip, said so); otherwise the
-quiz looks for a known mistake (a listed wrong value, such as the headline figure that
-adds both directions) and explains it, else says whether the answer is too high or too
-low and gives a hint.
+A numeric answer is read and judged by :mod:`interlib.book.answers` (units converted,
+usual slips named, malformed input explained), whose rule set the page's script shares.
 """
 
 from __future__ import annotations
@@ -34,9 +33,8 @@ import math
 from dataclasses import dataclass, field
 
 from .. import _validate as v
-
-#: "close" is within this many tolerances of the right value
-CLOSE_FACTOR = 3.0
+from . import answers
+from .answers import CLOSE_FACTOR, fmt as _fmt
 
 
 @dataclass(frozen=True)
@@ -77,7 +75,10 @@ class Numeric:
         explanation: How to get the answer (shown when right, and in the fallback).
         mistakes: ``((value, why), ...)``: known wrong values (in ``unit``) and what went
             wrong; recognised within the same tolerance.
-        hint_low, hint_high: What to check when the answer is too low / too high.
+        hint_low, hint_high: What to check when the answer is too low / too high (each
+            explains that side: a low answer's usual cause, a high answer's).
+        exact: The answer is a whole number (a count, a threshold) and only that number is
+            right; the tolerance still places the known mistakes.
     """
 
     question: str
@@ -88,6 +89,7 @@ class Numeric:
     mistakes: tuple = field(default_factory=tuple)
     hint_low: str = "Check the units and each factor of the formula."
     hint_high: str = "Check the units and each factor of the formula."
+    exact: bool = False
 
     def __post_init__(self):
         v.instance("question", self.question, str, "text")
@@ -99,63 +101,37 @@ class Numeric:
         for m in self.mistakes:
             if not (isinstance(m, tuple) and len(m) == 2):
                 raise ValueError(f"mistakes item={m!r} must be a (value, why) pair")
+        v.flag("exact", self.exact)
+        if self.exact and self.answer != round(self.answer):
+            raise ValueError(f"answer={self.answer!r} must be a whole number when exact=True")
 
-
-def _fmt(x: float) -> str:
-    """A number as a reader would type it: 4 significant figures, no exponent if
-    avoidable."""
-    if x != 0 and (abs(x) >= 1e7 or abs(x) < 1e-3):
-        return f"{x:.4g}"
-    s = f"{x:,.4g}" if abs(x) < 1e4 else f"{x:,.0f}"
-    return s
-
-
-def parse_number(text: str) -> float | None:
-    """The number in ``text`` ("1,234.5", "19.6 ms", "2e-3"), or None."""
-    if not isinstance(text, str):
-        return None
-    t = text.strip().replace(",", "").replace("\u2212", "-").split()
-    if not t:
-        return None
-    try:
-        x = float(t[0])
-    except ValueError:
-        return None
-    return x if math.isfinite(x) else None
+    def spec(self) -> dict:
+        """The checking rules' input (also the page's ``data-check``)."""
+        return {"kind": "numeric", "answer": float(self.answer), "unit": self.unit,
+                "tol": self.tolerance, "exact": self.exact, "right": self.explanation,
+                "mistakes": [[float(m), why] for m, why in self.mistakes],
+                "low": self.hint_low, "high": self.hint_high}
 
 
 def check(q, answer) -> tuple[str, str]:
     """Check ``answer`` against question ``q``: ``(verdict, feedback)`` with verdict
-    ``"right"``, ``"close"`` or ``"wrong"`` (the same rules as the HTML's script).
+    ``"right"``, ``"close"``, ``"wrong"`` or ``"invalid"`` (the answer could not be read:
+    the feedback says why), by the same rules as the page's script.
 
     Args:
         q: A :class:`Choice` (answer: option index) or :class:`Numeric` (answer: a number
-            in ``q.unit``, or text containing one).
+            in ``q.unit``, or the text a reader typed, with or without a unit).
     """
     if isinstance(q, Choice):
         if isinstance(answer, bool) or not isinstance(answer, int) \
                 or not 0 <= answer < len(q.options):
-            raise ValueError(f"answer={answer!r} must be an option index 0..{len(q.options) - 1}")
+            return "invalid", (f"Answer with the number of an option, 0 to "
+                               f"{len(q.options) - 1} (you gave {answer!r}).")
         verdict = "right" if answer == q.correct else "wrong"
         return verdict, q.feedback[answer]
     if not isinstance(q, Numeric):
         raise ValueError(f"q={q!r} must be a quiz.Choice or quiz.Numeric")
-    x = answer if isinstance(answer, (int, float)) and not isinstance(answer, bool) \
-        else parse_number(answer)
-    if x is None:
-        raise ValueError(f"answer={answer!r} must be a number (in {q.unit or 'no unit'})")
-    rel = abs(x - q.answer) / abs(q.answer)
-    unit = f" {q.unit}" if q.unit else ""
-    if rel <= q.tolerance:
-        return "right", f"Right: {_fmt(q.answer)}{unit}. {q.explanation}"
-    for value, why in q.mistakes:
-        if abs(x - value) <= q.tolerance * abs(value):
-            return "wrong", f"Not quite: {why}"
-    if rel <= CLOSE_FACTOR * q.tolerance:
-        return "close", (f"Close, but outside the {q.tolerance:.0%} tolerance: check your "
-                         "rounding and the last step. "
-                         + (q.hint_low if x < q.answer else q.hint_high))
-    return "wrong", ("Too low. " + q.hint_low) if x < q.answer else ("Too high. " + q.hint_high)
+    return answers.evaluate(q.spec(), answer)
 
 
 _STYLE = (
@@ -171,86 +147,44 @@ _STYLE = (
     ".interlib-quiz-feedback[data-verdict=right]{color:#0b6b2b}"
     ".interlib-quiz-feedback[data-verdict=close]{color:#7a5200}"
     ".interlib-quiz-feedback[data-verdict=wrong]{color:#a0141e}"
+    ".interlib-quiz-feedback[data-verdict=invalid]{color:#4a4a4a}"
     ".interlib-quiz input[type=text]{width:9em}</style>")
 
-# The checking rules of `check`, in JavaScript (one listener for every quiz on the page).
-_SCRIPT = """<script>
-(function () {
-  if (window.interlibQuiz) { return; }
-  window.interlibQuiz = true;
-  function num(t) {
-    t = String(t).trim().replace(/,/g, "").replace(/\\u2212/g, "-").split(/\\s+/)[0];
-    if (!/^[-+]?(\\d+\\.?\\d*|\\.\\d+)(e[-+]?\\d+)?$/i.test(t)) { return null; }
-    var x = parseFloat(t); return isFinite(x) ? x : null;
-  }
-  function verdict(q, box) {
-    var d = JSON.parse(q.getAttribute("data-check"));
-    if (d.kind === "choice") {
-      var c = q.querySelector("input[type=radio]:checked");
-      if (!c) { return ["wrong", "Pick one of the options first."]; }
-      var i = parseInt(c.value, 10);
-      return [i === d.correct ? "right" : "wrong", d.feedback[i]];
-    }
-    var x = num(q.querySelector("input[type=text]").value);
-    if (x === null) { return ["wrong", "Type a number (in " + (d.unit || "no unit") + ")."]; }
-    var rel = Math.abs(x - d.answer) / Math.abs(d.answer);
-    if (rel <= d.tol) { return ["right", d.right]; }
-    for (var k = 0; k < d.mistakes.length; k++) {
-      var m = d.mistakes[k];
-      if (Math.abs(x - m[0]) <= d.tol * Math.abs(m[0])) { return ["wrong", "Not quite: " + m[1]]; }
-    }
-    var hint = x < d.answer ? d.low : d.high;
-    if (rel <= d.close * d.tol) { return ["close", d.closeText + hint]; }
-    return ["wrong", (x < d.answer ? "Too low. " : "Too high. ") + hint];
-  }
-  document.addEventListener("click", function (ev) {
-    var b = ev.target.closest ? ev.target.closest(".interlib-quiz-check") : null;
-    if (!b) { return; }
-    var q = b.closest(".interlib-quiz-q");
-    var r = verdict(q);
-    var out = q.querySelector(".interlib-quiz-feedback");
-    out.setAttribute("data-verdict", r[0]);
-    out.textContent = (r[0] === "right" ? "\\u2714 " : r[0] === "close" ? "\\u2248 " : "\\u2718 ") + r[1];
-  });
-  document.addEventListener("keydown", function (ev) {
-    if (ev.key !== "Enter" || !ev.target.closest) { return; }
-    var q = ev.target.closest(".interlib-quiz-q");
-    if (q && ev.target.matches("input")) { ev.preventDefault(); q.querySelector(".interlib-quiz-check").click(); }
-  });
-})();
-</script>"""
+# The checking rules of `check`, in JavaScript (answers.js with answers.RULES; one listener
+# for every quiz on the page).
+def _script() -> str:
+    return f"<script>\n{answers.script()}</script>"
 
 
-def _question_html(qid: str, number: int, q) -> str:
+def question_html(qid: str, number, q, text: str | None = None) -> str:
+    """One question's form: ``text`` (HTML) replaces the question's own text if given;
+    ``number`` is printed before it (None: nothing)."""
     e = html.escape
+    lead = f"<strong>{number}.</strong> " if number is not None else ""
     if isinstance(q, Choice):
         data = {"kind": "choice", "correct": q.correct, "feedback": list(q.feedback)}
         opts = "".join(
             f'<label class="interlib-quiz-option"><input type="radio" name="{qid}" '
             f'value="{i}"> {e(o)}</label>' for i, o in enumerate(q.options))
-        body = (f"<fieldset><legend><strong>{number}.</strong> {e(q.question)}</legend>{opts}"
-                "</fieldset>")
-        reveal = (f"The answer: {e(q.options[q.correct])}. {e(q.feedback[q.correct])}")
+        shown = e(q.question) if text is None else text
+        body = f"<fieldset><legend>{lead}{shown}</legend>{opts}</fieldset>"
     else:
-        unit = f" {q.unit}" if q.unit else ""
-        data = {"kind": "numeric", "answer": q.answer, "unit": q.unit, "tol": q.tolerance,
-                "close": CLOSE_FACTOR,
-                "right": f"Right: {_fmt(q.answer)}{unit}. {q.explanation}",
-                "closeText": (f"Close, but outside the {q.tolerance:.0%} tolerance: check "
-                              "your rounding and the last step. "),
-                "mistakes": [[float(m), why] for m, why in q.mistakes],
-                "low": q.hint_low, "high": q.hint_high}
+        data = q.spec()
         label = f"Your answer ({q.unit})" if q.unit else "Your answer (a number)"
-        body = (f'<p class="interlib-quiz-text"><strong>{number}.</strong> {e(q.question)}</p>'
-                f'<label for="{qid}">{e(label)}</label> '
+        shown = e(q.question) if text is None else text
+        body = ((f'<p class="interlib-quiz-text">{lead}{shown}</p>' if lead or shown else "")
+                + f'<label for="{qid}">{e(label)}</label> '
                 f'<input type="text" id="{qid}" inputmode="decimal" autocomplete="off">')
-        reveal = (f"The answer: {e(_fmt(q.answer))}{e(unit)} (accepted within "
-                  f"{q.tolerance:.0%}). {e(q.explanation)}")
     return (f'<div class="interlib-quiz-q" id="{qid}-q" data-check="'
             f'{e(json.dumps(data), quote=True)}">{body}'
             f'<button type="button" class="interlib-quiz-check">Check</button>'
-            f'<p class="interlib-quiz-feedback" role="status" aria-live="polite"></p>'
-            f"<details><summary>Show the answer</summary><p>{reveal}</p></details></div>")
+            f'<p class="interlib-quiz-feedback" role="status" aria-live="polite"></p></div>')
+
+
+def form_html(body: str, label: str) -> str:
+    """``body`` (question forms) in a quiz section with the style and the checker."""
+    return (f'{_STYLE}<section class="interlib-quiz" aria-label="{html.escape(label)}">'
+            f"{body}</section>{_script()}")
 
 
 class Quiz:
@@ -264,12 +198,11 @@ class Quiz:
             v.instance("questions item", q, (Choice, Numeric), "a quiz.Choice or quiz.Numeric")
 
     def html(self) -> str:
-        qs = "".join(_question_html(f"quiz-{self.name}-{i + 1}", i + 1, q)
+        qs = "".join(question_html(f"quiz-{self.name}-{i + 1}", i + 1, q)
                      for i, q in enumerate(self.questions))
-        return (f'{_STYLE}<section class="interlib-quiz" aria-label="{html.escape(self.title)}">'
-                f'<p class="interlib-quiz-title"><strong>{html.escape(self.title)}</strong> '
-                "(answer, then press Check; nothing is recorded)</p>"
-                f"{qs}</section>{_SCRIPT}")
+        return form_html(f'<p class="interlib-quiz-title"><strong>{html.escape(self.title)}'
+                         "</strong> (answer, then press Check: the answer and why come back "
+                         "after you try; nothing is recorded)</p>" + qs, self.title)
 
     def text(self) -> str:
         lines = [self.title]

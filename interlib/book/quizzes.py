@@ -123,8 +123,10 @@ def ch03() -> Quiz:
                 f"S ÷ achieved rate (plus a few µs of latency): "
                 f"{D.fmt_rate(float(nvlink.effective_bandwidth(s, 4)))} delivered.",
                 ((t_line, "that uses the line rate; NCCL's measured efficiency is lower."),),
-                "Use the achieved, not the line rate.",
-                "One direction's rate, not the headline."),
+                "Too short a time means too high a rate: use the achieved rate of one "
+                "direction, not the line rate or the headline.",
+                "Too long a time means too low a rate: bytes, not bits, and all the links' "
+                "rate, not one link's."),
         Choice("A GPU-to-GPU copy is staged through host memory, the two PCIe legs one after "
                "the other. Compared with a direct PCIe peer copy it takes about…",
                ("the same time", "twice as long", "half as long", "four times as long"), 1,
@@ -143,19 +145,24 @@ def ch04() -> Quiz:
     ring = collectives.bus_factor("all_reduce", n)
     return Quiz("ch04", "Chapter 4 self-check", (
         Numeric(f"How many point-to-point links does a full mesh of {n} GPUs need (one link "
-                "per pair)?", float(links), "", _TOL,
+                "per pair)?", float(links), "links", _TOL,
                 "n(n − 1)/2 pairs.",
                 ((float(n * (n - 1)), "you counted each link twice (once from each end)."),
                  (float(n * n), "a GPU needs no link to itself, and each link serves two "
                   "GPUs.")),
-                "Every pair of GPUs needs its own link.", "Count each pair once."),
+                "Every pair of GPUs needs its own link.", "Count each pair once.",
+                exact=True),
         Numeric(f"NVLink SHARP (NVLS): what is the ideal ratio of busbw to each GPU's link "
                 f"bandwidth for an all-reduce on {n} GPUs?", f, "", 0.02,
-                "2(n − 1)/(n + 1): each GPU sends its buffer once and receives the sum once, "
-                "while busbw counts the ring's 2(n − 1)/n.",
+                "2(n − 1)/(n + 1), from the multimem mechanism: each GPU's links carry its "
+                "buffer S out once (the switch reduces it) plus S/n for the multicast store "
+                "of its share of the sum, so t = (S + S/n) ÷ B = S(n + 1) ÷ (nB); busbw = "
+                "S/t × 2(n − 1)/n = 2(n − 1)/(n + 1) × B.",
                 ((ring, "that is the ring's bus factor 2(n − 1)/n; NVLS divides by n + 1."),),
-                "busbw can exceed the link rate with NVLS.",
-                "The factor is 2(n − 1)/(n + 1)."),
+                "Too low: busbw is algbw × 2(n − 1)/n, and with NVLS it can approach twice "
+                "the link rate.",
+                "Too high: the multicast store adds S/n to the S each GPU sends, so the "
+                "factor is 2(n − 1)/(n + 1), below 2(n − 1)/n."),
         Choice("A non-blocking NVSwitch domain is cut into one GPU and all the others. What "
                "limits the bandwidth across that cut?",
                ("The switches", "The one GPU's own NVLinks", "The PCIe link",
@@ -184,7 +191,8 @@ def ch05() -> Quiz:
                   "half go up, for full bisection)."),
                  (float(k * k // 4), "a spine has k ports, so there can be k leaves, not "
                   "k/2.")),
-                "k leaves, each with k/2 hosts.", "Half of each leaf's ports go up."),
+                "k leaves, each with k/2 hosts.", "Half of each leaf's ports go up.",
+                exact=True),
         Numeric(f"A credit-based link has a round trip of {rtt} packet times. How many "
                 "credits (receive-buffer packets) does the sender need to run at full rate?",
                 float(flowcontrol.bdp_packets(rtt)), "packets", _TOL,
@@ -192,7 +200,7 @@ def ch05() -> Quiz:
                 ((float(rtt // 2), "a credit returns only after a full round trip, not "
                   "half of one."),),
                 "Each credit is tied up for a whole round trip.",
-                "One packet per packet time, for one round trip."),
+                "One packet per packet time, for one round trip.", exact=True),
         Numeric(f"A {D.fmt_rate(rate)} InfiniBand port drives {d} m of fibre (light covers a "
                 f"metre in {D.fmt_time(1 / flowcontrol.FIBRE_SPEED)}). How much receive "
                 "buffer does it need to run at full rate, in kB (ignore switch delays)?",
@@ -272,7 +280,9 @@ def ch07() -> Quiz:
                 spine, "GB/s", _TOL, "NIC rate ÷ oversubscription.",
                 ((nic * over, "oversubscription divides the bandwidth; it does not "
                   "multiply it."),),
-                "Divide, don't subtract.", "Divide by the oversubscription."),
+                "Too low: divide the NIC rate once by the oversubscription (7:1 → ÷ 7), "
+                "per direction.",
+                "Too high: oversubscription divides the NIC rate; it is not subtracted."),
         Choice("Which traffic should you let cross a tapered (oversubscribed) spine?",
                ("Tensor parallelism", "Pipeline parallelism", "Data parallelism"), 2,
                ("No: TP all-reduces inside every layer and would stall every layer.",

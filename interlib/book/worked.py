@@ -283,7 +283,7 @@ def copy_three_ways(size_bytes, gen=4) -> Derivation:
         d.step(f"{label}: {D.fmt_bytes(size_bytes)} ÷ {D.fmt_rate(bw)} = "
                f"{D.fmt_time(size_bytes / bw)}")
     bw = nvlink.gpu_bandwidth(gen, "effective")
-    d.check("transfer.transfer_time(size, nvlink.gpu_bandwidth(4, 'effective'))",
+    d.check(f"transfer.transfer_time(size, nvlink.gpu_bandwidth({gen}, 'effective'))",
             size_bytes / bw, float(transfer.transfer_time(size_bytes, bw)), D.fmt_time)
     return d
 
@@ -324,10 +324,15 @@ def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
     r = nvswitch.nvls_speedup(n, arch)
     d = Derivation(f"How much NVLS should beat the ring on {n} GPUs")
     d.given(f"n = {n}; NCCL's NVLS efficiency on {arch} η = {D.fmt_pct(eta)} (tuning.cc)")
-    d.formula("bytes: 2(n − 1)/n ÷ 1;  ideal: 2(n − 1)/(n + 1);  expected: ideal × η "
+    d.formula("ring: each GPU's links carry 2(n − 1)/n × S.  NVLS (multimem): each GPU "
+              "sends its buffer S once into the switch, which reduces it, and stores its 1/n "
+              "share of the sum with one multicast, S/n more: (n + 1)/n × S.  ideal "
+              "speed-up = 2(n − 1)/n ÷ (n + 1)/n = 2(n − 1)/(n + 1);  expected: ideal × η "
               "(relative to a ring at full link efficiency)")
-    d.step(f"bytes ratio = 2 × {n - 1}/{n} = {bytes_ratio:.4g}")
-    d.step(f"ideal = 2 × {n - 1}/{n + 1} = {ideal:.4g}")
+    d.step(f"ring bytes = 2 × {n - 1}/{n} × S = {bytes_ratio:.4g} S;  NVLS bytes = "
+           f"{n + 1}/{n} × S = {(n + 1) / n:.4g} S")
+    d.step(f"ideal = {bytes_ratio:.4g} ÷ {(n + 1) / n:.4g} = 2 × {n - 1}/{n + 1} = "
+           f"{ideal:.4g}")
     d.step(f"expected ≈ {ideal:.4g} × {eta:.4g} = {ideal * eta:.4g} (NCCL's model also "
            "applies the ring's own efficiency, so compare with the interlib figure)")
     d.check(f'nvswitch.nvls_speedup({n}, "{arch}")["ideal"]', ideal, r["ideal"],
@@ -641,7 +646,12 @@ def nvls_allreduce(params, bytes_per_param, n_gpus, system="dgx-h100") -> Deriva
     d = Derivation(f"NVLS all-reduce of the gradient on {n} GPUs")
     d.given(f"S = {D.fmt_bytes(S)}; n = {n}; achieved NVLink B = {D.fmt_rate(B)} per "
             f"direction; NCCL's NVLS efficiency on {sys_.gpu.arch} η = {D.fmt_pct(eta)}")
-    d.formula("algbw = η × B × n/(n + 1) (nccl-tests PR #239);  t ≈ S ÷ algbw")
+    d.formula("multimem: each GPU's links carry its buffer S once (the switch reduces it) "
+              "plus S/n for the multicast store of its 1/n share of the sum, so "
+              "t = (S + S/n) ÷ (η·B) and algbw = S ÷ t = η × B × n/(n + 1) (nccl-tests "
+              "PR #239)")
+    d.step(f"bytes on each GPU's links, per direction: S + S/n = {D.fmt_bytes(S)} + "
+           f"{D.fmt_bytes(S / n, digits=4)} = {D.fmt_bytes(S * (n + 1) / n, digits=4)}")
     d.step(f"algbw = {eta:.3g} × {D.fmt_rate(B)} × {n}/{n + 1} = {D.fmt_rate(algbw)}")
     d.step(f"t ≈ {D.fmt_bytes(S)} ÷ {D.fmt_rate(algbw)} = **{D.fmt_time(t)}**")
     d.step(f"compare the ring: 2(n − 1)/n × S ÷ B = "

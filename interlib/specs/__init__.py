@@ -55,3 +55,17 @@ __all__ += ["HOST_LINKS", "HostLink", "NVLINK_C2C", "PCIE_P2P_LATENCY", "REDUCED
             "NCCL_MAX_CHANNELS", "NCCL_PROTOCOL_LINES", "NET_GDR_LEVEL", "PCIE_P2P_LEVEL",
             "NVLINK_MAX_PAYLOAD"]
 from . import layouts; __all__ += ["layouts"]  # noqa: E402,E702  wiring facts for the drawn diagrams
+# The 2026 edition (issue 28): shipped/announced status, the GB200 superchip's C2C, PCIe on
+# one payload basis, scale-up beyond NVIDIA (appended)
+from ._base import STATES, Status  # noqa: E402
+from .links import NVLINK_C2C_SUPERCHIP, PCIE_PAYLOAD_BYTES, PCIE_TLP_HEADER  # noqa: E402
+from . import scaleup  # noqa: E402
+from .scaleup import SCALEUP_DOMAINS, ScaleUpDomain, scaleup_domain  # noqa: E402
+
+__all__ += ["STATES", "Status", "NVLINK_C2C_SUPERCHIP", "PCIE_PAYLOAD_BYTES",
+            "PCIE_TLP_HEADER", "scaleup", "SCALEUP_DOMAINS", "ScaleUpDomain",
+            "scaleup_domain"]
+from . import software  # noqa: E402
+from .software import NCCL_FEATURES  # noqa: E402
+
+__all__ += ["software", "NCCL_FEATURES"]

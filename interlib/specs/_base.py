@@ -120,3 +120,46 @@ def derived(value: float, unit: str, note: str, *, direction: str = "n/a",
     src = from_.source if from_ is not None else Source("derived in this book", "interlib",
                                                         note)
     return Spec(value, unit, "derived", src, direction, note)
+
+
+STATES = ("shipped", "announced")
+"""Where a product stands: ``shipped`` (in customers' hands per the source) or
+``announced`` (specified or previewed; not shipping per the sources read)."""
+
+
+@dataclass(frozen=True)
+class Status:
+    """Whether a catalogue entry has shipped or is only announced, and since when.
+
+    Attributes:
+        state: ``"shipped"`` or ``"announced"`` (:data:`interlib.specs.STATES`).
+        date: When, as precisely as the source says: ``"2025"``, ``"2025-08"`` or
+            ``"2025-08-26"``; None when no source read gives a date (then ``note`` must
+            say what the source does show, e.g. a current product page).
+        source: Where the state and date come from.
+        note: What exactly the date marks (first deployment, specification release ...).
+    """
+
+    state: str
+    date: str | None
+    source: Source
+    note: str = ""
+
+    def __post_init__(self):
+        import re
+
+        if self.state not in STATES:
+            raise ValueError(f"Status.state={self.state!r} is not one of {STATES}")
+        if self.date is None:
+            if not self.note.strip():
+                raise ValueError("Status.date=None needs a note saying what the source "
+                                 "shows instead of a date")
+        elif not isinstance(self.date, str) or not re.fullmatch(
+                r"(19|20)\d\d(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?", self.date):
+            raise ValueError(f"Status.date={self.date!r} must be 'YYYY', 'YYYY-MM' or "
+                             "'YYYY-MM-DD'")
+        if not isinstance(self.source, Source):
+            raise ValueError(f"Status.source={self.source!r} must be a Source")
+
+    def __str__(self) -> str:
+        return f"{self.state} ({self.date or 'date not in our sources'})"

@@ -162,7 +162,7 @@ TCPXO_PROFILES = {
                         "(installer NCCL 2.21.5): NCCL_ALGO=Ring,Tree, NCCL_PROTO=Simple, "
                         "NCCL_NVLS_ENABLE=0"},
 }
-"""Google's recommended NCCL settings for GPUDirect-TCPXO (A3 Mega), by release: the
+"""Google's recommended NCCL settings for GPUDirect-TCPXO (A3 Mega), by release, with the
 algorithms and protocols they leave NCCL. A run is modelled with the profile of the
 installer it used (:data:`TCPXO_PROFILE_BY_NCCL`); the reader's own node gets the current
 one unless told otherwise."""
@@ -173,7 +173,7 @@ TCPXO_DEFAULT_PROFILE = "2025-08"
 TCPXO_PROFILE_BY_NCCL = {"2.21.5": "2024-10"}
 """The profile that goes with the NCCL an installer shipped: Google's installers whose
 compatible NCCL is 2.21.5 (the Oct 18 and Nov 27, 2024 releases) require the 2024 settings
-(:data:`interlib.specs.sources.GCP_TCPXO_RELEASES`). Any other version: the current one."""
+(``interlib.specs.sources.GCP_TCPXO_RELEASES``). Any other version: the current one."""
 
 UNPUBLISHED_TUNERS = ("GPUDirect-TCPXO",)
 """Fabrics whose cloud runs NCCL with a tuner plugin whose configuration is not published

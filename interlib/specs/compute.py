@@ -29,6 +29,11 @@ BF16_DENSE_FLOPS = {
                       "FP8 / 8 GPUs = 9 PFLOPS is sparse FP8 = 4 x dense bf16"),
     "gb200": Spec(2500 * TFLOPS, "TFLOP_per_s", "secondary", S.LOCKWOOD_B200,
                   note="FLOP/s; GB200 at 1,200 W; " + _NOTE),
+    # Blackwell Ultra kept Blackwell's bf16 rate (its gain is FP4): HGX B300's table gives
+    # FP16/BF16 36 PFLOPS with sparsity for 8 GPUs, the same as HGX B200's.
+    "b300": Spec(36000 / 8 / 2 * TFLOPS, "TFLOP_per_s", "secondary", S.HGX_B300,
+                 note="FLOP/s; HGX B300: 36 PFLOPS FP16/BF16 with sparsity / 8 GPUs / 2 = "
+                      "2,250 dense; " + _NOTE),
 }
 
 

@@ -24,11 +24,11 @@ from ._base import Spec
 from .hardware import GPU, GPUS, NIC, System
 
 INTRA = ("nvswitch", "pcie", "nvlink-bridge")
-"""How the GPUs of one node reach each other: through NVSwitch (every GPU at its full
+"""How the GPUs of one node reach each other, through NVSwitch (every GPU at its full
 NVLink rate), over PCIe only, or PCIe cards paired by an NVLink bridge."""
 
 FABRICS = ("InfiniBand", "Ethernet", "EFA", "GPUDirect-TCPXO")
-"""Scale-out networks: InfiniBand, Ethernet with RoCE (RDMA over Converged Ethernet),
+"""The scale-out networks a node may use, InfiniBand, Ethernet with RoCE (RDMA over Converged Ethernet),
 AWS's EFA (SRD transport through the aws-ofi-nccl plugin), or Google Cloud's
 GPUDirect-TCPXO (TCP over Ethernet through Google's NCCL plugin, A3 Mega)."""
 
@@ -109,7 +109,7 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
     """A node of your own design, checked against what can be built.
 
     Args:
-        gpu: GPU catalogue id (:data:`interlib.specs.GPUS`) or a :class:`GPU`.
+        gpu: GPU catalogue id (:data:`interlib.specs.hardware.GPUS`) or a :class:`~interlib.specs.GPU`.
         gpus_per_node: GPUs in the node (one NVLink domain): 1..8 for an NVSwitch
             baseboard with NVLink 3 or 4, up to 72 (a multiple of 4 above 8: trays of 4)
             with NVLink 5, 1..8 over PCIe, 2..8 and even with NVLink bridges.

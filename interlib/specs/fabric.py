@@ -8,7 +8,7 @@ from .. import _validate as v
 from ..units import Gbit_per_s, ms, ns, us
 from . import sources as S
 from . import studies as _studies
-from ._base import Spec
+from ._base import Spec, Status
 
 
 @dataclass(frozen=True)
@@ -20,12 +20,29 @@ class Switch:
         fabric: ``"InfiniBand"`` or ``"Ethernet"``.
         ports: Ports at ``port_rate``.
         port_rate: bytes/s per direction per port (stored in Gb/s, as vendors quote it).
+        optics: ``"pluggable"`` (transceivers in the switch's cages) or ``"co-packaged"``
+            (optical engines in the switch package, fibre straight out).
+        status: Shipped or announced, with the date (None: shipped, undated here; the
+            switches the book used before 2026 are all in service).
     """
 
     name: str
     fabric: str
     ports: Spec
     port_rate: Spec
+    optics: str = "pluggable"
+    status: Status | None = None
+
+    def __post_init__(self):
+        v.choice("fabric", self.fabric, ("InfiniBand", "Ethernet"))
+        v.choice("optics", self.optics, ("pluggable", "co-packaged"))
+        if self.status is not None and not isinstance(self.status, Status):
+            raise ValueError(f"status={self.status!r} must be a Status or None")
+
+    @property
+    def radix(self) -> int:
+        """Ports per switch (what sets a fat tree's size per tier)."""
+        return int(self.ports.value)
 
     @property
     def capacity_per_direction(self) -> float:
@@ -43,6 +60,33 @@ SWITCHES = {
                          Spec(64, "count", "secondary", S.SPECTRUM4),
                          Spec(800 * Gbit_per_s, "Gbit_per_s", "secondary", S.SPECTRUM4,
                               "per direction")),
+    # The 2026 edition (issue 28): XDR InfiniBand and co-packaged optics
+    "quantum-x800": Switch("NVIDIA Quantum-X800 Q3400 (XDR)", "InfiniBand",
+                           Spec(144, "count", "secondary", S.QUANTUM_X800,
+                                note="144 ports of 800 Gb/s (115.2 Tb/s), 200 Gb/s SerDes"),
+                           Spec(800 * Gbit_per_s, "Gbit_per_s", "vendor peak",
+                                S.NVIDIA_XDR_SWITCH, "per direction"),
+                           status=Status("shipped", "2024-09", S.NVIDIA_XDR_SWITCH,
+                                         "first user manual (rev 1.0, preliminary) of the "
+                                         "Q32xx/Q34xx XDR switch systems; rev 1.3 (Nov "
+                                         "2025) adds the Q3401-RD and Q3450-LD")),
+    "quantum-x-photonics": Switch(
+        "NVIDIA Quantum-X Photonics (XDR, co-packaged optics)", "InfiniBand",
+        Spec(144, "count", "secondary", S.QUANTUM_X800, note="144 ports of 800 Gb/s"),
+        Spec(800 * Gbit_per_s, "Gbit_per_s", "secondary", S.QUANTUM_X800, "per direction"),
+        optics="co-packaged",
+        status=Status("announced", "2025-03-18", S.CPO_AVAILABILITY,
+                      "announced at GTC 2025; NVIDIA gave availability as early 2026, and "
+                      "no source read confirms shipment")),
+    "spectrum-x-photonics": Switch(
+        "NVIDIA Spectrum-X Photonics SN6810 (Spectrum-6, co-packaged optics)", "Ethernet",
+        Spec(128, "count", "secondary", S.QUANTUM_X800,
+             note="128 ports of 800 Gb/s (102.4 Tb/s); a 512-port 409.6 Tb/s model too"),
+        Spec(800 * Gbit_per_s, "Gbit_per_s", "secondary", S.QUANTUM_X800, "per direction"),
+        optics="co-packaged",
+        status=Status("announced", "2025-03-18", S.CPO_AVAILABILITY,
+                      "announced at GTC 2025; availability given as the second half of "
+                      "2026")),
 }
 
 SUPERPOD_SU = {
@@ -56,7 +100,7 @@ SUPERPOD_SU = {
 
 
 def switch(name: str) -> Switch:
-    """Look up a switch by id (``"quantum-2"``, ``"spectrum-4"``)."""
+    """Look up a switch by id (``"quantum-2"``, ``"spectrum-4"``, ``"quantum-x800"`` ...)."""
     return SWITCHES[v.choice("name", name, SWITCHES)]
 
 

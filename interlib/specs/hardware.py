@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from .. import _validate as v
 from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
 from . import sources as S
-from ._base import Spec
-from .host_copies import PCIE_HOST_COPY_EFFICIENCY
-from .links import NVLINK, NVLINK_C2C, PCIE, NVLinkGen, PCIeGen
+from ._base import Spec, Status
+from .host_copies import pcie_achieved_per_direction
+from .links import NVLINK, NVLINK_C2C, NVLINK_C2C_SUPERCHIP, PCIE, NVLinkGen, PCIeGen
 
-HOST_LINKS = ("pcie", "nvlink-c2c")
-"""How a GPU reaches its CPU's memory: a PCIe x16 link, or NVLink-C2C (Grace superchips)."""
+HOST_LINKS = ("pcie", "nvlink-c2c", "nvlink-c2c-superchip")
+"""How a GPU reaches its CPU's memory: a PCIe x16 link, NVLink-C2C to its own Grace (GH200),
+or the NVLink-C2C one Grace shares with two GPUs (GB200/GB300 superchips)."""
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,12 @@ class GPU:
         hbm: Memory technology.
         hbm_capacity: Usable memory capacity, bytes.
         hbm_bandwidth: Peak memory bandwidth, bytes/s, shared by reads and writes.
-        host_link: ``"pcie"`` (the host link is the PCIe generation above) or
-            ``"nvlink-c2c"`` (a Grace superchip: the GPU reaches host memory over
-            NVLink-C2C; its PCIe then serves only devices such as NICs).
+        host_link: ``"pcie"`` (the host link is the PCIe generation above),
+            ``"nvlink-c2c"`` (GH200: the GPU reaches host memory over its own NVLink-C2C)
+            or ``"nvlink-c2c-superchip"`` (GB200/GB300: two GPUs share one Grace's
+            NVLink-C2C; its PCIe then serves devices such as NICs).
+        status: Shipped or announced, with the date (None: shipped before this
+            catalogue recorded dates).
     """
 
     name: str
@@ -61,12 +65,14 @@ class GPU:
     hbm_capacity: Spec
     hbm_bandwidth: Spec
     host_link: str = "pcie"
+    status: Status | None = None
 
     def __post_init__(self):
         v.choice("arch", self.arch, ("Ampere", "Hopper", "Blackwell"))
         v.integer("nvlink_gen", self.nvlink_gen, lo=1, hi=5)
         v.choice("pcie_gen", self.pcie_gen, PCIE)
         v.choice("host_link", self.host_link, HOST_LINKS)
+        _status("status", self.status)
 
     @property
     def host(self) -> HostLink:
@@ -77,11 +83,20 @@ class GPU:
                             c.per_direction.value * c.copy_efficiency,
                             f"{c.name} {c.per_direction.value / GB_per_s:g} GB/s per "
                             "direction x measured GH200 copy efficiency (slower direction)")
+        if self.host_link == "nvlink-c2c-superchip":
+            c = NVLINK_C2C_SUPERCHIP
+            share = c.per_gpu_even_split
+            return HostLink("NVLink-C2C", "NVLink-C2C", share, share * c.copy_efficiency,
+                            f"the superchip's {c.per_direction.value / GB_per_s:g} GB/s per "
+                            f"direction shared by its {c.gpus} GPUs, split evenly (the "
+                            "per-GPU share is not published: this is its floor, with both "
+                            "GPUs copying) x measured GH200 copy efficiency")
         pc = self.pcie
         usable = pc.usable_per_direction(16)
         return HostLink(f"{pc.name} x16", "PCIe", usable,
-                        usable * PCIE_HOST_COPY_EFFICIENCY.value,
-                        f"{pc.name} x16 usable x measured host-copy efficiency")
+                        pcie_achieved_per_direction(self.pcie_gen, 16),
+                        f"{pc.name} x16: TLP payload rate (256-B payloads) x the copy "
+                        "efficiency measured on Gen 5 on the same basis")
 
     @property
     def nvlink(self) -> NVLinkGen:
@@ -92,14 +107,30 @@ class GPU:
         return PCIE[self.pcie_gen]
 
 
+def _status(name, status):
+    if status is not None and not isinstance(status, Status):
+        raise ValueError(f"{name}={status!r} must be a Status or None")
+    return status
+
+
 def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note="",
-         host_link="pcie"):
+         host_link="pcie", status=None):
     return GPU(name, arch, nvl, pcie, hbm,
                Spec(cap_gb * GB, "GB", "vendor peak", src, note=cap_note),
                Spec(bw, "TB_per_s", "vendor peak", src, "read + write", bw_note),
-               host_link)
+               host_link, status)
 
 
+_GB300_SHIPPED = Status("shipped", "2025-08", S.HOTCHIPS_CX8,
+                        "in deployment by Hot Chips 2025 (August): GB300 NVL72 is 'the first "
+                        "deployment of the PCIe Gen6 SuperNIC'")
+_HGX_B300_SHIPPED = Status("shipped", None, S.HGX_B300,
+                           "NVIDIA's HGX B300 specifications and server photographs (April "
+                           "2025) show the board; no dated shipment in the sources read")
+
+
+#: The catalogued GPUs by id (``"h100-sxm"``, ...) as :class:`GPU` records, each figure
+#: with its source. Look one up with :func:`~interlib.specs.gpu`.
 GPUS = {
     "a100-sxm-80gb": _gpu("A100 SXM 80GB", "Ampere", 3, "4.0", "HBM2e", 80,
                           2039 * GB_per_s, S.A100_DATASHEET),
@@ -116,13 +147,21 @@ GPUS = {
                   8 * TB_per_s, S.MLPERF_GB200,
                   cap_note="exposed per GPU in MLPerf system JSON",
                   bw_note="576 TB/s per NVL72 rack / 72 GPUs (NVIDIA GB200 NVL72 page)",
-                  host_link="nvlink-c2c"),
+                  host_link="nvlink-c2c-superchip"),
     "gb300": _gpu("GB300 (Blackwell Ultra GPU)", "Blackwell", 5, "6.0", "HBM3e", 288,
                   8 * TB_per_s, S.LOCKWOOD_B300,
                   cap_note="the physical stack total (8 x 12-high); the capacity a GB300 "
                            "tray exposes is not in a primary source here",
                   bw_note="576 TB/s per NVL72 rack / 72 GPUs",
-                  host_link="nvlink-c2c"),
+                  host_link="nvlink-c2c-superchip", status=_GB300_SHIPPED),
+    # HGX B300: the same Blackwell Ultra GPU on an 8-GPU NVLink baseboard. Its PCIe Gen6
+    # x16 goes to a ConnectX-8 on the GPU board, whose built-in switch also links to the
+    # host; the host CPU's own PCIe generation is not in our sources.
+    "b300": _gpu("B300 (Blackwell Ultra, HGX)", "Blackwell", 5, "6.0", "HBM3e", 288,
+                 8 * TB_per_s, S.LOCKWOOD_B300,
+                 cap_note="the physical stack total (8 x 12-high); usable capacity not in a "
+                          "primary source here",
+                 bw_note="8 TB/s (max) per B300", status=_HGX_B300_SHIPPED),
 }
 
 
@@ -135,22 +174,35 @@ class NIC:
         name: e.g. ``"ConnectX-7"``.
         rate: Port data rate, bytes/s per direction (stored in Gb/s, as vendors quote it).
         fabric: ``"InfiniBand"``, ``"Ethernet"``, ``"InfiniBand or Ethernet"``, ``"EFA"``.
+        host_interface: Its PCIe link, e.g. ``"PCIe 5.0 x16"``.
+        status: Shipped or announced, with the date (None: shipped, undated here).
     """
 
     name: str
     rate: Spec
     fabric: str
+    host_interface: str = ""
+    status: Status | None = None
+
+    def __post_init__(self):
+        _status("status", self.status)
 
 
-def _nic(name, gbps, fabric, src, note=""):
+def _nic(name, gbps, fabric, src, note="", host_interface="", status=None):
     return NIC(name, Spec(gbps * Gbit_per_s, "Gbit_per_s", "vendor peak", src,
-                          "per direction", note), fabric)
+                          "per direction", note), fabric, host_interface, status)
 
 
 NICS = {
     "connectx-6-hdr": _nic("ConnectX-6 HDR", 200, "InfiniBand", S.STAS_NETWORK),
     "connectx-7": _nic("ConnectX-7", 400, "InfiniBand or Ethernet", S.CX7_DOC),
-    "connectx-8": _nic("ConnectX-8", 800, "InfiniBand or Ethernet", S.CX8_NOTES),
+    "connectx-8": _nic("ConnectX-8", 800, "InfiniBand or Ethernet", S.CX8_NOTES,
+                       "XDR InfiniBand, or 2 x 400 GbE (800 GbE is not supported on one "
+                       "port)",
+                       "PCIe 6.0, 48 lanes behind a built-in PCIe Gen 6 switch",
+                       Status("shipped", "2025-08", S.HOTCHIPS_CX8,
+                              "called already shipping at Hot Chips 2025; first deployment "
+                              "in GB300 NVL72")),
 }
 
 
@@ -229,6 +281,13 @@ class System:
             NVLink domain, i.e. ``gpus_per_node``); must divide ``gpus_per_node``.
         network_source: Where the scale-out NIC count and model come from (default:
             ``source``).
+        status: Shipped or announced, with the date (None: shipped before this catalogue
+            recorded dates).
+        nic_path: How a GPU reaches its scale-out NIC: ``"pcie-switch"`` (the NIC under
+            the GPU's PCIe switch, DGX/HGX), ``"via-grace"`` (the NIC on the Grace CPU's
+            PCIe, reached over NVLink-C2C: GB200 with ConnectX-7) or ``"direct-nic"`` (a
+            ConnectX-8 whose built-in PCIe Gen6 switch links the GPU straight to the NIC:
+            GB300, HGX B300).
     """
 
     name: str
@@ -242,8 +301,12 @@ class System:
     source: "S.Source"
     gpus_per_server: int | None = None
     network_source: "S.Source | None" = None
+    status: Status | None = None
+    nic_path: str = "pcie-switch"
 
     def __post_init__(self):
+        _status("status", self.status)
+        v.choice("nic_path", self.nic_path, ("pcie-switch", "via-grace", "direct-nic"))
         v.integer("gpus_per_node", self.gpus_per_node, lo=1, hi=576)
         v.choice("intra", self.intra, ("nvswitch", "pcie"))
         v.integer("nics_per_node", self.nics_per_node, lo=1, hi=1024)
@@ -307,7 +370,15 @@ SYSTEMS = {
                        8, NICS["connectx-7"], S.DGX_B200),
     "gb200-nvl72": System("gb200-nvl72", "NVIDIA GB200 NVL72 (one rack)", GPUS["gb200"], 72,
                           "nvswitch", 4, 72, NICS["connectx-7"], S.GB200_PAGE,
-                          gpus_per_server=4, network_source=S.MLPERF_GB200),
+                          gpus_per_server=4, network_source=S.MLPERF_GB200,
+                          nic_path="via-grace"),
+    "gb300-nvl72": System("gb300-nvl72", "NVIDIA GB300 NVL72 (one rack)", GPUS["gb300"], 72,
+                          "nvswitch", 4, 72, NICS["connectx-8"], S.LOCKWOOD_B300,
+                          gpus_per_server=4, network_source=S.HOTCHIPS_CX8,
+                          status=_GB300_SHIPPED, nic_path="direct-nic"),
+    "hgx-b300": System("hgx-b300", "NVIDIA HGX B300", GPUS["b300"], 8, "nvswitch", 4, 8,
+                       NICS["connectx-8"], S.HGX_B300, status=_HGX_B300_SHIPPED,
+                       nic_path="direct-nic"),
     # Hypothetical, for comparison only (Chapter 2): the DGX H100's GPUs and NICs with the
     # NVSwitch baseboard removed, so GPUs reach each other only over PCIe 5.0 x16.
     "h100-pcie-only": System("h100-pcie-only",

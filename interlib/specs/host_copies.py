@@ -70,3 +70,26 @@ def _host_copy_efficiency() -> Spec:
 PCIE_HOST_COPY_EFFICIENCY = _host_copy_efficiency()
 """Measured host-to-device copy rate over PCIe 5.0 x16's usable line rate (lives here,
 not in :mod:`.links`, so that links never imports the measurements)."""
+
+
+def pcie_achieved_per_direction(gen: str, lanes: int = 16) -> float:
+    """Modelled host-copy rate over a PCIe link, bytes/s per direction (issue 28, error 4).
+
+    The generation's TLP payload bandwidth on one basis for every generation
+    (:meth:`~interlib.specs.links.PCIeGen.payload_per_direction`: 256-B payloads, 16-B
+    headers) x the measured Gen 5 copy over Gen 5's payload bandwidth. For Gen 3-5 this
+    equals usable x :data:`PCIE_HOST_COPY_EFFICIENCY` (their payload share is the same
+    fraction of their usable rate); for Gen 6 it carries the measured efficiency over on
+    the basis that also counts the flit's link-layer and FEC bytes, instead of applying it
+    to a usable rate that already excludes them.
+
+    Args:
+        gen: ``"3.0"`` ... ``"6.0"``.
+        lanes: Link width.
+    """
+    from .. import _validate as v
+
+    g = PCIE[v.choice("gen", gen, PCIE)]
+    m = HOST_COPIES["azure-nd-h100-v5"]
+    measured_share = m.h2d.value / PCIE[m.pcie_gen].payload_per_direction(m.lanes)
+    return g.payload_per_direction(lanes) * measured_share

@@ -64,6 +64,7 @@ P2P = {
                             _p2p(746, S.STAS_NETWORK, "p2pBandwidthLatencyTest"), None),
 }
 
+#: The NVLink rate per link as each source reports it, next to the catalogue's figure.
 NVLINK_REPORTED_PER_LINK = {
     4: Spec(26.5625 * GB_per_s, "GB_per_s", "measured", S.STAS_NETWORK, "per direction",
             "what `nvidia-smi nvlink -s` reports per link on H100: the rate on the wire, "

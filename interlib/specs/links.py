@@ -28,6 +28,10 @@ class PCIeGen:
         encoding_efficiency: Payload share of line bits after line coding (and, for Gen 6,
             FLIT framing: 236 TLP bytes of every 256).
         modulation: ``"NRZ"`` or ``"PAM4"``.
+        tlp_overhead: Bytes each transaction-layer packet (TLP) carries besides its header
+            and payload: framing, sequence number and LCRC (8 B on Gen 3-5); 0 in Gen 6's
+            FLIT mode, where the sequence number and CRC belong to the flit and are already
+            inside the 236/256 of ``encoding_efficiency``.
     """
 
     name: str
@@ -35,9 +39,12 @@ class PCIeGen:
     encoding: str
     encoding_efficiency: Spec
     modulation: str
+    tlp_overhead: Spec | None = None
 
     def __post_init__(self):
         v.choice("modulation", self.modulation, ("NRZ", "PAM4"))
+        if not isinstance(self.tlp_overhead, Spec) or self.tlp_overhead.unit != "B":
+            raise ValueError(f"tlp_overhead={self.tlp_overhead!r} must be a Spec in bytes")
 
     def raw_per_direction(self, lanes: int = 16) -> float:
         """Raw signalling bandwidth, bytes/s per direction: GT/s x lanes / 8."""
@@ -52,8 +59,57 @@ class PCIeGen:
         """The vendor "x16" headline: raw rate counted in both directions, bytes/s."""
         return 2 * self.raw_per_direction(lanes)
 
+    def payload_share(self, payload_bytes: float | None = None,
+                      header_bytes: float | None = None) -> float:
+        """Share of the line bits that is TLP payload, on one basis for every generation:
+        ``encoding_efficiency x P / (P + header + tlp_overhead)``.
 
-def _pcie(name, gts, enc, eff_num, eff_den, mod, src=S.PCIE_SPEC):
+        Gen 3-5 lose 128b/130b plus, per TLP, 8 B of framing, sequence number and LCRC and
+        the header; Gen 6 loses the flit's 20 of 256 bytes (DLP, CRC, FEC) and, per TLP,
+        only the header. Neither counts Gen 3-5's DLLPs and SKP ordered sets, which depend
+        on the implementation (in Gen 6 they ride inside the flit), so Gen 3-5 are slightly
+        flattered.
+
+        Args:
+            payload_bytes: TLP payload P, bytes (> 0); default :data:`PCIE_PAYLOAD_BYTES`
+                (256 B, a common maximum payload size).
+            header_bytes: TLP header, bytes (>= 0); default :data:`PCIE_TLP_HEADER` (16 B,
+                a memory write with a 64-bit address).
+
+        >>> round(PCIE["5.0"].payload_share(256), 3), round(PCIE["6.0"].payload_share(256), 3)
+        (0.9, 0.868)
+        """
+        p = PCIE_PAYLOAD_BYTES.value if payload_bytes is None else \
+            v.positive("payload_bytes", payload_bytes)
+        h = PCIE_TLP_HEADER.value if header_bytes is None else \
+            v.number("header_bytes", header_bytes, lo=0.0, hi=64.0)
+        return self.encoding_efficiency.value * p / (p + h + self.tlp_overhead.value)
+
+    def payload_per_direction(self, lanes: int = 16, payload_bytes: float | None = None,
+                              header_bytes: float | None = None) -> float:
+        """TLP payload bandwidth, bytes/s per direction: raw x :meth:`payload_share`."""
+        return self.raw_per_direction(lanes) * self.payload_share(payload_bytes,
+                                                                  header_bytes)
+
+
+_TLP_FRAMING = Spec(8, "B", "vendor peak", S.INTEL_PCIE_OVERHEAD,
+                   note="start/end framing (Gen 3-5: the 4-byte STP token), sequence number "
+                        "and 4-byte LCRC of one TLP: Intel's 'six dwords' with a 4-DW "
+                        "header, less the header; no ECRC")
+_FLIT_TLP_FRAMING = Spec(0, "B", "vendor peak", S.PCISIG_FLIT,
+                         note="FLIT mode: sequence number, CRC and FEC are per 256-byte "
+                              "flit (inside 236/256), not per TLP")
+
+PCIE_TLP_HEADER = Spec(16, "B", "vendor peak", S.INTEL_PCIE_OVERHEAD,
+                       note="a four-dword TLP header (a memory write with a 64-bit address)")
+"""The TLP header :meth:`PCIeGen.payload_share` assumes by default."""
+PCIE_PAYLOAD_BYTES = Spec(256, "B", "derived", S.INTEL_PCIE_OVERHEAD,
+                          note="a common maximum payload size (MPS) of GPU servers; the "
+                               "book's like-with-like comparison quotes this size")
+"""The TLP payload size Chapter 2's like-with-like column assumes."""
+
+
+def _pcie(name, gts, enc, eff_num, eff_den, mod, src=S.PCIE_SPEC, framing=_TLP_FRAMING):
     return PCIeGen(
         name,
         Spec(gts * GT_per_s, "GT_per_s", "vendor peak", src, "per direction",
@@ -61,14 +117,15 @@ def _pcie(name, gts, enc, eff_num, eff_den, mod, src=S.PCIE_SPEC):
         enc,
         Spec(eff_num / eff_den, "fraction", "vendor peak", src,
              note=f"{enc}: {eff_num} payload units per {eff_den} line units"),
-        mod)
+        mod, framing)
 
 
 PCIE = {
     "3.0": _pcie("PCIe 3.0", 8, "128b/130b", 128, 130, "NRZ"),
     "4.0": _pcie("PCIe 4.0", 16, "128b/130b", 128, 130, "NRZ"),
     "5.0": _pcie("PCIe 5.0", 32, "128b/130b", 128, 130, "NRZ"),
-    "6.0": _pcie("PCIe 6.0", 64, "FLIT 236/256", 236, 256, "PAM4", S.LOCKWOOD_PCIE6),
+    "6.0": _pcie("PCIe 6.0", 64, "FLIT 236/256", 236, 256, "PAM4", S.LOCKWOOD_PCIE6,
+                 _FLIT_TLP_FRAMING),
 }
 
 # -------------------------------------------------------------------------- NVLink
@@ -156,6 +213,8 @@ def _nvl(name, gpu, links, per_link_gbs, lane_gbit, lanes, nccl_gbs, src, kind,
              "per direction", "application-level bandwidth of one link assumed by NCCL"))
 
 
+#: NVLink generations 1-5 by number (:class:`NVLinkGen` records, each figure with its
+#: source); look one up with :func:`~interlib.specs.nvlink`.
 NVLINK = {
     1: _nvl("NVLink 1", "P100", 4, 20, 20, 8, 18.0, S.STAS_NETWORK, "secondary"),
     2: _nvl("NVLink 2", "V100", 6, 25, 25, 8, 20.0, S.STAS_NETWORK, "secondary"),
@@ -187,6 +246,8 @@ class ChipToChipLink:
         measured_h2d: A published host-to-device copy over the link, per direction.
         measured_d2h: The device-to-host copy of the same measurement, per direction.
         systems: Where it ships.
+        gpus: GPUs that share the link's ``per_direction`` (1 on GH200; 2 on a GB200
+            superchip, where NVIDIA quotes one figure for one Grace and two GPUs).
     """
 
     name: str
@@ -194,12 +255,14 @@ class ChipToChipLink:
     measured_h2d: Spec
     measured_d2h: Spec
     systems: str
+    gpus: int = 1
 
     def __post_init__(self):
         for f in ("per_direction", "measured_h2d", "measured_d2h"):
             d = getattr(self, f).direction
             if d != "per direction":
                 raise ValueError(f"{f}.direction={d!r} must be 'per direction'")
+        v.integer("gpus", self.gpus, lo=1, hi=8)
         for f in ("measured_h2d", "measured_d2h"):
             if getattr(self, f).value > self.per_direction.value:
                 raise ValueError(f"{f}={getattr(self, f).value:g} B/s must be <= "
@@ -209,6 +272,13 @@ class ChipToChipLink:
     def bidirectional(self) -> float:
         """Both directions added, bytes/s (NVIDIA's headline)."""
         return 2 * self.per_direction.value
+
+    @property
+    def per_gpu_even_split(self) -> float:
+        """Each GPU's share when all ``gpus`` copy at once and split the link evenly,
+        bytes/s per direction. On GB200 the split is not published: this is the floor of
+        the unknown share (one GPU copying alone may get more, up to ``per_direction``)."""
+        return self.per_direction.value / self.gpus
 
     @property
     def copy_efficiency(self) -> float:
@@ -223,14 +293,29 @@ NVLINK_C2C = ChipToChipLink(
     Spec(450 * GB_per_s, "GB_per_s", "vendor peak", S.GRACE_HOPPER_BLOG, "per direction",
          "NVIDIA: 'up to 900 GB/s total bandwidth, 450 GB/s per direction' between Grace "
          "and Hopper in GH200. GB200 uses NVLink-C2C as its GPU's host link too (MLPerf "
-         "system description: accelerator_host_interconnect NVLink-C2C); our sources give "
-         "no separate per-GPU rate for GB200, so the GH200 figure is used for it"),
+         "system description: accelerator_host_interconnect NVLink-C2C), but there one "
+         "Grace's link serves two GPUs: see NVLINK_C2C_SUPERCHIP"),
     Spec(375 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
          "GH200, host-to-device copy over NVLink-C2C"),
     Spec(297 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
          "GH200, device-to-host copy over NVLink-C2C"),
-    "GH200 Grace Hopper; GB200 Grace Blackwell")
-"""The Grace-to-GPU link of GH200 and GB200 (Chapter 3; Chapter 7's host rung)."""
+    "GH200 Grace Hopper")
+"""The Grace-to-GPU link of GH200 (Chapter 3; Chapter 7's host rung)."""
+
+NVLINK_C2C_SUPERCHIP = ChipToChipLink(
+    "NVLink-C2C (GB200 superchip: 1 Grace, 2 GPUs)",
+    Spec(450 * GB_per_s, "GB_per_s", "secondary", S.GB200_SUPERCHIP_C2C, "per direction",
+         "NVIDIA quotes 900 GB/s (both directions added) for the GB200 superchip's "
+         "NVLink-C2C, which joins one Grace CPU and two Blackwell GPUs; how that splits per "
+         "GPU is not in our sources (no GB200 host-copy measurement found either)"),
+    Spec(375 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
+         "GH200, host-to-device copy over NVLink-C2C (no GB200 measurement found)"),
+    Spec(297 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
+         "GH200, device-to-host copy over NVLink-C2C (no GB200 measurement found)"),
+    "GB200 (GB300 assumed the same: our sources give it no separate figure)", gpus=2)
+"""The Grace-to-GPUs link of a GB200 superchip: one figure for two GPUs (issue 28, error
+2). The models give each GPU the even split (:attr:`ChipToChipLink.per_gpu_even_split`),
+the floor of its unknown share, and say so."""
 
 
 # --------------------------------------------------- reduced-NVLink export parts
@@ -361,20 +446,20 @@ class InfiniBandGen:
         return self.lane_data.value * lanes
 
 
-def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None):
+def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None, src=S.IB_ROADMAP):
     """``coding=(num, den)``: derive the lane data rate as signalling x num/den instead of
     storing a rounded figure."""
     if coding is not None:
         num, den = coding
-        lane = Spec(sig * num / den * Gbit_per_s, "Gbit_per_s", "derived", S.IB_ROADMAP,
+        lane = Spec(sig * num / den * Gbit_per_s, "Gbit_per_s", "derived", src,
                     "per direction", f"per lane: {sig} Gb/s signalling x {num}/{den} "
                                      "line code")
     else:
-        lane = Spec(data * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IB_ROADMAP,
+        lane = Spec(data * Gbit_per_s, "Gbit_per_s", "vendor peak", src,
                     "per direction", "per lane, after line coding")
     return InfiniBandGen(
         name,
-        Spec(sig * Gbit_per_s, "Gbit_per_s", "vendor peak", S.IB_ROADMAP, "per direction",
+        Spec(sig * Gbit_per_s, "Gbit_per_s", "vendor peak", src, "per direction",
              sig_note),
         enc, lane, year)
 
@@ -390,8 +475,14 @@ INFINIBAND = {
     # = 53.125 Gb/s, data/signalling = 16/17 (sources.INTEL_FEC_AN846).
     "HDR": _ib("HDR", 53.125, "256b/257b + RS(544,514) FEC, PAM4", 50, 2019),
     "NDR": _ib("NDR", 106.25, "256b/257b + RS(544,514) FEC, PAM4", 100, 2022),
-    "XDR": _ib("XDR", 200, "PAM4 + FEC", 200, None,
-               "per lane, nominal (~200 Gb/s); the exact SerDes rate is not in our sources"),
+    # XDR: the 200 Gb/s lanes of IEEE 802.3dj, 106.25 GBd PAM4 = 212.5 Gb/s, with the same
+    # 256b/257b + RS(544,514) as HDR/NDR: 200 x 257/256 x 544/514 = 212.5, data/signalling
+    # = 16/17 (NVLink 5's 53.125 GB/s per link, measured, is 2 such lanes). First products:
+    # NVIDIA's Quantum-X800 XDR switch systems (user manual rev 1.0, September 2024) and
+    # ConnectX-8 (initial firmware 40.44.0208); NCCL detects XDR speed from 2.27.6.
+    "XDR": _ib("XDR", 212.5, "256b/257b + RS(544,514) FEC, PAM4", None, 2024,
+               "per lane: 106.25 GBd PAM4 (IEEE 802.3dj 200 Gb/s lanes)", coding=(16, 17),
+               src=S.IEEE_8023DJ),
 }
 
 

@@ -617,3 +617,185 @@ BEKMAN_ALLREDUCE_BENCH = Source(
     "so PyTorch's per-call host overhead of some 20-30us is hidden'; '--with-host-overhead "
     "... time 1 all-reduce per trial on an idle device instead, which adds the per-call host "
     "overhead to every call'.", key="")
+# ------------------------------- the 2026 edition (issue 28): current hardware, NCCL 2.27+
+INTEL_PCIE_OVERHEAD = Source(
+    "Intel AN 855: PCI Express High Performance Reference Design, 1.1.1 Protocol Overhead",
+    "https://www.intel.com/content/www/us/en/docs/programmable/683504/current/"
+    "protocol-overhead.html",
+    "Each TLP carries start and end framing, a sequence ID, a three- or four-dword header "
+    "and the LCRC: 'The overhead is six dwords if the optional ECRC is not included' (4-DW "
+    "header). DLLPs (ACK/NAK, flow control) and SKP ordered sets take further bandwidth.",
+    key="intelpcieoverhead")
+PCISIG_FLIT = Source(
+    "PCI-SIG, The PCIe 6.0 Specification Webinar Q&A: FLIT mode, PAM4 and FEC",
+    "https://pcisig.com/node/10944",
+    "FLIT encoding: each 256-byte flit is protected by a CRC and a 3-way interleaved FEC; "
+    "NAK and replay are per flit. Layout (PCI-SIG talks, Lockwood): 236 B TLP + 6 B DLP + "
+    "8 B CRC + 6 B FEC; TLPs no longer carry their own framing, sequence number or LCRC.",
+    key="pcisigflit")
+IEEE_8023DJ = Source(
+    "IEEE P802.3dj, 200 Gb/s, 400 Gb/s, 800 Gb/s and 1.6 Tb/s Ethernet (objectives "
+    "2024-03-14; 200 Gb/s per lane)",
+    "https://www.ieee802.org/3/dj/projdoc/objectives_P802d3dj_240314.pdf",
+    "200 Gb/s per lane electrical and optical PMDs: 106.25 GBd PAM4, 212.5 Gb/s on the lane "
+    "for 200 Gb/s of data after 256b/257b transcoding and RS(544,514) FEC (the same 17/16 "
+    "as 100 Gb/s lanes).", key="ieee8023dj")
+CX8_DIRECT_NIC = Source(
+    "NVIDIA ConnectX-8 SuperNIC firmware release notes v40.44.0208 (initial release)",
+    "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/"
+    "changes+and+new+features",
+    "'800Gb/s or XDR IB or 2 x 400GbE'. 'Direct NIC-GPU Datapath: To read/write data "
+    "directly from the GPU and to overcome grace CPU PCIe bandwidth issue a direct NIC-GPU "
+    "datapath is required ... the HCA exposes a side DMA engine as an additional PCIe "
+    "function which is called Data Direct.'", key="cx8firmware")
+HOTCHIPS_CX8 = Source(
+    "NVIDIA ConnectX-8 SuperNIC at Hot Chips 2025, as reported by ServeTheHome and "
+    "Wccftech (2025-08-26)",
+    "https://wccftech.com/nvidia-connectx-8-supernic-designed-for-blackwell-systems-pcie-"
+    "g6-800gbe-speed/amp",
+    "48 lanes of PCIe Gen6 behind a built-in PCIe Gen6 switch. 'GB300 NVL72 is the first "
+    "deployment of the PCIe Gen6 SuperNIC': a Gen5 x16 link to the Grace CPU, a Gen6 x16 "
+    "link to the B300 GPU, a Gen5 x4 link to an SSD.", key="hotchipscx8")
+NCCL_RELEASE_NOTES = Source(
+    "NVIDIA NCCL release notes (commit messages of the release tags, NVIDIA/nccl)",
+    "https://github.com/NVIDIA/nccl/releases",
+    "2.24.3 (2024-12-18): RAS subsystem and ncclras. 2.27.3 (2025-05-29): symmetric memory "
+    "(ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC) and symmetric kernels; DirectNIC (CX8); "
+    "ncclCommShrink; NVLS+IB SHARP for AllGather and ReduceScatter; MNNVL fails by default "
+    "when IMEX is misconfigured. 2.27.6 (2025-07-11): XDR speed detection. 2.28.3 "
+    "(2025-09-02): device API (LSA, Multimem, GIN framework), CE collectives, ncclAlltoAll. "
+    "2.28.7 (2025-10-17): GPU-Initiated Networking, ncclCommRevoke. 2.29.2 (2025-12-23): "
+    "ncclCommGrow, one-sided host APIs.", key="ncclrelnotes")
+NCCL_227_BLOG = Source(
+    "NVIDIA technical blog, Enabling Fast Inference and Resilient Training with NCCL 2.27 "
+    "(2025)",
+    "https://developer.nvidia.com/blog/enabling-fast-inference-and-resilient-training-with-"
+    "nccl-2-27/",
+    "Symmetric memory kernels 'significantly reduce latency for all message sizes, resulting "
+    "in up to 9x reduction in latency for small message sizes'; direct NIC support; NVLink "
+    "and InfiniBand SHARP; ncclCommShrink.", key="nccl227blog")
+NCCL_PORT_FAILOVER = Source(
+    "NVIDIA NCCL v2.29.7 source, src/transport/net_ib/p2p_resiliency.cc",
+    "https://github.com/NVIDIA/nccl/blob/v2.29.7-1/src/transport/net_ib/p2p_resiliency.cc",
+    "NCCL_PARAM(IbResiliencyPortFailover, \"IB_RESILIENCY_PORT_FAILOVER\", 0): off by "
+    "default. On a retry-exceeded or flush completion error it replaces the failed device's "
+    "QPs on the remaining devices and replays; 'No functional devices left' is fatal.",
+    key="ncclsource229")
+NCCL_MNNVL_SRC = Source(
+    "NVIDIA NCCL v2.29.7 source, src/mnnvl.cc (ncclMnnvlCheck)",
+    "https://github.com/NVIDIA/nccl/blob/v2.29.7-1/src/mnnvl.cc",
+    "MNNVL needs every rank's NVML fabric state COMPLETED; the clique is the ranks with the "
+    "same cluster UUID and clique ID; then 'Check that FABRIC handles can be exported & "
+    "imported by IMEX' (cuMemExportToShareableHandle with CU_MEM_HANDLE_TYPE_FABRIC); on "
+    "failure: 'Check the IMEX channel configuration (/dev/nvidia-caps-imex-channels)'.",
+    key="ncclsource229")
+IMEX_GUIDE = Source(
+    "NVIDIA IMEX Service for NVLink Networks, user guide (2025)",
+    "https://docs.nvidia.com/multi-node-nvlink-systems/imex-guide/",
+    "IMEX channels: 'a GPU driver feature that allows for user-based memory isolation ... "
+    "Users are expected to create the IMEX channels ... Failure to do so will result in "
+    "dependent CUDA APIs failing'. 'The IMEX service must be initiated and initialized "
+    "before launching CUDA applications', configured with every node's address.",
+    key="nvidiaimex")
+QUANTUM_X800 = Source(
+    "NVIDIA Spectrum-X Photonics and Quantum-X Photonics switches (GTC 2025-03-18), as "
+    "reported by Converge Digest",
+    "https://convergedigest.com/nvidia-debuts-spectrum-x-and-quantum-x-photonics-switches/",
+    "Quantum-X800 / Quantum-X Photonics InfiniBand: 144 ports of 800 Gb/s (200 Gb/s SerDes), "
+    "115 Tb/s, SHARP v4 in-network computing; the photonics (co-packaged optics) version "
+    "liquid-cooled. Spectrum-X Photonics Ethernet: 128 x 800G (102.4 Tb/s) or 512 x 800G "
+    "(409.6 Tb/s).", key="nvidiacpo")
+CPO_AVAILABILITY = Source(
+    "NVIDIA at Hot Chips 2025 on co-packaged optics, as reported (particle.news, "
+    "notebookcheck, 2025-08)",
+    "https://www.notebookcheck.net/Nvidia-unveils-photonics-switches-to-scale-AI-networks-"
+    "with-millions-of-GPUs.1096181.0.html",
+    "Quantum-X Photonics InfiniBand switches early 2026; Spectrum-X Photonics second half "
+    "of 2026. Per 800G port: electrical loss ~22 dB -> ~4 dB, ~30 W -> ~9 W; '10x' "
+    "resiliency from fewer active components.", key="nvidiacpo")
+GAUDI3_NETWORK = Source(
+    "Intel Gaudi documentation, Intel Gaudi Network Configuration",
+    "https://docs.habana.ai/en/latest/Management_and_Monitoring/Network_Configuration/"
+    "index.html",
+    "'Each Intel Gaudi 3 AI accelerator has 21 scale-up ports and three scale-out ports "
+    "running at 200Gbps'; 3 scale-up ports to each of the 7 other Gaudi 3 of an HLS-3 box; "
+    "'21*25 GB/s = 525 GB/s unidirectional' scale-up, '3*200Gbps = 75 GB/s in each "
+    "direction' scale-out per Gaudi, 600 GB/s per box.", key="gaudi3net")
+TPU_V5P = Source(
+    "Google Cloud TPU documentation, TPU v5p",
+    "https://docs.cloud.google.com/tpu/docs/v5p",
+    "8960 chips per pod; HBM bandwidth per chip 2765 GBps; 'Bidirectional inter-chip "
+    "interconnect (ICI) bandwidth per chip "
+    "(GBps) 1200'; interconnect topology 3D torus (full torus from one 4x4x4 cube); data "
+    "center network 50 Gb/s per chip; largest slice 6144 chips.", key="tpuv5p")
+TRAINIUM_DOCS = Source(
+    "AWS Neuron documentation, Trainium2 and Trainium3 architecture; training best "
+    "practices",
+    "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.1/_sources/about-neuron/arch/"
+    "neuron-hardware/trainium3.rst",
+    "Trainium2: 4 NeuronLink-v3 per chip; a trn2.48xlarge's 16 chips in a 4 x 4 torus, "
+    "EFA between instances; Trn2 UltraServers join instances over NeuronLink. Trainium3: "
+    "'NeuronLink-v4 ... provides 2.56 TB/sec bandwidth per device' (direction not stated).",
+    key="awsneuron")
+MLPERF_AMD = Source(
+    "MLCommons MLPerf Inference results, AMD system descriptions (8 x MI300X, MI355X)",
+    "https://raw.githubusercontent.com/mlcommons/inference_results_v4.1/main/closed/AMD/"
+    "systems/8xMI300X_2xEPYC-9374F.json",
+    "\"accelerators_per_node\": 8, \"accelerator_interconnect\": \"XGMI\", "
+    "\"accelerator_host_interconnect\": \"PCIe Gen5 x16\"; MI355X 288 GB HBM3e (v6.0).",
+    key="mlperfamd")
+UALINK_10 = Source(
+    "UALink Consortium, UALink 200G 1.0 Specification (released 2025-04-08), as reported "
+    "by Tom's Hardware",
+    "https://www.tomshardware.com/tech-industry/ualink-has-nvidias-nvlink-in-the-crosshairs-"
+    "final-specs-support-up-to-1-024-gpus-with-200-gt-s-bandwidth",
+    "200 Gb/s per lane (212.5 GT/s signalling, IEEE 802.3dj PHY), x1/x2/x4 links, up to "
+    "1,024 accelerators per pod through UALink switches; first products expected 2026-27.",
+    key="ualink")
+NVLINK_FUSION = Source(
+    "NVIDIA NVLink Fusion announcement, Computex 2025-05-19, as reported by WebProNews",
+    "https://www.webpronews.com/nvidia-unveils-nvlink-fusion-a-new-era-of-ai-infrastructure-"
+    "collaboration/",
+    "NVLink-C2C and NVLink IP for third-party CPUs and accelerators (semi-custom AI "
+    "infrastructure); partners named (MediaTek, Marvell, Alchip, Fujitsu, Qualcomm).",
+    key="nvlinkfusion")
+VERA_RUBIN = Source(
+    "NVIDIA technical blog, Inside the NVIDIA Rubin Platform: Six New Chips, One AI "
+    "Supercomputer (CES 2026)",
+    "https://developer.nvidia.com/blog/inside-the-nvidia-rubin-platform-six-new-chips-one-"
+    "ai-supercomputer/",
+    "Vera Rubin NVL72: 72 Rubin GPUs and 36 Vera CPUs in one rack-scale NVLink domain; six "
+    "co-designed chips (Vera CPU, Rubin GPU, NVLink 6 Switch, ConnectX-9 SuperNIC, "
+    "BlueField-4 DPU, Spectrum-6 Ethernet switch); 'NVLink 6 allows 72 GPUs to behave as one "
+    "coherent accelerator inside the rack' (NVIDIA later clarified: peer access with "
+    "software-managed synchronisation, not hardware cache coherence). Production targeted "
+    "for the second half of 2026 (secondary reports).", key="verarubin")
+VERA_RUBIN_NAMING = Source(
+    "NVIDIA GTC 2025 keynote roadmap, as reported by HotHardware (copy on sipoch.com)",
+    "https://www.sipoch.com/en/articles/300330019909058",
+    "'NVIDIA's next-gen parts are going to be called Vera Rubin NVL144 ... for the next "
+    "generation they're going to start counting the NVL number by the number of individual "
+    "GPU dice' (two per package).", key="verarubin")
+GB300_DGX_NOTES = Source(
+    "NVIDIA DGX GB300 NVL72 release notes, Multi-Node System Software Stack Package "
+    "Contents (release 1.0.6)",
+    "https://docs.nvidia.com/dgx/dgxgb300nvl72-release-notes/package-contents.html",
+    "Host software tested with DGX GB300: GPU driver and IMEX 580.126.20; ConnectX-8 "
+    "firmware 40.47.2526 on the compute trays.", key="")
+HGX_B300 = Source(
+    "NVIDIA HGX B300 (Blackwell Ultra) platform specifications, as reproduced by "
+    "FiberMall and ServeTheHome (2025)",
+    "https://www.fibermall.com/blog/nvidia-hgx-b300-overview.htm",
+    "8 Blackwell Ultra GPUs (briefly named 'HGX B300 NVL16', counting dies), NVLink 5 "
+    "through NVLink Switch, 14.4 TB/s total NVLink bandwidth, networking 1.6 TB/s (8 x 800 "
+    "Gb/s counted both ways) from eight ConnectX-8 on the GPU baseboard, up to 2.3 TB HBM3e; "
+    "FP16/BF16 Tensor Core 36 PFLOPS with sparsity (as HGX B200).",
+    key="")
+GB200_SUPERCHIP_C2C = Source(
+    "NVIDIA's GB200 superchip description (GB200 NVL72 materials), as quoted by Boston "
+    "Limited, NVIDIA Blackwell architecture (2025-10-30)",
+    "https://boston-uk-l-preview.azurewebsites.net/blog/2025/10/30/nvidia-blackwell-"
+    "architecture.aspx",
+    "One Grace CPU and two Blackwell GPUs per GB200 superchip; 'NVLink-C2C ... 900 GB/s per "
+    "connection in current GB200 designs' (both directions added, as for GH200). No source "
+    "here gives the share of one GPU.", key="")

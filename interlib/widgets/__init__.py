@@ -9,7 +9,7 @@ it when a slider moves. Tests drive every demo's function at every slider extrem
 from __future__ import annotations
 
 from .core import (DEMOS, Demo, DemoFrames, Dropdown, FloatSlider, IntSlider,  # noqa: F401
-                   LiveFigure, figure_alt, figure_bbox, figure_png, get, register, render,
+                   LiveFigure, TextArea, figure_alt, figure_bbox, figure_png, get, register, render,
                    summary)
 from .core import _img_html, _pre_html  # noqa: F401  (used by show, live and the tests)
 
@@ -100,3 +100,4 @@ def questions(name: str):
 
 from . import ch01  # noqa: E402,F401  (registers the chapter's demos)
 from . import appendix, ch02, ch03, ch04, ch05, ch06, ch07, ch08  # noqa: E402,F401
+from . import check  # noqa: E402,F401  ("Check your cluster": a reader's nccl-tests log)

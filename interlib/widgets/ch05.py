@@ -67,7 +67,7 @@ def _fat_tree_summary(hosts, radix, oversubscription):
 register(Demo(
     "fat_tree", P.fat_tree_sizing,
     {"hosts": IntSlider(16, 65536, 4096, "hosts (NIC ports)", log=True, readout_format="num"),
-     "radix": Dropdown((16, 32, 48, 64, 128), 64, "switch radix (ports)"),
+     "radix": Dropdown((16, 32, 48, 64, 128, 144), 64, "switch radix (ports)"),
      "oversubscription": Dropdown((1.0, 2.0, 3.0, 7.0), 1.0, "leaf down:up ratio",
                                   ("1:1 (non-blocking)", "2:1", "3:1", "7:1"))},
     _fat_tree_summary,

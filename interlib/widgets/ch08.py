@@ -138,7 +138,7 @@ register(Demo(
                           tuple(f"{r:g} Gb/s" for r in _RATES)),
      "fabric": Dropdown(tuple(capstone.FABRICS), R["fabric"], "fabric",
                         tuple(_FABRIC_LABELS[f] for f in capstone.FABRICS)),
-     "radix": Dropdown((32, 64, 128), R["radix"], "switch ports (fat tree)"),
+     "radix": Dropdown((32, 64, 128, 144), R["radix"], "switch ports (fat tree)"),
      "oversubscription": FloatSlider(1.0, 7.0, R["oversubscription"],
                                      "leaf oversubscription (x:1)", step=0.5),
      "model": Dropdown(tuple(scaling.MODELS), R["model"], "model", _MODEL_NAMES),

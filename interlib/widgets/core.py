@@ -183,6 +183,38 @@ class Dropdown:
 
 
 @dataclass(frozen=True)
+class TextArea:
+    """A box of text the reader pastes (or, on the site, reads from a file: the browser
+    reads it locally, nothing is uploaded), at most ``max_chars`` characters."""
+
+    default: str
+    label: str
+    max_chars: int
+    rows: int = 10
+
+    def __post_init__(self):
+        v.instance("default", self.default, str, "a string")
+        v.instance("label", self.label, str, "a string")
+        v.integer("max_chars", self.max_chars, lo=1)
+        v.integer("rows", self.rows, lo=1, hi=100)
+        if len(self.default) > self.max_chars:
+            raise ValueError(f"default has {len(self.default)} characters; max_chars is "
+                             f"{self.max_chars}")
+
+    def values(self):
+        """The default text: what the tests try."""
+        return [self.default]
+
+    def make(self):
+        import ipywidgets as W
+
+        return W.Textarea(value=self.default, description=self.label,
+                          continuous_update=False, rows=self.rows,
+                          style={"description_width": "initial"},
+                          layout=W.Layout(width="95%"))
+
+
+@dataclass(frozen=True)
 class Demo:
     """An interactive demo.
 
@@ -395,8 +427,20 @@ def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
     return buf.getvalue()
 
 
+def _long(text: str) -> bool:
+    return "\n" in text or len(text) > 80
+
+
+def _text_size(text: str) -> str:
+    """A long text setting (a pasted log) named by its size, not quoted: alt text stays
+    short and never repeats what the reader pasted."""
+    n = text.count("\n") + 1
+    return f"{n} line{'s' if n != 1 else ''} of text"
+
+
 def figure_alt(fig, demo_name: str, params: dict) -> str:
-    """Alt text for a demo image: the figure's titles and axis labels, then the settings."""
+    """Alt text for a demo image: the figure's titles and axis labels, then the settings (a
+    long text, such as a pasted log, by its number of lines)."""
     _check_fig(fig)
     v.choice("demo_name", demo_name, DEMOS)
     v.instance("params", params, dict, "a dict of control values")
@@ -409,8 +453,9 @@ def figure_alt(fig, demo_name: str, params: dict) -> str:
             bits.append(f"{ax.get_ylabel()} against {ax.get_xlabel()}")
         if bits:
             parts.append("; ".join(bits))
-    settings = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
-                         for k, v in params.items())
+    settings = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else
+                         f"{k} = {_text_size(v)}" if isinstance(v, str) and _long(v) else
+                         f"{k} = {v}" for k, v in params.items())
     head = " | ".join(parts) or f"Figure of the {demo_name.replace('_', ' ')} demo"
     return f"{head} (settings: {settings})".replace("\n", " ")
 

@@ -31,10 +31,11 @@ def check_params(name: str, params) -> dict:
     """Every control value of demo ``name``: the defaults updated by ``params``, each value
     checked and typed as its control gives it (IntSlider: int; FloatSlider: float within its
     range, a value outside it by rounding only (1e-9, relative) moved onto the bound;
-    Dropdown: the option itself), then every slider whose range follows the others moved
-    into it (:meth:`~interlib.widgets.Demo.resolve`). Raises ValueError naming the
-    parameter otherwise."""
-    from .core import Dropdown, FloatSlider, IntSlider, get
+    Dropdown: the option itself; TextArea: a string of at most its ``max_chars``), then
+    every slider whose range follows the others moved into it
+    (:meth:`~interlib.widgets.Demo.resolve`). Raises ValueError naming the parameter
+    otherwise."""
+    from .core import Dropdown, FloatSlider, IntSlider, TextArea, get
     demo = get(name)
     v.instance("params", params, dict, "a dict of control values")
     for key in params:
@@ -62,7 +63,13 @@ def check_params(name: str, params) -> dict:
             if value > control.max and _close(value, control.max):
                 value = float(control.max)
             out[key] = float(v.number(key, value, lo=control.min, hi=control.max))
-        else:  # pragma: no cover - Demo controls are one of the three
+        elif isinstance(control, TextArea):
+            v.instance(key, value, str, "text")
+            if len(value) > control.max_chars:
+                raise ValueError(f"{key} has {len(value):,} characters; the limit is "
+                                 f"{control.max_chars:,}")
+            out[key] = value
+        else:  # pragma: no cover - Demo controls are one of the four
             raise ValueError(f"control {key!r} has an unknown type {type(control).__name__}")
     return demo.resolve(out)
 

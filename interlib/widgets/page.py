@@ -25,6 +25,10 @@ Control encoding (the contract with the browser script):
 - A slider whose range follows other controls (``Demo.limits``) has ``data-lo`` and
   ``data-hi`` (values, not positions) at the defaults; live mode updates them from each
   frame's ``ranges``.
+- ``data-kind="text"``: a ``<textarea>`` (``maxlength``: the control's ``max_chars``); value
+  is its text. Beside it an ``<input type=file data-file-for=ID data-max-chars=N>``: the
+  script reads the chosen file in the browser (never uploaded) into that textarea, refusing
+  a file over ``N`` characters with a message.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ def _readout(value, fmt: str) -> str:
 def control_html(demo_name: str, key: str, control, limits=None) -> str:
     """One control as a labelled native HTML form field (see the module docstring);
     ``limits``: its ``(lo, hi)`` at the defaults when its range follows other controls."""
-    from .core import Dropdown, FloatSlider, IntSlider
+    from .core import Dropdown, FloatSlider, IntSlider, TextArea
     v.instance("demo_name", demo_name, str, "a demo name")
     v.instance("key", key, str, "a parameter name")
     cid = f"interlib-{demo_name}-{key}"
@@ -62,7 +66,16 @@ def control_html(demo_name: str, key: str, control, limits=None) -> str:
             f"{html.escape(text)}</option>" for o, text in zip(control.options, control.shown()))
         field = f'<select {common} data-kind="choice">{opts}</select>'
         return f'<div class="interlib-control interlib-choice">{label}{field}</div>'
-    vlo, vhi = limits if limits is not None else (control.min, control.max)
+    if isinstance(control, TextArea):
+        field = (f'<textarea {common} data-kind="text" rows="{control.rows}" '
+                 f'maxlength="{control.max_chars}" spellcheck="false" autocomplete="off">'
+                 f"{html.escape(control.default)}</textarea>")
+        upload = (f'<label for="{cid}-file">Or read a file (it stays in your browser)</label>'
+                  f'<input type="file" id="{cid}-file" data-file-for="{cid}" '
+                  f'data-max-chars="{control.max_chars}" accept=".log,.txt,.out,text/plain">')
+        return f'<div class="interlib-control interlib-text">{label}{field}{upload}</div>'
+    vlo, vhi = limits if limits is not None else (getattr(control, "min", None),
+                                                  getattr(control, "max", None))
     if isinstance(control, IntSlider) and control.log:
         kind, lo, hi, step, pos, fmt = ("intlog", math.log10(vlo), math.log10(vhi), 0.001,
                                         math.log10(control.default), control.readout_format)
@@ -77,7 +90,8 @@ def control_html(demo_name: str, key: str, control, limits=None) -> str:
         kind, lo, hi, step, pos, fmt = ("float", control.min, control.max, control.step,
                                         control.default, control.readout_format)
     else:
-        raise ValueError(f"control={control!r} must be an IntSlider, FloatSlider or Dropdown")
+        raise ValueError(f"control={control!r} must be an IntSlider, FloatSlider, Dropdown or "
+                         "TextArea")
     dep = f' data-lo="{vlo!r}" data-hi="{vhi!r}"' if limits is not None else ""
     field = (f'<input type="range" {common} data-kind="{kind}" data-format="{_attr(fmt)}" '
              f'min="{lo!r}" max="{hi!r}" step="{step!r}" value="{pos!r}"{dep}>')

@@ -7,9 +7,10 @@
 // of every demo on the page recomputes its figure and numbers with interlib's own code.
 //
 // Contract with page.py: div.interlib-demo[data-demo][data-defaults] holds
-// form.interlib-controls (inputs/selects with data-kind int|intlog|float|log|choice,
-// data-format, data-default; a log slider's input.interlib-typed box for an exact value;
-// data-lo/data-hi on a slider whose range follows other controls), button.interlib-live-button, span.interlib-live-status[role=status],
+// form.interlib-controls (inputs/selects/textareas with data-kind
+// int|intlog|float|log|choice|text, data-format, data-default; a log slider's
+// input.interlib-typed box for an exact value; data-lo/data-hi on a slider whose range
+// follows other controls), button.interlib-live-button, span.interlib-live-status[role=status],
 // div.interlib-plot (an img) and div.interlib-numbers. This script adds, per demo,
 // div.interlib-live-error[role=alert] (hidden until something fails),
 // progress.interlib-live-progress (while Python loads) and, after each live
@@ -114,6 +115,7 @@
     if (kind === "choice") return JSON.parse(el.value);
     if (el.dataset.exact !== undefined) return JSON.parse(el.dataset.exact);
     if (el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
+    if (kind === "text") return el.value;  // a pasted log: stays in this page's worker
     const x = Number(el.value);
     if (kind === "log") return Math.pow(10, x);
     if (kind === "intlog") return Math.round(Math.pow(10, x));
@@ -150,7 +152,7 @@
       el.max = String(position(el, hi));
     }
     for (const el of demo.querySelectorAll("form.interlib-controls [data-kind]")) {
-      if (el.dataset.kind === "choice" || !(el.name in used)) continue;
+      if (el.dataset.kind === "choice" || el.dataset.kind === "text" || !(el.name in used)) continue;
       const want = used[el.name], have = controlValue(el);
       if (have === want || Math.abs(have - want) <= 1e-12 * Math.abs(want)) continue;
       el.value = String(position(el, want));
@@ -410,6 +412,26 @@
           return;
         }
         if (el && el.dataset && el.dataset.kind) { el.dataset.moved = "1"; updateReadout(el); }
+      });
+    }
+    // A file chosen for a text control is read here, in the browser, into its textarea
+    // (nothing is uploaded); a file over the control's limit is refused with a message.
+    for (const file of demo.querySelectorAll("input[type=file][data-file-for]")) {
+      file.addEventListener("change", () => {
+        const f = file.files && file.files[0];
+        const area = document.getElementById(file.dataset.fileFor);
+        if (!f || !area) return;
+        const limit = Number(file.dataset.maxChars);
+        if (f.size > limit) {
+          showError(demo, "The file is " + (f.size / 1e6).toFixed(1) + " MB; the limit is " +
+                          (limit / 1e6).toFixed(0) + " MB: keep only the nccl-tests output.");
+          file.value = "";
+          return;
+        }
+        f.text().then((text) => {
+          area.value = text;
+          area.dispatchEvent(new Event("input", {bubbles: true}));
+        }).catch((err) => showError(demo, "Could not read the file: " + err));
       });
     }
     const button = demo.querySelector(".interlib-live-button");

@@ -21,7 +21,17 @@ def ladder_steepest() -> str:
             f"out of it got steeper: NVLink over one NIC was {D.fmt_ratio(list(g0.values())[0], 3)} on "
             f"{first} and {D.fmt_ratio(list(g1.values())[0], 3)} on {last}, because NVLink "
             "doubled while the NIC per GPU stayed the same. That is why the scale-up domain "
-            "grew (NVL72) and why placement matters more each generation.")
+            "grew (NVL72) and why placement matters more each generation. "
+            f"{_b300_nic_sentence()}")
+
+
+def _b300_nic_sentence() -> str:
+    """Blackwell Ultra doubled the NIC instead of NVLink (issue 28)."""
+    g = hierarchy.nvlink_network_gap("GB300 NVL72")
+    nic = hierarchy.ladder("GB300 NVL72")[-2].peak
+    return (f"Blackwell Ultra (HGX B300, GB300 NVL72) turned it back: NVLink stayed, the "
+            f"NIC doubled to a {D.fmt_rate(nic)} ConnectX-8 per GPU, so the gap fell to "
+            f"{D.fmt_ratio(list(g.values())[0], 3)}.")
 
 
 def ladder_taper() -> str:
@@ -55,16 +65,34 @@ def _lay(**kw):
                              base["oversubscription"])
 
 
+def _one_all_reduce(size, g, k, oversubscription=1.0, algorithm="auto"):
+    """The collective model's choice for one all-reduce (algorithm, protocol, time)."""
+    from ... import collectives, specs, steptime
+
+    s = steptime.tapered(specs.system("dgx-h100"), oversubscription)
+    return collectives.predict("all_reduce", size, s, g, k, algorithm)
+
+
 def layout_tp16() -> str:
+    from ... import scaling
+
     small, big = default("layout", "tp"), max(control("layout", "tp").options)
     a, b = _lay(tp=small), _lay(tp=big)
     ta, tb = a.phase("TP"), b.phase("TP")
-    return (f"TP {small} fits in one DGX H100 (eight GPUs on NVLink); TP {big} spans two servers, "
-            f"so its all-reduces cross the {tb.rung} rung. TP time per step goes from "
-            f"{D.fmt_time(ta.time_s)} over {ta.rung} to {D.fmt_time(tb.time_s)} over "
-            f"{tb.rung} ({ratio(tb.time_s, ta.time_s)}), although each GPU moves about the "
-            "same bytes: the slowest link of a ring sets its pace. Tensor parallelism should "
-            "not leave the NVLink domain.")
+    act = 4096 * scaling.model(default("layout", "model")).hidden * 2
+    ra, rb = _one_all_reduce(act, small, 1), _one_all_reduce(act, 8, big // 8)
+    ring = _one_all_reduce(act, 8, big // 8, algorithm="ring")
+    return (f"TP {small} fits in one DGX H100 (eight GPUs on NVLink); TP {big} spans two servers. "
+            f"TP time per step goes from {D.fmt_time(ta.time_s)} to {D.fmt_time(tb.time_s)}, "
+            f"only {ratio(tb.time_s, ta.time_s)}. At TP {small} the model picks "
+            f"{ra.algorithm.upper()} with the {ra.protocol} protocol: the NVSwitches reduce "
+            f"({D.fmt_time(ra.time_s)} per all-reduce). At TP {big} it picks NCCL's NVLSTree "
+            f"({rb.protocol}): NVLS inside each server, then a tree between the two servers "
+            "through all eight of each server's NICs at once, so only the already-reduced "
+            f"data crosses the network ({D.fmt_time(rb.time_s)} per all-reduce; a ring across "
+            f"the two servers would take {D.fmt_time(ring.time_s)}, "
+            f"{ratio(ring.time_s, rb.time_s)}). Even so, every layer now waits on the "
+            "network: tensor parallelism should not leave the NVLink domain.")
 
 
 def layout_taper() -> str:
@@ -73,13 +101,24 @@ def layout_taper() -> str:
     worst = next((o for o in steps if _lay(dp=512, oversubscription=o).bottleneck.kind == "DP"),
                  None)
     before = worst - 0.5 if worst else steps[-1]
-    d0, d1 = (_lay(dp=512, oversubscription=o).phase("DP").time_s for o in (1.0, worst or 8.0))
-    return (f"At 1:1 the DP sync takes {D.fmt_time(d0)} against TP's {D.fmt_time(tp)}. DP time "
-            "grows in proportion to the oversubscription once the spine is its slowest hop. "
-            f"It stays below TP up to {before:g}:1 and becomes the slowest phase at "
-            f"{worst:g}:1 ({D.fmt_time(d1)}). So a data-parallel-only spine can be tapered "
-            "a few times over before it shows, which is why operators do it; how far depends "
-            "on the model and how well DP overlaps the backward pass.")
+    one, two, four = 1.0, 2.0, 4.0  # the tapers compared: none, 2:1, 4:1
+    p0, p2, p4 = (_lay(dp=512, oversubscription=o).phase("DP") for o in (one, two, four))
+    shard = p0.bytes / (2 * 511 / 512)
+    r0, r2 = _one_all_reduce(shard, 1, 512, one), _one_all_reduce(shard, 1, 512, two)
+    ring0 = _one_all_reduce(shard, 1, 512, one, "ring")
+    d1 = _lay(dp=512, oversubscription=worst or 8.0).phase("DP").time_s
+    return (f"At {one:g}:1 the DP sync takes {D.fmt_time(p0.time_s)} against TP's "
+            f"{D.fmt_time(tp)}: the model picks NCCL's {r0.algorithm} ({r0.protocol}). At "
+            f"{two:g}:1 it takes {D.fmt_time(p2.time_s)}, {ratio(p2.time_s, p0.time_s)} and "
+            f"not {two:g}×: with less of the spine per GPU NCCL's tuning switches to the "
+            f"{r2.algorithm} ({r2.protocol}), which at {one:g}:1 would already take "
+            f"{D.fmt_time(ring0.time_s)} ({ratio(ring0.time_s, p0.time_s)} the "
+            f"{r0.algorithm}). From there the {r2.algorithm}'s time grows in proportion to "
+            f"the taper ({four:g}:1: {D.fmt_time(p4.time_s)}, "
+            f"{ratio(p4.time_s, p2.time_s)} the {two:g}:1 time). DP stays below TP up to "
+            f"{before:g}:1 and becomes the slowest phase at {worst:g}:1 ({D.fmt_time(d1)}). "
+            "So a data-parallel-only spine can be tapered a little before it shows; how far "
+            "depends on the model and how well DP overlaps the backward pass.")
 
 
 def layout_pp_vs_tp() -> str:

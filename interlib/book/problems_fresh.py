@@ -1,0 +1,564 @@
+"""Fresh problems for the problem sets (issue 27 item 6): topics the chapters' own
+exercises leave out (FSDP, MoE all-to-all, message-size regimes, rates in Gb/s, NVLS
+bytes, cuts of a switch, RoCE headers, ECMP collisions, dragonflies, failures and
+checkpoints, the price of an efficiency point). Each is solvable on paper from its printed
+givens; each answer is computed by ``interlib``; each takes a seed like the others.
+
+The builders return the fields of :class:`interlib.book.problems.Problem`;
+:mod:`interlib.book.problems` registers them (sets A to D).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import display as D
+from .quiz import Numeric
+from .worked import Derivation
+from ..units import GB, GB_per_s, Gbit_per_s, billion, hour, kB, minute, ms, day
+
+
+def _g(x: float) -> str:
+    return f"{x:g}"
+
+
+def _solution(title, givens, formula, steps, call, ours, theirs, fmt) -> Derivation:
+    d = Derivation(title)
+    for g in givens:
+        d.given(g)
+    d.formula(formula)
+    for s in steps:
+        d.step(s)
+    d.check(call, ours, theirs, fmt)
+    return d
+
+
+# ------------------------------------------------------------------ set A: Chapters 1-2
+def a4_fsdp(V):
+    from .. import collectives
+
+    p = V.pick(70, (13, 34, 70, 180)) * billion
+    n = V.pick(64, (16, 32, 64, 128))
+    S = p * 2
+    ag = float(collectives.wire_bytes_per_rank("all_gather", S, n))
+    rs = float(collectives.wire_bytes_per_rank("reduce_scatter", S, n))
+    total = 2 * ag + rs
+    dp = float(collectives.wire_bytes_per_rank("all_reduce", S, n))
+    givens = (f"P = {p / billion:g} billion parameters in bf16 (2 B each), n = {n} GPUs",
+              "FSDP (ZeRO-3) per step: all-gather the parameters for the forward pass, "
+              "again for the backward pass, and reduce-scatter the gradients",
+              "an all-gather or a reduce-scatter of S bytes: each GPU sends (n − 1)/n × S")
+    sol = _solution(
+        "FSDP's bytes per GPU per step", givens,
+        "bytes = 2 × (n − 1)/n × S (two all-gathers) + (n − 1)/n × S (one reduce-scatter)",
+        [f"S = {p / billion:g} × 10⁹ × 2 B = {D.fmt_bytes(S)}",
+         f"(n − 1)/n × S = {n - 1}/{n} × {D.fmt_bytes(S)} = {D.fmt_bytes(ag, digits=4)}",
+         f"3 × {D.fmt_bytes(ag, digits=4)} = **{D.fmt_bytes(total, digits=4)}**, "
+         f"{total / dp:.3g}× plain data parallelism's {D.fmt_bytes(dp, digits=4)}"],
+        "2 × wire_bytes_per_rank('all_gather') + wire_bytes_per_rank('reduce_scatter')",
+        3 * (n - 1) / n * S, total, D.fmt_bytes)
+    return dict(
+        title="What full sharding sends", difficulty="standard",
+        question=("A model trains with fully sharded data parallelism (FSDP, ZeRO-3) over "
+                  f"{n} GPUs. How many gigabytes does each GPU send per step?"),
+        givens=givens,
+        numeric=Numeric("bytes per GPU per step", total / GB, "GB", 0.02,
+                        "3 × (n − 1)/n × S: two all-gathers of the parameters and one "
+                        "reduce-scatter of the gradients.",
+                        ((dp / GB, "that is plain data parallelism's all-reduce, "
+                          "2(n − 1)/n × S; FSDP gathers the parameters twice more."),
+                         (ag / GB, "that is one all-gather; a step has two of them and a "
+                          "reduce-scatter.")),
+                        "Too low: count both all-gathers (forward and backward) and the "
+                        "reduce-scatter.",
+                        "Too high: each collective sends (n − 1)/n of S, not S per peer."),
+        solution=sol)
+
+
+def a5_moe(V):
+    from .. import collectives
+
+    tokens = V.pick(8192, (4096, 8192, 16384))
+    h = V.pick(4096, (4096, 5120, 7168))
+    k = V.pick(2, (1, 2, 8))
+    n = V.pick(8, (8, 16, 32))
+    bw = 48 * GB_per_s
+    S = tokens * h * 2 * k
+    one = float(collectives.wire_bytes_per_rank("all_to_all", S, n))
+    t = 2 * one / bw
+    givens = (f"{tokens:,} tokens per GPU per micro-batch, width h = {h:,}, bf16 (2 B), each "
+              f"token routed to its top-{k} experts",
+              f"experts spread over n = {n} GPUs (expert parallelism); routing is uniform",
+              f"each GPU's network rate: {D.fmt_rate(bw)} per direction (achieved)",
+              "an all-to-all of S bytes per GPU: each GPU sends (n − 1)/n × S (the rest "
+              "stays local)")
+    sol = _solution(
+        "MoE dispatch and combine", givens,
+        "S = tokens × h × 2 B × k;  per layer: two all-to-alls (dispatch, combine);  "
+        "t = 2 × (n − 1)/n × S ÷ B",
+        [f"S = {tokens:,} × {h:,} × 2 B × {k} = {D.fmt_bytes(S)}",
+         f"(n − 1)/n × S = {n - 1}/{n} × {D.fmt_bytes(S)} = {D.fmt_bytes(one)}",
+         f"t = 2 × {D.fmt_bytes(one)} ÷ {D.fmt_rate(bw)} = **{D.fmt_time(t)}**"],
+        "2 × collectives.wire_bytes_per_rank('all_to_all', S, n) / B",
+        2 * (n - 1) / n * S / bw, t, D.fmt_time)
+    return dict(
+        title="A mixture-of-experts layer's all-to-alls", difficulty="standard",
+        question=("A mixture-of-experts layer sends each token's activation to the GPUs "
+                  "holding its experts (dispatch) and brings the results back (combine). "
+                  "How long do one layer's two all-to-alls take per micro-batch, in ms, if "
+                  "nothing overlaps them?"),
+        givens=givens,
+        numeric=Numeric("all-to-all time per layer", t / ms, "ms", 0.03,
+                        "2 × (n − 1)/n × tokens × h × 2 B × k ÷ B.",
+                        ((t / 2 / ms, "a layer has two all-to-alls: dispatch and combine."),
+                         (t / k / ms, f"each token goes to its top-{k} experts: multiply "
+                          "by k.")),
+                        "Too low: two all-to-alls per layer, and each token is sent to k "
+                        "experts.",
+                        "Too high: 1/n of the tokens stays on the GPU; only (n − 1)/n "
+                        "crosses the network."),
+        solution=sol)
+
+
+def a6_pcie_gbits(V):
+    from .. import pcie
+
+    gen = V.pick("5.0", ("4.0", "5.0", "6.0"))
+    lanes = V.pick(16, (4, 8, 16))
+    raw = pcie.link_bandwidth(gen, lanes, "raw")
+    usable = pcie.link_bandwidth(gen, lanes, "usable")
+    from ..specs import pcie as pcie_spec
+
+    g = pcie_spec(gen)
+    givens = (f"PCIe {gen}: {D.fmt_si(g.transfer_rate.value, 'T/s')} per lane, "
+              f"{g.encoding} line coding (efficiency {g.encoding_efficiency.value:.6g})",
+              f"x{lanes}: {lanes} lanes")
+    sol = _solution(
+        f"PCIe {gen} x{lanes} in Gb/s", givens,
+        "usable = transfers/s × lanes × bits per transfer × coding efficiency",
+        [f"raw = {D.fmt_si(g.transfer_rate.value, 'T/s')} × {lanes} = "
+         f"{_g(raw / Gbit_per_s)} Gb/s per direction",
+         f"usable = {_g(raw / Gbit_per_s)} × {g.encoding_efficiency.value:.6g} = "
+         f"**{usable / Gbit_per_s:.4g} Gb/s** ({D.fmt_rate(usable)})"],
+        f'pcie.link_bandwidth("{gen}", {lanes}, "usable")', raw * g.encoding_efficiency.value,
+        usable, lambda x: f"{x / Gbit_per_s:.4g} Gb/s")
+    return dict(
+        title="A PCIe link in network units", difficulty="warm-up",
+        question=(f"A NIC vendor quotes rates in Gb/s. What usable rate, per direction, does "
+                  f"a PCIe {gen} x{lanes} slot give it, in Gb/s (after line coding)?"),
+        givens=givens,
+        numeric=Numeric("usable rate", usable / Gbit_per_s, "Gb/s", 0.01,
+                        "transfers/s × lanes × coding efficiency (one bit per transfer).",
+                        ((raw / Gbit_per_s, "that is the raw signalling rate; line coding "
+                          "takes its share first."),
+                         (2 * usable / Gbit_per_s, "that adds both directions; the question "
+                          "asks for one.")),
+                        "Too low: one bit per transfer per lane, times every lane.",
+                        "Too high: one direction, after line coding."),
+        solution=sol)
+
+
+def a7_half_bandwidth(V):
+    from .. import pcie, transfer
+
+    gen = V.pick("5.0", ("4.0", "5.0"))
+    B = pcie.link_bandwidth(gen, 16)
+    a = pcie.LATENCY.value
+    n_half = float(transfer.half_bandwidth_size(B, a))
+    givens = (f"PCIe {gen} x16: achieved B = {D.fmt_rate(B, 4)} per direction, start-up "
+              f"α = {D.fmt_time(a)}",
+              "t(S) = α + S ÷ B; effective bandwidth = S ÷ t(S)")
+    sol = _solution(
+        "Where a copy reaches half its bandwidth", givens,
+        "S ÷ (α + S/B) = B/2  ⇔  S = α × B",
+        [f"S½ = {D.fmt_time(a)} × {D.fmt_rate(B, 4)} = **{D.fmt_bytes(n_half, digits=4)}**"],
+        "transfer.half_bandwidth_size(B, α)", a * B, n_half, D.fmt_bytes)
+    return dict(
+        title="Small copies and the latency regime", difficulty="standard",
+        question=(f"From what message size does a host-to-GPU copy over PCIe {gen} x16 reach "
+                  "half of its achieved bandwidth? Answer in kB."),
+        givens=givens,
+        numeric=Numeric("half-bandwidth size", n_half / kB, "kB", 0.03,
+                        "S½ = α × B: at that size the latency and the transfer take equal "
+                        "time.",
+                        ((n_half / 2 / kB, "at α·B/2 the latency still takes two thirds of "
+                          "the time; set S ÷ (α + S/B) = B/2."),),
+                        "Too low: solve S ÷ (α + S/B) = B/2 for S.",
+                        "Too high: 1 kB = 1,000 bytes, and α in seconds."),
+        solution=sol)
+
+
+# ------------------------------------------------------------------ set B: Chapters 3-4
+def b4_nvls_bytes(V):
+    s = V.pick(8, (2, 4, 8, 16)) * GB
+    n = V.pick(8, (4, 8))
+    nvls = s * (n + 1) / n
+    ring = 2 * (n - 1) / n * s
+    givens = (f"S = {D.fmt_bytes(s)} per GPU, n = {n} GPUs on one NVSwitch domain",
+              "NVLS all-reduce with multimem: each GPU pushes its buffer into the switch, "
+              "which reduces it, and stores its 1/n share of the sum with a multicast that "
+              "the switch copies to every GPU")
+    sol = _solution(
+        "Bytes on one GPU's links in an NVLS all-reduce", givens,
+        "out of each GPU: S (its buffer) + S/n (its multicast store) = S(n + 1)/n;  "
+        "a ring would send 2(n − 1)/n × S",
+        [f"S + S/n = {D.fmt_bytes(s)} + {D.fmt_bytes(s / n, digits=4)} = "
+         f"**{D.fmt_bytes(nvls, digits=4)}**",
+         f"ring: 2 × {n - 1}/{n} × {D.fmt_bytes(s)} = {D.fmt_bytes(ring, digits=4)}"],
+        "S ÷ (algbw = B × n/(n + 1)) × B (nccl-tests PR #239's NVLS rate)",
+        nvls, s / (n / (n + 1)), D.fmt_bytes)
+    return dict(
+        title="What NVLS puts on a GPU's links", difficulty="standard",
+        question=("In an NVLink SHARP (NVLS) all-reduce, how many gigabytes leave each GPU "
+                  "over its NVLinks?"),
+        givens=givens,
+        numeric=Numeric("bytes out of each GPU", nvls / GB, "GB", 0.02,
+                        "S + S/n = S(n + 1)/n: the buffer once, plus the multicast store of "
+                        "its share.",
+                        ((ring / GB, "that is the ring's 2(n − 1)/n × S; with NVLS the "
+                          "switch reduces."),
+                         (s / GB, "the buffer once is not all: add the S/n multicast "
+                          "store.")),
+                        "Too low: add the S/n each GPU stores with its multicast.",
+                        "Too high: the switch reduces, so each GPU sends its buffer once."),
+        solution=sol)
+
+
+def b5_mesh_pair(V):
+    from .. import nvswitch, specs
+
+    n = V.pick(4, (3, 4, 5, 7))
+    gen = V.pick(4, (3, 4))
+    nv = specs.nvlink(gen)
+    links = int(nv.links_per_gpu.value)
+    per_link = nv.per_gpu_per_direction / links
+    pair = float(nvswitch.mesh_pair_bandwidth(n, gen))
+    givens = (f"{nv.name}: {links} links per GPU, {D.fmt_rate(per_link)} per link per "
+              "direction",
+              f"a full mesh of n = {n} GPUs with no switch: each GPU splits its links "
+              "evenly over its n − 1 peers (whole links)")
+    sol = _solution(
+        "One pair's bandwidth in a full mesh", givens,
+        "links per pair = ⌊links ÷ (n − 1)⌋;  pair bandwidth = links per pair × per-link rate",
+        [f"links per pair = ⌊{links} ÷ {n - 1}⌋ = {links // (n - 1)}",
+         f"pair = {links // (n - 1)} × {D.fmt_rate(per_link)} = **{D.fmt_rate(pair)}**"],
+        f"nvswitch.mesh_pair_bandwidth({n}, {gen})", links // (n - 1) * per_link, pair,
+        D.fmt_rate)
+    return dict(
+        title="A switchless mesh", difficulty="warm-up",
+        question=(f"{n} GPUs with {nv.name} are wired as a full mesh, with no NVSwitch. What "
+                  "bandwidth per direction does one pair of GPUs get, in GB/s?"),
+        givens=givens,
+        numeric=Numeric("pair bandwidth", pair / GB_per_s, "GB/s", 0.02,
+                        "⌊links ÷ (n − 1)⌋ × per-link rate.",
+                        ((nv.per_gpu_per_direction / GB_per_s, "that is the GPU's whole "
+                          "NVLink bandwidth; in a mesh it is split over the n − 1 peers."),),
+                        "Too low: divide the links over n − 1 peers, not n.",
+                        "Too high: each peer gets only its share of the links."),
+        solution=sol)
+
+
+def b6_cut(V):
+    from .. import nvswitch, specs
+
+    sid = V.pick("dgx-h100", ("dgx-h100", "dgx-b200"))
+    s = specs.system(sid)
+    n = s.gpus_per_node
+    k = V.pick(3, (1, 2, 3))
+    nv = specs.nvlink({"Hopper": 4, "Blackwell": 5}.get(s.gpu.arch, 4))
+    cut = float(nvswitch.cut_bandwidth(n, k, nv.per_gpu_per_direction))
+    givens = (f"{s.title}: n = {n} GPUs on non-blocking NVSwitches, each GPU "
+              f"{D.fmt_rate(nv.per_gpu_per_direction)} per direction",)
+    sol = _solution(
+        "An unbalanced cut", givens,
+        "cut bandwidth (per direction) = min(k, n − k) × per-GPU rate",
+        [f"min({k}, {n - k}) × {D.fmt_rate(nv.per_gpu_per_direction)} = "
+         f"**{D.fmt_rate(cut)}**"],
+        f"nvswitch.cut_bandwidth({n}, {k}, per_gpu)", min(k, n - k) *
+        nv.per_gpu_per_direction, cut, D.fmt_rate)
+    return dict(
+        title="Cutting a switched box unevenly", difficulty="warm-up",
+        question=(f"The GPUs of a {s.title} are split into a group of {k} and a group of "
+                  f"{n - k}. What bandwidth crosses between the groups, per direction, in "
+                  "TB/s?"),
+        givens=givens,
+        numeric=Numeric("cut bandwidth", cut / 1e12, "TB/s", 0.02,
+                        "min(k, n − k) × per-GPU rate: the smaller side's links limit it.",
+                        ((n // 2 * nv.per_gpu_per_direction / 1e12, "that is the "
+                          "bisection (n/2 each side); this cut is unbalanced."),),
+                        "Too low: every GPU of the smaller group sends at its full rate.",
+                        "Too high: the smaller group's links limit the cut."),
+        solution=sol)
+
+
+# ------------------------------------------------------------------ set C: Chapters 5-6
+def c4_roce_goodput(V):
+    from .. import packets
+
+    mtu = V.pick(1024, (1024, 2048, 4096))
+    gbe = V.pick(400, (200, 400, 800))
+    rate = gbe * Gbit_per_s
+    lay = packets.packet_layout(mtu, "rocev2")
+    gp = float(packets.goodput(rate, mtu, "rocev2"))
+    over = lay.wire - mtu
+    givens = (f"{gbe} GbE port; RoCEv2 payload {mtu} B per packet",
+              "per packet on the wire: " + ", ".join(f"{n} {b} B" for n, b in lay.layers))
+    sol = _solution(
+        "RoCEv2 goodput", givens,
+        "goodput = line rate × payload ÷ (payload + all per-packet bytes on the wire)",
+        [f"per-packet overhead = {over} B; wire bytes = {mtu} + {over} = {lay.wire} B",
+         f"goodput = {gbe} Gb/s × {mtu} ÷ {lay.wire} = **{gp / Gbit_per_s:.4g} Gb/s**"],
+        f'packets.goodput({gbe} Gb/s, {mtu}, "rocev2")', rate * mtu / lay.wire, gp,
+        lambda x: f"{x / Gbit_per_s:.4g} Gb/s")
+    return dict(
+        title="What the headers cost on RoCEv2", difficulty="standard",
+        question=(f"A {gbe} GbE RoCEv2 link carries a long transfer in {mtu}-byte payloads. "
+                  "What goodput (payload bits per second) does it reach at most, in Gb/s?"),
+        givens=givens,
+        numeric=Numeric("goodput", gp / Gbit_per_s, "Gb/s", 0.005,
+                        "line rate × payload ÷ wire bytes per packet.",
+                        ((float(rate * mtu / lay.frame) / Gbit_per_s, "the preamble and the "
+                          "inter-frame gap occupy the wire too."),
+                         (gbe * 1.0, "the headers take their share of the line rate.")),
+                        "Too low: the overhead is per packet, added to the payload once.",
+                        "Too high: count every per-packet byte on the wire, preamble and "
+                        "gap included."),
+        solution=sol)
+
+
+def c5_ecmp(V):
+    from .. import congestion
+
+    flows = V.pick(8, (4, 8, 16))
+    paths = V.pick(8, (8, 16, 32))
+    if flows > paths:
+        flows = paths
+    p = float(congestion.ecmp_collision_free_probability(flows, paths))
+    givens = (f"{flows} large flows (one queue pair each) leave one leaf for {paths} equal "
+              "uplinks",
+              "ECMP hashes each flow onto an uplink uniformly and independently")
+    terms = " × ".join(f"{paths - i}/{paths}" for i in range(flows))
+    sol = _solution(
+        "No two flows on one uplink", givens,
+        "P = ∏ (paths − i)/paths for i = 0 … flows − 1 (each next flow must miss the "
+        "uplinks already taken)",
+        [f"P = {terms} = **{D.fmt_pct(p, 4)}**"],
+        f"congestion.ecmp_collision_free_probability({flows}, {paths})",
+        math.prod((paths - i) / paths for i in range(flows)), p, lambda x: D.fmt_pct(x, 4))
+    return dict(
+        title="Hash collisions in ECMP", difficulty="challenging",
+        question=("What is the probability that no two of the flows share an uplink (so "
+                  "every flow runs at full rate)? Answer in %."),
+        givens=givens,
+        numeric=Numeric("probability of no collision", p * 100, "%", 0.02,
+                        "∏ (paths − i)/paths: the birthday problem.",
+                        ((100 * (1 - 1 / paths) ** (flows - 1), "that is only one flow "
+                          "avoiding the others; every flow must miss all earlier ones."),),
+                        "Too low: the first flow can take any uplink (factor 1).",
+                        "Too high: each later flow must miss every uplink already taken."),
+        solution=sol)
+
+
+def c6_dragonfly(V):
+    from .. import topology
+
+    k = V.pick(32, (16, 32, 64))
+    d = topology.balanced_dragonfly(k)
+    givens = (f"switches of radix up to {k}; a balanced dragonfly: each switch has p hosts, "
+              "h global links and a − 1 links to the other switches of its group, with "
+              "a = 2p = 2h and p + (a − 1) + h ≤ radix",
+              "groups are all connected to each other by one global link: groups = a·h + 1")
+    sol = _solution(
+        "A balanced dragonfly", givens,
+        "largest p with p + (2p − 1) + p ≤ radix;  hosts = p × a × (a·h + 1)",
+        [f"4p − 1 ≤ {k} → p = {d.p}, a = {d.a}, h = {d.h}",
+         f"groups = {d.a} × {d.h} + 1 = {d.groups}",
+         f"hosts = {d.p} × {d.a} × {d.groups} = **{d.hosts:,}**"],
+        f"topology.balanced_dragonfly({k}).hosts", d.p * d.a * (d.a * d.h + 1), d.hosts,
+        lambda x: f"{x:,}")
+    return dict(
+        title="How far a dragonfly reaches", difficulty="challenging",
+        question=("How many hosts does the largest balanced dragonfly of these switches "
+                  "connect, with at most three switch-to-switch hops? (A whole number.)"),
+        givens=givens,
+        numeric=Numeric("hosts", float(d.hosts), "hosts", 0.01,
+                        "p × a × (a·h + 1) with a = 2p = 2h.",
+                        ((float(d.p * d.a * d.a * d.h), "add the group itself: groups = "
+                          "a·h + 1."),),
+                        "Too low: every group connects to a·h others, so there are a·h + 1 "
+                        "groups.",
+                        "Too high: p + (a − 1) + h must fit in the radix.", exact=True),
+        solution=sol)
+
+
+def c7_torus(V):
+    from .. import topology
+
+    dims = V.pick((16, 16, 16), ((8, 8, 8), (8, 8, 16), (16, 16, 16), (12, 12, 24)))
+    t = topology.torus(dims)
+    rate = t.link_rate
+    n = t.hosts
+    d = max(dims)
+    givens = (f"a 3D torus of {' × '.join(map(str, dims))} = {n:,} nodes (wrap-around links "
+              "in every dimension, no switches)",
+              f"each link {D.fmt_rate(rate)} per direction")
+    sol = _solution(
+        "A torus's bisection", givens,
+        "cut the largest dimension d in half: every ring along it crosses the cut twice; "
+        "rings = nodes ÷ d;  bisection = 2 × (nodes ÷ d) links × rate",
+        [f"rings along the largest dimension: {n:,} ÷ {d} = {n // d:,}",
+         f"links cut: 2 × {n // d:,} = {2 * n // d:,}",
+         f"bisection = {2 * n // d:,} × {D.fmt_rate(rate)} = "
+         f"**{D.fmt_rate(t.bisection_per_direction)}** per direction"],
+        f"topology.torus({dims}).bisection_per_direction", 2 * n / d * rate,
+        t.bisection_per_direction, D.fmt_rate)
+    return dict(
+        title="Cutting a torus in half", difficulty="standard",
+        question=("What is the bisection bandwidth of this torus, per direction, in TB/s? "
+                  "Compare it with a non-blocking fabric, where half of the nodes could send "
+                  "at full rate across the cut."),
+        givens=givens,
+        numeric=Numeric("bisection per direction", t.bisection_per_direction / 1e12, "TB/s",
+                        0.02,
+                        "2 × (nodes ÷ largest dimension) links × rate.",
+                        ((t.bisection_per_direction / 2e12, "each ring along the cut "
+                          "dimension crosses it twice (the wrap-around link)."),
+                         (t.full_bisection_per_direction / 1e12, "that is a non-blocking "
+                          "fabric's n/2 × rate; a torus cuts far fewer links.")),
+                        "Too low: each ring crosses the cut twice, with its wrap-around link.",
+                        "Too high: only the links of rings along the cut dimension cross "
+                        "it."),
+        solution=sol)
+
+
+# ------------------------------------------------------------------ set D: Chapters 7-8
+def d4_checkpoint(V):
+    from .. import cost
+
+    n = V.pick(16384, (4096, 16384, 32768))
+    c = V.pick(60.0, (30.0, 60.0, 120.0))
+    lam = cost.interruption_rate_per_gpu_hour()
+    mtbi = float(cost.mean_time_between_interruptions(n))
+    tau = float(cost.young_checkpoint_interval(c, mtbi))
+    givens = (f"interruptions: {lam:.3g} per GPU-hour (a cluster of N GPUs fails N times as "
+              "often)",
+              f"N = {n:,} GPUs; writing one checkpoint takes C = {_g(c)} s",
+              "Young's rule: checkpoint every τ = √(2 × C × MTBI)")
+    sol = _solution(
+        "How often to checkpoint", givens,
+        "MTBI = 1 ÷ (N × λ);  τ = √(2 C × MTBI)",
+        [f"MTBI = 1 ÷ ({n:,} × {lam:.3g}) h = {D.fmt_time(mtbi)}",
+         f"τ = √(2 × {_g(c)} s × {mtbi:.4g} s) = {tau:.4g} s = **{tau / minute:.3g} min**"],
+        f"cost.young_checkpoint_interval({_g(c)}, cost.mean_time_between_interruptions({n}))",
+        math.sqrt(2 * c / (n * lam) * hour), tau, D.fmt_time)
+    return dict(
+        title="Checkpoints on a large cluster", difficulty="standard",
+        question=("How often should a training job on this cluster write a checkpoint? "
+                  "Answer in minutes."),
+        givens=givens,
+        numeric=Numeric("checkpoint interval", tau / minute, "min", 0.03,
+                        "τ = √(2 C × MTBI), MTBI = 1 ÷ (N λ).",
+                        ((math.sqrt(c * mtbi) / minute, "Young's rule has a factor 2 "
+                          "under the root."),
+                         (2 * c * mtbi / 60 / minute, "take the square root.")),
+                        "Too low: MTBI is in hours; convert to seconds before the root.",
+                        "Too high: the cluster fails N times as often as one GPU."),
+        solution=sol)
+
+
+def d5_mtbi(V):
+    from .. import cost
+
+    n = V.pick(24576, (8192, 16384, 24576, 100000))
+    lam = cost.interruption_rate_per_gpu_hour()
+    mtbi = float(cost.mean_time_between_interruptions(n))
+    givens = (f"interruptions: {lam:.3g} per GPU-hour, independent across GPUs",)
+    sol = _solution(
+        "Time between interruptions", givens, "MTBI = 1 ÷ (N × λ)",
+        [f"MTBI = 1 ÷ ({n:,} × {lam:.3g}) h = **{mtbi / hour:.3g} h**"],
+        f"cost.mean_time_between_interruptions({n})", hour / (n * lam), mtbi, D.fmt_time)
+    return dict(
+        title="How often a big job stops", difficulty="warm-up",
+        question=(f"On average, how many hours pass between interruptions of a {n:,}-GPU "
+                  "training job?"),
+        givens=givens,
+        numeric=Numeric("mean time between interruptions", mtbi / hour, "h", 0.03,
+                        "1 ÷ (N λ).",
+                        ((1 / lam, "that is one GPU's mean time; N GPUs fail N times as "
+                          "often."),),
+                        "Too low: divide 1 by N × λ, once.",
+                        "Too high: the rate adds up over all N GPUs."),
+        solution=sol)
+
+
+def d6_dp_bytes(V):
+    from .. import collectives, scaling, steptime
+
+    tp, pp = 8, V.pick(8, (4, 8, 16))
+    dp = V.pick(64, (16, 64, 128))
+    model = "llama-3-405b"
+    m = scaling.model(model)
+    shard = m.params / (tp * pp) * 2
+    sent = float(collectives.wire_bytes_per_rank("all_reduce", shard, dp))
+    ph = steptime.layout_traffic("dgx-h100", model, tp, pp, dp).phase("DP")
+    givens = (f"{m.name}: {m.params / billion:g} billion parameters, bf16 gradients (2 B)",
+              f"TP = {tp}, PP = {pp}: each GPU holds 1/(TP × PP) of the parameters",
+              f"DP = {dp}: a ring all-reduce of each GPU's gradient shard across the "
+              "replicas once per step")
+    sol = _solution(
+        "DP bytes per GPU", givens,
+        "shard = P ÷ (TP × PP) × 2 B;  bytes = 2(DP − 1)/DP × shard",
+        [f"shard = {m.params / billion:g} × 10⁹ ÷ {tp * pp} × 2 B = "
+         f"{D.fmt_bytes(shard, digits=4)}",
+         f"bytes = 2 × {dp - 1}/{dp} × {D.fmt_bytes(shard, digits=4)} = "
+         f"**{D.fmt_bytes(sent, digits=4)}**"],
+        f'steptime.layout_traffic("dgx-h100", "{model}", {tp}, {pp}, {dp}).phase("DP").bytes',
+        2 * (dp - 1) / dp * shard, ph.bytes, D.fmt_bytes)
+    return dict(
+        title="The data-parallel share of a 3D layout", difficulty="standard",
+        question=("How many gigabytes does each GPU send per step in the data-parallel "
+                  "gradient all-reduce?"),
+        givens=givens,
+        numeric=Numeric("DP bytes per GPU per step", sent / GB, "GB", 0.02,
+                        "2(DP − 1)/DP × P ÷ (TP × PP) × 2 B.",
+                        ((2 * (dp - 1) / dp * m.params * 2 / GB, "each GPU holds only "
+                          "1/(TP × PP) of the parameters."),
+                         (shard / GB, "a ring all-reduce sends 2(DP − 1)/DP of the shard.")),
+                        "Too low: a ring all-reduce sends almost twice the shard.",
+                        "Too high: divide the parameters by TP × PP first."),
+        solution=sol)
+
+
+def d7_efficiency_point(V):
+    from .. import cost
+
+    n = V.pick(1024, (512, 1024, 4096, 16384))
+    days = V.pick(30.0, (14.0, 30.0, 90.0))
+    price = V.pick(cost.DEFAULT_PRICE_PER_GPU_HOUR, (2.0, 2.5, 3.0))
+    val = float(cost.value_of_efficiency_point(n, days * day, price))
+    givens = (f"{n:,} GPUs for {_g(days)} days at ${price:.2f} per GPU-hour",)
+    sol = _solution(
+        "One point of efficiency", givens, "value = GPUs × hours × price × 1 %",
+        [f"{n:,} × {_g(days)} × 24 h × ${price:.2f} × 0.01 = **${val:,.0f}**"],
+        f"cost.value_of_efficiency_point({n}, {_g(days)} days, {price:g})",
+        n * days * 24 * price * 0.01, val, lambda x: f"${x:,.0f}")
+    return dict(
+        title="What one point of efficiency is worth", difficulty="warm-up",
+        question=("How many dollars does one percentage point of scaling efficiency save "
+                  "(the bill is for GPU time; one point is 1 % of it)?"),
+        givens=givens,
+        numeric=Numeric("dollars per point", val, "$", 0.02,
+                        "GPUs × days × 24 × price × 0.01.",
+                        ((val / 24, "turn days into hours (× 24)."),
+                         (val * 100, "one point is 1 % of the bill, not all of it.")),
+                        "Too low: count hours (days × 24) for every GPU.",
+                        "Too high: one point is 1 % of the bill."),
+        solution=sol)
+
+
+#: key -> builder, per set
+FRESH = {"A": {"A4": a4_fsdp, "A5": a5_moe, "A6": a6_pcie_gbits, "A7": a7_half_bandwidth},
+         "B": {"B4": b4_nvls_bytes, "B5": b5_mesh_pair, "B6": b6_cut},
+         "C": {"C4": c4_roce_goodput, "C5": c5_ecmp, "C6": c6_dragonfly, "C7": c7_torus},
+         "D": {"D4": d4_checkpoint, "D5": d5_mtbi, "D6": d6_dp_bytes,
+               "D7": d7_efficiency_point}}

@@ -1,0 +1,177 @@
+"""Answer checks that understand units: one rule set (interlib/book/answers.py, and
+answers.js on the pages), tested on the same cases in Python and in JavaScript (Node here;
+the built site's quizzes in Chromium in tests/test_quiz.py).
+
+Expected verdicts are written by hand from the rules in answers.py's docstring (e.g. 0.549
+typed for 549.1 ms is the answer in seconds: a prefix slip; 549.1 s is the right number
+with the wrong unit). The unit factors are checked against pint's definitions, not
+against interlib.units.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from interlib.book import answers, quiz
+from interlib.book.quiz import Numeric
+
+MS = Numeric("ring time", 549.1, "ms", 0.03, "because.", ((1098.2, "twice: why."),),
+             "LOW-HINT", "HIGH-HINT")
+PCT = Numeric("share", 9.5, "%", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT")
+KB = Numeric("buffer", 20.0, "kB", 0.03, "because.", (), "LOW-HINT", "HIGH-HINT")
+RATE = Numeric("rate", 50.0, "GB/s", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT")
+GBIT = Numeric("rate", 400.0, "Gb/s", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT")
+GPUS = Numeric("threshold", 98.0, "GPUs", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT",
+               exact=True)
+PROB = Numeric("probability", 0.095, "", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT")
+USD = Numeric("dollars", 1_474_560.0, "$", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT")
+
+# (question, typed, verdict, a phrase the message must contain)
+CASES = [
+    (MS, "549.1 ms", "right", "Right: 549.1 ms"),
+    (MS, "549.1ms", "right", "Right: 549.1 ms"),
+    (MS, "0.549 s", "right", "Right"),
+    (MS, "549100 us", "right", "Right"),
+    (MS, "549,1", "right", "decimal comma"),
+    (MS, "549.1 s", "wrong", "right in ms, but you wrote s"),
+    (MS, "0.549", "wrong", "divided by 1,000"),
+    (MS, "549100", "wrong", "1,000 times"),
+    (MS, "1,098.2", "wrong", "twice: why"),
+    (MS, "575", "close", "outside the 3 % tolerance"),
+    (MS, "575", "close", "HIGH-HINT"),
+    (MS, "520", "close", "LOW-HINT"),
+    (MS, "300", "wrong", "Too low. LOW-HINT"),
+    (MS, "900", "wrong", "Too high. HIGH-HINT"),
+    (MS, "\u2212549.1", "wrong", "Too low"),
+    (MS, "NaN", "invalid", "not a finite number"),
+    (MS, "inf", "invalid", "not a finite number"),
+    (MS, "-Infinity", "invalid", "not a finite number"),
+    (MS, "1e999", "invalid", "not a finite number"),
+    (MS, "", "invalid", "Type your answer"),
+    (MS, "fast", "invalid", "can't read"),
+    (MS, "5,49,1", "invalid", "decimals with a point"),
+    (MS, "549.1 GB", "invalid", "measures an amount of data, but the question asks for a time"),
+    (MS, "549.1 furlongs", "invalid", "don't know the unit"),
+    (PCT, "9.5%", "right", "Right: 9.5 %"),
+    (PCT, "9.5 %", "right", "Right"),
+    (PCT, "9.5", "right", "Right"),
+    (PCT, "0.095", "wrong", "a fraction where the question asks for a percentage"),
+    (PROB, "9.5%", "right", "Right: 0.095"),
+    (PROB, "9.5", "wrong", "a percentage where the question asks for a fraction"),
+    (KB, "20 KiB", "close", "right in kB, but you wrote KiB: 20 KiB = 20.48 kB"),
+    (KB, "19.53 KiB", "right", "Right: 20 kB"),
+    (KB, "20000 B", "right", "Right"),
+    (KB, "160", "wrong", "bits counted as bytes"),
+    (KB, "20 kb", "wrong", "20 kb = 2.5 kB"),
+    (RATE, "400 Gb/s", "right", "Right: 50 GB/s"),
+    (RATE, "400 Gbps", "right", "Right"),
+    (RATE, "400", "wrong", "bits counted as bytes"),
+    (RATE, "46.57", "wrong", "1 GiB = 1.074 GB"),
+    (RATE, "46.57 GiB/s", "right", "Right"),
+    (RATE, "50 GB", "invalid", "measures an amount of data, but the question asks for a data rate"),
+    (GBIT, "400", "right", "Right: 400 Gb/s"),
+    (GBIT, "50 GB/s", "right", "Right"),
+    (GBIT, "50", "wrong", "bytes where the question asks for bits"),
+    (GPUS, "98", "right", "Right: 98 GPUs"),
+    (GPUS, "98 GPUs", "right", "Right"),
+    (GPUS, "97", "wrong", "Too low. LOW-HINT"),
+    (GPUS, "99", "wrong", "Too high. HIGH-HINT"),
+    (GPUS, "97.5", "invalid", "whole number"),
+    (USD, "$1,474,560", "right", "Right: 1,475,000 $"),
+    (USD, "1474560 dollars", "right", "Right"),
+]
+
+
+@pytest.mark.parametrize("q, typed, verdict, phrase", CASES,
+                         ids=[f"{c[0].unit or 'plain'}:{c[1]}" for c in CASES])
+def test_python_rules(q, typed, verdict, phrase):
+    got, msg = quiz.check(q, typed)
+    assert (got, phrase in msg) == (verdict, True), msg
+
+
+def test_numbers_and_nonfinite_from_python():
+    assert quiz.check(MS, 549.1)[0] == "right"
+    assert quiz.check(MS, 0.549)[0] == "wrong"
+    for bad in (math.nan, math.inf, -math.inf, None, True, [1]):
+        verdict, msg = quiz.check(MS, bad)
+        assert verdict == "invalid" and msg
+
+
+def test_exact_answer_refuses_the_neighbour_whatever_the_tolerance():
+    loose = Numeric("n?", 98.0, "GPUs", 0.05, "because.", exact=True)
+    assert quiz.check(loose, 97)[0] == "wrong" and quiz.check(loose, 98)[0] == "right"
+    with pytest.raises(ValueError, match="answer="):
+        Numeric("n?", 97.5, "GPUs", 0.05, "because.", exact=True)
+
+
+def test_every_unit_is_readable_and_every_slip_is_distinct_from_the_answer():
+    for name, (dim, factor, canon) in answers.RULES["units"].items():
+        assert dim in answers.RULES["dims"] and factor > 0 and canon in answers.RULES["units"]
+    # a slip is never taken for a near miss: 1 ± 2 tolerances (a "close" answer) lies
+    # outside every slip's window, for the book's tolerances (1 % to 5 %)
+    for factor, dims, why, cap in answers.RULES["slips"]:
+        for tol in (0.01, 0.02, 0.03, 0.05):
+            for near in (1 + 2 * tol, 1 - 2 * tol):
+                assert abs(near - factor) > min(tol, cap) * factor, (why, tol)
+
+
+# ------------------------------------------------------------------ pint agrees
+def test_unit_factors_agree_with_pint():
+    pint = pytest.importorskip("pint")  # the developer's lock has it (requirements-dev.in)
+    ureg = pint.UnitRegistry()
+    base = {"time": "s", "data": "byte", "rate": "byte/s", "length": "m"}
+    checked = 0
+    for name, (dim, factor, _) in answers.RULES["units"].items():
+        if dim not in base:
+            continue
+        # the book's spellings in pint's: b = bit (pint's b is the barn), K = kilo for bytes,
+        # Bps / bps = per second
+        p = re.sub(r"^([kMGT]?)(b|bits?)(/s|ps)?$", r"\1bit\3", name)
+        p = re.sub(r"^K(B|byte|bytes)", r"k\1", p)
+        p = re.sub(r"(B|bit)ps$", r"\1/s", p).replace("µs", "us")
+        try:
+            q = ureg.Quantity(1, p)
+        except pint.errors.UndefinedUnitError:  # an alias pint does not know ("msec")
+            continue
+        assert q.to(base[dim]).magnitude == pytest.approx(factor, rel=1e-12), name
+        checked += 1
+    assert checked >= 30
+    assert ureg.Quantity(1, "GiB").to("GB").magnitude == pytest.approx(1.073741824)
+
+
+# ------------------------------------------------------------------ JavaScript agrees
+@pytest.fixture(scope="module")
+def js_results(tmp_path_factory):
+    node = shutil.which("node")
+    if not node:
+        pytest.skip("node is not installed (npm brings it; README 'Pyodide')")
+    d = tmp_path_factory.mktemp("answers")
+    (d / "answers.js").write_text(answers.script(), encoding="utf-8")
+    cases = [[q.spec(), typed] for q, typed, _, _ in CASES]
+    nums = [549.1, 0.5491, 1234.0, 12345.6, 1.5e-5, 2.5e7, 0.001, 9999.4, 20.48, 3.0,
+            0.03 * 100, 1 / 3, 1474560.0, -0.25]
+    (d / "cases.json").write_text(json.dumps({"cases": cases, "nums": nums}))
+    (d / "run.js").write_text(
+        "const a = require('./answers.js'); const c = require('./cases.json');\n"
+        "console.log(JSON.stringify({checks: c.cases.map(x => a.evaluate(x[0], x[1])),"
+        " nums: c.nums.map(a.fmt)}));\n")
+    out = subprocess.run([node, str(d / "run.js")], capture_output=True, text=True,
+                         check=True, timeout=60)
+    return json.loads(out.stdout), nums
+
+
+def test_javascript_gives_the_same_verdict_and_message(js_results):
+    got, _ = js_results
+    for (q, typed, _, _), js in zip(CASES, got["checks"]):
+        assert list(quiz.check(q, typed)) == js, typed
+
+
+def test_javascript_formats_numbers_the_same(js_results):
+    got, nums = js_results
+    assert got["nums"] == [answers.fmt(x) for x in nums]

@@ -1,0 +1,127 @@
+"""Two editions from one source (issue 27 item 1).
+
+The student edition (`make book`: the site, its JupyterLite edition, and the repository
+Binder serves) carries no worked solution and no answer key; the instructor edition
+(`make instructor`) generates the key, executes it and checks every answer.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from conftest import HTML, REPO
+from interlib.book import instructor, problems
+
+sys.path.insert(0, str(REPO / "tools"))
+import instructor_edition  # noqa: E402
+
+# what only the instructor's material carries (the guide may name the key's file)
+MARKERS = ("instructor-only", "Instructor's key", "instructor.solution(",
+           "instructor.answer(")
+
+
+def _toc_files(node) -> list[str]:
+    out = []
+    if isinstance(node, dict):
+        for k, x in node.items():
+            out += [x] if k in ("file", "root") else _toc_files(x)
+    elif isinstance(node, list):
+        for x in node:
+            out += _toc_files(x)
+    return out
+
+
+def test_the_student_toc_and_repository_hold_no_solutions():
+    files = _toc_files(yaml.safe_load((REPO / "_toc.yml").read_text()))
+    assert "book/problems_1_2" in files and not any("solution" in f for f in files)
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True,
+                             check=True).stdout.split()
+    assert instructor.SOLUTIONS_PATH not in tracked
+    assert "/" + instructor.SOLUTIONS_PATH in (REPO / ".gitignore").read_text()
+    # Binder serves the repository: no tracked notebook calls the instructor's API
+    for f in tracked:
+        if f.endswith(".ipynb"):
+            src = "".join("".join(c["source"]) for c in
+                          json.loads((REPO / f).read_text())["cells"])
+            assert not any(m in src for m in MARKERS[2:]), f
+
+
+def test_answers_and_solutions_are_not_the_students_api():
+    assert not hasattr(problems, "answer") and not hasattr(problems, "solution")
+    p = problems.show("A1")
+    shown = json.dumps(p._repr_mimebundle_())
+    assert "Step by step" not in shown and "Check with interlib" not in shown
+
+
+@pytest.mark.parametrize("seed", [0, 11])
+def test_the_instructor_key_is_generated_executed_and_right(tmp_path, seed):
+    path = instructor_edition.generate(seed, tmp_path / "problems_solutions.ipynb")
+    assert instructor_edition.problems_in(path) == []
+    nb = json.loads(path.read_text())
+    src = "".join("".join(c["source"]) for c in nb["cells"])
+    for keys in problems.SETS.values():
+        for k in keys:
+            assert f'instructor.solution("{k}"' in src
+    # the key's table carries every answer of this seed
+    table = instructor.key_table(seed)
+    assert all(f"| {k}: " in table for keys in problems.SETS.values() for k in keys)
+    # and can fail: a wrong answer is not "right"
+    nb_bad = json.loads(path.read_text())
+    for c in nb_bad["cells"]:
+        for o in c.get("outputs", []):
+            if o.get("output_type") == "stream" and "".join(o["text"]).startswith("right:"):
+                o["text"] = "wrong: planted"
+                break
+        else:
+            continue
+        break
+    bad = tmp_path / "bad.ipynb"
+    bad.write_text(json.dumps(nb_bad))
+    assert instructor_edition.problems_in(bad)
+
+
+def test_the_instructor_toc_adds_the_key_and_nothing_else():
+    toc = yaml.safe_load(instructor_edition.write_toc().read_text())
+    student = _toc_files(yaml.safe_load((REPO / "_toc.yml").read_text()))
+    assert _toc_files(toc) == student + list(instructor_edition.INSTRUCTOR_PAGES)
+
+
+def test_the_built_student_site_and_jupyterlite_carry_no_solutions(book_build):
+    assert book_build.returncode == 0, book_build.output[-3000:]
+    hits = []
+    for f in HTML.rglob("*"):
+        if f.is_file() and f.suffix in (".html", ".ipynb", ".json", ".txt", ".js") \
+                and "_vendor" not in f.parts and "pyodide" not in f.parts:
+            text = f.read_text(encoding="utf-8", errors="replace")
+            hits += [f"{f.relative_to(HTML)}: {m}" for m in MARKERS if m in text]
+    assert (HTML / "lite").is_dir()
+    assert not list(HTML.rglob("problems_solutions*"))
+    assert not hits, hits[:20]
+    # no "show the answer" toggle next to a quiz or a problem
+    for page in ("chapters/04_nvswitch.html", "book/problems_1_2.html"):
+        text = (HTML / page).read_text(encoding="utf-8")
+        assert "interlib-quiz-check" in text and "Show the answer" not in text
+
+
+def test_handouts_one_per_session_without_answers(tmp_path):
+    from browser_support import require_chromium
+    from pypdf import PdfReader
+
+    require_chromium()
+    import handouts
+
+    paths = handouts.build(0, tmp_path)
+    assert [p.name for p in paths] == [f"session-{k}.pdf" for k in handouts.SESSIONS]
+    for k, path in zip(handouts.SESSIONS, paths):
+        text = " ".join(pg.extract_text() for pg in PdfReader(path).pages)
+        text = " ".join(text.split())
+        _, quiz_names, sets = handouts.SESSIONS[k]
+        for s in sets:
+            for key in problems.SETS[s]:
+                assert problems.get(key).title.split()[0] in text
+        assert "Right:" not in text and "Step by step" not in text and "Not quite" not in text

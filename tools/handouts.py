@@ -1,0 +1,102 @@
+"""Per-session handouts (PDF), one per session plan of book/instructors.md
+(`make handouts SEED=n`): what to read before, the session's exit-ticket questions (the
+chapters' quizzes, without answers) and its problem set (statements and givens of variant
+SEED, without answers), with room to work. Printed with Debian's Chromium through
+Playwright, offline, into _build/handouts/session-<k>.pdf.
+
+    .venv/bin/python tools/handouts.py [--seed N] [--out _build/handouts]
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from interlib.book import problems, quizzes  # noqa: E402
+from interlib.book.problems import _md_html, _md_inline  # noqa: E402
+from interlib.book.quiz import Choice  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+#: The three 90-minute sessions of book/instructors.md: title, quizzes, problem sets
+SESSIONS = {
+    1: ("Why GPUs talk, and how fast (Chapters 1 and 2)", ("ch01", "ch02"), ("A",)),
+    2: ("Inside the box (Chapters 3 and 4)", ("ch03", "ch04"), ("B",)),
+    3: ("Across the data centre, and what it costs (Chapters 5 to 8)",
+        ("ch05", "ch06", "ch07", "ch08"), ("C", "D")),
+}
+CSS = ("body{font:11pt/1.45 'DejaVu Sans',sans-serif;margin:0}h1{font-size:17pt;margin:0 0 .2em}"
+       "h2{font-size:13pt;border-bottom:1px solid #999;margin:1.2em 0 .4em}"
+       "h3{font-size:11.5pt;margin:1em 0 .2em}.work{height:5.5em;border:1px dashed #bbb;"
+       "margin:.4em 0 1em}ol li{margin:.3em 0}.opt{margin-left:1.2em}"
+       ".q{break-inside:avoid}")
+
+
+def session_html(k: int, seed: int = 0) -> str:
+    title, quiz_names, sets = SESSIONS[k]
+    e = html.escape
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><style>{CSS}</style></head>"
+           f"<body><h1>Session {k}: {e(title)}</h1>"
+           "<p>Interconnects: how GPUs talk to each other. Read before the session: "
+           + ", ".join(e(quizzes.show(n).title.replace(" self-check", "")) for n in quiz_names)
+           + " (each chapter's demos and its self-check).</p>",
+           "<h2>Exit tickets</h2><ol>"]
+    for n in quiz_names:
+        for q in quizzes.show(n).questions:
+            opts = ("".join(f"<div class='opt'>☐ {e(o)}</div>" for o in q.options)
+                    if isinstance(q, Choice) else
+                    f"<div class='opt'>Answer: ______________ {e(q.unit)}</div>")
+            out.append(f"<li class='q'>{e(q.question)}{opts}</li>")
+    out.append("</ol>")
+    for s in sets:
+        out.append(f"<h2>Problem set {s}" + (f" (variant {seed})" if seed else "") + "</h2>")
+        for key in problems.SETS[s]:
+            p = problems.get(key, seed)
+            unit = f" (answer in {e(p.numeric.unit)})" if p.numeric.unit else ""
+            givens = "".join(f"<li>{_md_inline(g)}</li>" for g in p.givens)
+            out.append(f"<div class='q'><h3>{e(key)}. {e(p.title)} ({e(p.difficulty)})"
+                       f"{unit}</h3>{_md_html(p.question)}"
+                       + (f"<p><em>Given:</em></p><ul>{givens}</ul>" if givens else "")
+                       + "<div class='work'></div></div>")
+    out.append("</body></html>")
+    return "".join(out)
+
+
+def build(seed: int = 0, out: Path = REPO / "_build" / "handouts") -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox"])
+        page = browser.new_page()
+        page.route("**/*", lambda r: r.abort() if r.request.url.startswith("http")
+                   else r.continue_())
+        for k in SESSIONS:
+            page.set_content(session_html(k, seed), wait_until="load")
+            path = out / f"session-{k}.pdf"
+            path.write_bytes(page.pdf(format="A4", print_background=False,
+                                      margin={"top": "16mm", "bottom": "16mm",
+                                              "left": "16mm", "right": "16mm"}))
+            paths.append(path)
+        browser.close()
+    return paths
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=REPO / "_build" / "handouts")
+    args = ap.parse_args(argv)
+    for p in build(args.seed, args.out):
+        print(p.relative_to(REPO) if p.is_relative_to(REPO) else p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
