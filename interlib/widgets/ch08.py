@@ -121,7 +121,7 @@ def _capstone_update(fig, **params):
 
 
 R = capstone.REFERENCE
-_GPUS = ("a100-sxm-80gb", "h100-sxm", "h200", "b200")
+_GPUS = ("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300")
 _RATES = (100.0, 200.0, 400.0, 800.0)
 _FABRIC_LABELS = {"InfiniBand": "InfiniBand",
                   "InfiniBand + SHARP": "InfiniBand + SHARP (switches reduce)",
