@@ -132,7 +132,7 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
 
     The design is checked against each GPU's memory (``d.fits``, ``d.step.memory``:
     :func:`interlib.steptime.memory_per_gpu`); one that does not fit still gets its
-    times (what it would take), but :func:`design_table` and the demo report the memory
+    times (what it would take), but ``design_table`` and the demo report the memory
     instead of an efficiency.
     """
     from .topology import fat_tree

@@ -236,7 +236,7 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
             (switches reduce; NCCL's CollNet path) when the model finds it faster than
             NCCL's default choice. Needs an InfiniBand NIC (SHARP is an InfiniBand switch
             feature); default False (NCCL without the SHARP plugin).
-        zero: ZeRO stage (:data:`ZERO_STAGES`); stage 3 moves :data:`ZERO3_TRAFFIC_FACTOR`
+        zero: ZeRO stage (:data:`ZERO_STAGES`); stage 3 moves ``ZERO3_TRAFFIC_FACTOR``
             times a plain all-reduce's DP bytes and time (stages 0-2 move the same).
 
     Returns:
@@ -324,7 +324,7 @@ state; 1 shards the optimizer state over the dp replicas; 2 also the gradients; 
 weights. Megatron-LM's distributed optimizer is stage 1; PyTorch FSDP is stage 3."""
 
 ADAM_BYTES = {"weights": 2.0, "gradients": 2.0, "optimizer": 12.0}
-"""Bytes per parameter of mixed-precision Adam (:data:`interlib.specs.sources.ZERO_PAPER`:
+"""Bytes per parameter of mixed-precision Adam (``interlib.specs.sources.ZERO_PAPER``:
 "2 + 2 bytes" of 16-bit weights and gradients, "12 bytes" of fp32 weights, momentum and
 variance; 16 in all, the ZeRO paper's K = 12). bf16 has the size of fp16."""
 
@@ -339,12 +339,12 @@ ACTIVATIONS_PAPER = Source(
     "activations of p micro-batches of L/p layers: 34 sbhL / t in all.")
 ACTIVATION_BYTES_PER_SBH = 34.0
 """Bytes of stored activations per layer per (token x hidden unit), with sequence
-parallelism and selective recomputation, before dividing by tp (:data:`ACTIVATIONS_PAPER`)."""
+parallelism and selective recomputation, before dividing by tp (``ACTIVATIONS_PAPER``)."""
 
 ZERO3_TRAFFIC_FACTOR = 1.5
 """ZeRO-3's data-parallel traffic over a plain all-reduce's: 3 Psi against 2 Psi (the
 weights are all-gathered in the forward and the backward pass, the gradients
-reduce-scattered; :data:`interlib.specs.sources.ZERO_PAPER`, Section 7.2.2)."""
+reduce-scattered; ``interlib.specs.sources.ZERO_PAPER``, Section 7.2.2)."""
 
 
 @dataclass(frozen=True)
@@ -395,7 +395,7 @@ def memory_per_gpu(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     ``weights = 2 P / (tp pp)``, ``gradients = 2 P / (tp pp)``, ``optimizer = 12 P / (tp
     pp)`` (:data:`ADAM_BYTES`), each divided by ``dp`` from its ZeRO stage on (optimizer
     from 1, gradients from 2, weights from 3); ``activations = 34 x seq_len x micro_batch x
-    hidden x layers / tp`` (:data:`ACTIVATIONS_PAPER`).
+    hidden x layers / tp`` (``ACTIVATIONS_PAPER``).
 
     Args:
         system: Catalogue id, a :data:`FABRICS` name or a System (its GPU's HBM capacity
@@ -507,8 +507,9 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     """Step time = compute + bubble + communication - overlap (module docstring).
 
     Args:
-        system, model, tp, pp, dp, seq_len, micro_batch, micro_batches, oversubscription,
-            leaf_nodes, in_network_reduction, zero: As in :func:`layout_traffic`.
+        system: As in :func:`layout_traffic`, and so are ``model``, ``tp``, ``pp``, ``dp``,
+            ``seq_len``, ``micro_batch``, ``micro_batches``, ``oversubscription``,
+            ``leaf_nodes``, ``in_network_reduction`` and ``zero``.
         mfu: Model FLOPs utilisation of the compute kernels, (0, 1].
         overlap: Share of the DP and PP communication that hides behind compute, [0, 1]
             (0: none; 1: all of it, up to the compute time).
