@@ -7,9 +7,11 @@
 #   make handouts SEED=n     one PDF per session plan into _build/handouts
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
+#   make release   an edition's archives (site, PDF, notebooks) in _build/release/
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
 #   make lab       open the repository in JupyterLab (the reader's environment only)
 #   make bench     benchmarks (tools/bench.py): table, _build/bench.json, README section
+#   make mutation  mutation score of the models (tools/mutation.py, mutmut; slow, not in test)
 #   make lock      re-resolve requirements.txt and requirements-dev.txt from their .in files
 #   make vendor    re-vendor the site's JavaScript (tools/vendor_assets.sh; needs npm)
 
@@ -30,10 +32,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book instructor assignments handouts lite test pdf execute lab bench lock vendor clean help
+.PHONY: book instructor assignments handouts lite test pdf release execute lab bench mutation lock vendor clean help
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# //'
+	@sed -n '2,16p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -78,6 +80,13 @@ lite: $(VENV_STAMP)
 pdf: book
 	$(BIN)/python tools/build_pdf.py
 
+# An edition's versioned artefacts (tools/release.py; README "Cutting an edition"): the
+# site, the PDFs and the notebooks, named with the version, in _build/release/. Refuses
+# uncommitted changes; RELEASE_ARGS=--allow-modified for a trial run.
+RELEASE_ARGS ?=
+release: pdf
+	$(BIN)/python tools/release.py $(RELEASE_ARGS)
+
 # Needs the package index. Then commit requirements*.txt.
 lock: $(VENV_STAMP)
 	UV=$(BIN)/uv bash tools/lock.sh
@@ -95,6 +104,12 @@ lab: $(READER_STAMP)
 BENCH_ARGS ?= --readme
 bench: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/python tools/bench.py $(BENCH_ARGS)
+
+# Not part of `make test` (CPU-heavy: hours on two cores). MUTATION_ARGS e.g.
+# --modules nvlink pcie, or --ref main for another revision's tests and code.
+MUTATION_ARGS ?= --readme
+mutation: $(VENV_STAMP)
+	env -u MPLBACKEND nice -n 10 $(BIN)/python tools/mutation.py $(MUTATION_ARGS)
 
 vendor: $(VENV_STAMP)
 	bash tools/vendor_assets.sh

@@ -35,7 +35,7 @@ def _as_array(name: str, value) -> np.ndarray:
     except (TypeError, ValueError):
         raise ValueError(f"{name}={_show(value)} must be a number") from None
     if arr.size == 0:
-        raise ValueError(f"{name} must not be empty")
+        raise ValueError(f"{name}={_short(value)} must not be empty")
     if not np.all(np.isfinite(arr)):
         bad = _bad(value, arr, ~np.isfinite(arr))
         raise ValueError(f"{name}={_show(bad)} must be a finite number (got NaN or infinity)")

@@ -45,12 +45,45 @@ Appendix A gives the error on held-out published runs by size and GPU count.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from . import _validate as v
+from . import intervals
 from .specs import System, calibration as C, system as _system_lookup
+
+_OVERRIDE: dict = {}
+"""Values of calibrated constants that replace :mod:`interlib.specs.calibration`'s while
+:func:`calibrated` is active (empty otherwise): how :mod:`interlib.crossval` times the model
+fitted without one source. Never set it by hand."""
+
+
+def _cal(name: str) -> float:
+    """The value of the calibrated constant ``name``: the override of :func:`calibrated`,
+    else the catalogue's (:mod:`interlib.specs.calibration`)."""
+    return _OVERRIDE[name] if name in _OVERRIDE else getattr(C, name).value
+
+
+@contextmanager
+def calibrated(values: dict):
+    """Within this block :func:`predict` uses ``values`` (``{name: value}``, names of
+    :data:`interlib.specs.calibration.CALIBRATED_FROM`) for the book's calibrated constants
+    instead of the catalogue's: how a model fitted on other data is timed
+    (:mod:`interlib.crossval`). Restores the previous values on exit."""
+    bad = sorted(set(v.items("values", list(values))) - set(C.CALIBRATED_FROM))
+    if bad:
+        raise ValueError(f"values names {bad}, which are not calibrated constants "
+                         f"(one of {sorted(C.CALIBRATED_FROM)})")
+    old = dict(_OVERRIDE)
+    _OVERRIDE.update({k: float(x) for k, x in values.items()})
+    try:
+        yield
+    finally:
+        _OVERRIDE.clear()
+        _OVERRIDE.update(old)
+
 
 COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
                "all_to_all")
@@ -257,6 +290,10 @@ class Prediction:
         algorithm: The algorithm used (the fastest one for ``"auto"``).
         protocol: NCCL protocol used: ``"LL"``, ``"LL128"`` or ``"Simple"``.
         n: Total ranks.
+        busbw_low, busbw_high: Bounds of the 80 % prediction interval of busbw, bytes/s:
+            the model's cross-validated error on published runs of the same class (size
+            regime, GPU count, network; :mod:`interlib.intervals`). None for
+            :func:`nccl_estimate`.
     """
 
     time_s: object
@@ -265,10 +302,14 @@ class Prediction:
     algorithm: object
     protocol: object
     n: int
+    busbw_low: object = None
+    busbw_high: object = None
 
 
-def _links(sys_: System, g: int, k: int):
+def _links(sys_: System, g: int, k: int, nccl_view: bool = False):
     """Effective per-GPU intra bandwidth, per-node network bandwidth, intra hop kind.
+    NCCL's own view (``nccl_view``) takes a NIC at its full line rate; the book's at the
+    fitted share of it (:data:`~interlib.specs.calibration.NET_EFFICIENCY`).
 
     A node built by :func:`interlib.specs.custom.node` may pair PCIe cards with an NVLink
     bridge: two GPUs then talk over the bridge, more than two still cross PCIe."""
@@ -284,7 +325,7 @@ def _links(sys_: System, g: int, k: int):
         b_intra = gpu.pcie.usable_per_direction(16) * PCIE_HOST_COPY_EFFICIENCY.value
         hop = "pcie"
     nics_used = min(sys_.nics_per_node, g * sys_.nics_per_gpu)
-    b_node_net = nics_used * sys_.nic.rate.value * C.NET_EFFICIENCY.value
+    b_node_net = nics_used * sys_.nic.rate.value * (1.0 if nccl_view else _cal("NET_EFFICIENCY"))
     return b_intra, b_node_net, hop
 
 
@@ -308,6 +349,41 @@ def _tree_node_traffic(k: int) -> float:
     [1.0, 1.5, 2.0, 2.0]
     """
     return {1: 0.0, 2: 1.0, 3: 1.5}.get(k, 2.0)
+
+
+def _blackwell_before_2283(sys_) -> bool:
+    ver = getattr(sys_, "nccl_version", None)
+    return sys_.gpu.arch == "Blackwell" and ver is not None \
+        and tuple(int(x) for x in ver.split(".")) < C.TREE_CAPS_CHANGED_IN
+
+
+def _tree_cap(sys_, g: int, k: int, protocol: str = "Simple", level: int | None = None) -> float:
+    """NCCL's cap on a tree's bus bandwidth, bytes/s: channels x
+    ``perChMaxTreeBw[arch][1 node | 2 nodes | 3+]`` (``tuning.cc``: tree busBw = min(0.92 x
+    link, nChannels x per-channel cap)). Across nodes the tree runs on the ring graph's
+    channels (``init.cc``: the tree graph takes ``ringGraph->nChannels``), one per NIC on
+    Hopper and Blackwell nodes and two per NIC on Ampere, whose channels ``search.cc``
+    duplicates (only compute capability > 8.0 skips it); in one node on
+    :data:`~interlib.specs.calibration.COLL_CHANNELS`. Blackwell's caps are those of the
+    node's NCCL version (they changed in 2.28.3), with LL128's own table on Blackwell from
+    2.28.3 (``perChMaxTreeLL128Bws``); ``level`` picks the column (1 node, 2, 3+) if it is
+    not the node count's. Measured with ``NCCL_ALGO=Tree`` on B200
+    nodes of 8 x 400G: 8 x 42.8 = 342 GB/s on 2 nodes, 8 x 24 = 192 GB/s from 3 nodes.
+
+    >>> round(_tree_cap(_system_lookup("dgx-b200"), 8, 4) / 1e9)
+    192
+    """
+    arch = sys_.gpu.arch
+    caps = C.PER_CHANNEL_TREE_BW[arch]
+    if _blackwell_before_2283(sys_):
+        caps = C.PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283
+    elif protocol == "LL128" and arch == "Blackwell":  # tuning.cc's LL128 tree caps
+        caps = C.PER_CHANNEL_TREE_LL128_BW_BLACKWELL
+    if k == 1:
+        channels = C.COLL_CHANNELS[arch].value
+    else:
+        channels = min(sys_.nics_per_node, g * sys_.nics_per_gpu) * (2 if arch == "Ampere" else 1)
+    return channels * caps[(min(k, 3) if level is None else level) - 1].value
 
 
 def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float:
@@ -344,7 +420,7 @@ def _nvls_algbw(sys_, g, k, links_only=False):
     chunk = (C.NVLS_TREE_CHUNK_MANY_NODES.value if k >= C.NVLS_TREE_CHUNK_MIN_NODES.value
              else C.NVLS_CHUNK.value)
     channels = C.NVLS_CHANNELS[sys_.gpu.arch].value
-    return min(wire, channels * chunk / C.NVLS_CHUNK_TIME_RACK.value)
+    return min(wire, channels * chunk / _cal("NVLS_CHUNK_TIME_RACK"))
 
 
 def _inside(x: float, y: float, poly) -> bool:
@@ -462,10 +538,10 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     the bottleneck link, capped per channel) and NVLSTree's inter-node bandwidth doubled on
     two nodes; the book's extra mechanisms are left out."""
     n = g * k
-    b_intra, b_net, hop = _links(sys_, g, k)
-    t0 = 0.0 if nccl_view else C.LAUNCH_OVERHEAD.value
+    b_intra, b_net, hop = _links(sys_, g, k, nccl_view)
+    t0 = 0.0 if nccl_view else _cal("LAUNCH_OVERHEAD")
     if p == "LL":
-        eff = C.LL_EFFICIENCY.value
+        eff = _cal("LL_EFFICIENCY")
     else:
         eff = C.PROTOCOL_EFFICIENCY[p].value
     F = bus_factor(collective, n)
@@ -476,7 +552,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     plugin = C.NET_PLUGIN_LATENCY[_fabric(sys_)].value
     if _fabric(sys_) == "GPUDirect-TCPXO" and not nccl_view:
         # what TCP adds per step but the plugin does not tell NCCL (calibrated)
-        plugin += C.TCPXO_STEP_LATENCY.value
+        plugin += _cal("TCPXO_STEP_LATENCY")
 
     def hl(kind, alg=a, proto=p):
         lat = C.HOP_LATENCY[(kind, alg, proto)].value
@@ -503,8 +579,8 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         chunk is never larger than ``size / parts``."""
         if nccl_view:
             return 0.0 * S
-        window = np.minimum(C.PIPELINE_WINDOW.value * buff_scale,
-                            S / max(C.PIPELINE_CHUNKS.value, parts))
+        window = np.minimum(_cal("PIPELINE_WINDOW") * buff_scale,
+                            S / max(_cal("PIPELINE_CHUNKS"), parts))
         return (steps - 1) * window / bw
 
     if a == "ring":
@@ -528,15 +604,19 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         # between nodes, a double binary tree whose per-node traffic depends on k
         t_bw = 2 * S / (b_intra * scale)
         b_fill = b_intra * scale
+        cap = _tree_cap(sys_, g, k) * scale / C.TREE_EFFICIENCY.value
         if nccl_view:  # tuning.cc: busBw = min(0.92 x link, channels x per-channel cap)
-            arch = sys_.gpu.arch
-            cap = (C.COLL_CHANNELS[arch].value
-                   * C.PER_CHANNEL_TREE_BW[arch][min(k, 3) - 1].value)
-            b_link = b_intra if k == 1 else min(b_intra, b_net)
-            t_bw = 2 * S / np.minimum(b_link * scale, cap * scale / C.TREE_EFFICIENCY.value)
+            # on two nodes the tree graph's search raises bwIntra up to twice bwInter
+            # (search.cc, "increase bwIntra for trees (2 nodes or collnet)"): a two-node
+            # tree moves about S per node across the network, a ring 2(n-1)/n S
+            b_link = b_intra if k == 1 else min(b_intra, (2 if k == 2 else 1) * b_net)
+            t_bw = 2 * S / np.minimum(b_link * scale, cap)
         elif k > 1:
             t_bw = np.maximum(t_bw, _tree_node_traffic(k) * S / (b_net * scale))
             b_fill = np.minimum(b_fill, b_net * scale)
+            if p in ("Simple", "LL128"):  # NCCL's per-channel tree throughput binds too
+                t_bw = np.maximum(t_bw, 2 * S / (_tree_cap(sys_, g, k, p) * scale
+                                                 / C.TREE_EFFICIENCY.value))
         return t0 + lat + fill(2 * (g - 1 + math.log2(k)), b_fill) + t_bw
     if a == "rhd":
         alpha = hl("net" if k > 1 else hop, "ring", "Simple")
@@ -560,7 +640,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         # GPU reduces and multicasts its own 1/g share (NCCL's NVLS heads), so, as in a
         # ring, a chunk is never larger than size / g: enqueue.cc shrinks the NVLS chunk
         # until the message holds several chunks per channel and head
-        steps, parts = C.NVLS_PIPELINE_STEPS_PER_GPU.value * g, g
+        steps, parts = _cal("NVLS_PIPELINE_STEPS_PER_GPU") * g, g
         b_fill = b_nvls * (g + 1) / g
     else:  # hierarchical or sharp: ring reduce-scatter + all-gather inside the node
         t_intra = 2 * (g - 1) / g * S / b_intra if g > 1 else 0.0 * S
@@ -569,6 +649,14 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
     if k > 1:
         if a == "sharp":  # the switches reduce: each node sends its data once
             t_inter = S / b_net
+            if not nccl_view and sys_.gpu.arch == "Blackwell":
+                # CollNet chain: inside each node a chain, the tree's intra-node primitive,
+                # at NCCL's one-node per-channel tree throughput (tuning.cc rates CollNet
+                # by the intra-node graph; measured CollNetChain on B200 sits at the
+                # one-node tree plateau, 8 x 70 GB/s, from 2 to 64 nodes). Only where it
+                # was measured: on H100 (CoreWeave's SHARP run) 8 x 38.7 GB/s would be
+                # far below the published plateau
+                t_inter = np.maximum(t_inter, 2 * S / _tree_cap(sys_, g, k, level=1))
             lat += 2 * hl("net", "tree", "Simple")
             inter_steps = 2  # up to the switch and back down
             b_inter = b_net
@@ -576,8 +664,10 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             # NCCL's NVLSTree: a double binary tree between nodes, through at most 32 head
             # GPUs (and their NICs) per NVLink domain
             heads = min(g, C.NVLS_MAX_HEADS.value)
-            b_heads = b_net * min(1.0, heads / max(1.0, min(sys_.nics_per_node,
-                                                            g * sys_.nics_per_gpu)))
+            # each head GPU crosses the network through its own NICs (all of them on a
+            # node with several NICs per GPU, as p5's 4 x 100G EFA per GPU)
+            b_heads = b_net * min(1.0, heads * max(1.0, sys_.nics_per_gpu)
+                                  / max(1.0, min(sys_.nics_per_node, g * sys_.nics_per_gpu)))
             t_inter = _tree_node_traffic(k) * S / b_heads
             if nccl_view:  # tuning.cc: bwInter x2 on two nodes, else x1; per-channel cap
                 arch = sys_.gpu.arch
@@ -718,7 +808,9 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
                     best[i] = pairs.index(pick)
     else:  # a forced algorithm's best protocol, or the fastest by the book's model
         best = np.argmin(times, axis=0)
-    return _prediction(collective, size_bytes, S, times, best, pairs, g * k)
+    out = _prediction(collective, size_bytes, S, times, best, pairs, g * k)
+    low, high = intervals.bounds(out.busbw, size_bytes, g * k, k, _fabric(sys_))
+    return replace(out, busbw_low=low, busbw_high=high)
 
 
 def _prediction(collective, size_bytes, S, times, best, pairs, n) -> Prediction:

@@ -1,13 +1,13 @@
 """How good is the collective model? Published measurements vs :func:`collectives.predict`.
 
 The measurements ship with the book in ``interlib/data/nccl_measurements.csv``, one row per
-published point, each with its source and URL (Appendix A). Rows are marked:
-
-* ``calibration``: the points the book's calibrated constants
-  (:mod:`interlib.specs.calibration`) were fitted to, once (Azure's 8 x H100 sweep and
-  Bekman's 8 x A100 sweep);
-* ``holdout``: everything else (other sources, GPU generations, GPU counts, multi-node
-  runs). The model was not tuned on these; they show whether it generalises.
+published point, each with its source and URL (Appendix A). Each row still carries the
+``role`` it had before issue 25 (``calibration``: a row a constant was once fitted to by
+hand; ``holdout``: any other), kept as history: the book's calibrated constants are now fitted
+to every row by :func:`interlib.crossval.fit`, and the errors the book prints are
+cross-validated by source (:func:`interlib.crossval.cross_validate`), so no printed error is
+in-sample. :func:`evaluate` here times the model with the catalogue's constants (fitted to
+every row).
 
 Error measures, per point (predicted ``p``, measured ``m``, both busbw in bytes/s):
 
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _validate as v
-from . import collectives, display
+from . import collectives, display, intervals
 from .specs import GPUS, SYSTEMS, custom
 from .specs import calibration as C
 from .units import GB_per_s, Gbit_per_s, MiB
@@ -46,21 +46,7 @@ COLUMNS = ("id", "role", "source", "url", "system", "gpu", "gpus_per_node", "nod
            "nics_per_node", "nic_gbps", "fabric", "nccl_version", "collective", "algorithm",
            "size_bytes", "busbw_GBps", "note")
 
-SCALES = (("<= 8", 1, 8), ("9-72", 9, 72), ("73-512", 73, 512), ("> 512", 513, 10**9))
-"""GPU-count buckets ``(name, lowest, highest)`` for the error by scale: one 8-GPU
-node, one NVL72 rack or a few nodes, up to a few hundred GPUs, beyond."""
-
-REGIMES = (
-    ("latency-bound", 0.0, 1 * MiB),
-    ("transition", 1 * MiB, 256 * MiB),
-    ("bandwidth-bound", 256 * MiB, float("inf")),
-)
-"""Message-size regimes ``(name, lower bound inclusive, upper bound exclusive)``, bytes.
-
-Below 1 MiB an all-reduce on an 8-GPU node takes a few tens of microseconds whatever its
-size (latency-bound); from 256 MiB up it runs within a few percent of its plateau busbw
-(bandwidth-bound); in between, protocols, channel counts and pipeline fill decide.
-"""
+SCALES, REGIMES = intervals.SCALES, intervals.REGIMES  # defined once, in interlib.intervals
 
 
 def regime_bounds(name: str) -> str:
@@ -87,8 +73,9 @@ def pipeline_saturation_size() -> float:
     term stops growing) at ``size = window x chunks``
     (:data:`interlib.specs.calibration.PIPELINE_WINDOW` and ``PIPELINE_CHUNKS``).
 
-    >>> pipeline_saturation_size() / MiB
-    32.0
+    >>> from interlib.specs import calibration as C
+    >>> pipeline_saturation_size() == C.PIPELINE_WINDOW.value * C.PIPELINE_CHUNKS.value
+    True
     """
     from .specs import calibration as C
 
@@ -275,9 +262,10 @@ def node_for(m: "Measurement"):
         return sys_
     profile = (C.TCPXO_PROFILE_BY_NCCL.get(m.nccl_version, C.TCPXO_DEFAULT_PROFILE)
                if kind == "GPUDirect-TCPXO" else None)
+    version = m.nccl_version if re.fullmatch(r"2\.\d+\.\d+", m.nccl_version) else None
     return custom.node(m.gpu, m.gpus_per_node, nics_per_node=m.nics_per_node,
                        nic_gbps=m.nic_gbps, fabric=kind, intra=sys_.intra, name=m.id,
-                       tcpxo_profile=profile, buffsize=buffsize)
+                       tcpxo_profile=profile, buffsize=buffsize, nccl_version=version)
 
 
 @dataclass(frozen=True)
@@ -754,43 +742,6 @@ def buckets_over_target(results=None) -> list[str]:
             if s.median_error > TARGET_MEDIAN_ERROR]
 
 
-BEFORE_PATH = DATA_PATH.parent / "model_error_before.json"
-"""Error of the model as it stood before the at-scale rework (issue 15), computed once on
-this CSV and frozen, so Appendix A can print the before/after table."""
-
-
-ROUND1_PATH = DATA_PATH.parent / "model_error_round1.json"
-"""Error of the model after the first at-scale round (issue 15), frozen before the second
-round added GPUDirect-TCPXO, AWS's region tuner and the per-stage ring fill. Computed with
-the roles of that time: row A3M-01 was then a holdout point (it is now a calibration row,
-so the holdout set of the later columns has one point fewer in the 9-72 bucket)."""
-
-
-ROUND2_PATH = DATA_PATH.parent / "model_error_round2.json"
-"""Error of the model after the second at-scale round (issue 15), frozen before the third
-round added the benchmark's per-call host overhead for rows timed one call at a time through
-PyTorch (:func:`timed_one_call`) and NCCL v2.29's NVLSTree correction on x86 Blackwell. Same
-roles as now."""
-
-
-ROUND3_PATH = DATA_PATH.parent / "model_error_round3.json"
-"""Error of the model after the third at-scale round (issue 15), frozen before the fourth
-round gave GPUDirect-TCPXO runs the Google profile of their installer, honoured
-``NCCL_NVLS_ENABLE=0`` where a source states it (:func:`nvls_disabled`) and added Oracle's
-GB200 runs at 128 and 192 GPUs. Computed on the CSV of that time: the 31 Oracle rows are
-only in the last column."""
-
-
-ROUND5_PATH = DATA_PATH.parent / "model_error_round5.json"
-"""Error of the model after the fifth at-scale round (issue 15), frozen before the sixth
-capped an NVLS chunk at a GPU's share of the message (as a ring's), on the CSV of now:
-every later column counts the same points."""
-
-
-FROZEN_PATHS = (BEFORE_PATH, ROUND1_PATH, ROUND2_PATH, ROUND3_PATH, ROUND5_PATH)
-"""The frozen error tables, oldest first: before issue 15, then after each round."""
-
-
 def scale_bucket(n_gpus) -> str:
     """Name of the GPU-count bucket (:data:`SCALES`) of a total GPU count.
 
@@ -881,66 +832,6 @@ def regime_scale_table(results=None, role: str = "holdout") -> display.Table:
     return display.Table(["size regime"] + [f"{s[0]} GPUs" for s in SCALES], rows,
                          caption=f"Median error of the {role} points by message size and "
                                  "GPU count (number of points in brackets).")
-
-
-def before_summary(path=None) -> dict:
-    """The frozen before-rework error (:data:`BEFORE_PATH`): ``{(role, bucket): dict}``
-    with keys ``n``, ``median``, ``worst_fold``, ``over2x_ge1MiB``, ``n_ge1MiB``."""
-    import json
-
-    p = Path(BEFORE_PATH if path is None else path)
-    if not p.is_file():
-        raise ValueError(f"path={str(p)!r} is not a file")
-    raw = json.loads(p.read_text(encoding="utf-8"))
-    names = {"<=8": "<= 8", ">512": "> 512"}
-    out = {}
-    for key, val in raw.items():
-        role, bucket = key.split(" ", 1)
-        out[(role, names.get(bucket, bucket))] = val
-    return out
-
-
-def before_after_table(results=None) -> display.Table:
-    """Holdout error by GPU-count bucket, before and after the at-scale rework (before and
-    rounds 1, 2, 3 and 5: :func:`before_summary`, frozen on the CSV of their time; now:
-    :func:`summary_by_scale`)."""
-    frozen = [before_summary(p) for p in FROZEN_PATHS]
-    after = {s.bucket: s for s in summary_by_scale(results, "holdout")}
-    rows = []
-    for name, _, _ in SCALES:
-        past, a = [f.get(("holdout", name)) for f in frozen], after.get(name)
-        b = past[0]
-        if b is None and a is None:
-            continue
-        n = f"{b['n']} / {a.count}" if a and b and b["n"] != a.count else \
-            str(a.count if a else b["n"])
-        pct = (lambda d: display.fmt_pct(d["median"], 3) if d else "-")
-        rows.append([name, n, *map(pct, past),
-                     display.fmt_pct(a.median_error, 3) if a else "-",
-                     display.fmt_ratio(b["worst_fold"], 3) if b else "-",
-                     display.fmt_ratio(a.worst_fold, 3) if a else "-",
-                     " / ".join(str(d["over2x_ge1MiB"]) for d in past) + f" / {a.over_2x}"
-                     if a and all(past) else "-"])
-    return display.Table(
-        ["GPUs", "holdout points (before / now)", "median error before", "after round 1",
-         "after round 2", "after round 3", "after round 5", "now", "worst fold before",
-         "worst fold now", ">= 1 MiB off by > 2x: before / rounds 1, 2, 3, 5 / now"],
-        rows, caption="The published holdout points, the model before issue 15, after its "
-                      "first round (NVLS saturation in rack-scale domains, NVLSTree's heads "
-                      "and chunks, the double binary tree's node traffic, the network "
-                      "plugin's latency, NCCL's own algorithm choice), after its second "
-                      "(GPUDirect-TCPXO, AWS's region tuner, the per-stage ring fill), after its "
-                      "third (the per-call host overhead of the PyTorch benchmark "
-                      "behind the P6-B200 rows, NCCL v2.29's NVLSTree correction on x86 "
-                      "Blackwell), after its fourth and fifth (the Google profile of the "
-                      "A3 Mega run's installer, NCCL_NVLS_ENABLE=0 where a source states it; "
-                      "Oracle's GB300 tables, and Oracle's two-rack GB200 table and the A3 "
-                      "Mega table read from their time columns) and now (sixth round: an "
-                      "NVLS chunk is at most a GPU's share of the message). Row A3M-01 was a "
-                      "holdout point in the first two columns and is a calibration row since "
-                      "the second round; the rows added in the fourth and fifth rounds "
-                      "(Oracle's GB200 and GB300 runs, the smallest sizes of the A3 Mega "
-                      "table) are holdout points counted only from the round-5 column on.")
 
 
 def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
@@ -1161,15 +1052,18 @@ def gpu_count_sweep(size_bytes: float = 8 * 2**30) -> dict:
         size_bytes: nccl-tests size, bytes (default 8 GiB), >= 1 MiB.
 
     Returns:
-        ``{label: (gpus array, busbw array in bytes/s)}``.
+        ``{label: (gpus, busbw, busbw_low, busbw_high)}``, arrays, bytes/s (the last two
+        the 80 % prediction interval).
     """
     v.number("size_bytes", size_bytes, lo=MiB)
     out = {}
     for label, sysid, g, ks in (
             ("DGX H100, 8 GPUs per node", "dgx-h100", 8, (1, 2, 4, 8, 16, 32, 64, 128)),
             ("GB200 NVL72, 72 GPUs per rack", "gb200-nvl72", 72, (1, 2, 4, 8, 12, 16, 20))):
-        bb = [collectives.predict("all_reduce", size_bytes, sysid, g, k).busbw for k in ks]
-        out[label] = (np.array([g * k for k in ks], dtype=float), np.array(bb))
+        ps = [collectives.predict("all_reduce", size_bytes, sysid, g, k) for k in ks]
+        out[label] = (np.array([g * k for k in ks], dtype=float),
+                      np.array([p.busbw for p in ps]), np.array([p.busbw_low for p in ps]),
+                      np.array([p.busbw_high for p in ps]))
     return out
 
 

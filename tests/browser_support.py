@@ -25,6 +25,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -464,3 +465,56 @@ class LabNotebook:
 
     def close(self):
         self.page.close()
+
+
+
+def expected_numbers_after(text_before: str, alt_after: str) -> str | None:
+    """What CPython's ``interlib`` prints for the demo whose numbers at its defaults are
+    ``text_before`` (exactly one demo must print them), at the control values the kernel
+    used for the figure now shown: read from the figure's alt text, whose "(settings: k =
+    v, ...)" lists every control (floats to 4 significant figures;
+    :func:`interlib.widgets.figure_alt`). None if no single demo prints ``text_before``."""
+    from interlib import widgets
+    from interlib.widgets import Dropdown, FloatSlider, IntSlider
+
+    text_before = text_before.strip()
+    names = [n for n, d in widgets.DEMOS.items() if d.summary is not None
+             and widgets.summary(n).strip() == text_before]
+    if len(names) != 1:
+        return None
+    demo = widgets.get(names[0])
+    settings = alt_after.rsplit("(settings: ", 1)[1].rstrip(")")
+    params = {}
+    keys = list(demo.controls)
+    # values may contain ", " (a dropdown label): split on ", key = " for known keys
+    pattern = "|".join(re.escape(k) for k in keys)
+    parts = re.split(rf"(?:^|, )({pattern}) = ", settings)[1:]
+    for key, val in zip(parts[::2], parts[1::2]):
+        c = demo.controls[key]
+        if isinstance(c, Dropdown):
+            (params[key],) = [o for o in c.options if
+                              (f"{o:.4g}" if isinstance(o, float) else str(o)) == val]
+        elif isinstance(c, IntSlider):
+            params[key] = int(val)
+        elif isinstance(c, FloatSlider):
+            params[key] = float(val)
+        else:  # a text control (a pasted log): the alt text summarises it; no move edits it
+            params[key] = c.default
+    assert set(params) == set(keys), (settings, keys)
+    return widgets.summary(names[0], **params).strip()
+
+
+_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def numbers_agree(got: str, want: str, rel: float = 0.005) -> bool:
+    """The same text with the same numbers, each within ``rel`` (the alt text gives float
+    settings to 4 significant figures; the numbers move by about as much)."""
+    got, want = got.strip(), want.strip()
+    if _NUMBER.sub("#", got) != _NUMBER.sub("#", want):
+        return False
+    for a, b in zip(_NUMBER.findall(got), _NUMBER.findall(want)):
+        x, y = float(a.replace(",", "")), float(b.replace(",", ""))
+        if abs(x - y) > rel * max(abs(x), abs(y)) + 1e-12:
+            return False
+    return True

@@ -75,12 +75,12 @@ def test_link_options_unchanged():
 
 
 @pytest.mark.parametrize("call, param", [
-    (lambda: hierarchy.ladder("X100"), "system_name"),
-    (lambda: hierarchy.ladder("H100", 0.5), "oversubscription"),
-    (lambda: hierarchy.ladder("H100", 40), "oversubscription"),
-    (lambda: hierarchy.rung_ratios("nope"), "system_name"),
-    (lambda: hierarchy.ladder_table("nope"), "system_name"),
-    (lambda: hierarchy.nvlink_network_gap("nope"), "system_name"),
+    (lambda: hierarchy.ladder("X100"), "^system_name="),
+    (lambda: hierarchy.ladder("H100", 0.5), "^oversubscription="),
+    (lambda: hierarchy.ladder("H100", 40), "^oversubscription="),
+    (lambda: hierarchy.rung_ratios("nope"), "^system_name="),
+    (lambda: hierarchy.ladder_table("nope"), "^system_name="),
+    (lambda: hierarchy.nvlink_network_gap("nope"), "^system_name="),
 ])
 def test_bad_input(call, param):
     with pytest.raises(ValueError, match=param):

@@ -2,6 +2,7 @@
 the calibrated model against published measurements, and properties."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -22,19 +23,26 @@ def test_bus_factor(coll, n, factor):
     assert co.bus_factor(coll, n) == pytest.approx(factor)
 
 
-@SETTINGS
-@given(size=st.floats(1, 1e12), t=st.floats(1e-7, 10), n=st.integers(1, 4096),
-       coll=st.sampled_from(co.COLLECTIVES))
-def test_busbw_is_algbw_times_factor(size, t, n, coll):
-    assert co.busbw(coll, size, t, n) == pytest.approx(co.algbw(size, t) * co.bus_factor(coll, n))
+def test_busbw_and_algbw_reproduce_a_printed_nccl_tests_table():
+    """Not the definition restated: rows of an nccl-tests all_reduce_perf table as printed
+    (Bekman, 8 x A100: size, time in us, busbw to 2 decimals; rows V3-* of the measurement
+    CSV, whose notes carry the printed time). busbw(size, time, 8) and algbw x 2(n-1)/n
+    must give the printed busbw within the two printed precisions (busbw to 0.005 GB/s,
+    the time to half its last printed digit)."""
+    import re as _re
 
+    from interlib import validation
 
-@SETTINGS
-@given(n=st.integers(2, 10**6))
-def test_all_reduce_factor_tends_to_two(n):
-    f = co.bus_factor("all_reduce", n)
-    assert 1.0 <= f < 2.0
-    assert 2 - f == pytest.approx(2 / n)
+    rows = [m for m in validation.load_measurements() if "published time" in m.note]
+    assert len(rows) == 7
+    for m in rows:
+        printed = _re.search(r"published time ([\d.]+) us", m.note).group(1)
+        t = float(printed) * 1e-6
+        half_digit = 0.5 * 10 ** -(len(printed.split(".")[1]) if "." in printed else 0)
+        got = co.busbw("all_reduce", m.size_bytes, t, m.total_gpus) / u.GB_per_s
+        slack = 0.005 + got * half_digit / float(printed)
+        assert abs(got - m.busbw / u.GB_per_s) <= slack + 1e-9, (m.id, got)
+        assert co.algbw(m.size_bytes, t) * 2 * 7 / 8 == pytest.approx(got * u.GB_per_s)
 
 
 def test_wire_bytes_ring_vs_in_network():
@@ -103,25 +111,74 @@ def _busbw(system, algorithm, size=8 * GiB, g=8, nodes=1, coll="all_reduce"):
     return co.predict(coll, size, system, g, nodes, algorithm).busbw / u.GB_per_s
 
 
-def test_h100_ring_busbw_matches_nccl_maintainer():
-    # sjeaugey, nccl-tests#212: ring effective ~370 GB/s on 8xH100 (within 10 %)
-    assert _busbw("dgx-h100", "ring") == pytest.approx(370, rel=0.10)
+def _row(row_id):
+    """One row of the published measurements (interlib/data/nccl_measurements.csv)."""
+    from interlib import validation
+
+    (m,) = [m for m in validation.load_measurements() if m.id == row_id]
+    return m
 
 
-def test_h100_nvls_busbw_matches_measurements():
-    # Azure ND H100 v5 (478.87 GB/s at 8 GB) and nccl-tests#212 (~480 GB/s)
-    assert _busbw("dgx-h100", "nvls") == pytest.approx(480, rel=0.10)
-    assert _busbw("dgx-h100", "auto") == pytest.approx(478.87, rel=0.10)
+def _model_busbw(m, algorithm=None):
+    """The model's busbw for row ``m``, as the row ran (its own algorithm unless given)."""
+    return co.predict(m.collective, m.size_bytes, m.system, m.gpus_per_node, m.nodes,
+                      algorithm or m.algorithm).busbw
 
 
-def test_a100_ring_busbw_matches_nccl_maintainer():
-    # sjeaugey, nccl-tests#149: ~230 GB/s on 8xA100 at 8 GB
-    assert _busbw("dgx-a100", "ring", size=8e9) == pytest.approx(230, rel=0.10)
+# Calibration reproduction, not validation: each row below either IS the model's input (a
+# figure taken from NCCL's topo.h) or fed a fitted constant (calibration.CALIBRATED_FROM).
+# The model meets them by construction, so the tolerance is what the construction leaves:
+# 1 % unless the comment derives another bound. A held-out row is scored in Appendix A.
+@pytest.mark.parametrize("row_id, tol", [
+    # sjeaugey, nccl-tests#212: ring ~370 GB/s on 8xH100 = NCCL's effective NVLink 4
+    # (18 x 20.6 = 370.8 GB/s, the model's input); the fill at 8 GiB costs < 1 %
+    ("V9-01", 0.01),
+    # AddyLaddy, nccl#812: 192 GB/s over 8 x 200 Gb/s on 2 x DGX A100: the row
+    # calibration.NET_EFFICIENCY (0.96 = 192 / 200) was fitted to; the ring's NVLink phase
+    # and fill leave < 1 %
+    ("V9-04", 0.01),
+])
+def test_calibration_rows_are_reproduced_within_one_percent(row_id, tol):
+    m = _row(row_id)
+    assert m.role == "calibration", "a held-out row is validation, not reproduction"
+    assert _model_busbw(m) == pytest.approx(m.busbw, rel=tol)
 
 
-def test_dgx_a100_multinode_ring_is_nic_bound():
-    # AddyLaddy (nccl#812): 8x200 Gb/s IB per node, 192 GB/s all-reduce busbw
-    assert _busbw("dgx-a100", "ring", nodes=4) == pytest.approx(192, rel=0.10)
+def test_nvls_calibration_rows_sit_below_the_nccl_asymptote():
+    """Calibration reproduction: Azure ND H100 v5 at 8 GiB (V1-24, 478.87 GB/s, NVLS) and
+    nccl-tests#212 (V9-02, ~480 GB/s, re-quoting that configuration). The NVLS asymptote is
+    NCCL's constants, 2(n-1)/(n+1) x 0.85 x 370.8 = 490.3 GB/s on 8 GPUs (not fitted); the
+    fitted pipeline constants only set how fast the curve approaches it. So at 8 GiB the model
+    lies within 1 % below 490.3 (the fill left), and its error on these rows can be no more
+    than the asymptote's own distance from them, 490.3 / 478.87 - 1 = 2.4 %."""
+    asymptote = 2 * 7 / 9 * 0.85 * 370.8 * u.GB_per_s
+    for row_id in ("V1-24", "V9-02"):
+        m = _row(row_id)
+        assert m.role == "calibration" and m.size_bytes == 8 * GiB
+        got = _model_busbw(m, "nvls")
+        assert asymptote * 0.99 <= got <= asymptote
+        assert got == pytest.approx(m.busbw, rel=asymptote / (478.87 * u.GB_per_s) - 1)
+    assert _busbw("dgx-h100", "auto") == pytest.approx(_busbw("dgx-h100", "nvls"))
+
+
+def test_a100_calibration_row_and_the_models_input():
+    """Calibration reproduction: sjeaugey's "expected ~230 GB/s" on 8xA100 at 8 GB (V9-03)
+    is 4 % below the model's input, NCCL's effective NVLink 3 rate 12 x 20 = 240 GB/s
+    (topo.h). The model reproduces its input to 1 % at 8 GB (the fill left) and so misses
+    the row by at most 240 / 230 - 1 = 4.3 %."""
+    m = _row("V9-03")
+    assert m.role == "calibration"
+    got = _model_busbw(m)
+    assert 0.99 * 240 * u.GB_per_s <= got <= 240 * u.GB_per_s
+    assert got == pytest.approx(m.busbw, rel=240 / 230 - 1)
+
+
+def test_multinode_ring_stays_at_the_calibrated_nic_bound():
+    # Not a measurement: at 4 nodes the flat ring is still NIC-bound, so it stays within
+    # 2 % of its 2-node value (the extra network steps' latency and fill at 8 GiB)
+    two = _busbw("dgx-a100", "ring", nodes=2)
+    assert _busbw("dgx-a100", "ring", nodes=4) == pytest.approx(two, rel=0.02)
+    assert _busbw("dgx-a100", "ring", nodes=4) <= two
 
 
 def test_nvls_asymptote_formula():
@@ -134,29 +191,85 @@ def test_ring_asymptote_is_effective_nvlink():
     assert _busbw("dgx-h100", "ring", size=1e13) == pytest.approx(370.8, rel=0.01)
 
 
-def test_calibration_check_1KiB_all_reduce_latency():
-    """Calibration check, not a held-out validation: LAUNCH_OVERHEAD was fitted so that the
-    smallest message of the Azure ND H100 v5 curve comes out right. Azure ND H100 v5: 1 KiB
-    all-reduce busbw 0.07 GB/s, i.e. ~25 us (facts.md V1)."""
+def test_calibration_reproduction_1KiB_all_reduce_latency():
+    """Calibration reproduction, not a held-out validation: LAUNCH_OVERHEAD was fitted to
+    Azure's ND H100 v5 curve (V1-*), whose smallest point is 1 KiB at 0.07 GB/s busbw.
+    Tolerance: the source's precision. 0.07 is printed to two decimals, so the busbw lies in
+    [0.065, 0.075] GB/s and the time t = 1024 B x 2(n-1)/n / busbw in [23.9, 27.6] us. (A
+    launch overhead 40 % larger, 14 us, gives 29.2 us and fails.)"""
+    m = _row("V1-01")
+    assert m.role == "calibration" and m.size_bytes == 1024 and m.busbw == 0.07e9
+    lo, hi = (1024 * 2 * 7 / 8 / (b * u.GB_per_s) for b in (0.075, 0.065))
+    assert (lo, hi) == (pytest.approx(23.89e-6, rel=1e-3), pytest.approx(27.57e-6, rel=1e-3))
     r = co.predict("all_reduce", 1024, "dgx-h100", 8, 1)
-    assert r.time_s == pytest.approx(25.6e-6, rel=0.25)
+    assert lo <= r.time_s <= hi
 
 
-def test_hierarchical_beats_nic_bound_ring_on_two_nodes():
-    # On 2 nodes only 1/g of the buffer needs to cross the NICs: busbw can exceed the NIC
-    # bound (nccl-tests#196); a flat ring cannot.
+def test_hierarchical_beats_the_ring_on_two_nodes_but_stays_under_both_bounds():
+    """On 2 nodes a flat ring crosses the NICs on every step, so its busbw is at most the
+    node's usable NIC rate (8 x 400 Gb/s = 400 GB/s x NET_EFFICIENCY 0.96 = 384 GB/s). The
+    hierarchical all-reduce sends only each GPU's 1/g shard over the network, so it beats
+    the ring; but it does NOT exceed the NIC line rate here: its NVLink phase bounds it.
+    With n = 16 ranks, g = 8 per node and t >= 2(g-1)/g x S / 370.8 GB/s (the intra-node
+    ring), busbw = 2(n-1)/n x S / t <= (30/16) / (14/8) x 370.8 = 397.3 GB/s < 400 GB/s.
+    Its NIC phase alone would allow (n-1)/n x k/(k-1) x 384 = 720 GB/s. Tolerance below the
+    bound: latency and pipeline fill at 8 GiB, under 1 %."""
     ring = _busbw("dgx-h100", "ring", nodes=2)
     hier = _busbw("dgx-h100", "hierarchical", nodes=2)
-    nic_bound = specs.system("dgx-h100").node_injection / u.GB_per_s
+    line = specs.system("dgx-h100").node_injection / u.GB_per_s
+    assert line == pytest.approx(400)
+    nic_bound = 0.96 * line
+    nvlink_bound = (2 * 15 / 16) / (2 * 7 / 8) * 370.8
+    assert nvlink_bound == pytest.approx(397.3, abs=0.05) and nvlink_bound < line
     assert ring <= nic_bound
-    assert hier > ring
+    assert ring < hier <= nvlink_bound
+    assert hier >= 0.99 * nvlink_bound
 
 
-def test_sharp_halves_inter_node_bytes():
-    s = 8 * GiB
-    shp = co.predict("all_reduce", s, "dgx-h100", 8, 16, "sharp")
-    hie = co.predict("all_reduce", s, "dgx-h100", 8, 16, "hierarchical")
-    assert shp.time_s < hie.time_s
+def _inter_node_bytes(algorithm, k):
+    """Bytes each node sends through its NICs per byte of buffer, read off the model: on a
+    node whose NICs are its bottleneck (custom H100 node with 2 x 400 Gb/s), beyond the
+    pipeline's saturation the time grows by (inter-node bytes) / (usable NIC rate) per byte,
+    so slope x usable NIC rate is that byte count."""
+    from interlib.specs import custom
+
+    node = custom.node("h100-sxm", 8, nics_per_node=2)
+    b_net = 2 * 400 * u.Gbit_per_s * 0.96   # 2 NICs x 400 Gb/s x NET_EFFICIENCY
+    t1, t2 = (co.predict("all_reduce", s, node, 8, k, algorithm).time_s
+              for s in (4 * GiB, 8 * GiB))
+    return (t2 - t1) / (4 * GiB) * b_net
+
+
+@pytest.mark.parametrize("k", [2, 4, 16, 128])
+def test_sharp_sends_each_byte_through_the_nics_once(k):
+    # SHARP (in-network reduction): each node sends its data up once and receives the
+    # result once: 1 byte per byte. A hierarchical ring of the shards across k nodes sends
+    # 2(k-1)/k (nccl-tests PERFORMANCE.md): equal on 2 nodes, 1.875 on 16, -> 2, so SHARP
+    # halves the inter-node bytes at scale. Exact up to floating point.
+    assert _inter_node_bytes("sharp", k) == pytest.approx(1.0, rel=1e-9)
+    assert _inter_node_bytes("hierarchical", k) == pytest.approx(2 * (k - 1) / k, rel=1e-9)
+
+
+def test_a_4x_buffsize_adds_the_hand_derived_fill_to_a_ring_and_nothing_to_nvls():
+    """NCCL_BUFFSIZE sets a ring's Simple chunk (enqueue.cc: buffSizes[SIMPLE] / NCCL_STEPS),
+    so 16 MiB instead of NCCL's default 4 MiB makes the pipeline window 4x larger: 4 MiB ->
+    16 MiB (calibration.PIPELINE_WINDOW at the default). On one 8-GPU H100 node a ring
+    all-reduce has 2(n-1) = 14 steps; the first window crosses 13 of them at 370.8 GB/s
+    before the rest flows (Simple: efficiency 1). At 4 GiB the window is below size / 8, so
+    the fill grows by 13 x (16 - 4) MiB / 370.8 GB/s = 441.1 us; NVLS cuts its chunks from
+    NCCL_NVLS_CHUNKSIZE, so its time does not move. Exact up to floating point."""
+    from interlib.specs import calibration as C, custom
+
+    assert C.PIPELINE_WINDOW.value == 4 * u.MiB == C.NCCL_DEFAULT_BUFFSIZE.value
+    base = custom.node("h100-sxm", 8)
+    big = custom.node("h100-sxm", 8, buffsize=16 * 2**20)
+    r0, r1 = (co.predict("all_reduce", 4 * GiB, n, 8, 1, "ring") for n in (base, big))
+    assert r0.protocol == r1.protocol == "Simple"
+    assert r1.time_s - r0.time_s == pytest.approx(13 * 12 * u.MiB / (370.8 * u.GB_per_s),
+                                                  rel=1e-9)
+    assert r1.time_s - r0.time_s == pytest.approx(441.1e-6, rel=1e-3)
+    n0, n1 = (co.predict("all_reduce", 4 * GiB, n, 8, 1, "nvls").time_s for n in (base, big))
+    assert n0 == n1
 
 
 def test_fastest_is_never_slower_than_the_algorithms_auto_considers():
@@ -242,18 +355,18 @@ def test_ring_step_sends_phases():
 
 # -------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("kwargs,param", [
-    (dict(size_bytes=-1), "size_bytes"),
-    (dict(size_bytes=math.nan), "size_bytes"),
-    (dict(size_bytes=0), "size_bytes"),
+    (dict(size_bytes=-1), "size_bytes=-1 "),
+    (dict(size_bytes=math.nan), "size_bytes=nan "),
+    (dict(size_bytes=0), "size_bytes=0 "),
     (dict(gpus_per_node=0), "gpus_per_node=0"),
     (dict(gpus_per_node=9), "gpus_per_node=9"),
     (dict(nodes=0), "nodes=0"),
     (dict(nodes=2.0), "nodes=2.0"),
-    (dict(system="dgx-h10"), "did you mean 'dgx-h100'"),
+    (dict(system="dgx-h10"), "system='dgx-h10' .*did you mean 'dgx-h100'"),
     (dict(system=42), "system=42"),
-    (dict(algorithm="ringg"), "did you mean 'ring'"),
-    (dict(collective="allreduce"), "did you mean 'all_reduce'"),
-    (dict(algorithm="sharp"), "nodes >= 2"),
+    (dict(algorithm="ringg"), "algorithm='ringg' .*did you mean 'ring'"),
+    (dict(collective="allreduce"), "collective='allreduce' .*did you mean 'all_reduce'"),
+    (dict(algorithm="sharp"), "algorithm='sharp' is not available: .*nodes >= 2"),
 ])
 def test_predict_rejects_bad_input(kwargs, param):
     args = dict(collective="all_reduce", size_bytes=1e6, system="dgx-h100", gpus_per_node=8,
@@ -261,7 +374,7 @@ def test_predict_rejects_bad_input(kwargs, param):
     args.update(kwargs)
     with pytest.raises(ValueError) as e:
         co.predict(**args)
-    assert param in str(e.value)
+    assert re.match(param, str(e.value)), str(e.value)  # the name= form leads
 
 
 @pytest.mark.parametrize("call,param", [
@@ -278,7 +391,7 @@ def test_predict_rejects_bad_input(kwargs, param):
 def test_helpers_reject_bad_input(call, param):
     with pytest.raises(ValueError) as e:
         call()
-    assert param in str(e.value)
+    assert re.match(param, str(e.value)), str(e.value)  # the name= form leads
 
 
 def test_alpha_beta_grid_matches_alpha_beta():
@@ -323,29 +436,32 @@ def test_nvls_pipeline_depth_is_a_calibrated_spec():
     from interlib.specs import calibration as C, sources as S
 
     d = C.NVLS_PIPELINE_STEPS_PER_GPU
+    from interlib import crossval
+
     assert d.kind == "calibrated" and d.source is S.THIS_BOOK_FIT and d.note
-    assert d.value == 1  # g chunks deep on g GPUs
+    assert d.value in crossval.FIT_GRID["NVLS_PIPELINE_STEPS_PER_GPU"]  # fitted by the procedure
 
 
 def test_nvls_chunk_is_at_most_a_gpus_share_so_its_fill_is_bounded_in_a_rack():
     # NVLS in one 64-GPU domain (g = 64 > PIPELINE_CHUNKS): each GPU reduces its own 1/g
     # share, so below g x window a chunk is size/g and the first one crosses
-    # NVLS_PIPELINE_STEPS_PER_GPU x g = g stages at b_nvls (g+1)/g. Derivation:
-    #   fill = (g - 1) (S/g) / (b (g+1)/g) = (g - 1)/(g + 1) x S/b
-    #   time = launch + NVLS hop latency + S/b + fill = launch + hop + 2g/(g+1) x S/b
+    # d x g stages (d = NVLS_PIPELINE_STEPS_PER_GPU) at b_nvls (g+1)/g. Derivation:
+    #   fill = (d g - 1) (S/g) / (b (g+1)/g) = (d g - 1)/(g + 1) x S/b
+    #   time = launch + NVLS hop latency + S/b + fill = launch + hop + (1 + d) g/(g+1) x S/b
     from interlib.specs import calibration as C
 
     g, S = 64, 8 * 2**20
-    assert S < g * C.PIPELINE_WINDOW.value and C.NVLS_PIPELINE_STEPS_PER_GPU.value == 1
+    d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
+    assert S < g * C.PIPELINE_WINDOW.value
     b = co.nvls_rate("gb200-nvl72", g)
     t0 = C.LAUNCH_OVERHEAD.value + C.HOP_LATENCY[("nvlink", "nvls", "Simple")].value
     r = co.predict("all_reduce", S, "gb200-nvl72", g, 1, "nvls")
-    assert r.time_s == pytest.approx(t0 + 2 * g / (g + 1) * S / b, rel=1e-9)
-    # so below its saturation size no domain, however deep, pays a fill as long as its
-    # transfer: time - latency < 2 x S/b for every GPU count
+    assert r.time_s == pytest.approx(t0 + (1 + d) * g / (g + 1) * S / b, rel=1e-9)
+    # so below its saturation size no domain, however deep, pays a fill longer than d
+    # transfers: time - latency < (1 + d) x S/b for every GPU count
     for n in (2, 8, 16, 36, 72):
         t = co.predict("all_reduce", S, "gb200-nvl72", n, 1, "nvls").time_s
-        assert (t - t0) * co.nvls_rate("gb200-nvl72", n) < 2 * S, n
+        assert (t - t0) * co.nvls_rate("gb200-nvl72", n) < (1 + d) * S, n
 
 
 @pytest.mark.parametrize("call,param", [
@@ -359,7 +475,7 @@ def test_nvls_chunk_is_at_most_a_gpus_share_so_its_fill_is_bounded_in_a_rack():
 def test_more_helpers_reject_bad_input(call, param):
     with pytest.raises(ValueError) as e:
         call()
-    assert param in str(e.value)
+    assert re.match(param, str(e.value)), str(e.value)  # the name= form leads
 
 
 def test_system_typo_names_the_callers_parameter_and_suggests():
@@ -374,14 +490,14 @@ def test_system_typo_names_the_callers_parameter_and_suggests():
 
 # ------------------------------------------- argument sweep: alpha_beta_grid's sequences
 @pytest.mark.parametrize("kw, param", [
-    (dict(ns=[]), "ns"),
-    (dict(ns=None), "ns"),
-    (dict(ns=[8, 2.5]), "ns"),
-    (dict(ns=["x"]), "ns"),
-    (dict(sizes=[]), "sizes"),
-    (dict(sizes=None), "sizes"),
-    (dict(sizes=["x"]), "sizes"),
-    (dict(sizes=[-1.0]), "sizes"),
+    (dict(ns=[]), "^ns="),
+    (dict(ns=None), "^ns="),
+    (dict(ns=[8, 2.5]), "^ns="),
+    (dict(ns=["x"]), "^ns="),
+    (dict(sizes=[]), "^sizes=\\[\\] must not be empty"),
+    (dict(sizes=None), "^sizes="),
+    (dict(sizes=["x"]), "^sizes="),
+    (dict(sizes=[-1.0]), "^sizes="),
 ])
 def test_alpha_beta_grid_bad_sequences_name_the_parameter(kw, param):
     args = dict(collective="all_reduce", algorithm="ring", sizes=[1e6], ns=[8],

@@ -71,17 +71,17 @@ def test_capacity_argument_and_rates_bounded():
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda: C.marking_probability(-1), "queue_bytes"),
-    (lambda: C.marking_probability(1, kmin=10, kmax=5), "kmax"),
-    (lambda: C.marking_probability(1, pmax=0), "pmax"),
-    (lambda: C.dcqcn(0), "senders"),
-    (lambda: C.dcqcn(2, duration=1.0), "duration"),
-    (lambda: C.dcqcn(2, dt=1e-9), "dt"),
-    (lambda: C.dcqcn(2, g=2.0), "g"),
-    (lambda: C.dcqcn(2, capacity=0), "capacity"),
-    (lambda: C.dcqcn(2, duration=10e-3, join_time=20e-3), "join_time"),
-    (lambda: C.dcqcn(2, duration=10e-3, join_time=10e-3), "join_time"),
-    (lambda: C.dcqcn(8).settle_time(0), "tolerance"),
+    (lambda: C.marking_probability(-1), "^queue_bytes="),
+    (lambda: C.marking_probability(1, kmin=10, kmax=5), "^kmax="),
+    (lambda: C.marking_probability(1, pmax=0), "^pmax="),
+    (lambda: C.dcqcn(0), "^senders="),
+    (lambda: C.dcqcn(2, duration=1.0), "^duration="),
+    (lambda: C.dcqcn(2, dt=1e-9), "^dt="),
+    (lambda: C.dcqcn(2, g=2.0), "^g="),
+    (lambda: C.dcqcn(2, capacity=0), "^capacity="),
+    (lambda: C.dcqcn(2, duration=10e-3, join_time=20e-3), "^join_time="),
+    (lambda: C.dcqcn(2, duration=10e-3, join_time=10e-3), "^join_time="),
+    (lambda: C.dcqcn(8).settle_time(0), "^tolerance="),
 ])
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):

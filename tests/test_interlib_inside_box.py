@@ -92,7 +92,7 @@ def test_pcie_only_system_is_hypothetical_and_slower():
     # facts.md 4a: ring all-reduce of 140 GB bf16 gradients on PCIe Gen5 ~4.5-4.9 s
     t = collectives.predict("all_reduce", 140 * u.GB, "h100-pcie-only", 8, 1, "ring").time_s
     assert 4.5 < t < 5.0
-    with pytest.raises(ValueError, match="algorithm"):
+    with pytest.raises(ValueError, match="^algorithm="):
         collectives.predict("all_reduce", 1e9, "h100-pcie-only", 8, 1, "nvls")
 
 
@@ -244,7 +244,7 @@ def test_256_gpu_hopper_nvlink_domains_are_marked_not_shipped():
 
 def test_unshipped_domain_needs_a_status_source():
     d = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
-    with pytest.raises(ValueError, match="status_source"):
+    with pytest.raises(ValueError, match="^status_source="):
         IB.NVLinkDomain(d.name, d.size, 4, d.headline, d.headline_says, d.fabric,
                         status="announced, not shipped")
     with pytest.raises(ValueError, match="status="):
@@ -304,11 +304,18 @@ def test_nvls_factor():
     assert nvswitch.nvls_efficiency("Hopper") == 0.85
 
 
-def test_ring_vs_nvls_on_dgx_h100_matches_measurements():
-    # measured: ring ~370 GB/s, NVLS ~480 GB/s busbw at 8 GB (nccl-tests#212, Azure)
+def test_ring_vs_nvls_on_dgx_h100_reproduces_its_calibration():
+    """Calibration reproduction, not validation: ring ~370 and NVLS ~480 GB/s busbw at 8 GB
+    on 8xH100 (nccl-tests#212, rows V9-01/V9-02; Azure V1-24) are the model's own input
+    (NCCL's effective NVLink 4, 18 x 20.6 = 370.8 GB/s) and the rows its NVLS pipeline
+    constants were fitted to. Tolerances: the ring within 1 % (the fill left at 8 GiB);
+    NVLS at most at NCCL's asymptote 14/9 x 0.85 x 370.8 = 490.3 GB/s, which is 2.2 % above
+    480, so within 2.2 % of it."""
     p = nvswitch.ring_vs_nvls(8 * u.GiB, "dgx-h100", 8)
-    assert p["ring"].busbw / u.GB_per_s == pytest.approx(370, rel=0.03)
-    assert p["nvls"].busbw / u.GB_per_s == pytest.approx(480, rel=0.03)
+    assert p["ring"].busbw / u.GB_per_s == pytest.approx(370, rel=0.01)
+    asymptote = 14 / 9 * 0.85 * 370.8
+    assert p["nvls"].busbw / u.GB_per_s <= asymptote
+    assert p["nvls"].busbw / u.GB_per_s == pytest.approx(480, rel=asymptote / 480 - 1)
     assert p["auto"].algorithm == "nvls"
 
 
@@ -319,55 +326,72 @@ def test_nvls_measurements_catalogued_and_ring_model_agrees():
                                                                     480 * u.GB_per_s)
     assert (m["gb200-nvl72"].ring.value, m["gb200-nvl72"].nvls.value) == (680 * u.GB_per_s,
                                                                           850 * u.GB_per_s)
-    for meas in m.values():
+    # H100: calibration reproduction (the ring's 370 is the model's input): 1 %.
+    # NVL72 ring (row V9-05) is held out, fed no fit: the model matches this measurement to
+    # 3 %, today's miss (0.5 %) plus the precision of a slide that gives 680 to 2 figures.
+    for meas, role, tol in ((m["dgx-h100"], "calibration", 0.01),
+                            (m["gb200-nvl72"], "holdout", 0.03)):
+        assert _row_role(meas.system, meas.gpus, "ring") == role
         p = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)
-        assert p["ring"].busbw == pytest.approx(meas.ring.value, rel=0.03)
+        assert p["ring"].busbw == pytest.approx(meas.ring.value, rel=tol)
         assert p["nvls"].busbw > p["ring"].busbw
     assert "measured" in repr(nvswitch.nvls_validation_table())
 
 
+def _row_role(system, gpus, algorithm):
+    """The role of the published single-node all-reduce row of ``system`` (nccl#1374,
+    nccl-tests#212 rows in interlib/data/nccl_measurements.csv)."""
+    from interlib import validation
+
+    roles = {m.role for m in validation.load_measurements()
+             if m.id.startswith("V9-") and m.system == system and m.nodes == 1
+             and m.gpus_per_node == gpus and m.algorithm == algorithm}
+    assert len(roles) == 1, roles
+    return roles.pop()
+
+
 # --------------------------------------------------------------- bad input
 @pytest.mark.parametrize("call,param", [
-    (lambda: pcie.link_bandwidth("7.0"), "gen"),
-    (lambda: pcie.link_bandwidth("5.0", 3), "lanes"),
-    (lambda: pcie.link_bandwidth("5.0", 16, "peak"), "level"),
-    (lambda: pcie.transfer_time(-1), "size_bytes"),
-    (lambda: pcie.effective_bandwidth(0), "size_bytes"),
-    (lambda: pcie.switch_bandwidth_per_device(0), "devices"),
-    (lambda: pcie.switch_bandwidth_per_device(2, traffic="nic"), "traffic"),
-    (lambda: pcie.staged_copy_time(-5), "size_bytes"),
-    (lambda: nvlink.gpu_bandwidth(6), "gen"),
-    (lambda: nvlink.gpu_bandwidth(4, "peak"), "level"),
-    (lambda: nvlink.transfer_time(-1), "size_bytes"),
-    (lambda: nvlink.effective_bandwidth(0), "size_bytes"),
-    (lambda: nvlink.reported_link_rate(3), "gen"),
-    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen="9.0"), "gen"),
-    (lambda: TP.layer_forward_flops(0, 1, 1), "batch"),
-    (lambda: TP.activation_bytes(1, 1, 1, 3), "bytes_per_elem"),
-    (lambda: TP.peak_flops("tpu"), "gpu"),
-    (lambda: TP.layer_compute_time(1, 1, 1, 1, mfu=1.5), "mfu"),
-    (lambda: TP.layer_comm_time(1, 1, 1, 16), "tp"),
-    (lambda: TP.layer_cost(1, 1, 1, 2, "ethernet"), "link"),
-    (lambda: nvswitch.mesh_links(0), "n"),
-    (lambda: nvswitch.mesh_pair_bandwidth(1), "n"),
-    (lambda: nvswitch.switch_links(8, 9), "gen"),
-    (lambda: nvswitch.switch_chips_needed(8, 0), "links_per_gpu"),
-    (lambda: nvswitch.cut_bandwidth(8, 8, 1e9), "k"),
-    (lambda: nvswitch.cut_bandwidth(8, 4, -1), "per_gpu"),
-    (lambda: nvswitch.bisection_bandwidth(1, 1e9), "n"),
-    (lambda: nvswitch.aggregate_bandwidth(8, 0), "per_gpu_both_directions"),
-    (lambda: nvswitch.nvls_busbw_factor(0), "n"),
-    (lambda: nvswitch.nvls_efficiency("Ampere"), "arch"),
-    (lambda: nvswitch.nvls_factor_table((0, 8)), "n"),
-    (lambda: nvswitch.nvls_validation_table(0), "size_bytes"),
+    (lambda: pcie.link_bandwidth("7.0"), "^gen="),
+    (lambda: pcie.link_bandwidth("5.0", 3), "^lanes="),
+    (lambda: pcie.link_bandwidth("5.0", 16, "peak"), "^level="),
+    (lambda: pcie.transfer_time(-1), "^size_bytes="),
+    (lambda: pcie.effective_bandwidth(0), "^size_bytes="),
+    (lambda: pcie.switch_bandwidth_per_device(0), "^devices="),
+    (lambda: pcie.switch_bandwidth_per_device(2, traffic="nic"), "^traffic="),
+    (lambda: pcie.staged_copy_time(-5), "^size_bytes="),
+    (lambda: nvlink.gpu_bandwidth(6), "^gen="),
+    (lambda: nvlink.gpu_bandwidth(4, "peak"), "^level="),
+    (lambda: nvlink.transfer_time(-1), "^size_bytes="),
+    (lambda: nvlink.effective_bandwidth(0), "^size_bytes="),
+    (lambda: nvlink.reported_link_rate(3), "^gen="),
+    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen="9.0"), "^pcie_gen='9.0'"),
+    (lambda: TP.layer_forward_flops(0, 1, 1), "^batch="),
+    (lambda: TP.activation_bytes(1, 1, 1, 3), "^bytes_per_elem="),
+    (lambda: TP.peak_flops("tpu"), "^gpu="),
+    (lambda: TP.layer_compute_time(1, 1, 1, 1, mfu=1.5), "^mfu="),
+    (lambda: TP.layer_comm_time(1, 1, 1, 16), "^tp="),
+    (lambda: TP.layer_cost(1, 1, 1, 2, "ethernet"), "^link="),
+    (lambda: nvswitch.mesh_links(0), "^n="),
+    (lambda: nvswitch.mesh_pair_bandwidth(1), "^n="),
+    (lambda: nvswitch.switch_links(8, 9), "^gen="),
+    (lambda: nvswitch.switch_chips_needed(8, 0), "^links_per_gpu="),
+    (lambda: nvswitch.cut_bandwidth(8, 8, 1e9), "^k="),
+    (lambda: nvswitch.cut_bandwidth(8, 4, -1), "^per_gpu="),
+    (lambda: nvswitch.bisection_bandwidth(1, 1e9), "^n="),
+    (lambda: nvswitch.aggregate_bandwidth(8, 0), "^per_gpu_both_directions="),
+    (lambda: nvswitch.nvls_busbw_factor(0), "^n="),
+    (lambda: nvswitch.nvls_efficiency("Ampere"), "^arch="),
+    (lambda: nvswitch.nvls_factor_table((0, 8)), "^ns=0"),
+    (lambda: nvswitch.nvls_validation_table(0), "^size_bytes="),
     (lambda: pcie.box_comparison_table(("dgx-h999",)), "systems=.dgx-h999."),
-    (lambda: TP.compute_table(("tpu-v5",)), "gpu"),
+    (lambda: TP.compute_table(("tpu-v5",)), "^gpus='tpu-v5'"),
     (lambda: TP.narrowest_width(0), "max_share=0"),
     (lambda: TP.narrowest_width(1.0), "max_share=1.0"),
     (lambda: TP.narrowest_width(0.5, tp=1), "tp=1"),
     (lambda: TP.narrowest_width(0.5, step=0), "step=0"),
     (lambda: TP.narrowest_width(0.5, step=512, max_width=256), "max_width=256"),
-    (lambda: TP.narrowest_width(0.5, link="ethernet"), "link"),
+    (lambda: TP.narrowest_width(0.5, link="ethernet"), "^link="),
     # fractional counts are refused, not truncated
     (lambda: nvswitch.mesh_links(2.5), "n=2.5"),
     (lambda: nvswitch.mesh_links(np.array([2.0, 2.5])), "n=2.5"),
@@ -378,21 +402,21 @@ def test_nvls_measurements_catalogued_and_ring_model_agrees():
     (lambda: nvswitch.aggregate_bandwidth(2.5, 1e9), "n=2.5"),
     (lambda: nvswitch.nvls_busbw_factor(2.5), "n=2.5"),
     (lambda: nvswitch.nvls_speedup(1), "n=1"),
-    (lambda: nvswitch.nvls_speedup(8, "Volta"), "arch"),
+    (lambda: nvswitch.nvls_speedup(8, "Volta"), "^arch="),
     (lambda: pcie.switch_bandwidth_per_device(2.5), "devices=2.5"),
     (lambda: pcie.switch_bandwidth_per_device(np.array([1, 2.5])), "devices=2.5"),
-    (lambda: pcie.shared_transfer_time(1e9, 0), "devices"),
-    (lambda: pcie.shared_transfer_time(-1, 2), "size_bytes"),
+    (lambda: pcie.shared_transfer_time(1e9, 0), "^devices="),
+    (lambda: pcie.shared_transfer_time(-1, 2), "^size_bytes="),
     # flags must be True or False
     (lambda: pcie.transfer_time(1e9, achieved="no"), "achieved='no'"),
     (lambda: pcie.staged_copy_time(1e9, pipelined="x"), "pipelined='x'"),
     (lambda: nvlink.transfer_time(1e9, achieved=1), "achieved=1"),
     (lambda: nvswitch.bisection_bandwidth(8, 1e9, both_directions="yes"),
      "both_directions='yes'"),
-    (lambda: nvswitch.domain_bisection("dgx-h100", both_directions=2), "both_directions"),
-    (lambda: nvswitch.domain_bisection("dgx-h10"), "name"),
+    (lambda: nvswitch.domain_bisection("dgx-h100", both_directions=2), "^both_directions="),
+    (lambda: nvswitch.domain_bisection("dgx-h10"), "^name="),
     (lambda: TP.activation_bytes(1, 1, 1, True), "bytes_per_elem=True"),
-    (lambda: TP.layer_forward_flops(1, 1, 1, attention_scores="y"), "attention_scores"),
+    (lambda: TP.layer_forward_flops(1, 1, 1, attention_scores="y"), "^attention_scores="),
     # the error names the argument the caller passed
     (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=100), "gpus=100"),
     (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=2.0), "gpus=2.0"),
@@ -419,18 +443,23 @@ def test_nvls_speedup_levels():
     assert r["ideal"] == pytest.approx(14 / 9)
     assert r["expected"] == pytest.approx(14 / 9 * 0.85)
     p = nvswitch.ring_vs_nvls(8 * u.GiB, "dgx-h100", 8)
+    # tolerance 3 %: the two 8 GiB times still carry their latency and fill (ring 0.3 %,
+    # NVLS 0.4 % below their asymptotes), and "~370" and "~480" are given to 2 figures
+    # (+-1.4 % on the ratio; the ratio of the constants, 1.322, is 1.9 % above 480 / 370)
     assert p["ring"].time_s / p["nvls"].time_s == pytest.approx(r["expected"], rel=0.03)
     assert r["expected"] == pytest.approx(480 / 370, rel=0.03)
 
 
-def test_nvl72_nvls_model_matches_the_rack_within_five_percent():
+def test_nvl72_nvls_model_holds_the_rack_in_its_interval():
     # The measured NVLS gain on NVL72 is no larger than on 8 GPUs: in a rack-scale domain
-    # NVLS runs at the pace of NCCL's NVLS chunks (calibrated on CoreWeave's one-rack run,
-    # Appendix A), not of the links. Measured: 850 GB/s busbw with NVLS (NVIDIA GTC25
-    # S72583 via NVIDIA/nccl#1374, a separate measurement), GPU count assumed 72.
+    # NVLS runs at the pace of NCCL's NVLS chunks (a constant fitted to the published
+    # points, Appendix A), not of the links. Measured: 850 GB/s busbw with NVLS (NVIDIA GTC25
+    # S72583 via NVIDIA/nccl#1374), GPU count assumed 72. The tolerance is the model's own
+    # 80 % interval for such a prediction (its cross-validated error, Appendix A)
     meas = IB.NVLS_MEASURED["gb200-nvl72"]
-    model = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)["nvls"].busbw
-    assert model == pytest.approx(meas.nvls.value, rel=0.05)
+    p = nvswitch.ring_vs_nvls(8 * u.GiB, meas.system, meas.gpus)["nvls"]
+    assert p.busbw_low <= meas.nvls.value <= p.busbw_high
+    assert p.busbw == pytest.approx(meas.nvls.value, rel=0.15)
     assert not meas.gpus_stated
     assert "assumed to use all 72 GPUs" in nvswitch.nvls_validation_table().caption
 
@@ -521,12 +550,12 @@ def test_expert_prose_figures_chapters_2_and_4():
 
 def test_nvlink_gen_validates():
     nv = specs.nvlink(4)
-    with pytest.raises(ValueError, match="lanes_per_direction"):
+    with pytest.raises(ValueError, match="^lanes_per_direction x lane_signalling = "):
         dataclasses.replace(nv, lanes_per_direction=3)
-    with pytest.raises(ValueError, match="links_per_gpu"):
+    with pytest.raises(ValueError, match="^links_per_gpu="):
         dataclasses.replace(nv, links_per_gpu=dataclasses.replace(nv.links_per_gpu,
                                                                   value=18.5))
-    with pytest.raises(ValueError, match="nccl_effective_per_link"):
+    with pytest.raises(ValueError, match="^nccl_effective_per_link="):
         dataclasses.replace(nv, nccl_effective_per_link=dataclasses.replace(
             nv.nccl_effective_per_link, value=2 * nv.per_link.value))
     # kinds match sources: "vendor peak" only where NVIDIA is the source (NVLink 5)
@@ -589,12 +618,12 @@ def test_tp_prose_figures_match_the_model():
     (lambda: pcie.link_bandwidth(lanes=True), "lanes=True"),
     (lambda: pcie.box_comparison_table(None), "systems=None"),
     (lambda: pcie.box_comparison_table(5), "systems=5"),
-    (lambda: pcie.box_comparison_table([]), "systems"),
+    (lambda: pcie.box_comparison_table([]), "^systems="),
     (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen="7.0"), "pcie_gen='7.0'"),
     (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen=None), "pcie_gen=None"),
     (lambda: nvswitch.nvls_factor_table(None), "ns=None"),
     (lambda: nvswitch.nvls_factor_table(5), "ns=5"),
-    (lambda: nvswitch.nvls_factor_table([]), "ns"),
+    (lambda: nvswitch.nvls_factor_table([]), "^ns="),
     (lambda: nvswitch.nvls_factor_table(("x",)), "ns='x'"),
     (lambda: TP.layer_forward_flops(2.5, 4096, 8192), "batch=2.5"),
     (lambda: TP.activation_bytes(1, 4096.5, 8192), "seq_len=4096.5"),
@@ -602,9 +631,79 @@ def test_tp_prose_figures_match_the_model():
     (lambda: TP.narrowest_width(0.3, batch=2.5), "batch=2.5"),
     (lambda: TP.compute_table(None), "gpus=None"),
     (lambda: TP.compute_table(5), "gpus=5"),
-    (lambda: TP.compute_table([]), "gpus"),
+    (lambda: TP.compute_table([]), "^gpus="),
     (lambda: TP.compute_table(("x",)), "gpus='x'"),
 ])
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+# ------------------------------------------------------ NVLink tables and defaults, by hand
+def test_nvlink_generation_table_rows_by_hand():
+    # NVLink 1 (P100): 4 links x 20 GB/s per direction, 8 lanes x 20 Gb/s; NCCL's effective
+    # 18 GB/s per link (topo.h) = 72 GB/s, 90 % of 80. NVLink 4 (H100): 18 x 25 GB/s =
+    # 450 GB/s, headline 900; 2 lanes x 100 Gb/s; NCCL 18 x 20.6 = 370.8 GB/s, 82.4 %.
+    t = nvlink.generation_table()
+    assert t.columns == [
+        "generation", "GPU", "links", "per link, per direction", "per link, both directions",
+        "per GPU, per direction", "per GPU, both directions (headline)",
+        "lanes per direction x lane data rate", "NCCL effective per GPU, per direction",
+        "effective / line"]
+    assert t.rows[0] == ["NVLink 1", "P100", "4", "20 GB/s", "40 GB/s", "80 GB/s", "160 GB/s",
+                         "8 x 20 Gb/s", "72 GB/s", "90 %"]
+    assert t.rows[3] == ["NVLink 4", "H100", "18", "25 GB/s", "50 GB/s", "450 GB/s",
+                         "900 GB/s", "2 x 100 Gb/s", "371 GB/s", "82.4 %"]
+    assert t.caption == (
+        "Sources: NVIDIA NVLink page (NVLink 5), NVIDIA NCCL maintainer (NVLink 3), scaling "
+        "book (NVLink 4; its 900 GB/s headline matches NVIDIA's Hopper page), Bekman "
+        "(NVLink 1-2, lane data rates); NCCL topo.h (effective per-link bandwidth). The "
+        "lane rate is data after encoding; the wires run slightly faster.")
+
+
+def test_nvlink_p2p_table_puts_measured_next_to_line_rate():
+    # Bekman's H100 node: 376 GB/s per direction measured vs 18 x 25 = 450 GB/s line:
+    # 376 / 450 = 83.6 %; no both-directions figure; the source column is the author
+    t = nvlink.p2p_table()
+    assert t.columns == ["system", "link", "measured, per direction",
+                         "line rate, per direction", "measured / line",
+                         "measured, both directions", "source"]
+    assert ["H100 node", "NVLink 4", "376 GB/s", "450 GB/s", "83.6 %", "—",
+            "Stas Bekman"] in t.rows
+    assert all(r[-1] and "," not in r[-1] and " (" not in r[-1] for r in t.rows)
+    # a user's HGX H100 report gives both directions too: 749 GB/s
+    assert ["HGX H100 (user report)", "NVLink 4", "380 GB/s", "450 GB/s", "84.4 %",
+            "749 GB/s", "NVIDIA/nccl issue 1264"] in t.rows
+    assert t.caption.startswith("Copies between two GPUs")
+
+
+def test_nvlink_defaults_and_copy_times_by_hand():
+    # defaults: NVLink 4, NCCL's effective rate. t = 3.4 us (NCCL NVLink hop, Ring/Simple)
+    # + S / 370.8 GB/s; S / t delivered; efficiency 370.8 / 450 = 0.824
+    hop, eff = 3.4e-6, 370.8 * u.GB_per_s
+    assert nvlink.efficiency() == pytest.approx(370.8 / 450, rel=1e-12)
+    assert nvlink.transfer_time(1e9) == pytest.approx(hop + 1e9 / eff, rel=1e-12)
+    assert nvlink.transfer_time(1e9, achieved=False) == pytest.approx(hop + 1e9 / 450e9,
+                                                                       rel=1e-12)
+    assert nvlink.effective_bandwidth(1e9) == pytest.approx(1e9 / (hop + 1e9 / eff),
+                                                            rel=1e-12)
+    assert nvlink.effective_bandwidth(1e9, 5, False) == pytest.approx(
+        1e9 / (hop + 1e9 / 900e9), rel=1e-12)
+    with pytest.raises(ValueError, match="^size_bytes=0 "):
+        nvlink.effective_bandwidth(0)
+    # PCIe 5.0 achieved 51 GB/s (Azure) + 5.7 us (NCCL PCI hop): direct, pipelined through
+    # the host (one extra hop), serial (both legs in full)
+    p = nvlink.p2p_vs_staged(1e9)
+    leg = 5.7e-6 + 1e9 / 51e9
+    # NVLink 5 (NCCL 18 x 40.1 = 721.8 GB/s) and PCIe 4.0 (half of 5.0's rates): the
+    # generations reach every leg
+    p5 = nvlink.p2p_vs_staged(1e9, gen=5, pcie_gen="4.0")
+    leg4 = 5.7e-6 + 1e9 / 25.5e9
+    assert p5 == {"nvlink": pytest.approx(hop + 1e9 / 721.8e9, rel=1e-12),
+                  "pcie_p2p": pytest.approx(leg4, rel=1e-9),
+                  "staged": pytest.approx(leg4 + 5.7e-6, rel=1e-9),
+                  "staged_serial": pytest.approx(2 * leg4, rel=1e-9)}
+    assert p == {"nvlink": pytest.approx(hop + 1e9 / eff, rel=1e-12),
+                 "pcie_p2p": pytest.approx(leg, rel=1e-12),
+                 "staged": pytest.approx(leg + 5.7e-6, rel=1e-12),
+                 "staged_serial": pytest.approx(2 * leg, rel=1e-12)}

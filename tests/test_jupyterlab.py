@@ -11,7 +11,9 @@ requests) and one browser. For each notebook listed in ``_toc.yml``:
   numbers; moving its first slider one step (a keydown on the slider handle) replaces the
   plot image within 20 s; if the printed numbers did not change (or the demo has no
   slider), its first dropdown is moved to the next option too, and the plot must follow
-  again; the printed numbers must have changed after one of the moves;
+  again; the printed numbers must have changed after one of the moves, and must equal what
+  CPython's ``interlib`` prints at the control values the kernel used (read from the
+  figure's alt text; ``browser_support.expected_numbers_after``), each within 0.5 %;
 * the notebook file in the repository is byte-identical afterwards (the copy is never
   saved either).
 
@@ -33,7 +35,8 @@ from conftest import toc_notebooks
 
 require_chromium()
 
-from browser_support import LabNotebook, chromium_context, jupyterlab_server  # noqa: E402
+from browser_support import (LabNotebook, chromium_context,  # noqa: E402
+                             expected_numbers_after, jupyterlab_server, numbers_agree)
 
 NOTEBOOKS = toc_notebooks()
 
@@ -79,6 +82,7 @@ def test_notebook_runs_and_demos_update_in_jupyterlab(lab, nb):
             # printed numbers at least one of them.
             kinds = (["slider"] if has_slider else []) + (["select"] if has_select else [])
             text_changed = False
+            start = before["text"]
             for kind in kinds:
                 ms = page.move_first_control(demo, kind=kind)
                 after = page.state(demo)
@@ -91,6 +95,14 @@ def test_notebook_runs_and_demos_update_in_jupyterlab(lab, nb):
                     break
             if kinds and before["text"] is not None and not text_changed:
                 problems.append(f"{label}: printed numbers unchanged after moving {kinds}")
+            elif kinds and before["text"] is not None:
+                # the numbers the kernel printed are CPython's interlib for the same values
+                want = expected_numbers_after(start, before["alt"] or "")
+                if want is None:
+                    problems.append(f"{label}: no demo prints {start!r} at its defaults")
+                elif not numbers_agree(before["text"], want):
+                    problems.append(f"{label}: printed {before['text']!r}, "
+                                    f"interlib gives {want!r}")
         assert not problems, f"{rel}:\n" + "\n".join(problems)
         assert not page.errors, f"{rel}: JavaScript errors:\n" + "\n".join(page.errors)
         external = external_requests(page.requests)

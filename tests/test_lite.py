@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import LabNotebook, chromium_context, external_requests, require_chromium
+from browser_support import (LabNotebook, chromium_context, expected_numbers_after,
+                             external_requests, numbers_agree, require_chromium)
 
 require_chromium()
 
@@ -90,6 +91,10 @@ def test_chapter_1_runs_in_jupyterlite_and_a_slider_redraws(site):
             assert ms is not None, f"demo {i}: no new plot within 20 s of a slider move"
             after = nb.state(demo)
             assert after["src"] != before["src"] and after["text"] != before["text"]
+            # the numbers Pyodide's interlib printed are CPython's for the same values
+            want = expected_numbers_after(before["text"], after["alt"] or "")
+            assert want is not None, f"demo {i}: no demo prints {before['text']!r}"
+            assert numbers_agree(after["text"], want), (after["text"], want)
             moved += 1
             break
         assert moved == 1, "no demo with a slider in Chapter 1"

@@ -4,7 +4,11 @@ Builds it from the test run's site build and reads it back with poppler's pdftot
 pdfinfo (apt: poppler-utils): one contents page then every page of _toc.yml in order; the
 contents' page numbers point at the pages that carry those titles; every chapter's title
 (from its notebook) is in the text; formulas are typeset (MathJax's text, no raw TeX);
-every page carries its number; the figures are in it.
+every page carries its number; the figures are in it. The print edition (issue 29): the
+title page and every page's footer carry the edition and licences; in Chromium's print media
+no element of any page is wider than the A4 content box or clipped; pdftotext finds no
+web-control text; folded answers are printed at each page's end; each page of _toc.yml is
+also a PDF of its own.
 """
 
 from __future__ import annotations
@@ -18,12 +22,14 @@ from pathlib import Path
 
 import pytest
 
+import browser_support as bs
 from browser_support import require_chromium
 from conftest import HTML, REPO, toc_docnames, toc_notebooks
 
 require_chromium()
 sys.path.insert(0, str(REPO / "tools"))
 import build_pdf  # noqa: E402
+import edition  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +70,11 @@ def test_pdf_has_contents_then_every_page_in_toc_order(pdf):
     assert re.search(r"^Page size:\s+595\.\d+ x 842\.\d+ pts \(A4\)", info, re.M), info
     docs = toc_docnames()
     starts = [result["starts"][d] for d in docs]
-    assert starts[0] == 2 and starts == sorted(starts) and len(set(starts)) == len(starts)
-    assert pages > starts[-1] >= len(docs)
-    contents = _squash(_text(path, 1))
+    # The title page (edition, licences) and the contents take one or two pages.
+    assert starts[0] == result["front_pages"] + 1 <= 3
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
+    assert pages == starts[-1] + result["counts"][docs[-1]] - 1 and starts[-1] >= len(docs)
+    contents = _squash(_text(path, 1, result["front_pages"]))
     assert "Contents" in contents
     for d in docs:
         title, start = result["titles"][d], result["starts"][d]
@@ -116,3 +124,88 @@ def test_figures_are_in_the_pdf(pdf):
         xobjects = (page.get("/Resources") or {}).get("/XObject") or {}
         images += sum(1 for x in xobjects.values() if x.get_object().get("/Subtype") == "/Image")
     assert images >= figures, f"{images} images in the PDF, {figures} figures in the notebooks"
+
+
+# --- the print edition -----------------------------------------------------------------------
+
+def test_title_page_and_every_page_carry_the_edition(pdf):
+    path, result = pdf
+    e = edition.current()
+    title = _squash(_text(path, 1))
+    assert f"Edition {e.version}, {e.date}, commit {e.commit_text}" in title
+    assert "CC BY 4.0" in title and "MIT" in title
+    pages = _text(path).split("\f")
+    short = f"edition {e.version} · CC BY 4.0 (text), MIT (code)"
+    missing = [i + 1 for i, t in enumerate(pages[:result["pages"]]) if short not in _squash(t)]
+    assert not missing, f"pages without the edition footer: {missing[:10]}"
+
+
+def test_print_layout_fits_the_content_box(server):
+    """In Chromium's print media at the printed width, after the print preparation
+    (tools/build_pdf.py), every element of every page lies inside the A4 content box and no
+    box clips its content; nothing had to shrink below 55 % to get there."""
+    problems, smallest = {}, 1.0
+    with bs.chromium_context(viewport=(build_pdf.PRINT_WIDTH_PX, 1600)) as ctx:
+        page = ctx.new_page()
+        for d in toc_docnames():
+            page.goto(f"{server}/{d}.html", wait_until="load")
+            page.wait_for_function(build_pdf.WIDGETS_JS, timeout=30000)
+            page.evaluate(build_pdf.READY_JS)
+            fitted = build_pdf.prepare_for_print(page)
+            assert page.evaluate("() => document.documentElement.clientWidth") == \
+                build_pdf.PRINT_WIDTH_PX
+            smallest = min([smallest] + [z["zoom"] for z in fitted["zooms"]])
+            bad = page.evaluate(build_pdf.OVERFLOW_JS)
+            if bad:
+                problems[d] = bad[:5]
+    assert not problems, "wider than the printed page:\n" + "\n".join(
+        f"{d}: {b}" for d, b in problems.items())
+    assert smallest >= 0.55, f"an element was shrunk to {smallest:.2f} to fit"
+
+
+def _prose() -> str:
+    """The book's own prose, as written (markdown cells and pages, CHANGELOG.md), flattened:
+    where it names a web control ("press Run live in your browser") the PDF may too."""
+    texts = [(REPO / "CHANGELOG.md").read_text()]
+    for d in toc_docnames():
+        md, nb = REPO / f"{d}.md", REPO / f"{d}.ipynb"
+        if md.is_file():
+            texts.append(md.read_text())
+        elif nb.is_file():
+            for cell in json.loads(nb.read_text())["cells"]:
+                if cell["cell_type"] == "markdown":
+                    src = cell["source"]
+                    texts.append("".join(src) if isinstance(src, list) else src)
+    return _squash(re.sub(r"[*`]", "", "\n".join(texts)))
+
+
+def test_pdf_has_no_web_control_text(pdf):
+    """No toggle, button or link that only works on a screen is printed: each control's
+    text occurs in the PDF no more often than the prose itself names it."""
+    path, result = pdf
+    flat, prose = _squash(_text(path)), _prose()
+    printed = {t: (flat.count(t), prose.count(t)) for t in build_pdf.WEB_CONTROL_TEXT}
+    extra = {t: n for t, n in printed.items() if n[0] > n[1]}
+    assert not extra, f"web controls in the PDF (in the PDF, in the prose): {extra}"
+    # Each demo's controls are printed as the settings its figure shows.
+    demos = sum(1 for nb in toc_notebooks() for c in json.loads(nb.read_text())["cells"]
+                if c["cell_type"] == "code" and "widgets.show(" in "".join(c["source"]))
+    assert flat.count("Shown at:") == demos > 0
+    # The folded answers are printed, at the end of their page.
+    assert sum(f["answers"] for f in result["fitted"].values()) > 0
+    ch1 = _squash(_text(result["chapter_files"]["chapters/01_why_connect"]))
+    assert "Answers Answer 1 (" in ch1 and "Answer 1: at the end of this chapter." in ch1
+
+
+def test_one_pdf_per_page_with_its_own_numbers(pdf):
+    path, result = pdf
+    docs = toc_docnames()
+    assert sorted(result["chapter_files"]) == sorted(docs[1:])
+    for d in docs[1:]:
+        f = result["chapter_files"][d]
+        info = subprocess.run(["pdfinfo", str(f)], check=True, capture_output=True,
+                              text=True).stdout
+        n = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+        assert n == result["counts"][d] >= 1, d
+        first = _squash(_text(f, 1))
+        assert _squash(result["titles"][d]) in first and re.search(rf"\b1 ?/ ?{n}\b", first), d

@@ -77,6 +77,20 @@ def test_answers_match_hand_derivations():
     assert _numeric("ch07", 1).answer == pytest.approx(50 / 7)
     # 1,024 GPUs x 30 days x 24 h x $2 x 20 %
     assert _numeric("ch08", 0).answer == pytest.approx(1024 * 30 * 24 * 2 * 0.2)
+    # ring all-reduce of 140 GB on 8 GPUs: 2(p-1) hops x 3.4 us + 2(p-1)/p x S / B with
+    # B = NCCL's effective NVLink 4, 18 x 20.6 = 370.8 GB/s (printed rounded as 371):
+    # 47.6 us + 1.75 x 140e9 / 370.8e9 s = 660.78 ms
+    assert _numeric("ch01", 1).answer == pytest.approx(
+        (14 * 3.4e-6 + 1.75 * 140e9 / 370.8e9) * 1e3, rel=1e-9)
+    # 1 GB over PCIe 5.0 x16 at 51 GB/s + 5.7 us = 19.6135 ms
+    assert _numeric("ch02", 1).answer == pytest.approx((1e9 / 51e9 + 5.7e-6) * 1e3, rel=1e-9)
+    # 10 GB over NVLink 4 at 370.8 GB/s + the 3.4 us hop = 26.972 ms
+    assert _numeric("ch03", 1).answer == pytest.approx((10e9 / 370.8e9 + 3.4e-6) * 1e3,
+                                                       rel=1e-9)
+    # P(at least one drop) = 1 - (1 - 1e-9)^(1,024 x 244,141) = 1 - e^-0.25 = 0.2212
+    assert _numeric("ch06", 0).answer == pytest.approx(1 - (1 - 1e-9) ** (1024 * 244141),
+                                                       rel=1e-9)
+    assert _numeric("ch06", 0).answer == pytest.approx(0.2212, abs=5e-5)
 
 
 def test_check_rejects_bad_input():

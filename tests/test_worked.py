@@ -146,6 +146,35 @@ def test_problem_answers_match_hand_derivations():
     assert instructor.answer("C3") == pytest.approx(100 * (1 - (1 - 1e-10) ** (m * 4096)))
 
 
+def test_more_problem_answers_match_hand_derivations():
+    # A1: 8e9 params x 2 B = 16 GB ring-all-reduced over 8 GPUs on PCIe 5.0 x16:
+    # 2(p-1) = 14 hops x 5.7 us + 2(p-1)/p x S / 51 GB/s = 79.8 us + 549.02 ms = 549.10 ms
+    assert instructor.answer("A1") == pytest.approx(
+        (14 * 5.7e-6 + 1.75 * 16e9 / 51e9) * 1e3, rel=1e-9)
+    # A3: 32 GB / 8 GPUs = 4 GB each; two GPUs share each switch's PCIe 4.0 x16 uplink, so
+    # each gets half of its achieved rate: 16 GT/s x 16 / 8 x 128/130 = 31.51 GB/s usable x
+    # the achieved share measured on PCIe 5.0 (51 / 63.015, Azure) = 25.5 GB/s; t = 5.7 us
+    # + 4e9 / 12.75e9 s = 313.73 ms
+    usable4 = 16e9 * 16 / 8 * 128 / 130
+    achieved_share = 51e9 / (32e9 * 16 / 8 * 128 / 130)
+    assert instructor.answer("A3") == pytest.approx(
+        (5.7e-6 + 4e9 / (usable4 * achieved_share / 2)) * 1e3, rel=1e-9)
+    # B1: 20 GB over NVLink 5 at NCCL's effective 18 x 40.1 = 721.8 GB/s = 27.709 ms
+    assert instructor.answer("B1") == pytest.approx(20e9 / 721.8e9 * 1e3, rel=1e-9)
+    # C2: a 128-port leaf at 2:1 has floor(128 x 2/3) = 85 ports down (43 up); two tiers
+    # hold one leaf per spine port, 128 leaves: 128 x 85 = 10,880 hosts
+    assert instructor.answer("C2") == 128 * 85
+    # B2: forward compute per layer 24 s h^2 / TP FLOPs at 50 % of B200's dense BF16 peak
+    # (2,250 TFLOP/s, NVIDIA's datasheet via Lockwood); 2 all-reduces of s h x 2 B, whose
+    # time (latency and fill matter at 268 MB) only the model gives
+    from interlib import collectives as co
+
+    t = co.predict("all_reduce", 8192 * 16384 * 2, "dgx-b200", 8, 1).time_s
+    compute = 24 * 8192 * 16384**2 / 8 / (2250e12 * 0.5)
+    assert instructor.answer("B2") == pytest.approx(100 * 2 * t / (2 * t + compute),
+                                                    rel=1e-9)
+
+
 def test_problem_validation():
     with pytest.raises(ValueError, match="key="):
         problems.get("Z9")

@@ -83,6 +83,8 @@ def build_interlib_wheel(dest: Path) -> Path:
     metadata = ["Metadata-Version: 2.1", "Name: interlib", f"Version: {version}",
                 f"Summary: {project['description']}",
                 f"Requires-Python: {project['requires-python']}"]
+    if isinstance(project.get("license"), str):  # the SPDX expression (issue 29: MIT)
+        metadata.append(f"License: {project['license']}")
     metadata += [f"Requires-Dist: {dep}" for dep in project.get("dependencies", [])]
     entries.append((f"{info}/METADATA", ("\n".join(metadata) + "\n").encode()))
     entries.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: book_site.py\n"

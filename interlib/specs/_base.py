@@ -93,8 +93,8 @@ class Spec:
         if self.direction not in DIRECTIONS:
             raise ValueError(f"Spec.direction={self.direction!r} is not one of {DIRECTIONS}")
         if self.unit in _RATE_UNITS and self.direction == "n/a":
-            raise ValueError(f"a rate ({self.unit}) must say its direction: "
-                             "'per direction' or 'bidirectional'")
+            raise ValueError(f"Spec.direction={self.direction!r}: a rate ({self.unit}) must say "
+                             "its direction: 'per direction' or 'bidirectional'")
         if self.unit == "fraction" and self.value > 1:
             raise ValueError(f"Spec.value={self.value!r} is a fraction: must be <= 1")
         if not isinstance(self.source, Source):

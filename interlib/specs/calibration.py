@@ -6,19 +6,40 @@ Two kinds, kept apart:
   ``topo.h``, NVIDIA/nccl @ 5067397). NCCL uses them to choose an algorithm and protocol.
 * ``calibrated``: this book's own constants for what NCCL's model leaves out (kernel launch,
   the slow ramp of mid-size messages, how fast a NIC really runs, the pace of NVLink SHARP
-  in a rack-scale NVLink domain). Each was fitted once to named rows of
-  ``interlib/data/nccl_measurements.csv`` (its note says which); those rows are calibration
-  rows, and Appendix A reports the error on the held-out rows alone. A test fails if a row
-  named here is marked holdout.
+  in a rack-scale NVLink domain). All of them are fitted together, by one procedure in code
+  (:func:`interlib.crossval.fit`), to every row of ``interlib/data/nccl_measurements.csv``;
+  their values are read from ``interlib/data/crossval.json``, which ``python -m
+  interlib.crossval`` writes, and a test refits them. Appendix A's errors are
+  cross-validated: each source's points are predicted by the constants fitted without it.
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from ..units import KiB, us
 from . import sources as S
 from ._base import Spec
 
 PROTOCOLS = ("LL", "LL128", "Simple")
+
+PRE_CV_VALUES = {"NET_EFFICIENCY": 0.96, "NVLS_CHUNK_TIME_RACK": 9.57 * us,
+                 "TCPXO_STEP_LATENCY": 13.0 * us, "LL_EFFICIENCY": 0.05,
+                 "PIPELINE_WINDOW": 4.0 * 2**20, "PIPELINE_CHUNKS": 8.0,
+                 "NVLS_PIPELINE_STEPS_PER_GPU": 1.0, "LAUNCH_OVERHEAD": 10.0 * us}
+"""The calibrated constants as each was fitted to its own named rows before
+cross-validation (issue 15): where :func:`interlib.crossval.fit` starts its search."""
+
+_CROSSVAL = Path(__file__).resolve().parent.parent / "data" / "crossval.json"
+FITTED = (json.loads(_CROSSVAL.read_text(encoding="utf-8"))["all"] if _CROSSVAL.is_file()
+          else dict(PRE_CV_VALUES))
+"""The calibrated constants fitted to every published row by :func:`interlib.crossval.fit`
+(stored in ``interlib/data/crossval.json``), SI units."""
+
+_FIT = ("fitted by interlib.crossval.fit to every row of interlib/data/nccl_measurements.csv "
+        "(one procedure for all calibrated constants; Appendix A's errors are "
+        "cross-validated by source)")
 
 
 def _lat(value_us: float, note: str) -> Spec:
@@ -76,17 +97,22 @@ NVLS_EFFICIENCY = {
                       note="NVLS efficiency factor on Blackwell"),
 }
 NET_EFFICIENCY = Spec(
-    192.0 / 200.0, "fraction", "calibrated", S.NCCL_812,
+    FITTED["NET_EFFICIENCY"], "fraction", "calibrated", S.NCCL_812,
     note="fitted, not NCCL's: NCCL takes a NIC at its full line rate (speed in Mb/s / 8000; "
-         "topo.h's NET_BW is only the fallback for an unknown speed). 0.96 = 192 GB/s busbw "
-         "measured over 8 x 200 Gb/s (8 x 25 GB/s) on two DGX A100 (NVIDIA/nccl#812, point "
-         "V9-04 of Appendix A, which is therefore a calibration point)")
+         "topo.h's NET_BW is only the fallback for an unknown speed). Share of the line rate "
+         "the network delivers; first fitted to 192 GB/s busbw over 8 x 200 Gb/s on two DGX "
+         "A100 (NVIDIA/nccl#812, V9-04: 0.96), now " + _FIT)
 RING_SIMPLE_INTERNODE_LATENCY_FACTOR = Spec(
     1.4, "count", "model constant", S.NCCL_TUNING,
     note="plateau effect of multi-node Ring/Simple: latency x1.4 (Ampere and later)")
 NVLS_MIN_GPUS = Spec(
-    5, "count", "model constant", S.NCCL_TUNING,
-    note="NCCL enables NVLS all-reduce only above about 4 GPUs per NVLink domain")
+    5, "count", "measured", S.NCCL_NVLS,
+    note="empirical, not NCCL's: NCCL's nvls.cc disables NVLS only at 2 GPUs or fewer "
+         "(gpuCount <= 2 up to v2.28.3; < 2 from v2.28.7); above that NCCL's cost model "
+         "chooses. 5 is where NCCL was seen to pick NVLS over ring in Bekman's H200 sweep "
+         "of 4 to 8 GPUs (rows SH/SHR of Appendix A: ring at 4 GPUs, NVLS from 5), and the "
+         "book's copy of the cost model does not yet reproduce that choice, so 'auto' "
+         "considers NVLS from this many GPUs per NVLink domain")
 
 # NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
 # the version of the rack-scale runs in Appendix A).
@@ -121,6 +147,14 @@ PER_CHANNEL_TREE_BW = {
     "Hopper": _caps((38.7, 41.4, 36.0), "perChMaxTreeBws, Hopper"),
     "Blackwell": _caps((70.0, 42.8, 24.0), "perChMaxTreeBws, Blackwell"),
 }
+PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283 = _caps(
+    (2 * 38.7, 2 * 41.4, 2 * 36.0), "perChMaxTreeBws, Blackwell, NCCL before 2.28.3 "
+    "(v2.27.7-1 tuning.cc:188: twice Hopper's)")
+TREE_CAPS_CHANGED_IN = (2, 28, 3)
+"""NCCL version from which Blackwell's per-channel tree caps are :data:`PER_CHANNEL_TREE_BW`
+(commit f1308997, 'NCCL 2.28.3-1'); before it, :data:`PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283`."""
+PER_CHANNEL_TREE_LL128_BW_BLACKWELL = _caps(
+    (55.6, 31.67, 20.0), "perChMaxTreeLL128Bws, Blackwell (NCCL 2.28.3 and later)")
 PER_CHANNEL_NVLS_TREE_BW = {
     "Hopper": _caps((0.0, 57.7, 45.5), "perChMaxNVLSTreeBws, Hopper"),
     "Blackwell": _caps((0.0, 96.0, 80.0), "perChMaxNVLSTreeBws, Blackwell"),
@@ -245,49 +279,40 @@ nodes)."""
 
 # ----------------------------------------------------------------- calibrated (this book)
 LAUNCH_OVERHEAD = Spec(
-    10.0 * us, "us", "calibrated", S.THIS_BOOK_FIT,
+    FITTED["LAUNCH_OVERHEAD"], "us", "calibrated", S.THIS_BOOK_FIT,
     note="kernel launch and host-side cost of one nccl-tests iteration, not in tuning.cc; "
-         "the 1 KiB all-reduce on 8xH100 takes ~25.6 us where NCCL's model says ~15 us")
+         + _FIT)
 LL_EFFICIENCY = Spec(
-    0.05, "fraction", "calibrated", S.THIS_BOOK_FIT,
+    FITTED["LL_EFFICIENCY"], "fraction", "calibrated", S.THIS_BOOK_FIT,
     note="LL's achieved share of link bandwidth at the sizes where it is chosen (few channels,"
-         " 4 flag bytes per 8); NCCL's model assumes 0.5 x a per-channel cap")
+         " 4 flag bytes per 8); NCCL's model assumes 0.5 x a per-channel cap; " + _FIT)
 PIPELINE_WINDOW = Spec(
-    4.0 * 2**20, "B", "calibrated", S.THIS_BOOK_FIT,
+    FITTED["PIPELINE_WINDOW"], "B", "calibrated", S.THIS_BOOK_FIT,
     note="bytes in flight per pipeline step across all channels (NCCL moves data in chunks, "
          "e.g. 16 channels x 256 KiB). The first chunk must cross every step of the "
          "algorithm before the pipeline runs full, costing (steps - 1) x window / bandwidth; "
-         "small messages use proportionally smaller chunks")
+         "small messages use proportionally smaller chunks; " + _FIT)
 NVLS_PIPELINE_STEPS_PER_GPU = Spec(
-    1, "count", "calibrated", S.THIS_BOOK_FIT,
+    FITTED["NVLS_PIPELINE_STEPS_PER_GPU"], "count", "calibrated", S.THIS_BOOK_FIT,
     note="NVLS pipeline depth in chunks per GPU: the switch reduces and multicasts, so the "
-         "first chunk crosses g pipeline stages on g GPUs (not a ring's 2(g-1)), at the "
-         "NVLS bandwidth (NVLS efficiency x effective NVLink); a chunk is at most a GPU's "
-         "1/g share of the message; chosen with the pipeline window when fitting the Azure "
-         "ND H100 v5 NVLS curve (Appendix A)")
+         "first chunk crosses a number of stages proportional to g (not a ring's 2(g-1)), at "
+         "the NVLS bandwidth; a chunk is at most a GPU's 1/g share of the message; " + _FIT)
 NVLS_CHUNK_TIME_RACK = Spec(
-    9.57 * us, "us", "calibrated", S.THIS_BOOK_FIT,
+    FITTED["NVLS_CHUNK_TIME_RACK"], "us", "calibrated", S.THIS_BOOK_FIT,
     note="time one NVLS channel takes per chunk in an NVLink domain that spans trays (GB200 "
-         "NVL72): 32 channels x 128 KiB / 9.57 us = 438 GB/s algbw: fitted so that the model meets CoreWeave's "
-         "one-rack run at 8 GiB (row CW1-05, 834.57 GB/s busbw, NCCL 2.26.2). In such a "
+         "NVL72): channels x 128 KiB / chunk time is the algbw NVLS reaches there. In such a "
          "domain NVLS runs at the pace of its chunks, not of its links, so its busbw stops "
          "growing with the GPU count; with NVLSTree's 64 KiB chunks from 4 nodes up it "
-         "halves (Appendix A). Not applied to 8-GPU baseboards, whose NVLS is link-bound")
+         "halves. Not applied to 8-GPU baseboards, whose NVLS is link-bound; " + _FIT)
 TCPXO_STEP_LATENCY = Spec(
-    13.0 * us, "us", "calibrated", S.THIS_BOOK_FIT,
+    FITTED["TCPXO_STEP_LATENCY"], "us", "calibrated", S.THIS_BOOK_FIT,
     note="time GPUDirect-TCPXO adds to every inter-node step (twice for Simple, as NCCL "
-         "counts a plugin's latency), which its plugin does not report to NCCL (it says 0): "
-         "fitted so that the model meets row A3M-01 of Appendix A (32 KiB on 2 x 8 H100, "
-         "155.2 us per call, 0.396 GB/s busbw), the smallest size the book first took from "
-         "the first TCPXO table, which is therefore a calibration row. Refitted by the same "
-         "rule when that run's profile was corrected to the 2024 one (Simple only, Ring and "
-         "Tree): 47.1 us under the current profile (LL128 allowed) became 12.6 us; and "
-         "again when the row was read from the table's time column instead of its "
-         "two-decimal busbw column (0.40 GB/s): 13.0 us")
+         "counts a plugin's latency), which its plugin does not report to NCCL (it says 0); "
+         + _FIT)
 PIPELINE_CHUNKS = Spec(
-    8, "count", "calibrated", S.THIS_BOOK_FIT,
+    FITTED["PIPELINE_CHUNKS"], "count", "calibrated", S.THIS_BOOK_FIT,
     note="a message is cut into at least this many chunks per step before chunks reach "
-         "their full window size")
+         "their full window size; " + _FIT)
 
 # Tree correction factors, powers of two from 64 B to 128 MiB (tuning.cc
 # treeCorrectionFactor): NCCL's own admission that trees miss its model at medium sizes.
@@ -326,15 +351,7 @@ TORCH_HOST_OVERHEAD = Spec(
          "the SB1/SB4 tables were published); not part of the collective model: Appendix A "
          "adds it to the prediction of those rows only")
 
-CALIBRATED_FROM = {
-    "LAUNCH_OVERHEAD": ("V1-*",),
-    "LL_EFFICIENCY": ("V1-*", "V3-*"),
-    "PIPELINE_WINDOW": ("V1-*", "V3-*"),
-    "PIPELINE_CHUNKS": ("V1-*", "V3-*"),
-    "NVLS_PIPELINE_STEPS_PER_GPU": ("V1-*",),
-    "NET_EFFICIENCY": ("V9-04",),
-    "NVLS_CHUNK_TIME_RACK": ("CW1-*",),
-    "TCPXO_STEP_LATENCY": ("A3M-01",),
-}
-"""Which rows of ``interlib/data/nccl_measurements.csv`` each calibrated constant was fitted to
-(``"V1-*"``: every row of that source). Every such row must be a calibration row."""
+CALIBRATED_FROM = {name: ("*",) for name in PRE_CV_VALUES}
+"""Which rows of ``interlib/data/nccl_measurements.csv`` each calibrated constant is fitted
+to: all of them (``"*"``), by :func:`interlib.crossval.fit`; every error the book prints is
+cross-validated by source (:func:`interlib.crossval.cross_validate`)."""

@@ -14,6 +14,8 @@ other, and its scale-out NICs. The result works wherever a catalogue system does
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from .. import _validate as v
@@ -63,12 +65,15 @@ class Node(System):
             the node runs (:data:`interlib.specs.calibration.TCPXO_PROFILES`); else None.
         buffsize: ``NCCL_BUFFSIZE`` the run sets, bytes (None: NCCL's default, or the
             cloud profile's).
+        nccl_version: The NCCL version the node runs, ``"2.28.9"`` (None: a current one),
+            where NCCL's tuning tables changed between versions.
     """
 
     fabric: str = "InfiniBand"
     nvlink_bridge: bool = False
     tcpxo_profile: str | None = None
     buffsize: int | None = None
+    nccl_version: str | None = None
 
     def __post_init__(self):
         super().__post_init__()
@@ -82,6 +87,11 @@ class Node(System):
                              "leave it None")
         if self.buffsize is not None:
             v.integer("buffsize", self.buffsize, lo=BUFFSIZE_RANGE[0], hi=BUFFSIZE_RANGE[1])
+        if self.nccl_version is not None and not (
+                isinstance(self.nccl_version, str)
+                and re.fullmatch(r"2\.\d+\.\d+", self.nccl_version)):
+            raise ValueError(f"nccl_version={self.nccl_version!r} must be a version like "
+                             "'2.28.9', or None")
 
     @property
     def bridge_effective(self) -> float:
@@ -105,7 +115,8 @@ def _gpu(gpu) -> GPU:
 def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = None,
          nics_per_gpu: float | None = None, nic_gbps: float = 400.0,
          fabric: str = "InfiniBand", intra: str = "nvswitch", name: str = "custom",
-         tcpxo_profile: str | None = None, buffsize: int | None = None) -> Node:
+         tcpxo_profile: str | None = None, buffsize: int | None = None,
+         nccl_version: str | None = None) -> Node:
     """A node of your own design, checked against what can be built.
 
     Args:
@@ -131,6 +142,9 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
             default None: NCCL's 4 MiB, or the cloud profile's). NCCL cuts a ring's and a
             tree's Simple chunks from this buffer, so the model's pipeline window for them
             scales with it.
+        nccl_version: The NCCL version the run used (``"2.27.3"``), where NCCL's tuning
+            tables differ by version (Blackwell's tree caps changed in 2.28.3); default
+            None: a current NCCL.
 
     Returns:
         A :class:`Node`, usable wherever a catalogue system is.
@@ -198,4 +212,4 @@ def node(gpu="h100-sxm", gpus_per_node: int = 8, *, nics_per_node: int | None = 
                 NVSWITCH_FOR_NVLINK.get(g.nvlink_gen) if intra == "nvswitch" else None,
                 nics, nic, CUSTOM_SOURCE, gpus_per_server=per_server, fabric=fabric,
                 nvlink_bridge=intra == "nvlink-bridge", tcpxo_profile=tcpxo_profile,
-                buffsize=buffsize)
+                buffsize=buffsize, nccl_version=nccl_version)

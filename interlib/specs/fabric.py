@@ -76,8 +76,9 @@ SWITCHES = {
         Spec(800 * Gbit_per_s, "Gbit_per_s", "secondary", S.QUANTUM_X800, "per direction"),
         optics="co-packaged",
         status=Status("announced", "2025-03-18", S.CPO_AVAILABILITY,
-                      "announced at GTC 2025; NVIDIA gave availability as early 2026, and "
-                      "no source read confirms shipment")),
+                      "announced at GTC 2025; NVIDIA gave availability as early 2026 "
+                      "(CPO_AVAILABILITY_GIVEN), and no source read (as of 2026-11) "
+                      "confirms shipment")),
     "spectrum-x-photonics": Switch(
         "NVIDIA Spectrum-X Photonics SN6810 (Spectrum-6, co-packaged optics)", "Ethernet",
         Spec(128, "count", "secondary", S.QUANTUM_X800,
@@ -86,8 +87,17 @@ SWITCHES = {
         optics="co-packaged",
         status=Status("announced", "2025-03-18", S.CPO_AVAILABILITY,
                       "announced at GTC 2025; availability given as the second half of "
-                      "2026")),
+                      "2026 (CPO_AVAILABILITY_GIVEN); no source read (as of 2026-11) "
+                      "confirms shipment")),
 }
+
+CPO_AVAILABILITY_GIVEN = {
+    "quantum-x-photonics": ("early 2026", S.CPO_AVAILABILITY),
+    "spectrum-x-photonics": ("second half of 2026", S.CPO_AVAILABILITY),
+}
+"""When NVIDIA said each co-packaged-optics switch would be available (Hot Chips 2025, as
+reported): a date given in advance, not a shipment. Both have passed by this edition
+(2026-11); no source read confirms either switch has shipped."""
 
 SUPERPOD_SU = {
     "nodes_per_su": Spec(32, "count", "secondary", S.SUPERPOD_RA,

@@ -392,8 +392,15 @@ PCIE_P2P_LEVEL = "PXB"
 """NCCL's default: GPU peer-to-peer over PCIe only up to PXB (through PCIe switches, not
 through a CPU host bridge); ``NCCL_P2P_LEVEL`` overrides it (src/graph/paths.cc)."""
 NET_GDR_LEVEL = "PXB"
-"""NCCL's default for GPUDirect RDMA: the NIC reads/writes GPU memory directly only up to
-PXB (``P2C`` through NVLink-C2C on Grace systems); ``NCCL_NET_GDR_LEVEL`` overrides it."""
+"""NCCL's default for GPUDirect RDMA on PCIe-only hosts: the NIC reads/writes GPU memory
+directly only up to PXB. The default limit is really ``P2C`` (:data:`NET_GDR_LEVEL_C2C`),
+``int netGdrLevel = ncclParamNetGdrC2c() ? PATH_P2C : PATH_PXB`` with ``NCCL_NET_GDR_C2C``
+defaulting to 1 (src/graph/paths.cc:420,460 at v2.29.7-1; paths.cc:465,511 at v2.30.7-1);
+a PCIe-only host has no P2C path, so PXB is where it stops there.
+``NCCL_NET_GDR_LEVEL`` overrides it."""
+NET_GDR_LEVEL_C2C = "P2C"
+"""NCCL's default GPUDirect RDMA limit on Grace systems (NCCL_NET_GDR_C2C=1, the default):
+up to P2C, a GPU reaching a NIC through NVLink-C2C and the CPU's PCIe (GB200 NVL72)."""
 
 
 NVLINK_MAX_PAYLOAD = {

@@ -96,6 +96,21 @@ def _rate(value, unit, src, note="", kind="vendor peak"):
     return Spec(value, unit, kind, src, "per direction", note)
 
 
+VERA_RUBIN_DOCUMENTED = {
+    "tuning guide": ("2026-11-09", S.VERA_RUBIN_TUNING),
+    "NCCL 2.32.6": ("2026-11-09", S.NCCL_2326),
+}
+"""What NVIDIA has published for Vera Rubin NVL72 after its announcement, with dates: the
+system's performance tuning guide (last updated on this date) and the NCCL release that adds
+Vera Rubin tuning data. Evidence that the system exists in documentation, not a shipment
+date: the domain's status stays ``announced``."""
+
+TPU_V5P_LARGEST_JOB = Spec(
+    6144, "count", "vendor peak", S.TPU_V5P,
+    note="'The largest job that can be scheduled is a 96 cube (6144 chip) job' (maximum "
+         "slice shape 16x16x24); a pod has 8,960 chips")
+"""The most TPU v5p chips one job (one slice) gets: fewer than a pod's chips."""
+
 SCALEUP_DOMAINS = {
     "vera-rubin-nvl72": ScaleUpDomain(
         "NVIDIA Vera Rubin NVL72 (first called NVL144)", "NVIDIA", "Rubin",
@@ -105,7 +120,10 @@ SCALEUP_DOMAINS = {
         None, None, "NCCL",
         Status("announced", "2026-01", S.VERA_RUBIN,
                "specifications at CES 2026; production targeted for the second half of "
-               "2026; no shipment in the sources read")),
+               "2026. By 2026-11 NVIDIA documents the system (a Vera-Rubin NVL72 "
+               "performance tuning guide, sources.VERA_RUBIN_TUNING) and NCCL 2.32.6 tunes "
+               "for it (sources.NCCL_2326), but no primary source read states that it "
+               "ships, so it stays 'announced' (VERA_RUBIN_DOCUMENTED)")),
     "gaudi3-hls3": ScaleUpDomain(
         "Intel Gaudi 3 (HLS-3 box)", "Intel", "Gaudi 3",
         "21 of 24 integrated 200 GbE RoCE v2 ports (3 to each of the 7 peers)", "all-to-all",
@@ -121,7 +139,8 @@ SCALEUP_DOMAINS = {
     "tpu-v5p-pod": ScaleUpDomain(
         "Google Cloud TPU v5p pod", "Google", "TPU v5p",
         "inter-chip interconnect (ICI), direct chip-to-chip links", "3D torus",
-        _count(8960, S.TPU_V5P, "chips per pod; the largest slice a job gets is 6,144"),
+        _count(8960, S.TPU_V5P, "chips per pod; the largest slice a job gets is 6,144 "
+                                "(TPU_V5P_LARGEST_JOB)"),
         Spec(1200 * GB_per_s / 2, "GB_per_s", "derived", S.TPU_V5P, "per direction",
              "Google's 1,200 GB/s per chip is bidirectional"),
         _rate(50 * Gbit_per_s, "Gbit_per_s", S.TPU_V5P, "data center network (DCN) per chip"),

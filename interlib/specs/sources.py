@@ -770,6 +770,21 @@ VERA_RUBIN = Source(
     "coherent accelerator inside the rack' (NVIDIA later clarified: peer access with "
     "software-managed synchronisation, not hardware cache coherence). Production targeted "
     "for the second half of 2026 (secondary reports).", key="verarubin")
+VERA_RUBIN_TUNING = Source(
+    "NVIDIA, Vera-Rubin NVL72 performance tuning guide (docs.nvidia.com, last updated "
+    "2026-11-09)",
+    "https://docs.nvidia.com/dccpu/vera-mn-perf-tuning-guide/measuring-performance.html",
+    "Tuning and benchmarking guidance for Vera-Rubin NVL72 systems (platform overview, "
+    "networking, NCCL, power and thermals; 'Performance measurements on Vera-Rubin NVL72 "
+    "should be reproducible at the tray, partial-rack, and full-rack levels'). "
+    "Documentation for the system; it gives no shipment date.", key="verarubintuning")
+NCCL_2326 = Source(
+    "NVIDIA, NCCL 2.32.6 release notes (GitHub release v2.32.6-1, 2026-11-09)",
+    "https://github.com/NVIDIA/nccl/releases/tag/v2.32.6-1",
+    "'Adds a pipeline-based cost model with Vera Rubin tuning data for Ring, Tree, NVLS, and "
+    "NVLSTree'; 'Speeds up the topology graph search on large NVLink domains such as 32 to "
+    "40 GPU VR200 systems'. Not read as source here: the book's tuning.cc figures are from "
+    "NCCL 2.30.7 (master 5067397, identical constants to v2.29.7-1).", key="nccl2326")
 VERA_RUBIN_NAMING = Source(
     "NVIDIA GTC 2025 keynote roadmap, as reported by HotHardware (copy on sipoch.com)",
     "https://www.sipoch.com/en/articles/300330019909058",

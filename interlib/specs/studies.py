@@ -147,6 +147,23 @@ def llama3_dp_span_servers(gpus_per_server: int = 8) -> int:
     return int(llama3_dp_16k() * -(-replica // g))
 
 
+def llama3_replica_servers(gpus_per_server: int = 8) -> int:
+    """Servers one model replica (TP x CP x PP GPUs) of :data:`LLAMA3_LAYOUT_16K` fills. In
+    Llama 3's [TP, CP, PP, DP] order the members of one data-parallel group sit one per
+    replica, so they are this many servers apart: a DP group has
+    :func:`llama3_dp_16k` members spread over :func:`llama3_dp_span_servers` servers.
+
+    >>> llama3_replica_servers()
+    16
+    """
+    from .. import _validate as v
+
+    g = v.integer("gpus_per_server", gpus_per_server, lo=1, hi=1024)
+    L = LLAMA3_LAYOUT_16K
+    replica = int(L["tp"].value * L["cp"].value * L["pp"].value)
+    return -(-replica // g)
+
+
 def meta_pod_servers(gpus_per_server: int = 8) -> int:
     """Servers in one of Meta's non-blocking pods: pod GPUs / GPUs per server.
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ... import display as D, nvswitch
 from ...specs import NVLINK
+from ...specs.calibration import HOP_LATENCY as _NVLINK_LAT
 from ...specs.inside_box import NVLINK_DOMAINS
 from ...units import GiB, KiB, MiB
 from . import default, ratio
@@ -90,8 +91,11 @@ def nvls_crossover() -> str:
             f"takes {D.fmt_time(float(q['ring'].time_s))} and NVLS "
             f"{D.fmt_time(float(q['nvls'].time_s))}: neither moves many bytes, so both times "
             "are latency, and NVLS has the larger fixed cost (the trip through the switch's "
-            "reduction engine and back, NCCL's higher NVLS base latency). Above the "
-            "crossover NVLS's smaller byte count wins.")
+            "reduction engine and back: NCCL gives NVLS no base latency but charges it "
+            f"{D.fmt_time(_NVLINK_LAT[('nvlink', 'nvls', 'Simple')].value)} of NVLink latency, "
+            "against "
+            f"{D.fmt_time(_NVLINK_LAT[('nvlink', 'ring', 'Simple')].value)} per ring step). "
+            "Above the crossover NVLS's smaller byte count wins.")
 
 
 def bisection_factors() -> str:

@@ -1,0 +1,325 @@
+"""Mutation score of the models: ``make mutation`` (not part of ``make test``; CPU-heavy).
+
+For each model module, mutmut 3 (the developer's lock) changes the module one small edit at
+a time (a ``<`` into ``<=``, a constant plus one, an argument dropped, ...) and runs the
+module's fast unit tests against each change. A change some test notices is *killed*; one
+no test notices *survived* (a gap in the tests, or an equivalent change that cannot alter
+any result). Equivalent mutants are listed, each with its one-line reason, in
+``tests/mutation_equivalents.toml``; the score leaves them out:
+
+    score = (killed + timeout) / (mutants - equivalent)
+
+("no tests": a mutant in a function no selected test calls; it counts as not killed.)
+
+Each module runs in its own scratch directory ``_build/mutation/<module>/``: a copy of
+``interlib/`` and of the module's test files (``TESTS`` below: unit tests only, no notebook,
+book build or browser), plus a ``setup.cfg`` that tells mutmut which file to mutate and
+which tests to run, and no ``pyproject.toml`` (so pytest does not add the book's
+``--nbval``/doctest options); the module's own doctests are run too. ``--ref REV`` takes
+``interlib/`` and ``tests/`` from a git revision instead of the working tree (how the
+"before" figures were measured). mutmut keeps its results in the scratch directory and
+re-runs only what changed, so a second run after adding a test is quick.
+
+Writes ``_build/mutation.json`` (per module: killed / survived / timeout / no tests /
+equivalent / score, and the surviving mutants' names) and, with ``--readme``, the table in
+README.md between ``<!-- mutation:start -->`` and ``<!-- mutation:end -->``.
+
+    python tools/mutation.py [--modules nvlink pcie] [--jobs 2] [--ref REV] [--readme]
+    python tools/mutation.py --show interlib.nvlink.x_gpu_bandwidth__mutmut_3  # its diff
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BUILD = REPO / "_build"
+WORK = BUILD / "mutation"
+EQUIVALENTS = REPO / "tests" / "mutation_equivalents.toml"
+BEGIN, END = "<!-- mutation:start -->", "<!-- mutation:end -->"
+TARGET = 0.85
+
+# module (path under interlib/, without .py) -> the unit-test files that exercise it. Only
+# fast tests: each mutant re-runs the tests that call the mutated function.
+TESTS = {
+    "collectives": ["test_interlib_collectives.py", "test_collectives_at_scale.py",
+                    "test_interlib_inside_box.py"],
+    "topology": ["test_interlib_topology.py", "test_capstone.py"],
+    "steptime": ["test_steptime.py", "test_capstone.py", "test_hierarchy_ladder.py"],
+    "scaleout": ["test_interlib_scaleout_hostpath.py"],
+    "pcie": ["test_interlib_inside_box.py"],
+    "nvlink": ["test_interlib_inside_box.py"],
+    "nvswitch": ["test_interlib_inside_box.py"],
+    "congestion": ["test_interlib_congestion.py"],
+    "flowcontrol": ["test_interlib_flowcontrol.py"],
+    "cost": ["test_cost.py"],
+    "specs/calibration": ["test_interlib_specs.py", "test_interlib_collectives.py"],
+}
+
+# files outside interlib/ and tests/ that some of those tests read
+AUX = ["book/references.bib"]
+
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
+          34: "skipped", 36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout",
+          255: "timeout", None: "not checked"}
+
+
+def _slug(module: str) -> str:
+    return module.replace("/", ".")
+
+
+def _tests_for(module: str) -> list[str]:
+    """The test files mutmut runs for ``module``: its own, plus any file added since that
+    exists (a file listed but missing is skipped, so an older ``--ref`` still runs)."""
+    return TESTS[module]
+
+
+def _fingerprint(src: Path, tests: list[str]) -> str:
+    """A hash of what mutmut's results depend on: interlib/, the test files, AUX."""
+    digest = hashlib.sha256("\n".join(tests).encode())
+    for f in sorted((src / "interlib").rglob("*")) + [src / "tests" / t for t in tests] \
+            + [src / a for a in AUX]:
+        if f.is_file():
+            digest.update(str(f.relative_to(src)).encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()
+
+
+def prepare(module: str, ref: str | None) -> Path:
+    """The scratch directory for ``module``: interlib/ and the test files (from ``ref`` or
+    the working tree) and mutmut's setup.cfg. Kept between runs (mutmut's own cache) as
+    long as the sources are the same; rebuilt when they changed."""
+    work = WORK / _slug(module) if ref is None else WORK / f"{_slug(module)}@{ref}"
+    src = work / ".src"
+    if src.exists():
+        shutil.rmtree(src)
+    src.mkdir(parents=True)
+    if ref is None:
+        shutil.copytree(REPO / "interlib", src / "interlib",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(REPO / "tests", src / "tests",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for a in AUX:
+            (src / a).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / a, src / a)
+    else:
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "interlib", "tests",
+                                  *AUX],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    tests = [t for t in _tests_for(module) if (src / "tests" / t).exists()]
+    # Same sources as last time: keep mutmut's results (it re-runs only what changed).
+    cfg = (
+        "[mutmut]\n"
+        "source_paths = interlib\n"
+        f"only_mutate = interlib/{module}.py\n"
+        "pytest_add_cli_args_test_selection =\n    "
+        + "\n    ".join([f"tests/{t}" for t in tests]
+                + ["--doctest-modules", f"interlib/{module}.py"]) + "\n"
+        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -p\n    no:nbval\n"
+        "    -p\n    no:xdist\n    --hypothesis-seed=0\n"
+        "also_copy =\n    " + "\n    ".join(AUX) + "\n"
+        "use_git_change_detection = false\n"
+        # mutmut's wall-clock limit is (expected test time + constant) x multiplier. On a
+        # shared machine at nice 10 a test can take many times its CPU time, which would
+        # count as spurious timeouts (and timeouts count as kills), so the limit is wide.
+        "timeout_multiplier = 100.0\n"
+        "timeout_constant = 5.0\n"
+        # the repository's pyproject.toml (an ancestor directory) would add --nbval
+        "\n[tool:pytest]\naddopts =\n")
+    fingerprint = _fingerprint(src, tests)
+    stamp = work / ".fingerprint"
+    if not (stamp.exists() and stamp.read_text() == fingerprint):
+        for name in ("interlib", "tests", "mutants", "setup.cfg", *{a.split("/")[0] for a in AUX}):
+            p = work / name
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
+        shutil.copytree(src / "interlib", work / "interlib")
+        (work / "tests").mkdir()
+        for t in tests:
+            shutil.copy2(src / "tests" / t, work / "tests" / t)
+        for a in AUX:
+            (work / a).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src / a, work / a)
+        stamp.write_text(fingerprint)
+    # mutmut re-judges cached results itself when its settings change (e.g. the timeouts)
+    (work / "setup.cfg").write_text(cfg)
+    # The book's conftest builds the site and needs tools/; these unit tests need none of
+    # it. Hypothesis' 200 ms deadline would fail a test on a busy machine under mutmut's
+    # tracing: no deadline here (performance is measured in make bench, not by tests).
+    (work / "tests" / "conftest.py").write_text(
+        "from hypothesis import settings\n\n"
+        "settings.register_profile('mutation', deadline=None)\n"
+        "settings.load_profile('mutation')\n")
+    for a in AUX:  # mutmut copies also_copy files into mutants/ but makes no directory
+        (work / "mutants" / a).parent.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(src)
+    return work
+
+
+def refresh_tests(module: str) -> list[str]:
+    """``--survivors``: copy the module's current test files over the scratch copies (and
+    mutmut's), keeping its results, and return the mutants that survived or had no tests:
+    only they can change verdict when tests are only added (interlib/ must be unchanged)."""
+    work = WORK / _slug(module)
+    meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+    if not meta.exists():
+        raise SystemExit(f"{module}: no earlier run in {work}; run without --survivors")
+    here = REPO / "interlib" / f"{module}.py"
+    if here.read_bytes() != (work / "interlib" / f"{module}.py").read_bytes():
+        raise SystemExit(f"{module}: interlib/{module}.py changed; run without --survivors")
+    for t in _tests_for(module):
+        for dest in (work / "tests" / t, work / "mutants" / "tests" / t):
+            shutil.copy2(REPO / "tests" / t, dest)
+    (work / ".fingerprint").unlink(missing_ok=True)   # the next full run starts afresh
+    codes = json.loads(meta.read_text())["exit_code_by_key"]
+    return [k for k, c in codes.items() if STATUS.get(c) in ("survived", "no tests")]
+
+
+def run(module: str, ref: str | None, jobs: int, survivors: bool = False) -> Path:
+    if survivors:
+        names = refresh_tests(module)
+        work = WORK / _slug(module)
+        if not names:
+            return work
+    else:
+        names = []
+        work = prepare(module, ref)
+    env = dict(os.environ)
+    env.pop("MPLBACKEND", None)
+    env["MPLBACKEND"] = "Agg"
+    log = work / "mutmut.log"
+    with open(log, "w") as out:
+        proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children",
+                               str(jobs), *names], cwd=work, env=env, stdout=out,
+                              stderr=subprocess.STDOUT)
+    if proc.returncode not in (0, None):
+        print(f"{module}: mutmut exited {proc.returncode}; see {log}", file=sys.stderr)
+    return work
+
+
+def equivalents() -> dict[str, dict[str, str]]:
+    """``{module: {mutant name: reason}}`` from tests/mutation_equivalents.toml."""
+    if not EQUIVALENTS.exists():
+        return {}
+    data = tomllib.loads(EQUIVALENTS.read_text())
+    for module, table in data.items():
+        for name, reason in table.items():
+            if not isinstance(reason, str) or not reason.strip():
+                raise ValueError(f"{EQUIVALENTS.name}: {module}.{name} needs a one-line reason")
+    return data
+
+
+def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
+    meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+    codes = json.loads(meta.read_text())["exit_code_by_key"] if meta.exists() else {}
+    counts = {"killed": 0, "survived": 0, "timeout": 0, "no tests": 0, "equivalent": 0,
+              "other": 0}
+    survivors, stale = [], sorted(set(equiv) - set(codes))
+    for name, code in sorted(codes.items()):
+        status = STATUS.get(code, "other")
+        if name in equiv and status != "killed":
+            counts["equivalent"] += 1
+        elif status in counts:
+            counts[status] += 1
+        else:
+            counts["other"] += 1
+        if status in ("survived", "no tests") and name not in equiv:
+            survivors.append(name)
+    total = len(codes)
+    if codes and all(c is None for c in codes.values()):
+        # mutmut generated the mutants but could run none: its trampolines switch a mutant
+        # at call time, and a module whose functions run only at import (as the constants
+        # of specs/calibration) makes mutmut's forced-fail check refuse to start
+        return {"module": module, "tests": _tests_for(module), "mutants": total, **counts,
+                "score": None, "survivors": [], "equivalents_not_found": stale,
+                "note": "not measurable with mutmut 3: no test can reach a mutant (the "
+                        "module's functions run only at import)"}
+    judged = total - counts["equivalent"]
+    detected = counts["killed"] + counts["timeout"]
+    return {"module": module, "tests": _tests_for(module), "mutants": total, **counts,
+            "score": round(detected / judged, 4) if judged else None,
+            "survivors": survivors, "equivalents_not_found": stale}
+
+
+def table(results: list[dict], ref: str | None) -> str:
+    head = ("| module | mutants | killed | timeout | survived | no tests | equivalent | "
+            "score |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    rows = []
+    for r in results:
+        s = f"n/a ({r['note']})" if r.get("note") else \
+            "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
+        mark = "" if r["score"] is None or r["score"] >= TARGET else " (below 85 %)"
+        rows.append(f"| `{r['module']}` | {r['mutants']} | {r['killed']} | {r['timeout']} | "
+                    f"{r['survived']} | {r['no tests']} | {r['equivalent']} | {s}{mark} |")
+    what = f"git revision {ref}" if ref else "the working tree"
+    return "\n".join([BEGIN, f"Mutation score ({what}; `make mutation`, mutmut "
+                      f"{_mutmut_version()}; score = (killed + timeout) / (mutants - "
+                      "equivalent)):", "", head, *rows, END])
+
+
+def _mutmut_version() -> str:
+    from importlib.metadata import version
+
+    return version("mutmut")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--modules", nargs="*", default=list(TESTS), choices=list(TESTS))
+    ap.add_argument("--jobs", type=int, default=2, help="mutmut's --max-children")
+    ap.add_argument("--ref", help="take interlib/ and tests/ from this git revision")
+    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--survivors", action="store_true",
+                    help="after adding tests only: re-run just the surviving mutants with "
+                         "the current test files, keeping every other result")
+    ap.add_argument("--report-only", action="store_true",
+                    help="do not run mutmut; report the results already in _build/mutation")
+    ap.add_argument("--out", type=Path, default=BUILD / "mutation.json")
+    ap.add_argument("--show", metavar="MUTANT", help="print one mutant's diff and exit")
+    args = ap.parse_args(argv)
+    if args.show:
+        module = args.show.split(".x_")[0].removeprefix("interlib.").replace(".", "/")
+        work = WORK / _slug(module)
+        return subprocess.run([sys.executable, "-m", "mutmut", "show", args.show],
+                              cwd=work).returncode
+    equiv = equivalents()
+    results = []
+    for module in args.modules:
+        work = WORK / _slug(module) if args.ref is None else WORK / f"{_slug(module)}@{args.ref}"
+        if not args.report_only:
+            print(f"mutating interlib/{module}.py with {', '.join(_tests_for(module))}",
+                  flush=True)
+            work = run(module, args.ref, args.jobs, args.survivors and args.ref is None)
+        r = score(module, work, equiv.get(_slug(module), {}))
+        results.append(r)
+        shown = "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
+        print(f"  {module}: {r['mutants']} mutants, score {shown}", flush=True)
+    BUILD.mkdir(exist_ok=True)
+    old = json.loads(args.out.read_text()) if args.out.exists() else {}
+    merged = {r["module"]: r for r in old.get("modules", [])} | {r["module"]: r for r in results}
+    out = {"ref": args.ref, "target": TARGET, "mutmut": _mutmut_version(),
+           "modules": [merged[m] for m in TESTS if m in merged]}
+    args.out.write_text(json.dumps(out, indent=1) + "\n")
+    section = table(out["modules"], args.ref)
+    print(section)
+    if args.readme:
+        sys.path.insert(0, str(REPO / "tools"))
+        from readme_section import splice
+
+        splice(REPO / "README.md", section, BEGIN, END)
+    return 0 if all(r["score"] is not None and r["score"] >= TARGET
+                    for r in out["modules"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
