@@ -254,7 +254,7 @@ def fold_constants(rows=None) -> dict:
 
 def cross_validate(rows=None) -> list:
     """Every point predicted by the model fitted without its source: one
-    :class:`interlib.validation.PointResult` per row, in order, as :func:`validation.evaluate`
+    :class:`interlib.validation.PointResult` per row, in order, as :func:`~interlib.validation.evaluate`
     but out of sample (the fold's constants from :func:`fold_constants`)."""
     rows = V._measurements(rows)
     fits = fold_constants(rows)

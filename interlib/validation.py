@@ -1,4 +1,4 @@
-"""How good is the collective model? Published measurements vs :func:`collectives.predict`.
+"""How good is the collective model? Published measurements vs :func:`~interlib.collectives.predict`.
 
 The measurements ship with the book in ``interlib/data/nccl_measurements.csv``, one row per
 published point, each with its source and URL (Appendix A). Each row still carries the

@@ -43,6 +43,11 @@ def test_lite_config_points_at_local_pyodide_only():
         assert (HTML / "_static" / "pyodide" / lock["packages"][name]["file_name"]).resolve() \
             .is_file(), name
     assert not (REPO / ".jupyterlite.doit.db").exists()
+    # only the extensions the edition needs (others in the build environment fail to load)
+    names = {e["name"] for e in config["jupyter-config-data"]["federated_extensions"]}
+    assert names == {"@jupyter-widgets/jupyterlab-manager", "jupyterlab-myst",
+                     "@jupyterlite/pyodide-kernel-extension", "jupyterlab_pygments"}, names
+    assert not (HTML / "lite" / "extensions" / "jupyterlab-jupytext").exists()
 
 
 class _LiteServer:
@@ -107,3 +112,175 @@ def test_chapter_1_runs_in_jupyterlite_and_a_slider_redraws(site):
     for part in ("/_static/pyodide/pyodide.asm.wasm", "/lite/pypi/interlib-",
                  "/lite/pypi/ipywidgets-8.1.7-", "/_static/pyodide/numpy-"):
         assert any(part in u for u in requests), f"never requested {part}"
+
+
+# --- What JupyterLite shows of the book's references, citations and demos ------------------
+# tools/build_lite.py rewrites the copies JupyterLite serves (the repository's notebooks stay
+# as they are): without Sphinx, jupyterlab-myst would show {doc}/{ref} targets and citation
+# keys raw, log "Cross reference target was not found" and print "Unknown Directive" for
+# {footbibliography}; and each demo's stored static HTML would offer the site's "Run live"
+# button, which does nothing in JupyterLab.
+
+import re  # noqa: E402
+import sys  # noqa: E402
+
+sys.path.insert(0, str(REPO / "tools"))
+import build_lite  # noqa: E402
+
+ROLE_LEFT = re.compile(r"\{(doc|ref|numref|cite|footcite|footbibliography|bibliography)[}:]")
+RUN_LIVE = ("Run live in your browser", "interlib-live-button")
+
+
+def _lite(sources, docname="chapters/01_why_connect", outputs=()):
+    """The lite copy of a notebook of markdown cells (plus one code cell with outputs)."""
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": s} for s in sources]
+    cells.append({"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["x\n"],
+                  "outputs": list(outputs)})
+    nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4,
+          "nbformat_minor": 5}
+    return build_lite.lite_notebook(nb, docname, build_lite.Book(), build_lite.Bibliography())
+
+
+def _first_heading(rel):
+    first = json.loads((REPO / rel).read_text())["cells"][0]["source"]
+    return ("".join(first) if isinstance(first, list) else first).splitlines()[0][2:].strip()
+
+
+def test_lite_copies_resolve_cross_references():
+    md = _lite(["Read {doc}`../book/notation` and {doc}`Chapter 4\n<04_nvswitch>`; see "
+                "{doc}`../book/how_to_use`, {ref}`claim a <errata-a>` and {ref}`errata-b`.",
+                "```python\n{doc}`not/a/doc`  # code is left alone\n```"])["cells"]
+    text = md[0]["source"]
+    # to a notebook: a markdown link JupyterLab opens in JupyterLite, titled as on the site
+    assert f"[{_first_heading('book/notation.ipynb')}](../book/notation.ipynb)" in text
+    assert "[Chapter 4](04_nvswitch.ipynb)" in text
+    # to a page that is not a notebook: the website's page, from lite/lab/index.html
+    assert ('<a href="../../book/how_to_use.html" target="_blank" rel="noopener">'
+            "How to use this book</a>") in text
+    assert "[claim a](../book/appendix_errata.ipynb#errata-a)" in text
+    # a bare {ref} takes the title of the heading its label names, as Sphinx does
+    assert "[(b) NVLink 5 vs PCIe 5](../book/appendix_errata.ipynb#errata-b)" in text
+    assert not ROLE_LEFT.search(text), text
+    assert md[1]["source"] == "```python\n{doc}`not/a/doc`  # code is left alone\n```"
+    with pytest.raises(SystemExit, match=r"\{doc\} target '\.\./book/no_such_page' is not "):
+        _lite(["{doc}`../book/no_such_page`"])
+    with pytest.raises(SystemExit, match="label 'no-such-label'"):
+        _lite(["{ref}`no-such-label`"])
+
+
+def test_lite_copies_resolve_citations_as_the_site_labels_them():
+    cells = _lite(["NCCL {footcite}`nccltests`, MPICH {footcite}`thakur2005`, again "
+                   "{footcite}`nccltests`; {cite}`thakur2005`; {cite:t}`patarasuk2009`.",
+                   "## References\n\n```{footbibliography}\n```"])["cells"]
+    text, refs = cells[0]["source"], cells[1]["source"]
+    # footnotes numbered in order of first citation; author-year for {cite} (references.bib:
+    # Thakur, Rabenseifner and Gropp 2005; Patarasuk and Yuan 2009)
+    assert text == ("NCCL [1], MPICH [2], again [1]; [Thakur et al., 2005]; "
+                    "Patarasuk and Yuan [2009].")
+    entries = refs.split("\n\n")[1:]
+    assert [e[:12] for e in entries] == ["\\[1\\] NVIDIA", "\\[2\\] Rajeev"], refs
+    assert "NCCL Tests" in entries[0] and "Rabenseifner" in entries[1]
+    assert "(https://doi.org/10.1177/1094342005051521)" in entries[1]
+    with pytest.raises(SystemExit, match="'nosuchkey2099'"):
+        _lite(["{cite}`nosuchkey2099`"])
+
+
+def test_lite_copies_drop_the_sites_live_button_and_join_multiline_outputs():
+    from interlib.widgets import DEMOS
+    from interlib.widgets.page import static_html
+
+    page = static_html(next(iter(DEMOS)))
+    assert all(s in page for s in RUN_LIVE)  # the site's markup, which the lite build edits
+    lines = page.splitlines(keepends=True) or [page]
+    demo = {"output_type": "display_data", "metadata": {},
+            "data": {"text/html": lines, "text/plain": ["DemoBox(...)\n"],
+                     "application/vnd.jupyter.widget-view+json": {"model_id": "m1",
+                                                                  "version_major": 2}}}
+    table = {"output_type": "execute_result", "execution_count": 1, "metadata": {},
+             "data": {"text/html": ["<table>\n", "</table>"], "application/json": ["a", "b"]}}
+    stream = {"output_type": "stream", "name": "stdout", "text": ["1\n", "2\n"]}
+    outs = _lite([], outputs=[demo, table, stream])["cells"][-1]["outputs"]
+    html_ = outs[0]["data"]["text/html"]
+    assert isinstance(html_, str) and not any(s in html_ for s in RUN_LIVE), html_[:400]
+    assert "Run All Cells" in html_ and '<img' in html_ and "interlib-numbers" in html_
+    fields = re.findall(r"<(?:input|select|textarea)\b[^>]*>", html_)
+    assert fields and all(" disabled" in f for f in fields), fields
+    # one string, as a Jupyter server hands it to JupyterLab (its table of contents fails
+    # on the list form); JSON data is data, not lines
+    assert outs[1]["data"] == {"text/html": "<table>\n</table>", "application/json": ["a", "b"]}
+    assert outs[2]["text"] == "1\n2\n"
+
+
+def test_built_lite_notebooks_have_no_raw_roles_or_live_buttons(book_build):
+    assert book_build.returncode == 0, book_build.output[-3000:]
+    served = sorted((HTML / "lite" / "files").rglob("*.ipynb"))
+    assert len(served) == len(list(REPO.glob("chapters/*.ipynb"))) + len(
+        [p for p in (REPO / "book").glob("*.ipynb")]), served
+    for path in served:
+        nb = json.loads(path.read_text())
+        for i, cell in enumerate(nb["cells"]):
+            src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            if cell["cell_type"] == "markdown":
+                assert not ROLE_LEFT.search(src), f"{path.name} cell {i}: {src[:300]}"
+            for out in cell.get("outputs", []):
+                html_ = out.get("data", {}).get("text/html", "")
+                assert isinstance(html_, str), f"{path.name} cell {i}: text/html as a list"
+                assert not any(s in html_ for s in RUN_LIVE), f"{path.name} cell {i}"
+
+
+def _site_footnotes(page_html: str) -> list[str]:
+    """The text of each entry of a built chapter page's footnote bibliography."""
+    items = re.findall(r'<aside class="footnote[^"]*" id="footcite-[^"]+"[^>]*>.*?<p>(.*?)</p>',
+                       page_html, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", "", i).split()) for i in items]
+
+
+def test_lite_chapter_shows_titles_and_references_and_runs_without_console_error(site):
+    source = json.loads((REPO / f"{CHAPTER}.ipynb").read_text())
+    md_source = "".join("".join(c["source"]) for c in source["cells"]
+                        if c["cell_type"] == "markdown")
+    keys = set(re.findall(r"\{(?:foot)?cite(?::\w+)?\}`([^`]+)`", md_source))
+    keys = {k.strip() for group in keys for k in group.split(",")}
+    targets = {m.strip() for m in re.findall(r"\{(?:doc|ref)\}`(?:[^`<]*<)?([^`>]+)>?`",
+                                             md_source)}
+    assert keys and targets, "Chapter 1 cites and cross-references (the oracle is empty)"
+    site_refs = _site_footnotes((HTML / f"{CHAPTER}.html").read_text())
+    assert len(site_refs) >= len(keys) > 0, site_refs
+
+    console: list[str] = []
+    with chromium_context() as context:
+        context.on("console", lambda m: console.append(f"{m.text} @ {m.location.get('url')}")
+                   if m.type == "error" else None)
+        nb = LabNotebook(context, _LiteServer(f"{site}/lite/lab/index.html?path={CHAPTER}.ipynb"),
+                         f"{CHAPTER}.ipynb")
+        nb.page.wait_for_timeout(1500)  # markdown cells render after the kernel is ready
+        texts = nb.page.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(c => c.model.type === 'markdown').map(c => c.node.innerText)""")
+        rendered = "\n".join(texts)
+        assert "Unknown Directive" not in rendered and "Unknown Role" not in rendered
+        assert not ROLE_LEFT.search(rendered)
+        raw = sorted(k for k in keys | targets if re.search(rf"(?<![\w/.-]){re.escape(k)}"
+                                                            rf"(?![\w/-])", rendered))
+        assert not raw, f"raw citation keys or cross-reference targets shown: {raw}"
+        # the chapter's reference list, entry by entry as on the site's page
+        lite_refs = [" ".join(t.split()) for t in re.findall(r"^\[\d+\] (.+)$", texts[-1], re.M)]
+        assert len(lite_refs) == len(site_refs), (lite_refs, site_refs)
+        for lite_ref, site_ref in zip(lite_refs, site_refs):
+            assert lite_ref[:60] == site_ref[:60], (lite_ref, site_ref)
+        # a cross-reference to another notebook opens it inside JupyterLite
+        link = nb.page.locator(".jp-MarkdownCell a",
+                               has_text=_first_heading("book/notation.ipynb")).first
+        assert link.get_attribute("href").endswith("/lite/files/book/notation.ipynb")
+        assert link.get_attribute("data-commandlinker-command") == "rendermime:handle-local-link"
+        # before Run All, the demos show their stored figure and say how to go live
+        demo = nb.demos().first
+        assert demo.locator("button").count() == 0
+        assert "Run All Cells" in demo.inner_text()
+
+        nb.run_all(timeout_s=240)
+        counts = nb.execution_counts()
+        assert counts == list(range(1, len(counts) + 1)), counts
+        nb.page.wait_for_timeout(1000)
+        assert not nb.errors, nb.errors
+        nb.close()
+    assert not console, f"console errors in JupyterLite: {console[:10]}"

@@ -258,26 +258,23 @@ def test_bad_arguments():
 
 # ----------------------------------------------------------------- compare
 def test_compare_published_runs_within_band():
-    """Published raw logs against their own hardware: the A3M run (the node the book's
-    data gives it) and AWS's p4d run (4 x 100 Gb/s EFA per node, AWS's p4d documentation)
-    are within the model's out-of-sample band where it is bandwidth-bound."""
+    """A published raw log against its own hardware: the A3M run (the node the book's data
+    gives it) is within the model's out-of-sample band in every regime, with no diagnosis.
+    (AWS's two-node p4d run over EFA is not asserted here: since issue 25 Appendix A lists
+    two-node EFA runs among the sources where not to trust the model, and compare says
+    "below" for it, as the interval of that class says it may.)"""
     a3m = N.compare(N.parse(read(A3M)), validation.node_for(
         next(m for m in validation.load_measurements() if m.id == "A3M-01")))
-    p4d = N.compare(N.parse(read(AWS)), custom.node("a100-sxm-80gb", 8, nics_per_node=4,
-                                                    nic_gbps=100, fabric="EFA"))
-    for cmp_ in (a3m, p4d):
-        v = {x.regime: x for x in cmp_.verdicts}
-        assert v["bandwidth-bound"].status == "within"
-        assert not [d for d in cmp_.diagnoses if d.key != "data_errors"]
+    assert not [d for d in a3m.diagnoses if d.key != "data_errors"]
     assert {x.regime: x.status for x in a3m.verdicts} == {
         "latency-bound": "within", "transition": "within", "bandwidth-bound": "within"}
 
 
-def test_band_comes_from_holdouts_and_holds_the_prediction_across_nodes():
+def test_band_is_the_prediction_interval_and_the_fallback_spread_is_sane():
     cmp_ = N.compare(N.parse(read(A3M)), "dgx-h100")
-    assert np.all(cmp_.low < cmp_.high) and "holdout" in cmp_.band_source
-    # across nodes the published runs fall on both sides of the model in every regime
-    assert np.all(cmp_.low <= cmp_.predicted) and np.all(cmp_.predicted <= cmp_.high)
+    assert np.all(cmp_.low < cmp_.high) and "prediction interval" in cmp_.band_source
+    # the fallback (a model without intervals): the spread of measured/predicted over the
+    # holdout points of each regime across nodes brackets 1 from inside (0 < lo < hi)
     spread = N._holdout_spread()
     for name, _, _ in validation.REGIMES:
         lo, hi = spread[(name, True)]
