@@ -51,6 +51,8 @@ FIGURES = 6  # figures drawn per demo (the costly part; test_demos_extremes draw
 def _grid_values(c) -> list:
     if isinstance(c, core.Dropdown):
         return list(c.options)
+    if isinstance(c, core.TextArea):  # a pasted log: its own demo tests drive the text
+        return [c.default]
     lo, hi = c.min, c.max
     mid = math.sqrt(lo * hi) if getattr(c, "log", False) else (lo + hi) / 2
     if isinstance(c, core.IntSlider):
@@ -115,6 +117,9 @@ NOT_YET = {
     "your_cluster": "Appendix A's demo (interlib/widgets/appendix.py, owned by the model "
                     "helper, issue 26 item 5) still prints catalogue ids ('dgx-h100') and "
                     "'node(s)'; strict, so it fails once fixed and this entry must go",
+    "check_cluster": "issue 30's demo (merged from main at hand-back) prints catalogue ids "
+                     "('h100-sxm', 'a100-sxm-80gb') and its live path types a value "
+                     "differently from Demo.resolve on some grid points; not examined here",
 }
 
 
@@ -194,6 +199,8 @@ def _seconds(text: str) -> float:
 def test_controls_are_settable_and_read_as_words(name):
     demo = widgets.get(name)
     for key, c in demo.controls.items():
+        if isinstance(c, core.TextArea):
+            continue
         if isinstance(c, core.Dropdown):
             for o, shown in zip(c.options, c.shown()):
                 assert not bad_text(shown), f"{name}.{key}: option {o!r} reads {shown!r}"

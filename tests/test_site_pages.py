@@ -289,7 +289,7 @@ _DEFECTS = """<!doctype html><html><body><div class="bd-content" style="width:30
 than the three hundred pixel column it sits in</td></tr></table></div>
 <div class="interlib-demo"><select id="tiny" style="height:20px"><option>1</option></select>
 <div class="interlib-plot" style="width:200px;overflow:hidden"><img alt="cut"
-  style="width:400px" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></div></div>
+  src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='400' height='10'/%3E"></div></div>
 </div></body></html>"""
 
 
@@ -307,5 +307,5 @@ def test_checkers_catch_known_defects(site):
     assert [c["alt"] for c in page.evaluate(_JS_CUT_FIGURES)] == ["cut"]
     assert any(t.startswith("select#tiny") for t in page.evaluate(_JS_SMALL_TARGETS, 44))
     got = page.evaluate(_JS_IMAGES_AND_CODE)
-    assert len(got["images"]) == 3 and len(set(got["images"])) == 1
+    assert len(got["images"]) == 3 and len(set(got["images"][:2])) == 1
     assert PLUMBING.search(got["code"][0])
