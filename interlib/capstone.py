@@ -21,10 +21,11 @@ from .units import Gbit_per_s, day
 REFERENCE = dict(gpu="h100-sxm", nodes=32, gpus_per_node=8, nics_per_node=8,
                  nic_gbps=400.0, fabric="InfiniBand", radix=64, oversubscription=1.0,
                  model="llama-3-70b", tp=8, pp=4, micro_batches=16, seq_len=4096, mfu=0.4,
-                 overlap=0.8)
+                 overlap=0.8, zero=1)
 """The 256-GPU reference design: 32 DGX H100-class servers (8 GPUs, 8 x 400 Gb/s NDR
 each) on a non-blocking leaf/spine of 64-port switches (one DGX H100 SuperPOD scalable
-unit), training Llama 3 70B with TP 8 x PP 4 x DP 8."""
+unit), training Llama 3 70B with TP 8 x PP 4 x DP 8 and the optimizer state sharded over
+the data-parallel replicas (ZeRO-1, as Megatron-LM's distributed optimizer)."""
 
 
 FABRICS = {
@@ -57,6 +58,10 @@ class Design:
         tokens_per_s: Training throughput.
         period_s: The costed period, s.
         price_per_gpu_hour: The reader's price, $.
+        tp, pp: Tensor and pipeline degrees.
+        not_computing: GPU-hours and dollars of all the time the GPUs do not compute
+            (1 - efficiency: the pipeline bubble plus the exposed communication), the
+            cost that sits beside the efficiency.
     """
 
     system: object
@@ -70,6 +75,23 @@ class Design:
     tokens_per_s: float
     period_s: float
     price_per_gpu_hour: float
+    tp: int = 1
+    pp: int = 1
+    not_computing: object = None
+
+    @property
+    def fits(self) -> bool:
+        """Whether each GPU's weights, gradients, optimizer state and activations fit in
+        its HBM."""
+        return self.step.fits
+
+    @property
+    def waiting_split(self) -> tuple[float, float]:
+        """:attr:`not_computing`'s dollars split ``(pipeline bubble, exposed
+        communication)``; the second is :attr:`idle`'s."""
+        total = float(self.not_computing.dollars_lost)
+        comm = float(self.idle.dollars_lost)
+        return max(total - comm, 0.0), comm
 
 
 def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
@@ -78,7 +100,7 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
            tp: int = 8, pp: int = 4, micro_batches: int = 16, seq_len: int = 4096,
            mfu: float = 0.4, overlap: float = 0.8,
            price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_HOUR,
-           period_days: float = 30.0, node=None) -> Design:
+           period_days: float = 30.0, node=None, zero: int = 1) -> Design:
     """Design a cluster (defaults: :data:`REFERENCE`) and evaluate it.
 
     Args:
@@ -105,6 +127,13 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
             :class:`~interlib.specs.System`); when given it replaces ``gpu``,
             ``gpus_per_node``, ``nics_per_node`` and ``nic_gbps``, and its own fabric is
             used (``fabric`` then only says whether SHARP may reduce in the switches).
+        zero: ZeRO stage (:data:`interlib.steptime.ZERO_STAGES`): what of the optimizer
+            state, gradients and weights is sharded over the data-parallel replicas.
+
+    The design is checked against each GPU's memory (``d.fits``, ``d.step.memory``:
+    :func:`interlib.steptime.memory_per_gpu`); one that does not fit still gets its
+    times (what it would take), but ``design_table`` and the demo report the memory
+    instead of an efficiency.
     """
     from .topology import fat_tree
 
@@ -133,48 +162,92 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     tree = fat_tree(nodes * nics_per_node, radix, over, link_rate=nic_gbps * Gbit_per_s)
     leaf_nodes = nodes if tree.tiers == 1 else max(1, tree.leaf_down)
     st = steptime.step_time(sys_, model, tp, pp, dp, seq_len, 1, micro_batches, mfu, overlap,
-                            tree.oversubscription, leaf_nodes, sharp)
+                            tree.oversubscription, leaf_nodes, sharp, zero)
     period = period_days * day
     idle = cost.idle_cost(n, st.comm_fraction, period, price_per_gpu_hour)
+    not_computing = cost.idle_cost(n, 1.0 - st.efficiency, period, price_per_gpu_hour)
     mtbi = float(cost.mean_time_between_interruptions(n))
     ovh = float(cost.interruption_overhead(n))
     return Design(sys_, tree, st, idle, mtbi, ovh, n, dp, st.layout.tokens / st.step, period,
-                  float(price_per_gpu_hour))
+                  float(price_per_gpu_hour), tp, pp, not_computing)
+
+
+_TIER_NAMES = ("leaf", "spine", "core")
+
+
+def switches_text(tree) -> str:
+    """The switch count with its tiers in words: ``'1 switch (1 leaf)'``,
+    ``'96 switches (64 leaf + 32 spine)'``."""
+    per = tuple(tree.switches_per_tier)
+    names = _TIER_NAMES if len(per) <= len(_TIER_NAMES) else \
+        tuple(f"tier {i + 1}" for i in range(len(per)))
+    parts = " + ".join(f"{n:,} {name}" for n, name in zip(per, names))
+    return f"{display.fmt_count(tree.switches, 'switch')} ({parts})"
+
+
+def memory_text(d: Design) -> str:
+    """What each GPU holds against its HBM, and whether it fits, in one line."""
+    if not isinstance(d, Design):
+        raise ValueError(f"d={d!r} must be a Design (from design)")
+    m = d.step.memory
+    return f"{m.describe()}: {'fits' if m.fits else 'does NOT fit'}"
 
 
 def design_table(d: Design):
-    """The capstone's outputs as a :class:`~interlib.display.Table`."""
+    """The capstone's outputs as a :class:`~interlib.display.Table`. A design that does not
+    fit in the GPUs' memory shows what it would need instead of an efficiency."""
     if not isinstance(d, Design):
         raise ValueError(f"d={d!r} must be a Design (from design)")
     t, s = d.tree, d.step
     bn = s.layout.bottleneck
+    bubble, comm = d.waiting_split
     rows = [
         ["GPUs", f"{d.n_gpus:,} ({d.system.title})"],
         ["parallelism", f"TP {s.layout.phase('TP').rung} · PP {s.layout.phase('PP').rung} · "
-                        f"DP {s.layout.phase('DP').rung} (dp = {d.dp})"],
-        ["switches (per tier, leaf first)", f"{t.switches:,} {t.switches_per_tier}"],
+                        f"DP {s.layout.phase('DP').rung} (tp = {d.tp}, pp = {d.pp}, "
+                        f"dp = {d.dp})"],
+        ["memory per GPU", memory_text(d)],
+        ["switches", switches_text(t)],
         ["cables (host + switch)", f"{t.cables:,} ({t.host_cables:,} + {t.switch_cables:,})"],
         ["tiers / max switch hops", f"{t.tiers} / {t.max_hops}"],
         ["leaf oversubscription (achieved)", f"{t.oversubscription:.3g}:1"],
         ["bisection, per direction", f"{display.fmt_rate(t.bisection_per_direction)} "
                                      f"({display.fmt_pct(t.bisection_ratio)} of full)"],
-        ["compute per step", display.fmt_time(s.compute)],
-        ["pipeline bubble", display.fmt_time(s.bubble)],
-        ["TP / PP / DP communication", f"{display.fmt_time(s.tp)} / {display.fmt_time(s.pp)}"
-                                       f" / {display.fmt_time(s.dp)}"],
-        ["hidden by overlap", display.fmt_time(s.hidden)],
-        ["step time", display.fmt_time(s.step)],
-        ["slowest communication", f"{bn.kind} over {bn.rung}"],
-        ["efficiency (compute / step)", display.fmt_pct(s.efficiency)],
-        ["throughput", f"{d.tokens_per_s:,.0f} tokens/s"],
-        ["GPU-hours lost to communication", f"{d.idle.gpu_hours_lost:,.0f} of "
-                                            f"{d.idle.gpu_hours:,.0f} in "
-                                            f"{display.fmt_time(d.period_s)}"],
-        ["dollars lost to communication", f"${d.idle.dollars_lost:,.0f} at "
-                                          f"${d.price_per_gpu_hour:.2f}/GPU-hour (assumed)"],
+    ]
+    if not d.fits:
+        rows.append(["step time, efficiency", "none: the design does not fit in the GPUs' "
+                     "memory (more TP or PP, a higher ZeRO stage, or a GPU with more HBM)"])
+    else:
+        rows += [
+            ["compute per step", display.fmt_time(s.compute)],
+            ["+ pipeline bubble", display.fmt_time(s.bubble)],
+            ["+ TP / PP / DP communication", f"{display.fmt_time(s.tp)} / "
+                                             f"{display.fmt_time(s.pp)} / "
+                                             f"{display.fmt_time(s.dp)}"],
+            ["− hidden by overlap", display.fmt_time(s.hidden)],
+            ["= step time", display.fmt_time(s.step)],
+            ["slowest communication", _slowest(bn)],
+            ["efficiency (compute / step)", display.fmt_pct(s.efficiency)],
+            ["throughput", f"{d.tokens_per_s:,.0f} tokens/s"],
+            ["GPU-hours not computing (bubble + waiting)",
+             f"{d.not_computing.gpu_hours_lost:,.0f} of {d.not_computing.gpu_hours:,.0f} in "
+             f"{display.fmt_time(d.period_s)}"],
+            ["cost of that time", f"${d.not_computing.dollars_lost:,.0f} (bubble "
+                                  f"${bubble:,.0f}, "
+                                  f"communication ${comm:,.0f}) at "
+                                  f"${d.price_per_gpu_hour:.2f}/GPU-hour (assumed)"],
+        ]
+    rows += [
         ["mean time between interruptions", display.fmt_time(d.mtbi_s)],
         ["time lost to interruptions + checkpoints",
          display.fmt_pct(d.interruption_overhead)],
     ]
     return display.Table(["quantity", "value"], rows,
                          "Computed by interlib.capstone.design; price is a reader assumption.")
+
+
+def _slowest(phase) -> str:
+    """The slowest communication in words (``'none'`` when nothing is sent)."""
+    if phase.time_s <= 0:
+        return "none (one GPU per replica: nothing to send)"
+    return f"{phase.kind} over {phase.rung}"

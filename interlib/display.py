@@ -112,7 +112,75 @@ def fmt_pct(fraction: float, digits: int = 3) -> str:
     """A fraction as a percentage: ``0.875 -> '87.5 %'``."""
     v.number("fraction", fraction)
     digits = _digits(digits)
+    if 0 < abs(100 * fraction) < 1e-3:  # not '0.000000000018 %'
+        return f"{fmt_num(100 * fraction)} %"
     return f"{_sig(100 * fraction, digits)} %"
+
+
+def fmt_count(n, noun: str, plural: str | None = None) -> str:
+    """A count with its noun agreeing: ``'1 switch'``, ``'2,048 switches'``, ``'1.5
+    buffers'`` (whole numbers grouped, others to 3 significant figures).
+
+    Args:
+        n: The count (>= 0).
+        noun: The singular noun.
+        plural: The plural (default: ``noun + "es"`` after s, x, ch or sh, else ``+ "s"``).
+
+    >>> fmt_count(1, "device"), fmt_count(16384, "GPU"), fmt_count(3, "switch")
+    ('1 device', '16,384 GPUs', '3 switches')
+    """
+    n = v.number("n", n, lo=0)
+    v.instance("noun", noun, str, "a noun")
+    if plural is None:
+        plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+    text = f"{int(n):,}" if float(n).is_integer() else format(float(n), ".3g")
+    return f"{text} {noun if n == 1 else plural}"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def fmt_num(x: float) -> str:
+    """A number as a person reads it: grouped digits (``'1,024'``, ``'64.6'``), ``k``/``M``/
+    ``G`` from 10,000 on (``'16.4 k'``), two significant figures below 1 (``'0.0078'``) and
+    a power of ten below 0.001 (``'2.5 × 10⁻⁶'``). Built only from Python format specs
+    (``,.Nf``, ``.2g``, ``.3g``, ``.1e``) so the site's script (``interlib-live.js``, which
+    formats like Python) gives the same text.
+
+    >>> fmt_num(1024), fmt_num(16384), fmt_num(0.0078125), fmt_num(1e-6), fmt_num(64.56)
+    ('1,024', '16.4 k', '0.0078', '1 × 10⁻⁶', '64.6')
+    """
+    x = float(v.number("x", x))
+    ax = abs(x)
+    if ax == 0:
+        return "0"
+    if ax >= 1e4:
+        for exp, p in ((9, "G"), (6, "M"), (3, "k")):
+            if ax >= 10.0 ** exp * 0.9995 or exp == 3:
+                s = format(x / 10.0 ** exp, ".3g")
+                if "e" not in s and abs(float(s)) < 1000:
+                    return f"{s} {p}"
+        return format(x, ",.0f")
+    if ax >= 1:
+        d = max(0, 2 - int(math.floor(math.log10(ax))))
+        s = format(x, f",.{d}f")
+        return s.rstrip("0").rstrip(".") if "." in s else s
+    if ax >= 1e-3:
+        return format(x, ".2g")
+    mant, exp = format(x, ".1e").split("e")
+    mant = mant.rstrip("0").rstrip(".")
+    return f"{mant} × 10{str(int(exp)).translate(_SUPERSCRIPT)}"
+
+
+READOUT_NUM = "num"
+"""The readout format a demo control may name instead of a Python format spec: the value
+as :func:`fmt_num` writes it."""
+
+
+def fmt_readout(x, spec: str) -> str:
+    """A control's readout: ``format(x, spec)``, or :func:`fmt_num` for ``spec="num"``."""
+    v.instance("spec", spec, str, "a format spec such as '.3g', or 'num'")
+    return fmt_num(x) if spec == READOUT_NUM else format(x, spec)
 
 
 class Table:

@@ -18,6 +18,17 @@ Model (stated, not hidden):
 * **Overlap**: TP collectives sit on the critical path (each layer waits for them); the
   DP gradient sync and PP sends can hide behind compute:
   ``step = compute + bubble + t_TP + t_PP + t_DP - overlap x min(t_PP + t_DP, compute)``.
+* **Memory per GPU** (:func:`memory_per_gpu`): mixed-precision Adam keeps 2 + 2 + 12 bytes
+  per parameter (bf16 weights, bf16 gradients, fp32 master weights, momentum and variance;
+  Rajbhandari et al. 2020, ZeRO), each GPU holding ``1 / (tp x pp)`` of the model, and the
+  ZeRO stage shards the optimizer state (1), then the gradients (2), then the weights (3)
+  over the ``dp`` replicas; activations follow Korthikanti et al. 2022 (sequence parallelism
+  and selective recomputation: ``34 x seq_len x micro_batch x hidden`` bytes per layer over
+  ``tp``; under 1F1B the first stage holds ``pp`` micro-batches of its ``layers / pp``
+  layers, so all ``layers`` of one micro-batch). A design whose sum exceeds the GPU's HBM
+  capacity (catalogue) does not fit: :attr:`StepTime.fits` is False and the book's demos say
+  so instead of quoting an efficiency. ZeRO-3 gathers the weights before use, moving
+  1.5 times the data of an all-reduce (the same paper), so its DP time is 1.5 times.
 """
 
 from __future__ import annotations
@@ -29,7 +40,7 @@ import numpy as np
 
 from . import _validate as v
 from . import collectives, scaling, transfer
-from .specs import NIC, SYSTEMS, Spec, System, calibration as C, gpu_flops, system
+from .specs import NIC, SYSTEMS, Source, Spec, System, calibration as C, gpu_flops, system
 from .specs import BF16_DENSE_FLOPS, GPUS, PCIE_HOST_COPY_EFFICIENCY
 from .specs import sources as S
 from .units import Gbit_per_s
@@ -205,7 +216,8 @@ def _p2p(sys_, intra: bool):
 def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
                    dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
                    micro_batches: int = 16, oversubscription: float = 1.0,
-                   leaf_nodes: int = DEFAULT_LEAF_NODES, in_network_reduction: bool = False) -> Layout:
+                   leaf_nodes: int = DEFAULT_LEAF_NODES, in_network_reduction: bool = False,
+                   zero: int = 1) -> Layout:
     """Bytes and time per step of each kind of parallelism, and the rung each lands on.
 
     Args:
@@ -224,6 +236,8 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
             (switches reduce; NCCL's CollNet path) when the model finds it faster than
             NCCL's default choice. Needs an InfiniBand NIC (SHARP is an InfiniBand switch
             feature); default False (NCCL without the SHARP plugin).
+        zero: ZeRO stage (:data:`ZERO_STAGES`); stage 3 moves ``ZERO3_TRAFFIC_FACTOR``
+            times a plain all-reduce's DP bytes and time (stages 0-2 move the same).
 
     Returns:
         A :class:`Layout`; times in s, bytes per GPU per step.
@@ -235,6 +249,7 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     v.integer("leaf_nodes", leaf_nodes, lo=1, hi=100_000)
     check_oversubscription(oversubscription)
     v.flag("in_network_reduction", in_network_reduction)
+    v.integer("zero", zero, lo=0, hi=3)
     if in_network_reduction and sys_.nic.fabric != "InfiniBand":
         raise ValueError(f"in_network_reduction={in_network_reduction!r} needs an InfiniBand "
                          f"fabric (SHARP), not {sys_.nic.fabric!r}")
@@ -294,9 +309,124 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
                                           "sharp").time_s
             if t_sharp < t:
                 t, how = t_sharp, how + " (SHARP in the switches)"
-        dp_phase = Phase("DP", rung, tr.dp, t, how)
+        if zero == 3:
+            t, how = t * ZERO3_TRAFFIC_FACTOR, how + " and weight all-gathers (ZeRO-3)"
+        dp_phase = Phase("DP", rung, tr.dp * (ZERO3_TRAFFIC_FACTOR if zero == 3 else 1.0), t,
+                         how)
     return Layout((tp_phase, pp_phase, dp_phase), n, nodes,
                   float(dp * micro_batch * micro_batches * seq_len))
+
+
+# ------------------------------------------------------------------ memory per GPU
+ZERO_STAGES = {0: "no ZeRO", 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"}
+"""ZeRO stages (Rajbhandari et al. 2020): 0 = every data-parallel replica holds all its
+state; 1 shards the optimizer state over the dp replicas; 2 also the gradients; 3 also the
+weights. Megatron-LM's distributed optimizer is stage 1; PyTorch FSDP is stage 3."""
+
+ADAM_BYTES = {"weights": 2.0, "gradients": 2.0, "optimizer": 12.0}
+"""Bytes per parameter of mixed-precision Adam (``interlib.specs.sources.ZERO_PAPER``:
+"2 + 2 bytes" of 16-bit weights and gradients, "12 bytes" of fp32 weights, momentum and
+variance; 16 in all, the ZeRO paper's K = 12). bf16 has the size of fp16."""
+
+ACTIVATIONS_PAPER = Source(
+    "Korthikanti, Casper, Lym, McAfee, Andersch, Shoeybi and Catanzaro, Reducing Activation "
+    "Recomputation in Large Transformer Models (MLSys 2023, arXiv:2205.05198), Table 2 and "
+    "Section 4.2",
+    "https://arxiv.org/abs/2205.05198",
+    "Activation memory per transformer layer: sbh(34 + 5as/h) bytes with 16-bit "
+    "activations; with tensor and sequence parallelism and selective activation "
+    "recomputation, 34 sbh / t. Under the 1F1B pipeline schedule the first stage stores "
+    "activations of p micro-batches of L/p layers: 34 sbhL / t in all.")
+ACTIVATION_BYTES_PER_SBH = 34.0
+"""Bytes of stored activations per layer per (token x hidden unit), with sequence
+parallelism and selective recomputation, before dividing by tp (``ACTIVATIONS_PAPER``)."""
+
+ZERO3_TRAFFIC_FACTOR = 1.5
+"""ZeRO-3's data-parallel traffic over a plain all-reduce's: 3 Psi against 2 Psi (the
+weights are all-gathered in the forward and the backward pass, the gradients
+reduce-scattered; ``interlib.specs.sources.ZERO_PAPER``, Section 7.2.2)."""
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Bytes one GPU holds during a step (:func:`memory_per_gpu`).
+
+    Attributes:
+        weights, gradients, optimizer, activations: Bytes of each.
+        capacity: The GPU's HBM capacity, bytes (catalogue).
+        zero: ZeRO stage used.
+    """
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    capacity: float
+    zero: int
+
+    @property
+    def total(self) -> float:
+        """Bytes in all."""
+        return self.weights + self.gradients + self.optimizer + self.activations
+
+    @property
+    def fits(self) -> bool:
+        """Whether the total fits in the GPU's HBM (with no headroom: a real job also needs
+        the CUDA context, NCCL buffers and allocator slack, so True is optimistic)."""
+        return self.total <= self.capacity
+
+    def describe(self) -> str:
+        """One line: what each GPU would hold against its HBM."""
+        from . import display
+
+        head = (f"{display.fmt_bytes(self.total)} of {display.fmt_bytes(self.capacity)} HBM "
+                f"per GPU")
+        return (f"{head} (weights {display.fmt_bytes(self.weights)}, gradients "
+                f"{display.fmt_bytes(self.gradients)}, optimizer "
+                f"{display.fmt_bytes(self.optimizer)}, activations "
+                f"{display.fmt_bytes(self.activations)}; {ZERO_STAGES[self.zero]})")
+
+
+def memory_per_gpu(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: int = 4,
+                   dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
+                   zero: int = 1) -> Memory:
+    """Bytes one GPU holds when training ``model`` with mixed-precision Adam.
+
+    ``weights = 2 P / (tp pp)``, ``gradients = 2 P / (tp pp)``, ``optimizer = 12 P / (tp
+    pp)`` (:data:`ADAM_BYTES`), each divided by ``dp`` from its ZeRO stage on (optimizer
+    from 1, gradients from 2, weights from 3); ``activations = 34 x seq_len x micro_batch x
+    hidden x layers / tp`` (``ACTIVATIONS_PAPER``).
+
+    Args:
+        system: Catalogue id, a :data:`FABRICS` name or a System (its GPU's HBM capacity
+            is the limit).
+        model, tp, pp, dp, seq_len, micro_batch: As in :func:`layout_traffic`.
+        zero: ZeRO stage, one of :data:`ZERO_STAGES` (0..3).
+
+    Returns:
+        A :class:`Memory`.
+
+    >>> m = memory_per_gpu("dgx-h100", "llama-3-405b", 1, 1, 2048)
+    >>> m.fits, round(m.weights / 1e9)
+    (False, 810)
+    """
+    sys_ = _sys(system)
+    m = scaling.model(v.choice("model", model, scaling.MODELS))
+    for name, val in (("tp", tp), ("pp", pp), ("dp", dp)):
+        v.integer(name, val, lo=1, hi=1_000_000)
+    v.integer("seq_len", seq_len, lo=1, hi=10_000_000)
+    v.integer("micro_batch", micro_batch, lo=1, hi=100_000)
+    v.integer("zero", zero, lo=0, hi=3)
+    per = m.params / (tp * pp)
+    w, g, o = (ADAM_BYTES[k] * per for k in ("weights", "gradients", "optimizer"))
+    if zero >= 1:
+        o /= dp
+    if zero >= 2:
+        g /= dp
+    if zero >= 3:
+        w /= dp
+    act = ACTIVATION_BYTES_PER_SBH * seq_len * micro_batch * m.hidden * m.layers / tp
+    return Memory(w, g, o, act, float(sys_.gpu.hbm_capacity.value), int(zero))
 
 
 # ----------------------------------------------------------------------- step time
@@ -334,6 +464,8 @@ class StepTime:
         hidden: Communication hidden behind compute by overlap.
         step: compute + bubble + tp + pp + dp - hidden.
         layout: The :class:`Layout` behind it.
+        memory: Bytes per GPU (:class:`Memory`); when they exceed the GPU's HBM
+            (``fits`` False) the design cannot run and its times are hypothetical.
     """
 
     compute: float
@@ -344,6 +476,12 @@ class StepTime:
     hidden: float
     step: float
     layout: Layout
+    memory: Memory | None = None
+
+    @property
+    def fits(self) -> bool:
+        """Whether the model state and activations fit in each GPU's HBM."""
+        return self.memory is None or self.memory.fits
 
     @property
     def exposed_comm(self) -> float:
@@ -365,24 +503,26 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
               dp: int = 8, seq_len: int = 4096, micro_batch: int = 1,
               micro_batches: int = 16, mfu: float = 0.4, overlap: float = 0.8,
               oversubscription: float = 1.0, leaf_nodes: int = DEFAULT_LEAF_NODES,
-              in_network_reduction: bool = False) -> StepTime:
+              in_network_reduction: bool = False, zero: int = 1) -> StepTime:
     """Step time = compute + bubble + communication - overlap (module docstring).
 
     Args:
         system: As in :func:`layout_traffic`, and so are ``model``, ``tp``, ``pp``, ``dp``,
             ``seq_len``, ``micro_batch``, ``micro_batches``, ``oversubscription``,
-            ``leaf_nodes`` and ``in_network_reduction``.
+            ``leaf_nodes``, ``in_network_reduction`` and ``zero``.
         mfu: Model FLOPs utilisation of the compute kernels, (0, 1].
         overlap: Share of the DP and PP communication that hides behind compute, [0, 1]
             (0: none; 1: all of it, up to the compute time).
 
     Returns:
-        A :class:`StepTime`.
+        A :class:`StepTime`; its ``memory`` says whether the design fits in HBM
+        (:func:`memory_per_gpu`).
     """
     v.number("overlap", overlap, lo=0.0, hi=1.0)
     sys_ = _sys(system)
     lay = layout_traffic(sys_, model, tp, pp, dp, seq_len, micro_batch, micro_batches,
-                         oversubscription, leaf_nodes, in_network_reduction)
+                         oversubscription, leaf_nodes, in_network_reduction, zero)
+    mem = memory_per_gpu(sys_, model, tp, pp, dp, seq_len, micro_batch, zero)
     m = scaling.model(v.choice("model", model, scaling.MODELS))
     gpu_id = next(k for k, g in GPUS.items() if g is sys_.gpu)
     comp = float(compute_time(m.params, lay.tokens, lay.n_gpus, gpu_id, mfu))
@@ -390,7 +530,7 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     t_tp, t_pp, t_dp = (lay.phase(k).time_s for k in ("TP", "PP", "DP"))
     hidden = overlap * min(t_pp + t_dp, comp)
     step = comp + bubble + t_tp + t_pp + t_dp - hidden
-    return StepTime(comp, bubble, t_tp, t_pp, t_dp, hidden, step, lay)
+    return StepTime(comp, bubble, t_tp, t_pp, t_dp, hidden, step, lay, mem)
 
 
 def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8, 1024),

@@ -116,5 +116,5 @@ def test_printed_reference_layout_same_in_chapters_7_and_8():
     ch7_t = {k: _line(ch7, rf"^{k}: .* over [^,]+, (\S+ \S+) \(").group(1)
              for k in ("TP", "PP", "DP")}
     ch8 = _line(_stream_lines("08_impact.ipynb"),
-                r"TP (\S+ \S+), PP (\S+ \S+), DP (\S+ \S+), hidden")
+                r"TP (\S+ \S+) \+ PP (\S+ \S+) \+ DP (\S+ \S+) − hidden")
     assert (ch7_t["TP"], ch7_t["PP"], ch7_t["DP"]) == ch8.groups()

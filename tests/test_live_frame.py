@@ -90,3 +90,29 @@ def test_check_params_types_values_as_the_controls_do():
                 if all(isinstance(o, int) and not isinstance(o, bool) for o in c.options):
                     with pytest.raises(ValueError, match=rf"^{key}="):
                         live.check_params(name, {key: str(c.options[0])})
+
+
+@pytest.mark.parametrize("name", ["mesh_vs_switch", "credit_flow", "capstone", "ladder"])
+def test_phone_frame_fits_a_phone(name):
+    """``narrow=True`` (a box under 600 px): the figure is laid out 384 px wide (4 in at
+    96 dpi), two side-by-side panels stacked, with the same numbers as the wide one."""
+    import struct
+
+    from interlib.widgets import core
+
+    demo = widgets.get(name)
+    wide = json.loads(live.frame(name, json.dumps(demo.defaults())))
+    narrow = json.loads(live.frame(name, json.dumps(demo.defaults()), True))
+    assert narrow["ok"] and narrow["summary"] == wide["summary"]
+    png = base64.b64decode(narrow["src"].split(",", 1)[1])
+    w, h = struct.unpack(">II", png[16:24])
+    assert w <= round(core.NARROW_WIDTH_IN * 96) + 2, (name, w)
+    fig = demo.func(**demo.defaults())
+    try:
+        panels = len({a.get_subplotspec().colspan.start for a in fig.axes
+                      if a.get_subplotspec() is not None})
+    finally:
+        plt.close(fig)
+    if panels > 1:
+        assert h > w, f"{name}: {panels} panels side by side were not stacked ({w} x {h})"
+    assert json.loads(live.frame(name, json.dumps(demo.defaults()), "yes"))["ok"] is False

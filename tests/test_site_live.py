@@ -22,12 +22,14 @@ Needs /usr/bin/chromium (skipped with a message otherwise, as tests/test_site_of
 from __future__ import annotations
 
 import json
+import math
 import re
 from urllib.parse import urlparse
 
 import pytest
 
 from conftest import HTML, toc_docnames
+from interlib import display
 
 import browser_support as bs  # noqa: E402
 
@@ -79,6 +81,8 @@ _JS_STATE = """(demo) => {
     const out = el.closest('.interlib-control').querySelector('output.interlib-readout');
     controls[el.name] = {kind: el.dataset.kind, raw: el.value, format: el.dataset.format || null,
                          moved: el.dataset.moved === '1', default: el.dataset.default,
+                         exact: el.dataset.exact === undefined ? null : el.dataset.exact,
+                         min: el.min, max: el.max,
                          readout: out ? out.textContent : null};
   }
   return {src: img.getAttribute('src'), alt: img.getAttribute('alt'),
@@ -126,6 +130,8 @@ def _control_value(control, shown):
     raw = shown["raw"]
     if kind == "Dropdown":
         return json.loads(raw)
+    if shown["exact"] is not None:  # a typed value, or one the range moved off the grid
+        return json.loads(shown["exact"])
     if kind == "TextArea":  # the textarea's text (the default until the reader edits it)
         return raw if shown["moved"] else control.default
     if not shown["moved"]:
@@ -134,6 +140,8 @@ def _control_value(control, shown):
     x = float(raw)
     if kind == "FloatSlider" and control.log:
         return 10 ** x
+    if kind == "IntSlider" and control.log:
+        return int(round(10 ** x))
     return int(x) if kind == "IntSlider" else x
 
 
@@ -152,9 +160,16 @@ def _check_state(docname, name, state):
         assert value == pytest.approx(params[key], rel=1e-12), (
             f"{where}: {key} shows {value!r} but the figure used {params[key]!r}")
         if shown["readout"] is not None:
-            assert shown["readout"] == format(params[key], shown["format"]), (
+            want = display.fmt_readout(params[key], shown["format"])
+            assert shown["readout"] == want, (
                 f"{where}: readout of {key} is {shown['readout']!r}, Python formats "
-                f"{params[key]!r} as {format(params[key], shown['format'])!r}")
+                f"{params[key]!r} as {want!r}")
+    for key, (lo, hi) in demo.ranges(params).items():  # a dependent range follows
+        shown = state["controls"][key]
+        want = (math.log10(lo), math.log10(hi)) if demo.controls[key].log else (lo, hi)
+        assert (float(shown["min"]), float(shown["max"])) == pytest.approx(want), (
+            f"{where}: {key} spans {shown['min']}..{shown['max']} (positions), the others "
+            f"allow {lo}..{hi}")
     numbers, alt = _expected(name, params)
     assert state["numbers"] == numbers, (
         f"{where} at {params}: the page prints\n{state['numbers']}\nCPython prints\n{numbers}")
@@ -177,20 +192,25 @@ def test_readouts_format_like_python(server, browser):
     from interlib import widgets
 
     specs = sorted({c.readout_format for d in widgets.DEMOS.values()
-                    for c in d.controls.values() if hasattr(c, "readout_format")} | {"d"})
+                    for c in d.controls.values() if hasattr(c, "readout_format")} | {"d", "num"})
     values = [0.0, 0.5, 1.0, 2.5, 3.0, 12.5, 64.0, 99.95, 999.5, 1234.5, 1235.5, 0.125,
               1e-9, 2.5e-7, 1e-5, 0.000123456, 0.1 + 0.2, 1 / 3, 2 / 3, 1e5, 123456789.0,
-              1.5e9, 1e12, 64.56542290346556, 1029.8880769971893, 10 ** 2.37]
+              1.5e9, 1e12, 64.56542290346556, 1029.8880769971893, 10 ** 2.37,
+              1024.0, 16384.0, 0.0078125, 9999.5, 99950.0, 999500.0, 2064.0, 1e-6, 3.3e-4,
+              -2.5, 0.001]
     docname = sorted(demo_pages())[0]
     page = browser.new_page()
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
         page.wait_for_function("() => window.interlibLive !== undefined")
-        cases = [(x, f) for f in specs for x in values if f != "d" or x.is_integer()]
+        cases = [(x, f) for f in specs for x in values if not f.endswith("d") or x.is_integer()]
         got = page.evaluate("cases => cases.map(([x, f]) => window.interlibLive.format(x, f))",
                             cases)
-        bad = [f"{x!r:>24} {f:6} JS {g!r} Python {format(int(x) if f == 'd' else x, f)!r}"
-               for (x, f), g in zip(cases, got) if g != format(int(x) if f == "d" else x, f)]
+        def py(x, f):
+            return display.fmt_readout(int(x) if f.endswith("d") else x, f)
+
+        bad = [f"{x!r:>24} {f:6} JS {g!r} Python {py(x, f)!r}"
+               for (x, f), g in zip(cases, got) if g != py(x, f)]
         assert not bad, "readouts differ from Python:\n" + "\n".join(bad)
     finally:
         page.close()

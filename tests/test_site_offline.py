@@ -121,7 +121,7 @@ def _check_demos(page, docname, source):
         unlabelled = [c["name"] for c in info["controls"] if not c["label"]]
         assert not unlabelled, f"{docname}: demo {name}: controls without a label {unlabelled}"
         kinds = {c["kind"] for c in info["controls"]}
-        assert kinds <= {"int", "float", "log", "choice", "text"}, f"{docname}: {name}: kinds {kinds}"
+        assert kinds <= {"int", "intlog", "float", "log", "choice", "text"}, f"{docname}: {name}: kinds {kinds}"
         assert info["loaded"], f"{docname}: demo {name} has no default plot image"
         assert info["numbers"].strip(), f"{docname}: demo {name} shows no numbers"
         assert info["numbers"] == widgets.summary(name), f"{docname}: {name}: numbers differ"

@@ -151,6 +151,50 @@ _JS_CLIPPED = r"""() => {
   return clipped;
 }"""
 
+# Wider than its box: an image or table wider than the content column it sits in (at 1280 px
+# nothing may need sideways scrolling), or a table whose caption is out of view.
+_JS_WIDER_THAN_BOX = r"""() => {
+  const out = [];
+  const col = document.querySelector('.bd-content') || document.body;
+  const colRight = col.getBoundingClientRect().right;
+  const box = (el) => {
+    for (let a = el.parentElement; a && a !== col; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if (ox === 'auto' || ox === 'scroll' || ox === 'hidden') return a;
+    }
+    return col;
+  };
+  const check = (el, what) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) return;
+    const b = box(el).getBoundingClientRect();
+    const right = Math.min(b.right, colRight);
+    if (r.right > right + 1)
+      out.push(`${what} ${Math.round(r.width)} px in a ${Math.round(right - b.left)} px box: ` +
+               (el.getAttribute('alt') || el.textContent || '').trim().slice(0, 50));
+  };
+  document.querySelectorAll('.bd-content img').forEach(i => check(i, 'image'));
+  document.querySelectorAll('.bd-content table').forEach(t => check(t, 'table'));
+  document.querySelectorAll('.bd-content table caption').forEach(c => check(c, 'caption'));
+  return out;
+}"""
+
+# A demo's figure on a phone: the image must fit its box (a phone layout, not a cut one).
+_JS_CUT_FIGURES = r"""() => [...document.querySelectorAll('.interlib-plot img')]
+  .map(i => ({alt: (i.alt || '').slice(0, 40), w: i.getBoundingClientRect().width,
+              box: i.closest('.interlib-plot').clientWidth}))
+  .filter(x => x.w > x.box + 1)"""
+
+# Touch targets (WCAG 2.5.5): every control of a demo at least 44 x 44 CSS px.
+MIN_TARGET_PX = 44
+_JS_SMALL_TARGETS = r"""(min) => [...document.querySelectorAll(
+    '.interlib-demo select, .interlib-demo button, .interlib-demo input, ' +
+    '.interlib-demo summary')]
+  .map(e => ({what: e.tagName.toLowerCase() + (e.id ? '#' + e.id : e.className ? '.' + e.className : ''),
+              r: e.getBoundingClientRect()}))
+  .filter(x => x.r.width > 0 && (x.r.height < min - 0.5 || x.r.width < min - 0.5))
+  .map(x => `${x.what} ${Math.round(x.r.width)} x ${Math.round(x.r.height)} px`)"""
+
 _JS_SLIDERS = """() => [...document.querySelectorAll('.bd-content input[type=range]')]
   .map(s => ({id: s.id, width: s.getBoundingClientRect().width}))"""
 
@@ -179,6 +223,9 @@ def test_phone_layout(site):
         wide = page.evaluate("() => document.documentElement.scrollWidth")
         if wide > PHONE["width"] + 1:
             problems.append(f"{docname}: the page is {wide} px wide at {PHONE['width']} px")
+        problems += [f"{docname}: demo figure cut: {c}" for c in page.evaluate(_JS_CUT_FIGURES)]
+        problems += [f"{docname}: touch target under {MIN_TARGET_PX} px: {t}"
+                     for t in page.evaluate(_JS_SMALL_TARGETS, MIN_TARGET_PX)]
         for s in page.evaluate(_JS_SLIDERS):
             checked_sliders += 1
             if s["width"] < MIN_SLIDER_PX:
@@ -186,6 +233,17 @@ def test_phone_layout(site):
                                 f"(< {MIN_SLIDER_PX})")
     assert checked_sliders > 0, "no slider found on any chapter page: is the demo HTML shown?"
     assert not problems, "at 390 px:\n" + "\n".join(problems)
+
+
+def test_desktop_nothing_wider_than_its_box(site):
+    """At 1280 px every image and table (and a table's caption) fits the content column:
+    nothing is hidden behind a sideways scroll on a desktop."""
+    url, page = site
+    problems = []
+    for docname in PAGES:
+        _open(page, url, docname, DESKTOP)
+        problems += [f"{docname}: {w}" for w in page.evaluate(_JS_WIDER_THAN_BOX)]
+    assert not problems, "at 1280 px:\n" + "\n".join(problems)
 
 
 # --- one figure per idea, no plumbing -------------------------------------------------------
@@ -227,6 +285,11 @@ _DEFECTS = """<!doctype html><html><body><div class="bd-content" style="width:30
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="a">
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="b">
 <div class="cell_input"><pre>widgets.show("x")</pre></div>
+<div style="overflow-x:auto"><table><tr><td style="white-space:nowrap">a table much wider
+than the three hundred pixel column it sits in</td></tr></table></div>
+<div class="interlib-demo"><select id="tiny" style="height:20px"><option>1</option></select>
+<div class="interlib-plot" style="width:200px;overflow:hidden"><img alt="cut"
+  src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='400' height='10'/%3E"></div></div>
 </div></body></html>"""
 
 
@@ -240,6 +303,9 @@ def test_checkers_catch_known_defects(site):
     assert any(c.startswith("display maths clipped") for c in page.evaluate(_JS_CLIPPED))
     assert [s["id"] for s in page.evaluate(_JS_SLIDERS)
             if s["width"] < MIN_SLIDER_PX] == ["narrow"]
+    assert any(w.startswith("table") for w in page.evaluate(_JS_WIDER_THAN_BOX))
+    assert [c["alt"] for c in page.evaluate(_JS_CUT_FIGURES)] == ["cut"]
+    assert any(t.startswith("select#tiny") for t in page.evaluate(_JS_SMALL_TARGETS, 44))
     got = page.evaluate(_JS_IMAGES_AND_CODE)
-    assert len(got["images"]) == 2 and len(set(got["images"])) == 1
+    assert len(got["images"]) == 3 and len(set(got["images"][:2])) == 1
     assert PLUMBING.search(got["code"][0])

@@ -331,15 +331,17 @@ def credit_runs(buffer_packets: int = 16, load: float = 0.5, rtt_steps: int = 32
     return MappingProxyType(runs)
 
 
-def credit_flow(buffer_packets: int = 32, load: float = 0.5, rtt_steps: int = 32):
+def credit_flow(buffer_packets: int = 16, load: float = 0.5, rtt_steps: int = 32):
     """Credit-based (lossless) vs lossy sender: cumulative in-order delivery (left; the
     legend gives each sender's goodput and how busy it kept the link) and receive-buffer
     occupancy, as a share of the buffer, over the first :data:`OCCUPANCY_WINDOW` packet
     times (right: the whole run is too dense to read).
 
-    The default buffer is a round trip's worth of packets, enough for the credit-based
-    sender at this load: both then deliver what the receiver drains, and the picture
-    shows the difference that matters (the lossy sender's drops and busy link)."""
+    The default buffer is half a round trip's worth of packets: the credit-based sender
+    then delivers less than the receiver could drain (its credits run out before they
+    come back) while the lossy one keeps the link busy and drops; with a buffer of one
+    round trip both deliver what the receiver drains and the difference left is the lossy
+    sender's drops and busy link."""
     fig, (ax, bx) = new_figure(1, 2)
     ax.plot([], [], color=COLORS["grey"], ls=":", lw=1, label="receiver's drain rate",
             gid="drain")
@@ -382,8 +384,8 @@ def _fill_credit_flow(fig, buffer_packets, load, rtt_steps):
         b[f"occupancy:{m}"].set_data(t, r.occupancy / buffer_packets)
         text.set_text(f"{_MODE_STYLE[m][1]}: {r.goodput:.2f}\n"
                       f"  link busy {r.offered:.0%}, {r.drops} drops")
-    ax.set_title(f"goodput (share of link) with {buffer_packets} credits, "
-                 f"RTT {rtt_steps}", fontsize=9)
+    ax.set_title(f"delivered with {buffer_packets} credits, round trip {rtt_steps} "
+                 "(legend: goodput, share of the link)", fontsize=9)
     return [a["drain"], *(a[f"delivered:{m}"] for m in _MODES),
             *(b[f"occupancy:{m}"] for m in _MODES), b["size"], legend, ax.title]
 

@@ -190,10 +190,10 @@ def _fill_drop_slowdown(fig, drop_rate, n_gpus, penalty_ms):
             artist.set_visible(shown)
         if shown:
             line.set_ydata((base + pen * _mean_drops(p)) / base)
-            texts[i].set_text(f"drop rate {p:.0e} (mean)")
+            texts[i].set_text(f"drop rate {display.fmt_num(p)} (mean)")
     chosen = (base + pen * _mean_drops(float(drop_rate))) / base
     parts["mean"].set_ydata(chosen)
-    texts[1].set_text(f"drop rate {drop_rate:.0e} (mean)")
+    texts[1].set_text(f"drop rate {display.fmt_num(drop_rate)} (mean)")
     p99 = (base + pen * _p99_drops(float(drop_rate))) / base
     parts["p99"].set_ydata(p99)
     st = drop_stats(drop_rate, n_gpus, penalty_ms)
@@ -501,7 +501,8 @@ def _fill_ecmp(fig, flows, paths, qps):
     pm, pp = ecmp_point(flows, paths, qps)
     parts["mark"][0].set_data([qps], [pm])
     parts["mark"][1].set_data([qps], [pp])
-    parts["title"].set_text(f"{flows} flows hashed onto {paths} equal paths; {qps} QP per "
+    parts["title"].set_text(f"{display.fmt_count(flows, 'flow')} hashed onto {paths} equal "
+                            f"paths; {qps} QP per "
                             f"flow: mean {display.fmt_ratio(pm)}, 99th percentile "
                             f"{display.fmt_ratio(pp)} the balanced time")
     return [parts["mean"], parts["p99"], *parts["mark"], parts["title"]]

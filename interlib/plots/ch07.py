@@ -87,13 +87,20 @@ def _fill_ladder(fig, generation, oversubscription):
     ax, y = fig.axes[0], art["y"]
     for name, (line_rate, achieved, label) in art["bars"].items():
         r = rungs.get(name)
-        for a in (line_rate, achieved, label):
+        for a in (line_rate, achieved):
             a.set_visible(r is not None)
         if r is not None:
             line_rate.set_width(r.peak)
             achieved.set_width(r.effective)
             label.set_position((r.peak * 1.15, y[name] + 0.12))
             label.set_text(display.fmt_rate(r.peak))
+            label.set_fontweight("bold")
+            label.set_color(COLORS["black"])
+        else:  # a rung this system does not have: say so, so its row is not a puzzle
+            label.set_position((_LADDER_XLIM[0] * 6, y[name]))
+            label.set_text(f"none in {generation}")
+            label.set_fontweight("normal")
+            label.set_color(COLORS["grey"])
     steps = hierarchy.rung_ratios(generation, oversubscription)
     for i, note in enumerate(art["ratios"]):
         note.set_visible(i < len(steps))

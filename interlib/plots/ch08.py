@@ -45,9 +45,26 @@ def _memoised(func):
 
 # ------------------------------------------------------------- scaling efficiency
 @_memoised
+def fits(model: str = "llama-3-70b", n_gpus=tuple(int(n) for n in GPU_COUNTS)) -> tuple:
+    """Whether Chapter 8's sweep (TP 8, PP 1, dp = n / 8, ZeRO-1, 4,096-token sequences) fits
+    in each H100's HBM at each GPU count (:func:`interlib.steptime.memory_per_gpu`; both
+    fabrics have the same GPU). Weak scaling shards the optimizer state over more
+    replicas, so small counts can fail where large ones fit.
+
+    >>> fits("llama-3-70b", (8, 1024))
+    (False, True)
+    """
+    v.choice("model", model, scaling.MODELS)
+    return tuple(steptime.memory_per_gpu("dgx-h100", model, 8, 1, int(n) // 8).fits
+                 for n in n_gpus)
+
+
+@_memoised
 def _efficiency_sweep(model, mfu, overlap):
-    return tuple(tuple(steptime.scaling_efficiency(fab, model, GPU_COUNTS, tp=8, pp=1,
-                                                   mfu=mfu, overlap=overlap))
+    ok = np.array(fits(model))
+    return tuple(tuple(np.where(ok, steptime.scaling_efficiency(fab, model, GPU_COUNTS, tp=8,
+                                                                pp=1, mfu=mfu,
+                                                                overlap=overlap), np.nan))
                  for fab in _FABRIC_COLORS)
 
 
@@ -55,8 +72,9 @@ def efficiency_sweep(model: str = "llama-3-70b", mfu: float = 0.4,
                      overlap: float = 0.8) -> dict:
     """Scaling efficiency (compute / step) at every :data:`GPU_COUNTS` for each Chapter 8
     fabric: ``{fabric: tuple}``, from :func:`interlib.steptime.scaling_efficiency` (TP 8,
-    PP 1, weak scaling). Memoised: what :func:`scaling_efficiency` draws and its demo
-    summary prints, computed once per setting.
+    PP 1, weak scaling); NaN where the design does not fit in HBM (:func:`fits`): no
+    efficiency for what cannot run. Memoised: what :func:`scaling_efficiency` draws and its
+    demo summary prints, computed once per setting.
 
     >>> e = efficiency_sweep()
     >>> list(e) == list(steptime.FABRICS), len(e["PCIe + 100 GbE"]) == len(GPU_COUNTS)
@@ -105,11 +123,21 @@ def _fill_scaling_efficiency(fig, model, mfu, overlap):
         changed.append(line)
         for n, i in zip(cost.SCALES, _SCALE_INDEX):
             note = next(notes)
-            note.xy = (n, eff[i])
-            note.set_text(display.fmt_pct(eff[i]))
+            ok = eff[i] == eff[i]
+            note.xy = (n, eff[i] if ok else 0.03)
+            note.set_text(display.fmt_pct(eff[i]) if ok else "does not fit")
             changed.append(note)
+    ok = fits(model)
+    bad = [int(n) for n, f in zip(GPU_COUNTS, ok) if not f]
+    if not bad:
+        where = ""
+    elif len(bad) == len(ok):
+        where = "; does not fit in 80 GB at TP 8, PP 1 on any count"
+    else:
+        where = f"; does not fit below {min(n for n, f in zip(GPU_COUNTS, ok) if f):,} GPUs"
     ax.set_title(f"{scaling.model(model).name}: scaling efficiency, MFU "
-                 f"{display.fmt_pct(mfu)}, overlap {display.fmt_pct(overlap)}", fontsize=10)
+                 f"{display.fmt_pct(mfu)}, overlap {display.fmt_pct(overlap)}{where}",
+                 fontsize=10)
     return [*changed, ax.title]
 
 
@@ -125,7 +153,8 @@ def communication_costs(price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_H
                         days: float = 30.0, mfu: float = 0.4, overlap: float = 0.8) -> dict:
     """:func:`interlib.cost.communication_cost` at :data:`interlib.cost.SCALES` for each
     Chapter 8 fabric, ``{fabric: [(n, StepTime, IdleCost), ...]}``, over ``days`` at the
-    reader's price. The step times are memoised per (mfu, overlap); only the pricing
+    reader's price; the cost is None where the design does not fit in HBM (Llama 3 70B on
+    8 GPUs at TP 8). The step times are memoised per (mfu, overlap); only the pricing
     (:func:`interlib.cost.idle_cost`) runs again when the price or the days change.
 
     >>> rows = communication_costs()["PCIe + 100 GbE"]
@@ -137,7 +166,8 @@ def communication_costs(price_per_gpu_hour: float = cost.DEFAULT_PRICE_PER_GPU_H
     v.fraction("mfu", mfu)
     v.fraction("overlap", overlap, allow_zero=True)
     return {fab: [(n, st, cost.idle_cost(n, st.comm_fraction, days * day,
-                                         price_per_gpu_hour)) for n, st in rows]
+                                         price_per_gpu_hour) if st.fits else None)
+                  for n, st in rows]
             for fab, rows in zip(_FABRIC_COLORS, _step_times(mfu, overlap))}
 
 
@@ -172,11 +202,12 @@ def _fill_idle_cost(fig, price_per_gpu_hour, days, mfu, overlap):
     returns the artists it changed (and the bottom spine, which is drawn over the bars)."""
     ax = fig.axes[0]
     rows = communication_costs(price_per_gpu_hour, days, mfu, overlap)
-    vals = [max(ic.dollars_lost, 1.0) for fab_rows in rows.values() for _, _, ic in fab_rows]
+    vals = [max(ic.dollars_lost, 1.0) if ic is not None else None
+            for fab_rows in rows.values() for _, _, ic in fab_rows]
     for bar, label, val in zip(ax.patches, ax.texts, vals):
-        bar.set_height(val)
-        label.set_y(val * 1.15)
-        label.set_text(_dollars(val))
+        bar.set_height(val if val is not None else 1.0)
+        label.set_y(val * 1.15 if val is not None else 1.5)
+        label.set_text(_dollars(val) if val is not None else "does not\nfit in HBM")
     ax.set_title(f"Cost of communication over {days:g} days at ${price_per_gpu_hour:.2f} "
                  "per GPU-hour (your assumption)", fontsize=10)
     return [*ax.patches, ax.spines["bottom"], *ax.texts, ax.title]
@@ -220,7 +251,7 @@ def capstone_design(**params):
     ax.set_ylim(-0.45, 1.0)
     ax.set_xlim(0, 1.04)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: display.fmt_pct(x)))
-    ax.set_xlabel("share of the training step time (100 % = the step)")
+    ax.set_xlabel("share of the training step (100 % = the step)")
     ax.legend(fontsize=8, ncol=6, loc="upper center", frameon=False)
     ax.text(0.5, 0.5, "", ha="center", va="center", fontsize=9, wrap=True,
             transform=ax.transAxes, visible=False)  # shown for an impossible design
@@ -239,12 +270,17 @@ def _fill_capstone_design(fig, **params):
     plotted = [*bars, *ax.lines, ax.get_legend(), note]
     try:
         d = design(**params)
+        why = None if d.fits else (
+            "Does not fit in memory: " + d.step.memory.describe()
+            + ".\nNo step time or efficiency: raise TP or PP, the ZeRO stage, or the GPU's HBM.")
     except ValueError as e:
+        why = f"Not a valid design:\n{e}"
+    if why is not None:
         ax.set_axis_off()
         for a in plotted:
             a.set_visible(False)
         ax.set_title("")
-        error.set_text(f"Not a valid design:\n{e}")
+        error.set_text(why)
         error.set_visible(True)
         return None
     ax.set_axis_on()
@@ -269,10 +305,14 @@ def _fill_capstone_design(fig, **params):
     t = d.tree
     ax.set_title(f"{d.n_gpus:,} GPUs: step {display.fmt_time(s.step)}, efficiency "
                  f"{display.fmt_pct(s.efficiency)} (the black line ends the step)", fontsize=10)
+    bubble, comm_cost = d.waiting_split
     note.set_text(
-        f"Network: {t.switches:,} switches {t.switches_per_tier}, {t.cables:,} cables, "
-        f"{t.tiers} tiers, bisection {display.fmt_rate(t.bisection_per_direction)} per "
-        f"direction\nLost to waiting: {d.idle.gpu_hours_lost:,.0f} GPU-hours = "
-        f"${d.idle.dollars_lost:,.0f} per {display.fmt_time(d.period_s)}; "
-        f"interruption every {display.fmt_time(d.mtbi_s)} on average")
+        f"Network: {capstone.switches_text(t)}, {display.fmt_count(t.cables, 'cable')}, "
+        f"bisection {display.fmt_rate(t.bisection_per_direction)} per direction. "
+        f"Memory: {display.fmt_bytes(s.memory.total)} of "
+        f"{display.fmt_bytes(s.memory.capacity)} per GPU\nNot computing: "
+        f"{display.fmt_pct(1 - s.efficiency)} of GPU time = ${d.not_computing.dollars_lost:,.0f} per "
+        f"{display.fmt_time(d.period_s)} (bubble ${bubble:,.0f}, communication "
+        f"${comm_cost:,.0f}); an interruption every {display.fmt_time(d.mtbi_s)}"
+        .replace("$", r"\$"))  # dollars, not maths
     return [*bars, *ax.lines, ax.spines["left"], ax.title, note]

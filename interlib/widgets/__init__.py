@@ -46,13 +46,20 @@ def show(name: str):
     frames = DemoFrames(demo, bbox)
 
     def _update(_change=None):
-        kw = {k: c.value for k, c in ctrls.items()}
+        kw = {k: demo.controls[k].value_of(c.value) for k, c in ctrls.items()}
+        ranges = demo.ranges(kw)
+        if ranges:  # sliders that follow other controls (linear ones): range, then value
+            for k, (lo, hi) in ranges.items():
+                _set_range(ctrls[k], lo, hi)
+            kw = demo.resolve({k: demo.controls[k].value_of(c.value) for k, c in ctrls.items()})
         # zlib level 1: about twice as fast to encode as the default, a larger image.
         png, alt, summary_text = frames.frame(kw, compress_level=1)
         with plot.hold_sync(), numbers.hold_sync():
             plot.value = _img_html(png, alt)
             numbers.value = _pre_html(summary_text) if summary_text is not None else ""
 
+    for k, (lo, hi) in demo.ranges(demo.defaults()).items():  # at the defaults
+        _set_range(ctrls[k], lo, hi)
     for c in ctrls.values():
         c.observe(_update, names="value")
     from .page import make_box
@@ -62,6 +69,23 @@ def show(name: str):
     if demo.questions:
         parts.append(W.HTML(questions_html(name)))
     return make_box(parts, name)
+
+
+def _set_range(w, lo, hi):
+    """Set a slider's range in values (its value follows into it, as ipywidgets clamps;
+    a log slider's bounds are exponents)."""
+    import math
+
+    import ipywidgets as W
+
+    if isinstance(w, W.FloatLogSlider):
+        lo, hi = math.log10(lo), math.log10(hi)
+    if (w.min, w.max) == (lo, hi):
+        return
+    if hi < w.min:
+        w.min, w.max = lo, hi
+    else:
+        w.max, w.min = hi, lo
 
 
 def questions(name: str):

@@ -15,7 +15,7 @@ def _ring_summary(n, step):
     done = int((collectives.ring_all_reduce_state(n, step) == n).sum())
     moved = step / n
     return (f"{n} GPUs, {step} of {2 * (n - 1)} steps: {done} of {n * n} chunk copies fully "
-            f"reduced; each GPU has sent {moved:.3g} buffers so far "
+            f"reduced; each GPU has sent {display.fmt_count(moved, 'buffer')} so far "
             f"(2(n-1)/n = {collectives.bus_factor('all_reduce', n):.3g} in total)")
 
 
@@ -34,7 +34,8 @@ register(Demo(
       "delay (look at which chunks are outlined at each step), and about how long does the "
       "whole all-reduce then take?",
       A.ring_slow_link)),
-    update=P._fill_ring_all_reduce))
+    update=P._fill_ring_all_reduce,
+    limits=lambda n, step: {"step": (0, 2 * (n - 1))}))
 
 
 def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
@@ -53,10 +54,11 @@ def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
 register(Demo(
     "gradient_sync", P.gradient_sync,
     {"params_billion": FloatSlider(1.0, 1000.0, 70.0, "parameters (billions)", step=0.01,
-                                   log=True),
-     "n_gpus": IntSlider(2, 1024, 8, "GPUs in the ring"),
+                                   log=True, readout_format="num"),
+     "n_gpus": IntSlider(2, 1024, 8, "GPUs in the ring", log=True, readout_format="num"),
      "link": Dropdown(tuple(hierarchy.link_options()), "NVLink 4", "link"),
-     "bytes_per_param": Dropdown((2, 4), 2, "bytes per gradient value")},
+     "bytes_per_param": Dropdown((2, 4), 2, "bytes per gradient value",
+                                 ("2 (bf16)", "4 (fp32)"))},
     _sync_summary,
     (("Move the GPU count from 8 to 1024. Why does the time barely change for large models "
       "but grow for small ones?",
@@ -89,14 +91,15 @@ def _straggler_summary(n_gpus, jitter):
     n_gpus = _gpus(n_gpus)
     t = scaling.expected_step_time(n_gpus, 1.0, jitter)
     sim = P._simulated_step_time(n_gpus, jitter)  # memoised: the figure needs it too
-    return (f"{n_gpus} GPUs with {display.fmt_pct(jitter)} jitter: expected step "
+    return (f"{display.fmt_count(n_gpus, 'GPU')} with {display.fmt_pct(jitter)} jitter: "
+            f"expected step "
             f"{t:.3f}× the mean GPU time (simulation of {scaling.simulation_steps(n_gpus)} steps: "
             f"{sim:.3f}×)")
 
 
 register(Demo(
     "straggler", _straggler,
-    {"n_gpus": FloatSlider(1, 100000, 64, "GPUs", step=0.01, log=True, readout_format=",.0f"),
+    {"n_gpus": FloatSlider(1, 100000, 64, "GPUs", step=0.01, log=True, readout_format="num"),
      "jitter": FloatSlider(0.0, P.STRAGGLER_JITTER_MAX, 0.05, "jitter (std/mean)",
                            step=0.005)},
     _straggler_summary,

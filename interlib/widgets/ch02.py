@@ -14,6 +14,8 @@ from ..units import GB, MiB
 from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch02 as A
 
+_PCIE_LABELS = tuple(f"PCIe {g}" for g in PCIE)
+
 
 def _transfer_summary(gen, lanes, size_gb):
     s = size_gb * GB
@@ -28,9 +30,10 @@ def _transfer_summary(gen, lanes, size_gb):
 
 register(Demo(
     "pcie_transfer", P.pcie_transfer,
-    {"gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation"),
+    {"gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation", _PCIE_LABELS),
      "lanes": Dropdown(pcie.LANES, 16, "lanes"),
-     "size_gb": FloatSlider(1e-6, 100.0, 1.0, "copy size (GB)", step=0.01, log=True)},
+     "size_gb": FloatSlider(1e-6, 100.0, 1.0, "copy size (GB)", step=0.01, log=True,
+                            readout_format="num")},
     _transfer_summary,
     (("Below what copy size does a PCIe 5.0 x16 link deliver less than half its achieved "
       "bandwidth? What sets that size?",
@@ -47,7 +50,8 @@ register(Demo(
 def _uplink_summary(devices, gen, uplink_lanes):
     host = pcie.switch_bandwidth_per_device(devices, gen, "host", uplink_lanes)
     peer = pcie.switch_bandwidth_per_device(devices, gen, "peer", uplink_lanes)
-    return (f"{devices} devices under one PCIe {gen} switch with an x{uplink_lanes} uplink: "
+    return (f"{display.fmt_count(devices, 'device')} under one PCIe {gen} switch with an "
+            f"x{uplink_lanes} uplink: "
             f"{display.fmt_rate(host)} each to or from the host, {display.fmt_rate(peer)} "
             "each between devices under the switch (per direction, achieved)")
 
@@ -55,7 +59,7 @@ def _uplink_summary(devices, gen, uplink_lanes):
 register(Demo(
     "pcie_shared_uplink", P.shared_uplink,
     {"devices": IntSlider(1, 16, 4, "devices transferring"),
-     "gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation"),
+     "gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation", _PCIE_LABELS),
      "uplink_lanes": Dropdown((8, 16), 16, "uplink lanes")},
     _uplink_summary,
     (("Two GPUs and two NICs sit under one switch. The GPUs copy checkpoint shards to host "
@@ -80,7 +84,7 @@ def _ar_summary(size_mib, gpus):
 register(Demo(
     "allreduce_pcie_vs_nvlink", P.allreduce_pcie_vs_nvlink,
     {"size_mib": FloatSlider(0.0625, 16384.0, 1024.0, "buffer per GPU (MiB)", step=0.01,
-                             log=True),
+                             log=True, readout_format="num"),
      "gpus": IntSlider(2, 8, 8, "GPUs")},
     _ar_summary,
     (("At large sizes the PCIe-only box is slower than the NVLink ring by roughly the ratio "

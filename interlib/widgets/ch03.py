@@ -14,6 +14,8 @@ from ..units import GB, MB
 from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch03 as A
 
+_PCIE_LABELS = tuple(f"PCIe {g}" for g in PCIE)
+
 
 def _transfer_summary(gen, size_mb):
     s = size_mb * MB
@@ -29,7 +31,8 @@ def _transfer_summary(gen, size_mb):
 register(Demo(
     "nvlink_transfer", P.nvlink_transfer,
     {"gen": Dropdown(tuple(NVLINK), 4, "NVLink generation"),
-     "size_mb": FloatSlider(0.001, 100000.0, 64.0, "copy size (MB)", step=0.01, log=True)},
+     "size_mb": FloatSlider(0.001, 100000.0, 64.0, "copy size (MB)", step=0.01, log=True,
+                            readout_format="num")},
     _transfer_summary,
     (("From NVLink 1 to NVLink 5, how much faster did a 10 GB copy get? And a 10 kB copy? "
       "Why so different?",
@@ -80,9 +83,10 @@ def _p2p_summary(size_gb, gen, pcie_gen):
 
 register(Demo(
     "p2p_vs_staged", P.p2p_vs_staged,
-    {"size_gb": FloatSlider(1e-6, 100.0, 1.0, "copy size (GB)", step=0.01, log=True),
+    {"size_gb": FloatSlider(1e-6, 100.0, 1.0, "copy size (GB)", step=0.01, log=True,
+                            readout_format="num"),
      "gen": Dropdown(tuple(NVLINK), 4, "NVLink generation"),
-     "pcie_gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation")},
+     "pcie_gen": Dropdown(tuple(PCIE), "5.0", "PCIe generation", _PCIE_LABELS)},
     _p2p_summary,
     (("Why does staging through host memory cost about twice a direct PCIe copy when the "
       "legs do not overlap, and about the same when they do?",

@@ -24,8 +24,9 @@ from .answers import ch04 as A
 def _mesh_summary(n, gen):
     nv = NVLINK[gen]
     pair = nvswitch.mesh_pair_bandwidth(n, gen)
-    return (f"{n} GPUs with {nv.name}: a full mesh needs {nvswitch.mesh_links(n)} links and "
-            f"{nvswitch.mesh_ports_per_gpu(n)} ports per GPU (each GPU has "
+    return (f"{n} GPUs with {nv.name}: a full mesh needs "
+            f"{display.fmt_count(nvswitch.mesh_links(n), 'link')} and "
+            f"{display.fmt_count(nvswitch.mesh_ports_per_gpu(n), 'port')} per GPU (each GPU has "
             f"{nv.links_per_gpu.value:g}); split evenly, a pair gets {display.fmt_rate(pair)} "
             f"per direction vs {display.fmt_rate(nv.per_gpu_per_direction)} through a switch; "
             f"switched: {nvswitch.switch_links(n, gen)} GPU-to-switch links")
@@ -58,10 +59,11 @@ def _nvls_summary(system, gpus, size_mib):
 
 register(Demo(
     "ring_vs_nvls", P.ring_vs_nvls,
-    {"system": Dropdown(P.SYSTEMS, "dgx-h100", "system"),
+    {"system": Dropdown(P.SYSTEMS, "dgx-h100", "system",
+                        tuple(_system(s).title for s in P.SYSTEMS)),
      "gpus": IntSlider(2, P.NVLS_MAX_GPUS, 8, "GPUs (up to the domain size)"),
      "size_mib": FloatSlider(*P.SIZE_MIB_RANGE, 1024.0, "buffer per GPU (MiB)", step=0.01,
-                             log=True)},
+                             log=True, readout_format="num")},
     _nvls_summary,
     (("Why can NVLS busbw exceed the NVLink line rate while the ring's never does?",
       A.nvls_above_line),
@@ -70,7 +72,8 @@ register(Demo(
      ("Slide the buffer down to a few KiB. Below what size does the ring win, and what "
       "does NVLS pay there that the ring does not (compare the two times)?",
       A.nvls_crossover)),
-    update=P._fill_ring_vs_nvls))
+    update=P._fill_ring_vs_nvls,
+    limits=lambda system, gpus, size_mib: {"gpus": (2, _system(system).gpus_per_node)}))
 
 
 def _bisection_summary(domain, k):
@@ -90,13 +93,16 @@ def _bisection_summary(domain, k):
 
 register(Demo(
     "bisection", P.bisection,
-    {"domain": Dropdown(P.DOMAINS, "gb200-nvl72", "NVLink domain"),
+    {"domain": Dropdown(P.DOMAINS, "gb200-nvl72", "NVLink domain",
+                        tuple(NVLINK_DOMAINS[d].name for d in P.DOMAINS)),
      "k": IntSlider(1, max(P._domain(d)[1] for d in P.DOMAINS) - 1,
-                    P._domain("gb200-nvl72")[1] // 2, "GPUs on one side")},
+                    P._domain("gb200-nvl72")[1] // 2, "GPUs on one side", log=True,
+                    readout_format="num")},
     _bisection_summary,
     (("The aggregate is four times the per-direction bisection. Which two factors of two "
       "are those?",
       A.bisection_factors),
      ("A cut of 1 GPU against the rest: what limits it, the switch or the GPU?",
       A.bisection_one)),
-    update=P._fill_bisection))
+    update=P._fill_bisection,
+    limits=lambda domain, k: {"k": (1, int(NVLINK_DOMAINS[domain].gpus.value) - 1)}))

@@ -8,11 +8,13 @@ slider move computes each model once.
 
 from __future__ import annotations
 
-from .. import display, flowcontrol, scaleout, specs, topology
+from .. import capstone, display, flowcontrol, scaleout, specs, topology
 from ..plots import ch05 as P
-from ..units import MiB
+from ..units import Gbit_per_s, MiB
 from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch05 as A
+
+_NICS = ("connectx-6-hdr", "connectx-7", "connectx-8")
 
 
 def _allreduce_summary(nodes, nic, nics_per_node, size_mib):
@@ -32,10 +34,12 @@ register(Demo(
     "ib_allreduce", P.allreduce_multinode,
     {"nodes": Dropdown((2, 4, 8, 16, 32, 64, 128), 16,
                        f"nodes ({specs.system(P.ALLREDUCE_SYSTEM).gpus_per_node} GPUs each)"),
-     "nic": Dropdown(("connectx-6-hdr", "connectx-7", "connectx-8"), "connectx-7", "NIC"),
+     "nic": Dropdown(_NICS, "connectx-7", "NIC",
+                     tuple(f"{specs.NICS[k].name}, {specs.NICS[k].rate.value / Gbit_per_s:g} Gb/s"
+                           for k in _NICS)),
      "nics_per_node": Dropdown((1, 2, 4, 8), 8, "NICs per node"),
      "size_mib": FloatSlider(1.0, 4096.0, 1024.0, "size per GPU (MiB)", step=0.01,
-                             log=True)},
+                             log=True, readout_format="num")},
     _allreduce_summary,
     (("Drop NICs per node from 8 to 1 at 1 GiB. By how much does each time grow? Why is the "
       "growth close to the NIC ratio for most algorithms but not for SHARP?",
@@ -53,21 +57,22 @@ register(Demo(
 def _fat_tree_summary(hosts, radix, oversubscription):
     ft = topology.fat_tree(hosts, radix, oversubscription)
     return (f"{ft.hosts:,} hosts on {radix}-port switches, leaf {ft.leaf_down}:{ft.leaf_up}: "
-            f"{ft.tiers} tier(s), {ft.switches:,} switches "
-            f"({' + '.join(f'{x:,}' for x in ft.switches_per_tier)}), {ft.cables:,} cables, "
+            f"{display.fmt_count(ft.tiers, 'tier')}, {capstone.switches_text(ft)}, "
+            f"{display.fmt_count(ft.cables, 'cable')}, "
             f"bisection {display.fmt_rate(ft.bisection_per_direction)} per direction "
             f"({display.fmt_ratio(ft.bisection_ratio)} of full), "
-            f"up to {ft.max_hops} switch hops")
+            f"up to {display.fmt_count(ft.max_hops, 'switch hop')}")
 
 
 register(Demo(
     "fat_tree", P.fat_tree_sizing,
-    {"hosts": IntSlider(16, 65536, 4096, "hosts (NIC ports)", step=16),
+    {"hosts": IntSlider(16, 65536, 4096, "hosts (NIC ports)", log=True, readout_format="num"),
      "radix": Dropdown((16, 32, 48, 64, 128, 144), 64, "switch radix (ports)"),
-     "oversubscription": Dropdown((1.0, 2.0, 3.0, 7.0), 1.0, "leaf down:up ratio")},
+     "oversubscription": Dropdown((1.0, 2.0, 3.0, 7.0), 1.0, "leaf down:up ratio",
+                                  ("1:1 (non-blocking)", "2:1", "3:1", "7:1"))},
     _fat_tree_summary,
-    (("Double the hosts from 1,024 to 2,048 on 64-port switches, then move one slider step "
-      "further (2,064). What happens to the switch count and the hops, and why?",
+    (("Double the hosts from 1,024 to 2,048 on 64-port switches, then type 2,064 in the "
+      "box beside the slider. What happens to the switch count and the hops, and why?",
       A.fat_tree_step),
      ("Set the leaf ratio to 3:1. How many switches do you save, and what fraction of the "
       "bisection do you give up?",
@@ -92,7 +97,8 @@ def _credit_summary(buffer_packets, load, rtt_steps):
 
 register(Demo(
     "credit_flow", P.credit_flow,
-    {"buffer_packets": IntSlider(1, 128, 32, "receive buffer = credits (packets)"),
+    {"buffer_packets": IntSlider(1, 128, 16, "receive buffer = credits (packets)", log=True,
+                                 readout_format="num"),
      "load": FloatSlider(0.0, 0.9, 0.5, "receiver's port taken by other traffic",
                          step=0.05),
      "rtt_steps": Dropdown((8, 16, 32, 64), 32, "round trip (packet times)")},
@@ -100,8 +106,9 @@ register(Demo(
     (("With no other traffic (load 0), how many credits does the sender need to reach full "
       "rate for each round trip? Compare with the bandwidth-delay product.",
       A.credit_bdp),
-     ("At load 0.5, both senders deliver about the same goodput. What is the lossy sender "
-      "doing with the rest of the link, and who else pays for it?",
+     ("Set the buffer to the round trip (32). At load 0.5 both senders now deliver about "
+      "the same goodput. What is the lossy sender doing with the rest of the link, and who "
+      "else pays for it?",
       A.credit_lossy),
      ("Why does a longer cable (larger round trip) force an InfiniBand switch to have "
       "more buffer per port?",
@@ -117,7 +124,7 @@ def _topologies_summary(hosts, radix, highlight):
         if t is None:
             parts.append(f"{name}: cannot reach {hosts:,} hosts with {radix}-port routers")
             continue
-        parts.append(f"{name}: {t.hosts:,} hosts, {t.switches:,} switches, "
+        parts.append(f"{name}: {t.hosts:,} hosts, {display.fmt_count(t.switches, 'switch')}, "
                      f"{t.cables:,} cables, bisection "
                      f"{display.fmt_rate(t.bisection_per_direction)} per direction "
                      f"({display.fmt_ratio(t.bisection_ratio)} of full), longest path "
@@ -132,7 +139,8 @@ def _topologies_summary(hosts, radix, highlight):
 
 register(Demo(
     "topologies", P.topology_comparison,
-    {"hosts": IntSlider(*P.TOPOLOGY_HOSTS, 4096, "hosts (NIC ports)", step=64),
+    {"hosts": IntSlider(*P.TOPOLOGY_HOSTS, 4096, "hosts (NIC ports)", log=True,
+                        readout_format="num"),
      "radix": Dropdown(P.TOPOLOGY_RADIXES, 64, "switch radix (ports)"),
      "highlight": Dropdown(topology.TOPOLOGIES, "dragonfly", "highlight")},
     _topologies_summary,

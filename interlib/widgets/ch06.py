@@ -12,9 +12,10 @@ from .answers import ch06 as A
 def _drop_summary(drop_rate, n_gpus, penalty_ms):
     packets, base = reliability.drop_step_setup()
     s = P.drop_stats(drop_rate, n_gpus, penalty_ms)  # memoised: shared with the figure
-    return (f"{n_gpus:,} GPUs, drop rate {drop_rate:.0e}, {packets:,} packets per GPU per "
+    return (f"{display.fmt_count(n_gpus, 'GPU')}, drop rate {display.fmt_num(drop_rate)}, "
+            f"{packets:,} packets per GPU per "
             f"step, {display.fmt_time(penalty_ms * ms)} per drop: a step sees a drop "
-            f"somewhere with probability {s.p_step_hit:.3f}; mean step "
+            f"somewhere with probability {display.fmt_num(s.p_step_hit)}; mean step "
             f"{s.mean_slowdown:.3f}× and 99th percentile {s.p99_slowdown:.3f}× the "
             f"drop-free {display.fmt_time(base)} (Monte Carlo: "
             f"{s.mc_mean_step / base:.3f}×, {s.mc_p99_step / base:.3f}×)")
@@ -23,10 +24,10 @@ def _drop_summary(drop_rate, n_gpus, penalty_ms):
 register(Demo(
     "drop_slowdown", P.drop_slowdown,
     {"drop_rate": FloatSlider(*P.DROP_RATE_RANGE, 1e-6, "drop probability per packet",
-                              step=0.1, log=True, readout_format=".1e"),
-     "n_gpus": IntSlider(*P.GPU_RANGE, 1024, "GPUs"),
+                              step=0.1, log=True, readout_format="num"),
+     "n_gpus": IntSlider(*P.GPU_RANGE, 1024, "GPUs", log=True, readout_format="num"),
      "penalty_ms": FloatSlider(*P.PENALTY_MS_RANGE, 1.0, "time lost per drop (ms)",
-                               step=0.1, log=True)},
+                               step=0.1, log=True, readout_format="num")},
     _drop_summary,
     (("At a drop rate of one in a billion, how many GPUs does it take before most steps "
       "contain at least one drop?",
@@ -72,7 +73,8 @@ register(Demo(
 def _dcqcn_summary(senders, kmin_kb, kmax_kb, pmax):
     r = P.dcqcn_run(senders, kmin_kb, kmax_kb, pmax)  # memoised: shared with the figure
     tail = r.tail()
-    text = (f"{senders} senders, Kmin {kmin_kb:g} kB, Kmax {kmax_kb:g} kB, Pmax {pmax:g}, "
+    text = (f"{senders} senders, Kmin {display.fmt_num(kmin_kb)} kB, Kmax "
+            f"{display.fmt_num(kmax_kb)} kB, Pmax {display.fmt_num(pmax)}, "
             f"steady state from {display.fmt_time(r.t[tail][0])} to "
             f"{display.fmt_time(r.t[-1])}: utilisation {display.fmt_pct(r.utilisation)}, "
             f"mean queue {display.fmt_bytes(r.mean_queue)}, fairness (Jain) "
@@ -91,8 +93,9 @@ register(Demo(
     "dcqcn", P.dcqcn,
     {"senders": IntSlider(2, 32, 8, "senders"),
      "kmin_kb": FloatSlider(1.0, 100.0, 5.0, "Kmin (kB)", step=1.0),
-     "kmax_kb": FloatSlider(101.0, 2000.0, 200.0, "Kmax (kB)", step=1.0),
-     "pmax": FloatSlider(0.001, 1.0, 0.01, "Pmax", step=0.001, log=True)},
+     "kmax_kb": FloatSlider(101.0, 2000.0, 200.0, "Kmax (kB)", step=0.01, log=True,
+                            readout_format="num"),
+     "pmax": FloatSlider(0.001, 1.0, 0.01, "Pmax", step=0.01, log=True, readout_format="num")},
     _dcqcn_summary,
     (("Raise Kmax from 200 kB to 2 MB. What happens to the queue, and what does a deeper "
       "queue cost a latency-sensitive small message behind it?",
@@ -112,8 +115,8 @@ def _ecmp_summary(qps, flows, paths):
 
     mean, p99 = P.ecmp_point(flows, paths, qps)
     clean = congestion.ecmp_collision_free_probability(flows, paths) if qps == 1 else None
-    text = (f"{flows} flows of one path's rate hashed onto {paths} equal paths, {qps} queue "
-            f"pair(s) per flow: the transfer takes {display.fmt_ratio(mean)} the perfectly "
+    text = (f"{display.fmt_count(flows, 'flow')} of one path's rate hashed onto {paths} "
+            f"equal paths, {display.fmt_count(qps, 'queue pair')} per flow: the transfer takes {display.fmt_ratio(mean)} the perfectly "
             f"balanced time on average, {display.fmt_ratio(p99)} at the 99th percentile")
     if clean is not None:
         text += f"; no two flows share a path in {display.fmt_pct(clean)} of placements"

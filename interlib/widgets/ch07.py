@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import display, hierarchy, scaling
+from .. import display, hierarchy, scaling, steptime
 from ..specs import studies
 from ..plots import ch07 as P
 from .core import Demo, Dropdown, FloatSlider, register
@@ -41,11 +41,16 @@ register(Demo(
 def _layout_summary(tp, pp, dp, model, oversubscription):
     lay = P._layout_traffic("dgx-h100", model, tp, pp, dp, oversubscription)  # memoised
     parts = "; ".join(f"{p.kind} {display.fmt_bytes(p.bytes)} in "
-                      f"{display.fmt_time(p.time_s)} over {p.rung}" for p in lay.phases)
+                      f"{display.fmt_time(p.time_s)} over {p.rung}" if p.rung != "none" else
+                      f"no {p.kind} traffic ({p.kind.lower()} = 1)" for p in lay.phases)
     bn = lay.bottleneck
-    return (f"{scaling.model(model).name} on {lay.n_gpus:,} DGX H100 GPUs "
-            f"({lay.nodes:,} nodes), per GPU per step: {parts}. Slowest: {bn.kind} over "
-            f"{bn.rung}")
+    mem = steptime.memory_per_gpu("dgx-h100", model, tp, pp, dp)
+    fit = ("fits" if mem.fits else "does NOT fit: this layout cannot train the model, its "
+           "traffic is what it would be")
+    slowest = f"{bn.kind} over {bn.rung}" if bn.time_s > 0 else "nothing is sent"
+    return (f"{scaling.model(model).name} on {display.fmt_count(lay.n_gpus, 'DGX H100 GPU')} "
+            f"({display.fmt_count(lay.nodes, 'node')}), per GPU per step: {parts}. Slowest: "
+            f"{slowest}. Memory: {mem.describe()}: {fit}")
 
 
 register(Demo(
@@ -53,7 +58,8 @@ register(Demo(
     {"tp": Dropdown((1, 2, 4, 8, 16), 8, "tensor parallel"),
      "pp": Dropdown((1, 2, 4, 8), 4, "pipeline parallel"),
      "dp": Dropdown((1, 2, 8, 64, 512), 8, "data parallel"),
-     "model": Dropdown(tuple(scaling.MODELS), "llama-3-70b", "model"),
+     "model": Dropdown(tuple(scaling.MODELS), "llama-3-70b", "model",
+                       tuple(m.name for m in scaling.MODELS.values())),
      "oversubscription": FloatSlider(1.0, 8.0, 1.0, "spine oversubscription (x:1)",
                                      step=0.5)},
     _layout_summary,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from .. import capstone, cost, display, scaling, steptime
+from ..specs import GPUS
 from ..plots import ch08 as P
 from .core import Demo, Dropdown, FloatSlider, IntSlider, register
 from .answers import ch08 as A
+
+_MODEL_NAMES = tuple(scaling.MODELS[m].name for m in scaling.MODELS)
 
 
 def _eff_summary(model, mfu, overlap):
@@ -13,14 +16,15 @@ def _eff_summary(model, mfu, overlap):
     parts = []
     for fab in steptime.FABRICS:
         eff = [sweep[fab][list(P.GPU_COUNTS).index(n)] for n in cost.SCALES]
-        parts.append(f"{fab}: " + ", ".join(f"{n:,} GPUs {display.fmt_pct(e)}"
-                                            for n, e in zip(cost.SCALES, eff)))
+        parts.append(f"{fab}: " + ", ".join(
+            f"{n:,} GPUs {display.fmt_pct(e)}" if e == e else
+            f"{n:,} GPUs does not fit in HBM" for n, e in zip(cost.SCALES, eff)))
     return f"{scaling.model(model).name}, efficiency (compute / step): " + "; ".join(parts)
 
 
 register(Demo(
     "scaling_efficiency", P.scaling_efficiency,
-    {"model": Dropdown(tuple(scaling.MODELS), "llama-3-70b", "model"),
+    {"model": Dropdown(tuple(scaling.MODELS), "llama-3-70b", "model", _MODEL_NAMES),
      "mfu": FloatSlider(0.1, 0.7, 0.4, "MFU of the maths kernels", step=0.05),
      "overlap": FloatSlider(0.0, 1.0, 0.8, "share of DP traffic overlapped", step=0.05)},
     _eff_summary,
@@ -41,7 +45,8 @@ def _cost_summary(price_per_gpu_hour, days, mfu, overlap):
     parts = []
     for fab in steptime.FABRICS:
         parts.append(f"{fab}: " + ", ".join(
-            f"{n:,} GPUs ${ic.dollars_lost:,.0f}" for n, _, ic in costs[fab]))
+            f"{n:,} GPUs ${ic.dollars_lost:,.0f}" if ic is not None else
+            f"{n:,} GPUs does not fit in HBM" for n, _, ic in costs[fab]))
     return (f"Dollars lost to waiting on communication over {days:g} days at "
             f"${price_per_gpu_hour:.2f}/GPU-hour (assumed): " + "; ".join(parts))
 
@@ -69,37 +74,45 @@ def _capstone_summary(**params):
     except ValueError as e:
         return f"Not a valid design: {e}"
     s, t = d.step, d.tree
-    bn = s.layout.bottleneck
-    return (f"{d.n_gpus:,} GPUs, {t.switches:,} switches {t.switches_per_tier}, "
-            f"{t.cables:,} cables, bisection {display.fmt_rate(t.bisection_per_direction)} "
-            f"per direction; step {display.fmt_time(s.step)} (compute "
-            f"{display.fmt_time(s.compute)}, TP {display.fmt_time(s.tp)}, PP "
-            f"{display.fmt_time(s.pp)}, DP {display.fmt_time(s.dp)}, hidden "
-            f"{display.fmt_time(s.hidden)}); slowest {bn.kind} over {bn.rung}; efficiency "
-            f"{display.fmt_pct(s.efficiency)}; lost to waiting "
-            f"${d.idle.dollars_lost:,.0f} per {display.fmt_time(d.period_s)}")
+    head = (f"{display.fmt_count(d.n_gpus, 'GPU')} (TP {d.tp} x PP {d.pp} x DP {d.dp}); "
+            f"network: {capstone.switches_text(t)}, {display.fmt_count(t.cables, 'cable')}, "
+            f"bisection {display.fmt_rate(t.bisection_per_direction)} per direction.\n"
+            f"Memory: {capstone.memory_text(d)}.\n")
+    if not d.fits:
+        return (head + "No step time or efficiency: this design cannot run. Raise TP or PP, "
+                "the ZeRO stage, or pick a GPU with more HBM.")
+    bubble, comm = d.waiting_split
+    return (head + f"Step {display.fmt_time(s.step)} = compute {display.fmt_time(s.compute)}"
+            f" + bubble {display.fmt_time(s.bubble)} + TP {display.fmt_time(s.tp)} + PP "
+            f"{display.fmt_time(s.pp)} + DP {display.fmt_time(s.dp)} − hidden by overlap "
+            f"{display.fmt_time(s.hidden)}; slowest communication: "
+            f"{capstone._slowest(s.layout.bottleneck)}.\n"
+            f"Efficiency (compute / step) {display.fmt_pct(s.efficiency)}: the other "
+            f"{display.fmt_pct(1 - s.efficiency)} of GPU time costs "
+            f"${d.not_computing.dollars_lost:,.0f} per {display.fmt_time(d.period_s)} (bubble "
+            f"${bubble:,.0f}, communication ${comm:,.0f}).")
 
 
 def _capstone(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubscription, model,
-              tp, pp, mfu, overlap, price_per_gpu_hour):
+              tp, pp, zero, mfu, overlap, price_per_gpu_hour):
     return dict(gpu=gpu, nodes=nodes, nics_per_node=nics_per_node, nic_gbps=nic_gbps,
                 fabric=fabric, radix=radix, oversubscription=oversubscription, model=model,
-                tp=tp, pp=pp,
+                tp=tp, pp=pp, zero=zero,
                 mfu=mfu, overlap=overlap, price_per_gpu_hour=price_per_gpu_hour)
 
 
 def _capstone_plot(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubscription, model,
-                   tp, pp, mfu, overlap, price_per_gpu_hour):
+                   tp, pp, zero, mfu, overlap, price_per_gpu_hour):
     return P.capstone_design(**_capstone(gpu, nodes, nics_per_node, nic_gbps, fabric,
-                                         radix, oversubscription, model, tp, pp, mfu,
-                                         overlap, price_per_gpu_hour))
+                                         radix, oversubscription, model, tp, pp, zero,
+                                         mfu, overlap, price_per_gpu_hour))
 
 
 def _capstone_text(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubscription, model,
-                   tp, pp, mfu, overlap, price_per_gpu_hour):
+                   tp, pp, zero, mfu, overlap, price_per_gpu_hour):
     return _capstone_summary(**_capstone(gpu, nodes, nics_per_node, nic_gbps, fabric,
-                                         radix, oversubscription, model, tp, pp, mfu,
-                                         overlap, price_per_gpu_hour))
+                                         radix, oversubscription, model, tp, pp, zero,
+                                         mfu, overlap, price_per_gpu_hour))
 
 
 def _capstone_update(fig, **params):
@@ -108,19 +121,31 @@ def _capstone_update(fig, **params):
 
 
 R = capstone.REFERENCE
+_GPUS = ("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300")
+_RATES = (100.0, 200.0, 400.0, 800.0)
+_FABRIC_LABELS = {"InfiniBand": "InfiniBand",
+                  "InfiniBand + SHARP": "InfiniBand + SHARP (switches reduce)",
+                  "Ethernet": "RoCE Ethernet (same port rate, no SHARP)"}
+_ZERO_LABELS = ("nothing (ZeRO off)", "optimizer state (ZeRO-1)",
+                "+ gradients (ZeRO-2)", "+ weights (ZeRO-3, FSDP)")
 register(Demo(
     "capstone", _capstone_plot,
-    {"gpu": Dropdown(("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300"), R["gpu"], "GPU"),
-     "nodes": IntSlider(1, 2048, R["nodes"], "servers (8 GPUs each)"),
+    {"gpu": Dropdown(_GPUS, R["gpu"], "GPU", tuple(GPUS[g].name for g in _GPUS)),
+     "nodes": IntSlider(1, 2048, R["nodes"], "servers (8 GPUs each)", log=True,
+                        readout_format="num"),
      "nics_per_node": Dropdown((1, 2, 4, 8), R["nics_per_node"], "NICs per server"),
-     "nic_gbps": Dropdown((100.0, 200.0, 400.0, 800.0), R["nic_gbps"], "Gb/s per NIC"),
-     "fabric": Dropdown(tuple(capstone.FABRICS), R["fabric"], "fabric"),
+     "nic_gbps": Dropdown(_RATES, R["nic_gbps"], "port rate per NIC",
+                          tuple(f"{r:g} Gb/s" for r in _RATES)),
+     "fabric": Dropdown(tuple(capstone.FABRICS), R["fabric"], "fabric",
+                        tuple(_FABRIC_LABELS[f] for f in capstone.FABRICS)),
      "radix": Dropdown((32, 64, 128, 144), R["radix"], "switch ports (fat tree)"),
      "oversubscription": FloatSlider(1.0, 7.0, R["oversubscription"],
                                      "leaf oversubscription (x:1)", step=0.5),
-     "model": Dropdown(tuple(scaling.MODELS), R["model"], "model"),
+     "model": Dropdown(tuple(scaling.MODELS), R["model"], "model", _MODEL_NAMES),
      "tp": Dropdown((1, 2, 4, 8), R["tp"], "tensor parallel"),
      "pp": Dropdown((1, 2, 4, 8), R["pp"], "pipeline parallel"),
+     "zero": Dropdown(tuple(steptime.ZERO_STAGES), R["zero"], "sharded over DP (ZeRO)",
+                      _ZERO_LABELS),
      "mfu": FloatSlider(0.1, 0.7, R["mfu"], "MFU", step=0.05),
      "overlap": FloatSlider(0.0, 1.0, R["overlap"], "overlap", step=0.05),
      "price_per_gpu_hour": FloatSlider(0.5, 10.0, cost.DEFAULT_PRICE_PER_GPU_HOUR,

@@ -14,34 +14,70 @@ from typing import Callable
 from .. import _validate as v
 
 
+LOG_DECADES = 2.0
+"""A slider whose range spans more than this many decades must be logarithmic (a linear
+one cannot be set: thousands of values per pixel); tests/test_demo_grid.py checks it."""
+
+JUPYTER_NUM_FORMAT = ",.4r"
+"""The d3 format JupyterLab's slider readouts use for :data:`interlib.display.READOUT_NUM`:
+grouped decimals to 4 significant digits, never an exponent (ipywidgets accepts no d3 ``~``
+and d3's SI form writes 0.0078 as "7.8m"). The readout is editable: type an exact value."""
+
+
+def _check_readout(fmt):
+    from .. import display
+
+    v.instance("readout_format", fmt, str, "a format spec such as '.3g', or 'num'")
+    try:
+        display.fmt_readout(1, fmt)
+    except ValueError:
+        raise ValueError(f"readout_format={fmt!r} must be a format spec such as '.3g', "
+                         "or 'num'") from None
+
+
 @dataclass(frozen=True)
 class IntSlider:
-    """An integer slider from ``min`` to ``max``."""
+    """An integer slider from ``min`` to ``max`` (``log=True``: logarithmic, its value the
+    nearest whole number; the page adds a box to type an exact value)."""
 
     min: int
     max: int
     default: int
     label: str
     step: int = 1
+    log: bool = False
+    readout_format: str = ",d"
 
     def __post_init__(self):
-        v.integer("min", self.min)
+        v.integer("min", self.min, lo=1 if self.log else None)
         v.integer("max", self.max, lo=self.min)
         v.integer("default", self.default, lo=self.min, hi=self.max)
         v.instance("label", self.label, str, "a string")
         v.integer("step", self.step, lo=1)
+        v.flag("log", self.log)
+        _check_readout(self.readout_format)
 
     def values(self):
         """Extremes and default: what the tests try."""
         return sorted({self.min, self.max, self.default})
 
+    def value_of(self, x) -> int:
+        """The control's value from a widget's (a log slider's is a float)."""
+        return int(round(x))
+
     def make(self):
+        import math
+
         import ipywidgets as W
 
+        common = dict(description=self.label, continuous_update=False,
+                      style={"description_width": "initial"}, layout=W.Layout(width="95%"))
+        if self.log:
+            return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
+                                    max=math.log10(self.max), step=0.01,
+                                    readout_format=",.0f", **common)
         return W.IntSlider(value=self.default, min=self.min, max=self.max, step=self.step,
-                           description=self.label, continuous_update=False,
-                           style={"description_width": "initial"},
-                           layout=W.Layout(width="95%"))
+                           **common)
 
 
 @dataclass(frozen=True)
@@ -63,25 +99,28 @@ class FloatSlider:
         v.instance("label", self.label, str, "a string")
         v.positive("step", self.step)
         v.flag("log", self.log)
-        v.instance("readout_format", self.readout_format, str, "a format spec such as '.3g'")
-        try:
-            format(1.0, self.readout_format)
-        except ValueError:
-            raise ValueError(f"readout_format={self.readout_format!r} must be a format spec "
-                             "such as '.3g'") from None
+        _check_readout(self.readout_format)
         if self.log and self.min <= 0:
             raise ValueError(f"min={self.min} must be > 0 for a log slider")
 
     def values(self):
         return sorted({self.min, self.max, self.default})
 
+    def value_of(self, x) -> float:
+        """The control's value from a widget's."""
+        return float(x)
+
     def make(self):
         import math
 
         import ipywidgets as W
 
+        from .. import display
+
+        fmt = JUPYTER_NUM_FORMAT if self.readout_format == display.READOUT_NUM else \
+            self.readout_format
         common = dict(description=self.label, continuous_update=False,
-                      readout_format=self.readout_format,
+                      readout_format=fmt,
                       style={"description_width": "initial"}, layout=W.Layout(width="95%"))
         if self.log:
             return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
@@ -90,27 +129,56 @@ class FloatSlider:
                              **common)
 
 
+def option_label(o) -> str:
+    """How an option reads when no label is given: ``True``/``False`` as ``on``/``off``, a
+    whole float without its ``.0``, numbers grouped; text as it is."""
+    if isinstance(o, bool):
+        return "on" if o else "off"
+    if isinstance(o, float) and o.is_integer():
+        o = int(o)
+    if isinstance(o, int):
+        return f"{o:,}"
+    return str(o)
+
+
 @dataclass(frozen=True)
 class Dropdown:
-    """A choice among ``options``."""
+    """A choice among ``options`` (the values the function gets); ``labels``, if given,
+    are what the reader sees for each (words and units: ``"400 Gb/s"``, a product name
+    instead of a catalogue id), else :func:`option_label` of each."""
 
     options: tuple
     default: object
     label: str
+    labels: tuple | None = None
 
     def __post_init__(self):
         v.items("options", self.options)
         v.instance("label", self.label, str, "a string")
         if self.default not in self.options:
             raise ValueError(f"default={self.default!r} is not one of {self.options}")
+        if self.labels is not None:
+            v.items("labels", self.labels)
+            if len(self.labels) != len(self.options) or \
+                    not all(isinstance(x, str) and x for x in self.labels):
+                raise ValueError(f"labels={self.labels!r} must be one non-empty string per "
+                                 f"option ({len(self.options)})")
 
     def values(self):
         return list(self.options)
 
+    def shown(self) -> list[str]:
+        """What the reader sees for each option."""
+        return list(self.labels) if self.labels is not None else \
+            [option_label(o) for o in self.options]
+
+    def value_of(self, x):
+        return x
+
     def make(self):
         import ipywidgets as W
 
-        return W.Dropdown(options=list(self.options), value=self.default,
+        return W.Dropdown(options=list(zip(self.shown(), self.options)), value=self.default,
                           description=self.label, style={"description_width": "initial"})
 
 
@@ -167,6 +235,11 @@ class Demo:
             (:class:`LiveFigure`; fixed axes limits make this valid). It must give the
             same picture as ``func``; tests/test_demo_updates.py compares the two pixel by
             pixel. Without it, ``show`` calls ``func`` on every move.
+        limits: Optional ``limits(**params) -> {key: (lo, hi)}``: the range of each slider
+            that depends on other controls (a ring's steps on its GPU count, the GPUs on
+            one side on the domain). JupyterLab, the static page and its live mode all
+            move the slider into that range (:meth:`resolve`), so its readout is always
+            the value the figure uses.
     """
 
     name: str
@@ -175,9 +248,31 @@ class Demo:
     summary: Callable | None = None
     questions: tuple = field(default_factory=tuple)
     update: Callable | None = None
+    limits: Callable | None = None
 
     def defaults(self) -> dict:
         return {k: c.default for k, c in self.controls.items()}
+
+    def ranges(self, params: dict) -> dict:
+        """``{key: (lo, hi)}`` of the sliders whose range follows other controls, at the
+        control values ``params`` (``limits(**params)``, each within the slider's own
+        range); empty without a ``limits`` hook."""
+        if self.limits is None:
+            return {}
+        out = {}
+        for key, (lo, hi) in self.limits(**params).items():
+            c = self.controls[key]
+            lo, hi = max(lo, c.min), min(hi, c.max)
+            out[key] = (lo, max(lo, hi))
+        return out
+
+    def resolve(self, params: dict) -> dict:
+        """``params`` with every dependent slider moved into its range at the others'
+        values (:meth:`ranges`): the values the figure uses and the readouts show."""
+        out = dict(params)
+        for key, (lo, hi) in self.ranges(out).items():
+            out[key] = type(self.controls[key].default)(min(max(out[key], lo), hi))
+        return out
 
 
 DEMOS: dict[str, Demo] = {}
@@ -251,6 +346,66 @@ def figure_bbox(fig):
             full.containsy(tight.y0) and full.containsy(tight.y1):
         return full
     return Bbox.union([tight.padded(0.1), full])
+
+
+NARROW_WIDTH_IN = 4.0
+"""Width of a demo's phone figure, inches (384 px at the book's 96 dpi: shown in a
+330-390 px box, its 10-point text stays about 11 px tall)."""
+
+NARROW_BELOW_PX = 600
+"""The page shows the phone figure when the demo's box is narrower than this (CSS px)."""
+
+
+def narrow_figure(fig):
+    """Re-lay ``fig`` out, in place, for a phone: :data:`NARROW_WIDTH_IN` wide, panels
+    side by side stacked into one column (reading order), margins from the text sizes
+    (matplotlib's constrained layout, run once and then frozen, so an ``update`` hook's
+    later changes keep one layout). Returns ``fig``."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.gridspec import GridSpec
+
+    _check_fig(fig)
+    axes = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    w, h = fig.get_size_inches()
+    if not axes:
+        return fig
+    nrows, ncols = axes[0].get_subplotspec().get_gridspec().get_geometry()
+    if ncols > 1:
+        order = sorted(axes, key=lambda a: (a.get_subplotspec().rowspan.start,
+                                            a.get_subplotspec().colspan.start))
+        gs = GridSpec(len(order), 1, figure=fig)
+        for i, ax in enumerate(order):
+            ax.set_subplotspec(gs[i])
+        panel_h = max(2.6, h * NARROW_WIDTH_IN / w * 1.15)
+        height = panel_h * len(order) + 0.4
+    else:
+        height = max(h * 0.85, 2.8 * nrows)
+    # Titles and figure-level notes wrap at the new width; legends get smaller type.
+    titles = [t for ax in axes for t in (ax.title, ax._left_title, ax._right_title)]
+    sup = [fig._suptitle] if getattr(fig, "_suptitle", None) is not None else []
+    for t in [*fig.texts, *titles, *sup]:
+        t.set_wrap(True)
+    for ax in axes:
+        leg = ax.get_legend()
+        if leg is not None:
+            for t in leg.get_texts():
+                t.set_fontsize(min(t.get_fontsize(), 7.5))
+        if leg is not None and getattr(leg, "_ncols", 1) > 3:  # a wide one-row legend
+            handles, labels = ax.get_legend_handles_labels()
+            ax.legend(handles, labels, ncol=3, fontsize=7.5, loc=leg._loc,
+                      frameon=leg.get_frame_on()).set_zorder(leg.get_zorder())
+    # Notes written under the axes (figure text low on the figure) get a band of their own.
+    notes = [t for t in fig.texts if t.get_position()[1] < 0.2]
+    band = 1.1 if notes else 0.0
+    for t in notes:
+        t.set_position((0.03, 0.01))
+        t.set_verticalalignment("bottom")
+    height += band
+    fig.set_size_inches(NARROW_WIDTH_IN, height)
+    fig.set_layout_engine("constrained", rect=(0, band / height, 1, 1 - band / height))
+    (fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)).draw()
+    fig.set_layout_engine("none")
+    return fig
 
 
 def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:
@@ -330,14 +485,17 @@ class LiveFigure:
     Otherwise the whole figure is redrawn (still without building a new one).
     """
 
-    def __init__(self, demo: Demo, bbox=None):
+    def __init__(self, demo: Demo, bbox=None, narrow: bool = False):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.transforms import Bbox
 
         v.instance("demo", demo, Demo, "a widgets.Demo")
         _check_bbox(bbox)
+        v.flag("narrow", narrow)
         self.demo = demo
         self.fig = demo.func(**demo.defaults())
+        if narrow:
+            narrow_figure(self.fig)
         self.canvas = FigureCanvasAgg(self.fig)
         self.bbox = bbox or figure_bbox(self.fig)
         full = Bbox.from_bounds(0, 0, *self.fig.get_size_inches())
@@ -376,13 +534,15 @@ class LiveFigure:
         return buf.getvalue()
 
 
-def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int):
+def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int, narrow: bool = False):
     """``demo.func(**kw)`` drawn once and closed: ``(png, alt, bbox)`` (``bbox=None``:
-    measured on this figure)."""
+    measured on this figure; ``narrow``: laid out for a phone, :func:`narrow_figure`)."""
     import matplotlib.pyplot as plt
 
     fig = demo.func(**kw)
     try:
+        if narrow:
+            narrow_figure(fig)
         bbox = bbox or figure_bbox(fig)
         return figure_png(fig, bbox, compress_level), figure_alt(fig, demo.name, kw), bbox
     finally:
@@ -397,11 +557,13 @@ class DemoFrames:
     :func:`show` (JupyterLab) and :func:`interlib.widgets.live.frame` (the site's live
     demos) both draw through it."""
 
-    def __init__(self, demo: Demo, bbox=None):
+    def __init__(self, demo: Demo, bbox=None, narrow: bool = False):
         v.instance("demo", demo, Demo, "a widgets.Demo")
         _check_bbox(bbox)
+        v.flag("narrow", narrow)
         self.demo = demo
-        self.live = LiveFigure(demo, bbox) if demo.update is not None else None
+        self.narrow = narrow
+        self.live = LiveFigure(demo, bbox, narrow) if demo.update is not None else None
         self.bbox = self.live.bbox if self.live is not None else bbox
 
     def frame(self, kw: dict, compress_level: int = 1) -> tuple[bytes, str, str | None]:
@@ -411,19 +573,23 @@ class DemoFrames:
             png, alt = self.live.frame(kw, compress_level), figure_alt(self.live.fig, demo.name, kw)
         else:
             if self.bbox is None:  # the render area, measured at the defaults
-                self.bbox = _new_frame(demo, demo.defaults(), None, compress_level)[2]
-            png, alt, _ = _new_frame(demo, kw, self.bbox, compress_level)
+                self.bbox = _new_frame(demo, demo.defaults(), None, compress_level,
+                                       self.narrow)[2]
+            png, alt, _ = _new_frame(demo, kw, self.bbox, compress_level, self.narrow)
         return png, alt, (demo.summary(**kw) if demo.summary is not None else None)
 
 
-def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6):
+def render(name: str, params: dict | None = None, bbox=None, compress_level: int = 6,
+           narrow: bool = False):
     """The demo at its defaults updated by ``params``, as ``(img_html, summary_html,
     bbox)``: what :func:`show` puts in its two HTML widgets, and the render area to reuse
-    for the next frame (``bbox=None``: measure it). Exposed for tests and the benchmark."""
+    for the next frame (``bbox=None``: measure it). ``narrow``: the phone layout
+    (:func:`narrow_figure`). Exposed for tests and the benchmark."""
     demo = get(name)
     _check_bbox(bbox)
     v.integer("compress_level", compress_level, lo=0, hi=9)
+    v.flag("narrow", narrow)
     kw = {**demo.defaults(), **_check_params(demo.func, params)}
-    png, alt, bbox = _new_frame(demo, kw, bbox, compress_level)
+    png, alt, bbox = _new_frame(demo, kw, bbox, compress_level, narrow)
     text = _pre_html(demo.summary(**kw)) if demo.summary is not None else ""
     return _img_html(png, alt), text, bbox

@@ -19,7 +19,8 @@ import math
 
 from .. import _validate as v
 
-_FRAMES: dict = {}  # demo name -> its DemoFrames (one live figure per demo, as in show())
+_FRAMES: dict = {}  # (demo name, narrow) -> its DemoFrames (one live figure per demo and
+#                      layout, as in show())
 
 
 def _close(value, bound) -> bool:
@@ -30,8 +31,10 @@ def check_params(name: str, params) -> dict:
     """Every control value of demo ``name``: the defaults updated by ``params``, each value
     checked and typed as its control gives it (IntSlider: int; FloatSlider: float within its
     range, a value outside it by rounding only (1e-9, relative) moved onto the bound;
-    Dropdown: the option itself; TextArea: a string of at most its ``max_chars``). Raises
-    ValueError naming the parameter otherwise."""
+    Dropdown: the option itself; TextArea: a string of at most its ``max_chars``), then
+    every slider whose range follows the others moved into it
+    (:meth:`~interlib.widgets.Demo.resolve`). Raises ValueError naming the parameter
+    otherwise."""
     from .core import Dropdown, FloatSlider, IntSlider, TextArea, get
     demo = get(name)
     v.instance("params", params, dict, "a dict of control values")
@@ -68,14 +71,16 @@ def check_params(name: str, params) -> dict:
             out[key] = value
         else:  # pragma: no cover - Demo controls are one of the four
             raise ValueError(f"control {key!r} has an unknown type {type(control).__name__}")
-    return out
+    return demo.resolve(out)
 
 
-def frame(name: str, params_json: str) -> str:
+def frame(name: str, params_json: str, narrow: bool = False) -> str:
     """Demo ``name`` at the control values ``params_json`` (a JSON object; missing values:
     the defaults), as JSON: ``{"ok": true, "src": PNG data URL, "alt": alt text,
     "summary_html": the numbers as a <pre>, "summary": their text, "params": the values
-    used, as a JSON string}``, or ``{"ok": false, "error": message}``. Never raises."""
+    used, as a JSON string, "ranges": {key: [lo, hi]} of the sliders whose range follows
+    the others}``, or ``{"ok": false, "error": message}``. ``narrow``: the figure laid out
+    for a phone (:func:`interlib.widgets.core.narrow_figure`). Never raises."""
     try:
         v.instance("name", name, str, "a demo name")
         v.instance("params_json", params_json, str, "a JSON object")
@@ -83,24 +88,26 @@ def frame(name: str, params_json: str) -> str:
             params = json.loads(params_json)
         except ValueError as e:
             raise ValueError(f"params_json is not JSON: {e}") from None
-        return json.dumps(_frame(name, params))
+        v.flag("narrow", narrow)
+        return json.dumps(_frame(name, params, narrow))
     except Exception as e:  # noqa: BLE001 - the page shows the message in the demo
         return json.dumps({"ok": False, "error": f"{type(e).__name__}: {e}"})
 
 
-def _frame(name: str, params: dict) -> dict:
+def _frame(name: str, params: dict, narrow: bool = False) -> dict:
     import base64
 
     from .core import DemoFrames, _pre_html, get
     kw = check_params(name, params)
-    frames = _FRAMES.get(name)
+    frames = _FRAMES.get((name, narrow))
     if frames is None:
-        frames = _FRAMES[name] = DemoFrames(get(name))
+        frames = _FRAMES[(name, narrow)] = DemoFrames(get(name), narrow=narrow)
     png, alt, text = frames.frame(kw)
     src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
     return {"ok": True, "src": src, "alt": alt, "summary": text or "",
             "summary_html": _pre_html(text) if text is not None else "",
-            "params": json.dumps(kw)}
+            "params": json.dumps(kw),
+            "ranges": {k: list(r) for k, r in get(name).ranges(kw).items()}}
 
 
 def versions() -> str:

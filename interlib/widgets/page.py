@@ -15,9 +15,16 @@ Control encoding (the contract with the browser script):
 - ``data-kind="float"``: linear ``<input type=range>``; value is the number.
 - ``data-kind="log"``: ``<input type=range>`` over ``log10(value)``; value is
   ``10 ** position`` (the default is exact: ``data-default`` holds it as JSON).
+- ``data-kind="intlog"``: as ``log``, the value rounded to the nearest integer.
 - ``data-kind="choice"``: ``<select>``; each option's ``value`` is the JSON of the Python
-  value (so ``16`` stays an int and ``"5.0"`` a string).
-- ``data-format``: the Python format spec of the readout (``<output>`` beside the slider).
+  value (so ``16`` stays an int and ``"5.0"`` a string), its text the option's label.
+- ``data-format``: the readout's format (``<output>`` beside the slider): a Python format
+  spec, or ``num`` (:func:`interlib.display.fmt_num`).
+- A log slider also has ``<input type=number class="interlib-typed">`` (its ``min``,
+  ``max`` the slider's values): a value typed there is used exactly.
+- A slider whose range follows other controls (``Demo.limits``) has ``data-lo`` and
+  ``data-hi`` (values, not positions) at the defaults; live mode updates them from each
+  frame's ``ranges``.
 - ``data-kind="text"``: a ``<textarea>`` (``maxlength``: the control's ``max_chars``); value
   is its text. Beside it an ``<input type=file data-file-for=ID data-max-chars=N>``: the
   script reads the chosen file in the browser (never uploaded) into that textarea, refusing
@@ -39,11 +46,14 @@ def _attr(value) -> str:
 
 
 def _readout(value, fmt: str) -> str:
-    return format(value, fmt)
+    from .. import display
+
+    return display.fmt_readout(value, fmt)
 
 
-def control_html(demo_name: str, key: str, control) -> str:
-    """One control as a labelled native HTML form field (see the module docstring)."""
+def control_html(demo_name: str, key: str, control, limits=None) -> str:
+    """One control as a labelled native HTML form field (see the module docstring);
+    ``limits``: its ``(lo, hi)`` at the defaults when its range follows other controls."""
     from .core import Dropdown, FloatSlider, IntSlider, TextArea
     v.instance("demo_name", demo_name, str, "a demo name")
     v.instance("key", key, str, "a parameter name")
@@ -53,7 +63,7 @@ def control_html(demo_name: str, key: str, control) -> str:
     if isinstance(control, Dropdown):
         opts = "".join(
             f'<option value="{_attr(json.dumps(o))}"{" selected" if o == control.default else ""}>'
-            f"{html.escape(str(o))}</option>" for o in control.options)
+            f"{html.escape(text)}</option>" for o, text in zip(control.options, control.shown()))
         field = f'<select {common} data-kind="choice">{opts}</select>'
         return f'<div class="interlib-control interlib-choice">{label}{field}</div>'
     if isinstance(control, TextArea):
@@ -64,9 +74,14 @@ def control_html(demo_name: str, key: str, control) -> str:
                   f'<input type="file" id="{cid}-file" data-file-for="{cid}" '
                   f'data-max-chars="{control.max_chars}" accept=".log,.txt,.out,text/plain">')
         return f'<div class="interlib-control interlib-text">{label}{field}{upload}</div>'
-    if isinstance(control, IntSlider):
-        kind, lo, hi, step, pos, fmt = ("int", control.min, control.max, control.step,
-                                        control.default, "d")
+    vlo, vhi = limits if limits is not None else (getattr(control, "min", None),
+                                                  getattr(control, "max", None))
+    if isinstance(control, IntSlider) and control.log:
+        kind, lo, hi, step, pos, fmt = ("intlog", math.log10(vlo), math.log10(vhi), 0.001,
+                                        math.log10(control.default), control.readout_format)
+    elif isinstance(control, IntSlider):
+        kind, lo, hi, step, pos, fmt = ("int", vlo, vhi, control.step,
+                                        control.default, control.readout_format)
     elif isinstance(control, FloatSlider) and control.log:
         kind, lo, hi, step, pos, fmt = ("log", math.log10(control.min), math.log10(control.max),
                                         control.step, math.log10(control.default),
@@ -77,22 +92,37 @@ def control_html(demo_name: str, key: str, control) -> str:
     else:
         raise ValueError(f"control={control!r} must be an IntSlider, FloatSlider, Dropdown or "
                          "TextArea")
+    dep = f' data-lo="{vlo!r}" data-hi="{vhi!r}"' if limits is not None else ""
     field = (f'<input type="range" {common} data-kind="{kind}" data-format="{_attr(fmt)}" '
-             f'min="{lo!r}" max="{hi!r}" step="{step!r}" value="{pos!r}">')
+             f'min="{lo!r}" max="{hi!r}" step="{step!r}" value="{pos!r}"{dep}>')
     out = (f'<output for="{cid}" class="interlib-readout">'
            f"{html.escape(_readout(control.default, fmt))}</output>")
+    typed = ""
+    if control.log:
+        typed = (f'<input type="number" class="interlib-typed" data-for="{cid}" '
+                 f'min="{control.min!r}" max="{control.max!r}" '
+                 f'step="{1 if isinstance(control, IntSlider) else "any"}" '
+                 f'value="{control.default!r}" inputmode="decimal" '
+                 f'aria-label="{_attr(control.label)}: type an exact value">')
     return (f'<div class="interlib-control interlib-slider">{label}'
-            f'<div class="interlib-slider-row">{field}{out}</div></div>')
+            f'<div class="interlib-slider-row">{field}{out}{typed}</div></div>')
 
 
 def static_html(name: str) -> str:
     """The demo at its defaults as static HTML: controls, figure, numbers, questions."""
-    from .core import get, render
+    from .core import NARROW_BELOW_PX, get, render
     from .questions import questions_html
 
     demo = get(name)
     img, text, _ = render(name)
-    controls = "".join(control_html(name, k, c) for k, c in demo.controls.items())
+    phone, _, _ = render(name, narrow=True)
+    # A phone (a box under NARROW_BELOW_PX) gets the figure laid out for its width.
+    src = phone.split('src="', 1)[1].split('"', 1)[0]
+    img = (f'<picture><source media="(max-width: {NARROW_BELOW_PX - 1}px)" srcset="{src}">'
+           f"{img}</picture>")
+    ranges = demo.ranges(demo.defaults())
+    controls = "".join(control_html(name, k, c, ranges.get(k))
+                       for k, c in demo.controls.items())
     defaults = _attr(json.dumps(demo.defaults()))
     return (
         f'<div class="interlib-demo" data-demo="{_attr(name)}" data-defaults="{defaults}">'

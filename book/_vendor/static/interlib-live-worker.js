@@ -142,7 +142,7 @@ self.onmessage = async (event) => {
     let result;
     try {
       if (!frameFn) throw new Error("Python is not running");
-      result = frameFn(m.demo, m.params);
+      result = frameFn(m.demo, m.params, !!m.narrow);
     } catch (err) {
       result = JSON.stringify({ok: false, error: String((err && err.message) || err)});
     }

@@ -7,9 +7,10 @@
 // of every demo on the page recomputes its figure and numbers with interlib's own code.
 //
 // Contract with page.py: div.interlib-demo[data-demo][data-defaults] holds
-// form.interlib-controls (inputs/selects/textareas with data-kind int|float|log|choice|text,
-// data-format,
-// data-default), button.interlib-live-button, span.interlib-live-status[role=status],
+// form.interlib-controls (inputs/selects/textareas with data-kind
+// int|intlog|float|log|choice|text, data-format, data-default; a log slider's
+// input.interlib-typed box for an exact value; data-lo/data-hi on a slider whose range
+// follows other controls), button.interlib-live-button, span.interlib-live-status[role=status],
 // div.interlib-plot (an img) and div.interlib-numbers. This script adds, per demo,
 // div.interlib-live-error[role=alert] (hidden until something fails),
 // progress.interlib-live-progress (while Python loads) and, after each live
@@ -20,6 +21,7 @@
   "use strict";
 
   const script = document.currentScript;
+  const NARROW_BELOW_PX = 600;  // interlib.widgets.core.NARROW_BELOW_PX
   const STATIC = new URL(".", script ? script.src : document.baseURI);
 
   // --- Python-style format specs for the readouts: [,][.precision](d|f|e|g|%) ---------
@@ -54,7 +56,32 @@
     const g = i.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     return (neg ? "-" : "") + g + (f !== undefined ? "." + f : "");
   }
+  // interlib.display.fmt_num, built from the same Python format specs: "1,024", "16.4 k",
+  // "0.0078", "2.5 × 10⁻⁶".
+  const SUP = {"-": "⁻", "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵",
+               "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹"};
+  function fmtNum(x) {
+    const ax = Math.abs(x);
+    if (ax === 0) return "0";
+    if (ax >= 1e4) {
+      for (const [exp, p] of [[9, "G"], [6, "M"], [3, "k"]]) {
+        if (ax >= Math.pow(10, exp) * 0.9995 || exp === 3) {
+          const s = pyFormat(x / Math.pow(10, exp), ".3g");
+          if (s.indexOf("e") < 0 && Math.abs(Number(s)) < 1000) return s + " " + p;
+        }
+      }
+      return pyFormat(x, ",.0f");
+    }
+    if (ax >= 1) {
+      const d = Math.max(0, 2 - Math.floor(Math.log10(ax)));
+      return trimZeros(pyFormat(x, ",." + d + "f"));
+    }
+    if (ax >= 1e-3) return pyFormat(x, ".2g");
+    const [mant, e] = pyFormat(x, ".1e").split("e");
+    return trimZeros(mant) + " × 10" + String(Number(e)).split("").map((c) => SUP[c]).join("");
+  }
   function pyFormat(x, spec) {
+    if (spec === "num") return Number.isFinite(x) ? fmtNum(x) : String(x);
     const m = /^(,?)(?:\.(\d+))?([dfeg%]?)$/.exec(spec || "");
     if (!m || !Number.isFinite(x)) return String(x);
     const comma = m[1] === ",";
@@ -82,13 +109,20 @@
   // A control the reader has not moved has its exact default (data-default), as in
   // JupyterLab: a range input snaps its value to its step grid, which the default (e.g.
   // log10(64) on a 0.01 grid) need not be on.
+  // A value typed into a log slider's box (data-exact) is used as typed.
   function controlValue(el) {
     const kind = el.dataset.kind;
-    if (kind !== "choice" && el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
     if (kind === "choice") return JSON.parse(el.value);
+    if (el.dataset.exact !== undefined) return JSON.parse(el.dataset.exact);
+    if (el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
     if (kind === "text") return el.value;  // a pasted log: stays in this page's worker
     const x = Number(el.value);
-    return kind === "log" ? Math.pow(10, x) : x;
+    if (kind === "log") return Math.pow(10, x);
+    if (kind === "intlog") return Math.round(Math.pow(10, x));
+    return x;
+  }
+  function position(el, value) {  // the range input's position for a value
+    return (el.dataset.kind === "log" || el.dataset.kind === "intlog") ? Math.log10(value) : value;
   }
   function readParams(demo) {
     const params = {};
@@ -99,8 +133,34 @@
   }
   function updateReadout(el) {
     if (el.dataset.kind === "choice") return;
-    const out = el.closest(".interlib-control")?.querySelector("output.interlib-readout");
+    const row = el.closest(".interlib-control");
+    const out = row?.querySelector("output.interlib-readout");
     if (out) out.textContent = pyFormat(controlValue(el), el.dataset.format);
+    const typed = row?.querySelector("input.interlib-typed");
+    if (typed && document.activeElement !== typed) typed.value = String(controlValue(el));
+  }
+  // After a frame: each dependent slider's range, then every slider shows the value used.
+  function applyUsed(demo, r) {
+    let used;
+    try { used = JSON.parse(r.params); } catch (err) { return; }
+    for (const [key, [lo, hi]] of Object.entries(r.ranges || {})) {
+      const el = demo.querySelector(`form.interlib-controls [name="${key}"]`);
+      if (!el) continue;
+      el.dataset.lo = String(lo);
+      el.dataset.hi = String(hi);
+      el.min = String(position(el, lo));
+      el.max = String(position(el, hi));
+    }
+    for (const el of demo.querySelectorAll("form.interlib-controls [data-kind]")) {
+      if (el.dataset.kind === "choice" || el.dataset.kind === "text" || !(el.name in used)) continue;
+      const want = used[el.name], have = controlValue(el);
+      if (have === want || Math.abs(have - want) <= 1e-12 * Math.abs(want)) continue;
+      el.value = String(position(el, want));
+      el.dataset.moved = "1";
+      if (controlValue(el) !== want) el.dataset.exact = JSON.stringify(want);
+      else delete el.dataset.exact;
+      updateReadout(el);
+    }
   }
 
   // --- what each demo shows ---------------------------------------------------------
@@ -277,7 +337,10 @@
     const id = nextId++;
     waiting.set(id, {demo, params});
     demo.querySelector(".interlib-plot")?.setAttribute("aria-busy", "true");
-    worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params});
+    // A box narrower than the page's breakpoint (a phone) gets the phone layout.
+    const plot = demo.querySelector(".interlib-plot");
+    const narrow = !!plot && plot.clientWidth > 0 && plot.clientWidth < NARROW_BELOW_PX;
+    worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params, narrow});
   }
 
   function show(demo, resultText, sent) {
@@ -286,12 +349,15 @@
     try { r = JSON.parse(resultText); } catch (err) { r = {ok: false, error: String(err)}; }
     if (r.ok) {
       const img = demo.querySelector(".interlib-plot img");
+      // The live image replaces both static ones (wide and phone layouts).
+      for (const s of demo.querySelectorAll(".interlib-plot picture source")) s.remove();
       if (img) {
         img.alt = r.alt;
         img.src = r.src;
       }
       const numbers = demo.querySelector(".interlib-numbers");
       if (numbers) numbers.innerHTML = r.summary_html;
+      if (st.queued === null) applyUsed(demo, r);
       st.renders += 1;
       demo.dataset.params = r.params;
       demo.dataset.liveRenders = String(st.renders);
@@ -310,6 +376,22 @@
     }
   }
 
+  // A number typed into a log slider's box: used exactly (interlib checks its range and
+  // says so in the demo if it is outside); the slider moves to it.
+  function typedValue(demo, box) {
+    const el = document.getElementById(box.dataset.for);
+    const x = Number(box.value);
+    if (!el || box.value.trim() === "" || !Number.isFinite(x)) return;
+    const value = el.dataset.kind === "intlog" ? Math.round(x) : x;
+    el.dataset.moved = "1";
+    el.dataset.exact = JSON.stringify(value);
+    if (value > 0) el.value = String(position(el, value));
+    const out = el.closest(".interlib-control")?.querySelector("output.interlib-readout");
+    if (out) out.textContent = pyFormat(value, el.dataset.format);
+    if (phase === "failed") return;
+    request(demo);
+  }
+
   // --- wiring -----------------------------------------------------------------------
   for (const demo of demos) {
     const form = demo.querySelector("form.interlib-controls");
@@ -318,12 +400,17 @@
         const el = e.target;
         if (!el || !el.dataset || !el.dataset.kind) return;
         el.dataset.moved = "1";
+        delete el.dataset.exact;
         updateReadout(el);
         if (phase === "failed") return;
         request(demo);
       });
       form.addEventListener("change", (e) => {  // selects fire change; keep readouts exact
         const el = e.target;
+        if (el && el.classList && el.classList.contains("interlib-typed")) {
+          typedValue(demo, el);
+          return;
+        }
         if (el && el.dataset && el.dataset.kind) { el.dataset.moved = "1"; updateReadout(el); }
       });
     }

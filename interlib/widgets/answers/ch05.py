@@ -139,8 +139,8 @@ def credit_bdp() -> str:
 
 
 def credit_lossy() -> str:
-    buf, load, rtt = (default("credit_flow", k) for k in ("buffer_packets", "load",
-                                                          "rtt_steps"))
+    load, rtt = (default("credit_flow", k) for k in ("load", "rtt_steps"))
+    buf = rtt  # the question's setting: a buffer of one round trip
     runs = P.credit_runs(buf, load, rtt)
     c, lo = runs["credit"], runs["lossy"]
     return (f"At load {load:g} the credit sender delivers {c.goodput:.3f} of the link and "

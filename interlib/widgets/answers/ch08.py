@@ -9,8 +9,9 @@ from ...plots import ch08 as P
 def _eff(model="llama-3-70b", mfu=0.4, overlap=0.8) -> dict:
     sweep = P.efficiency_sweep(model, mfu, overlap)
     counts = list(P.GPU_COUNTS)
-    return {fab: {n: float(sweep[fab][counts.index(n)]) for n in counts}
-            for fab in steptime.FABRICS}
+    return {fab: {n: float(sweep[fab][counts.index(n)]) for n in counts
+                  if sweep[fab][counts.index(n)] == sweep[fab][counts.index(n)]}
+            for fab in steptime.FABRICS}  # only the counts where the model fits in HBM
 
 
 def _fabrics():
