@@ -263,5 +263,5 @@ def test_memory_model_against_the_issue_example():
     assert "does NOT fit" in text and "Efficiency" not in text
     ok = capstone.design()
     assert ok.fits and ok.step.memory.total < GPUS["h100-sxm"].hbm_capacity.value
-    with pytest.raises(ValueError, match="zero"):
+    with pytest.raises(ValueError, match="^zero=4 is out of range"):
         steptime.memory_per_gpu(zero=4)
