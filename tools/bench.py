@@ -408,17 +408,7 @@ def bench_live(moves: int):
                 page.goto(f"{url}/{rel}", wait_until="load")
                 rec.settle(page, quiet_s=0.5)
                 before = len(rec.requests)
-                ms = page.evaluate("""(demo) => new Promise((resolve, reject) => {
-                    const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
-                    const t0 = performance.now();
-                    const obs = new MutationObserver(() => {
-                      if (d.dataset.liveRenders) { obs.disconnect(); resolve(performance.now() - t0); }
-                      else if (d.querySelector('.interlib-live-error:not([hidden])')) {
-                        obs.disconnect(); reject(new Error(d.querySelector('.interlib-live-error').textContent)); }
-                    });
-                    obs.observe(d, {attributes: true, subtree: true, childList: true});
-                    d.querySelector('.interlib-live-button').click();
-                  })""", names[0])
+                ms = page.evaluate(_JS_FIRST_FIGURE, names[0])
                 rec.settle(page, quiet_s=0.5)
                 first.append(ms)
                 sizes.append(_served_bytes(rec.requests[before:]))
