@@ -509,3 +509,25 @@ def test_demo_reports_an_unreadable_log_instead_of_raising():
 
     text = widgets.summary("check_cluster", log=read(A3M).replace("338.82", "3x8.82"))
     assert text.startswith("No comparison: line ") and "3x8.82" in text
+
+
+def test_the_jupyterlab_demo_redraws_when_a_control_moves():
+    """widgets.show's update path reads every control's value through value_of, the text
+    area's too (a missing one left the JupyterLab demo frozen)."""
+    import ipywidgets as W
+
+    from interlib import widgets
+
+    box = widgets.show("check_cluster")
+
+    def walk(w):
+        yield w
+        for c in getattr(w, "children", ()):
+            yield from walk(c)
+
+    parts = list(walk(box))
+    plots = [w for w in parts if isinstance(w, W.HTML)]
+    before = [p.value for p in plots]
+    dropdown = next(w for w in parts if isinstance(w, W.Dropdown))
+    dropdown.index = (dropdown.index + 1) % len(dropdown.options)
+    assert [p.value for p in plots][:2] != before[:2]

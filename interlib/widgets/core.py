@@ -205,6 +205,10 @@ class TextArea:
         """The default text: what the tests try."""
         return [self.default]
 
+    def value_of(self, x) -> str:
+        """The control's value from a widget's: the text as typed."""
+        return x
+
     def make(self):
         import ipywidgets as W
 
