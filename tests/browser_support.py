@@ -454,9 +454,7 @@ class LabNotebook:
         previous one with ``back``);
         ``index`` picks a later slider (or dropdown) instead of the first. Returns the ms
         from the change to a new plot image in the page, or None if none came within 60 s
-        (a bound on a hang, not a speed check: speed is measured in make bench; the first
-        move of the check-your-cluster demo scores the published runs once, which took
-        over 20 s on the shared 2-core machine under the full suite's load)."""
+        (a bound on a hang, not a speed check: speed is measured in make bench)."""
         demo.scroll_into_view_if_needed()
         demo.evaluate(_JS_MOVE, [back, kind, index])
         try:
