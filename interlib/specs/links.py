@@ -8,7 +8,7 @@ derived by the properties below, so a figure lives in exactly one place.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import _validate as v
 from ..units import GB_per_s, Gbit_per_s, GT_per_s, bit, us
@@ -308,10 +308,11 @@ NVLINK_C2C_SUPERCHIP = ChipToChipLink(
          "NVIDIA quotes 900 GB/s (both directions added) for the GB200 superchip's "
          "NVLink-C2C, which joins one Grace CPU and two Blackwell GPUs; how that splits per "
          "GPU is not in our sources (no GB200 host-copy measurement found either)"),
-    Spec(375 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
-         "GH200, host-to-device copy over NVLink-C2C (no GB200 measurement found)"),
-    Spec(297 * GB_per_s, "GB_per_s", "measured", S.SCHIEFFER_GH200, "per direction",
-         "GH200, device-to-host copy over NVLink-C2C (no GB200 measurement found)"),
+    # GH200's measured copies (NVLINK_C2C), stated once: no GB200 measurement was found
+    replace(NVLINK_C2C.measured_h2d,
+            note=NVLINK_C2C.measured_h2d.note + " (no GB200 measurement found)"),
+    replace(NVLINK_C2C.measured_d2h,
+            note=NVLINK_C2C.measured_d2h.note + " (no GB200 measurement found)"),
     "GB200 (GB300 assumed the same: our sources give it no separate figure)", gpus=2)
 """The Grace-to-GPUs link of a GB200 superchip: one figure for two GPUs (issue 28, error
 2). The models give each GPU the even split (:attr:`ChipToChipLink.per_gpu_even_split`),
