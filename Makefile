@@ -43,8 +43,13 @@ $(READER_STAMP): requirements.txt pyproject.toml
 	$(PIP) install --no-deps -e .
 	touch $@
 
+# The developer's lock is complete (every transitive pin, with hashes), so pip installs it
+# without resolving (--no-deps): its resolver in hash-checking mode rejects a package that one
+# dependent asks for with an extra (textual: markdown-it-py[linkify]) and another without.
+# pip check then proves the installed set is consistent.
 $(VENV_STAMP): $(READER_STAMP) requirements-dev.txt
-	$(PIP) install -r requirements.txt -r requirements-dev.txt
+	$(PIP) install --no-deps -r requirements.txt -r requirements-dev.txt
+	$(PIP) check
 	touch $@
 
 # The site, then (book/_ext/lite_launch.py) its JupyterLite edition in _build/html/lite.

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
 OPTS=(--quiet --python-version 3.11 --python-platform x86_64-unknown-linux-gnu
-      --generate-hashes --no-strip-extras)
+      --generate-hashes)
 
 digest() { cat "$@" | sha256sum | cut -d' ' -f1; }
 
