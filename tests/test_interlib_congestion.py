@@ -175,3 +175,77 @@ def test_ecmp_demo_curves_stay_inside_the_fixed_axes():
     assert top < P.ECMP_YLIM[1]
     with pytest.raises(ValueError, match="qps=3"):
         P.ecmp_point(8, 8, 3)
+
+
+# ------------------------------------------- the fluid model against a plain re-statement
+def _dcqcn_reference(senders, capacity=50e9, kmin=5e3, kmax=200e3, pmax=0.01,
+                     duration=80e-3, dt=8e-6, join_time=4e-3, g=1 / 256, cnp=50e-6,
+                     t_alpha=55e-6, t_inc=55e-6, byte_counter=10e6, F=5, rate_ai=None,
+                     mtu=4096.0, buffer_bytes=32e6):
+    """DCQCN's fluid model written out step by step from Zhu et al. 2015 (Sec. 5) and the
+    module docstring, with the paper's defaults (Kmin 5 KB, Kmax 200 KB, Pmax 1 %,
+    g = 1/256, 50 us CNP interval, 55 us alpha and increase timers, 10 MB byte counter,
+    F = 5) and R_AI = 0.1 % of the line rate; 400 GbE = 50 GB/s. Plain powers (1 - p)^k
+    where the module uses log1p/expm1; explicit Euler from the previous step's values;
+    rates held in [1e-6 C, C]. Returns (rates per sender, queue, marking) per step."""
+    rate_ai = 1e-3 * capacity if rate_ai is None else rate_ai
+    steps = int(round(duration / dt))
+    starts = [0.0] * (senders - 1) + [join_time if senders > 1 else 0.0]
+    rc, rt, al = [capacity] * senders, [capacity] * senders, [1.0] * senders
+    q = p = 0.0
+    rates, queue, mark = np.zeros((steps, senders)), np.zeros(steps), np.zeros(steps)
+    for s in range(steps):
+        total = 0.0
+        for i in range(senders):
+            if s * dt < starts[i]:
+                continue
+            r, t, a = rc[i], rt[i], al[i]
+
+            def seen(x):  # a mark among the r x / mtu packets of an interval x
+                return 1 - (1 - p) ** (r * x / mtu)
+            p_cnp, p_alpha, p_t = seen(cnp), seen(t_alpha), seen(t_inc)
+            p_b = 1 - (1 - p) ** (byte_counter / mtu)
+            e = (1 - p_t) / t_inc + (1 - p_b) * r / byte_counter
+            r_new = r - r * a / 2 * p_cnp / cnp * dt + e * (t - r) / 2 * dt
+            t_new = t + (r - t) * p_cnp / cnp * dt + e * (1 - p_t) ** F * rate_ai * dt
+            al[i] = a + g * (p_alpha - a) / t_alpha * dt
+            rc[i] = min(max(r_new, 1e-6 * capacity), capacity)
+            rt[i] = min(max(t_new, 1e-6 * capacity), capacity)
+            rates[s, i] = rc[i]
+            total += rc[i]
+        q = min(max(q + (total - capacity) * dt, 0.0), buffer_bytes)
+        p = 0.0 if q <= kmin else (pmax * (q - kmin) / (kmax - kmin) if q <= kmax else 1.0)
+        queue[s], mark[s] = q, p
+    return rates, queue, mark
+
+
+def _same_run(run, ref):
+    rates, queue, mark = ref
+    assert run.rates == pytest.approx(rates, rel=1e-9, abs=1e-3)
+    assert run.queue == pytest.approx(queue, rel=1e-9, abs=1e-6)
+    assert run.mark == pytest.approx(mark, rel=1e-9, abs=1e-12)
+
+
+def test_dcqcn_defaults_follow_the_fluid_model_step_by_step():
+    # the default run (4 senders, 80 ms at 8 us, joiner at 4 ms, the paper's parameters)
+    r = C.dcqcn(4)
+    _same_run(r, _dcqcn_reference(4))
+    assert r.capacity == 50e9 and list(r.join_times) == [0, 0, 0, 4e-3]
+    assert r.t[1] - r.t[0] == pytest.approx(8e-6) and r.t.size == 10_000
+
+
+def test_dcqcn_every_parameter_reaches_the_fluid_model():
+    # every parameter away from its default, a buffer small enough to fill (so its cap
+    # binds: 3 senders at line rate add 2 x 25 GB/s x 2 us = 100 kB a step) and a single
+    # sender (no incumbents)
+    kw = dict(capacity=25e9, kmin=10e3, kmax=120e3, pmax=0.05, duration=3e-3, dt=2e-6,
+              join_time=0.5e-3, g=1 / 16, cnp=40e-6, t_alpha=60e-6, t_inc=30e-6,
+              byte_counter=1e6, F=2, rate_ai=50e6, mtu=1024.0, buffer_bytes=300e3)
+    names = dict(cnp="cnp_interval", t_alpha="alpha_interval", t_inc="increase_interval",
+                 F="fast_recovery")
+    run = C.dcqcn(3, **{names.get(k, k): x for k, x in kw.items()})
+    ref = _dcqcn_reference(3, **kw)
+    assert ref[1].max() == 300e3          # the cap binds in this run
+    _same_run(run, ref)
+    _same_run(C.dcqcn(1, **{names.get(k, k): x for k, x in kw.items()}),
+              _dcqcn_reference(1, **kw))

@@ -707,3 +707,89 @@ def test_nvlink_defaults_and_copy_times_by_hand():
                  "pcie_p2p": pytest.approx(leg, rel=1e-12),
                  "staged": pytest.approx(leg + 5.7e-6, rel=1e-12),
                  "staged_serial": pytest.approx(2 * leg, rel=1e-12)}
+
+
+# ------------------------------------------------------ PCIe tables and defaults, by hand
+def test_pcie_generation_table_by_hand():
+    # PCI-SIG: 8/16/32/64 GT/s per lane, 128b/130b (Gen 3-5), FLIT 236/256 (Gen 6, PAM4).
+    # x16 per direction: raw = GT/s x 16 / 8; usable = raw x 128/130 (Gen 3: 16 x 0.9846 =
+    # 15.75 GB/s) or x 236/256 (Gen 6: 118 GB/s). TLP payload share at 256-B payloads and
+    # 16-B headers: 128/130 x 256/(256 + 16 + 8) = 90.0 % (Gen 3-5), 236/256 x 256/272 =
+    # 236/272 = 86.8 % (Gen 6); payload = raw x share. Achieved = payload x (Azure's 51 GB/s
+    # over Gen 5's payload rate): Gen 5 is the 51 GB/s itself, Gen 3 a quarter of it,
+    # 12.75 GB/s; Gen 6 111.06 x 51 / 57.61 = 98.3 GB/s. Headline = 2 x raw.
+    t = pcie.generation_table()
+    assert t.columns == [
+        "generation", "per-lane signalling", "encoding", "raw x16, per direction",
+        "after line coding x16, per direction", "TLP payload share (256-B payloads)",
+        "TLP payload x16, per direction", "achieved x16, per direction (model)",
+        "vendor headline, both directions"]
+    assert t.rows == [
+        ["PCIe 3.0", "8 GT/s NRZ", "128b/130b", "16 GB/s", "15.8 GB/s", "90 %", "14.4 GB/s",
+         "12.8 GB/s", "32 GB/s"],
+        ["PCIe 4.0", "16 GT/s NRZ", "128b/130b", "32 GB/s", "31.5 GB/s", "90 %", "28.8 GB/s",
+         "25.5 GB/s", "64 GB/s"],
+        ["PCIe 5.0", "32 GT/s NRZ", "128b/130b", "64 GB/s", "63 GB/s", "90 %", "57.6 GB/s",
+         "51 GB/s", "128 GB/s"],
+        ["PCIe 6.0", "64 GT/s PAM4", "FLIT 236/256", "128 GB/s", "118 GB/s", "86.8 %",
+         "111 GB/s", "98.3 GB/s", "256 GB/s"]]
+    # the caption names the measured system (Azure ND H100 v5) and the Gen 6 GPUs (B300,
+    # GB300: pcie_gen "6.0" in the catalogue)
+    assert t.caption == (
+        "Sources: PCI-SIG base specifications (rates, encodings); Lockwood (Gen 6 FLIT "
+        "layout); Intel (per-TLP overhead). 'After line coding' is not one basis: Gen 3-5 "
+        "lose only 128b/130b, Gen 6's 236/256 also removes its link layer and FEC. The TLP "
+        "payload columns compare like with like at 256-B payloads and 16-B headers (Gen 3-5 "
+        "also pay 8 B of framing, sequence number and LCRC per TLP; their DLLPs are not "
+        "counted, which flatters them slightly). Achieved = TLP payload x the host-copy "
+        "efficiency measured on Gen 5 x16 (Azure ND H100 v5) on the same basis. "
+        "Gen 6 GPUs: B300 and GB300 attach at Gen 6 x16 to a ConnectX-8's built-in "
+        "switch (Hot Chips 2025); no Gen 6 host-copy measurement is in our sources, so its "
+        "achieved figure is an extrapolation.")
+    # at x8 every rate halves and the headings say x8
+    t8 = pcie.generation_table(8)
+    assert t8.columns[3] == "raw x8, per direction"
+    assert t8.rows[2][3:] == ["32 GB/s", "31.5 GB/s", "90 %", "28.8 GB/s", "25.5 GB/s",
+                              "64 GB/s"]
+
+
+def test_pcie_host_copy_table_by_hand():
+    # Azure ND H100 v5: 51 GB/s host to device, 52 back (nvbandwidth); PCIe 5.0 x16 usable
+    # 64 x 128/130 = 63.0 GB/s; 51 / 63.015 = 80.9 %. Bekman: 55.43 / 63.015 = 88.0 %
+    t = pcie.host_copy_table()
+    assert t.columns == ["system", "link", "host to device", "device to host",
+                         "usable line rate", "H2D / usable", "source"]
+    assert t.rows[0] == ["Azure ND H100 v5 (8 x H100 SXM)", "PCIe 5.0 x16", "51 GB/s",
+                         "52 GB/s", "63 GB/s", "80.9 %", "Azure AI-benchmarking-guide"]
+    assert ["8 x H200 node (Bekman)", "PCIe 5.0 x16", "55.4 GB/s", "55.1 GB/s", "63 GB/s",
+            "88 %", "Stas Bekman"] in t.rows
+    assert t.caption == ("All figures per direction; nvbandwidth copy-engine copies from "
+                         "pinned memory.")
+
+
+def test_pcie_box_comparison_table_by_hand():
+    # DGX H100: 8 GPUs, NVLink 4 through NVSwitch, 18 x 25 = 450 GB/s per GPU per
+    # direction; the PCIe-only box: the same 8 GPUs on PCIe 5.0 x16, 63.0 GB/s usable
+    t = pcie.box_comparison_table()
+    assert t.columns == ["system", "GPUs", "GPU-to-GPU path",
+                         "per GPU, per direction (line rate)"]
+    assert t.rows == [
+        ["8 x H100 PCIe-attached, no NVLink (hypothetical, derived)", "8",
+         "PCIe 5.0 x16 only", "63 GB/s"],
+        ["NVIDIA DGX H100", "8", "NVLink 4 via NVSwitch", "450 GB/s"]]
+    assert t.caption == "The PCIe-only box is hypothetical, derived from the DGX H100 entry."
+
+
+def test_pcie_defaults_and_copy_times_by_hand():
+    # defaults: PCIe 5.0 x16 at the achieved 51 GB/s (Azure) + 5.7 us (NCCL's PCI hop,
+    # Ring/Simple); achieved=False: the usable 64 x 128/130 = 63.015 GB/s
+    hop, ach, usable = 5.7e-6, 51e9, 64e9 * 128 / 130
+    assert pcie.effective_bandwidth(1e9) == pytest.approx(1e9 / (hop + 1e9 / ach), rel=1e-9)
+    assert pcie.effective_bandwidth(1e9, "5.0", 16, False) == pytest.approx(
+        1e9 / (hop + 1e9 / usable), rel=1e-9)
+    # x8 halves the rate: 25.5 GB/s; the staged copy pays both legs in full
+    leg8 = hop + 1e9 / 25.5e9
+    assert pcie.effective_bandwidth(1e9, "5.0", 8) == pytest.approx(1e9 / leg8, rel=1e-9)
+    assert pcie.staged_copy_time(1e9, "5.0", 8) == pytest.approx(2 * leg8, rel=1e-9)
+    assert pcie.staged_copy_time(1e9, "4.0", 8, pipelined=True) == pytest.approx(
+        2 * hop + 1e9 / 12.75e9, rel=1e-9)
