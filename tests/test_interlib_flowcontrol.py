@@ -160,3 +160,76 @@ def test_deep_buffer_bad_input(rate):
     from interlib.specs import fabric as F
     with pytest.raises(ValueError, match="^port_rate="):
         F.deep_buffer_queue_bytes(rate)
+
+
+# ------------------------------------------------------- the PFC storm, step by step by hand
+def test_pfc_storm_without_failure_by_hand():
+    # 4 hosts offer 0.6 packets per step, 0.15 each; the uplink (1 per step) carries all
+    # of it at once; host 0's 0.15 reaches the failing receiver, the other 0.45 the
+    # healthy one; no queue ever forms, so nothing pauses and nothing is dropped
+    r = F.pfc_storm(4, 0.6, failure=False)
+    assert r.t.tolist() == list(range(600))
+    assert r.good_rx == pytest.approx(np.full(600, 0.45))
+    assert r.bad_rx == pytest.approx(np.full(600, 0.15))
+    for q in (r.q_leaf, r.q_good, r.q_bad, r.paused_uplink, r.paused_hosts, r.dropped):
+        assert q == pytest.approx(np.zeros(600), abs=1e-12)
+    assert r.pause_steps == 0 and r.watchdog_fired_at == -1
+
+
+def test_pfc_storm_without_watchdog_by_hand():
+    # the failing receiver stops at step 50: after step t its switch-2 queue holds
+    # 0.15 (t - 49) packets; that exceeds XOFF = 40 first at t - 49 = 267, t = 316, when
+    # switch 2 pauses the uplink; from step 317 the healthy receiver gets nothing. Each
+    # host then queues 0.15 a step in switch 1 and exceeds 40 at step 316 + 267 = 583,
+    # when switch 1 pauses all 4 hosts. Link-steps paused: the stuck receiver 550 (steps
+    # 50-599), the uplink 284 (316-599), the hosts 4 x 17 (583-599): 902
+    r = F.pfc_storm(4, 0.6, failure=True, watchdog=False)
+    assert r.bad_rx[:50] == pytest.approx(np.full(50, 0.15)) and not r.bad_rx[50:].any()
+    assert r.q_bad[315] == pytest.approx(0.15 * 266) and r.q_bad[316] == pytest.approx(40.05)
+    assert r.paused_uplink[:316].sum() == 0 and r.paused_uplink[316:].all()
+    assert r.good_rx[:317] == pytest.approx(np.full(317, 0.45))
+    assert not r.good_rx[317:].any()
+    assert r.q_leaf[400] == pytest.approx(4 * 0.15 * (400 - 316))
+    assert r.paused_hosts[:583].sum() == 0 and (r.paused_hosts[583:] == 4).all()
+    assert r.pause_steps == 550 + 284 + 4 * 17
+    assert r.watchdog_fired_at == -1 and not r.dropped.any()
+
+
+def test_pfc_storm_watchdog_by_hand():
+    # the watchdog counts stuck steps from step 50 and fires on the 100th, step 149,
+    # dropping the 0.15 x 100 = 15 packets held (below XOFF: the uplink never paused), then
+    # every 0.15 that arrives for the dead port: 15 + 0.15 x 450 = 82.5 by step 599. The
+    # stuck link counts as paused in steps 50-148 (99 steps; in step 149 the watchdog
+    # takes over). The healthy receiver never notices.
+    r = F.pfc_storm(4, 0.6)
+    assert r.watchdog_fired_at == 149
+    assert r.dropped[148] == 0 and r.dropped[149] == pytest.approx(15)
+    assert r.dropped[-1] == pytest.approx(15 + 0.15 * 450)
+    assert r.good_rx == pytest.approx(np.full(600, 0.45))
+    assert not r.paused_uplink.any() and r.pause_steps == 99
+    # 99 stuck steps' packets before the firing step (50-148), 100 with it
+    assert r.q_bad[148] == pytest.approx(0.15 * 99) and not r.q_bad[149:].any()
+    # a failure that starts later and a shorter watchdog move both by hand: fail at 100,
+    # 20 steps: fires at step 119 with 0.15 x 20 = 3 packets held
+    s = F.pfc_storm(4, 0.6, fail_at=100, watchdog_steps=20)
+    assert s.watchdog_fired_at == 119 and s.dropped[119] == pytest.approx(3)
+    assert s.pause_steps == 19
+
+
+def test_pfc_storm_hysteresis_by_hand():
+    # XOFF 10, XON 5, watchdog after 100 stuck steps: switch 2 holds 0.15 (t - 49) > 10
+    # from t = 116 and pauses the uplink; the watchdog fires at step 149 and empties the
+    # dead port's queue (0.15 x 67 = 10.05 packets: nothing arrived while paused), so
+    # switch 2 holds 0 < XON and resumes the uplink after step 149. Meanwhile each host
+    # queued 0.15 x 33 = 4.95 packets in switch 1 (steps 117-149), below XOFF: no host
+    # pause. With XON = 9.9 instead the uplink would stay paused while switch 2 holds more
+    # than 9.9: the same here, since the queue drops straight to 0
+    r = F.pfc_storm(4, 0.6, xoff=10, xon=5)
+    assert r.paused_uplink[:116].sum() == 0 and r.paused_uplink[116:149].all()
+    assert not r.paused_uplink[149:].any()
+    assert r.dropped[149] == pytest.approx(10.05)
+    assert r.q_leaf[149] == pytest.approx(4 * 4.95)
+    assert not r.paused_hosts.any()
+    # after the resume the uplink drains switch 1's backlog at its full rate of 1 per step
+    assert r.good_rx[150] == pytest.approx(1.0 * 0.75)   # the healthy 3 of 4 hosts' share
+    assert r.pause_steps == 99 + (149 - 116)

@@ -793,3 +793,176 @@ def test_pcie_defaults_and_copy_times_by_hand():
     assert pcie.staged_copy_time(1e9, "5.0", 8) == pytest.approx(2 * leg8, rel=1e-9)
     assert pcie.staged_copy_time(1e9, "4.0", 8, pipelined=True) == pytest.approx(
         2 * hop + 1e9 / 12.75e9, rel=1e-9)
+
+
+# ------------------------------------------------------ NVSwitch tables and figures, by hand
+def test_nvswitch_dgx_h100_wiring_by_hand():
+    # Hot Chips 34 via the scaling book: each GPU's 18 NVLink 4 links split 5 + 4 + 4 + 5
+    # over 4 NVSwitch 3 chips of 64 ports; 8 GPUs: 40 / 32 / 32 / 40 ports used; 5 links x
+    # 8 GPUs x 25 GB/s = 1 TB/s, 4 x 8 x 25 = 800 GB/s; all: 144 of 256 ports, 3.6 TB/s.
+    # The published bisection: 4 GPUs x 450 GB/s x 2 directions = 3.6 TB/s too.
+    t = nvswitch.dgx_h100_wiring()
+    assert t.columns == ["switch chip", "links from each GPU", "GPU ports used",
+                         "ports on the chip", "GPU traffic it carries, per direction"]
+    assert t.rows == [["NVSwitch 0", "5", "40", "64", "1 TB/s"],
+                      ["NVSwitch 1", "4", "32", "64", "800 GB/s"],
+                      ["NVSwitch 2", "4", "32", "64", "800 GB/s"],
+                      ["NVSwitch 3", "5", "40", "64", "1 TB/s"],
+                      ["all 4", "18", "144", "256", "3.6 TB/s"]]
+    assert t.caption == (
+        "Sources: NVIDIA DGX BasePOD RA (4 NVSwitch chips), NVSwitch blog (64 NVLink 4 "
+        "ports per chip), Hot Chips 34 via the scaling book (5 + 4 + 4 + 5 links per GPU). "
+        "The last row's 3.6 TB/s per direction is what all 8 GPUs can inject at once; the "
+        "published bisection, 3.6 TB/s, is a different quantity (half the GPUs sending "
+        "across the middle, both directions added) that happens to have the same value.")
+    assert nvswitch.links_per_gpu_dgx_h100() == 18
+
+
+def test_nvswitch_domain_table_by_hand():
+    # aggregate = n x per-GPU both directions: 8 x 900 GB/s = 7.2 TB/s (DGX H100),
+    # 72 x 1.8 TB/s = 129.6 TB/s (NVL72), 576 x 1.8 = 1,036.8 TB/s; bisection = n/2 x per
+    # GPU per direction: 4 x 450 = 1.8 TB/s, 36 x 900 GB/s = 32.4 TB/s, 288 x 900 = 259 TB/s
+    # (x2 both directions); the 576-GPU domain is multi-tier, assumed non-blocking (marked)
+    t = nvswitch.domain_table()
+    assert t.columns == ["domain", "GPUs", "NVLink", "per GPU, per direction",
+                         "aggregate, both directions", "bisection, per direction",
+                         "bisection, both directions", "headline [kind]", "status"]
+    rows = {r[0]: r for r in t.rows}
+    assert rows["DGX H100 (8 GPUs)"] == [
+        "DGX H100 (8 GPUs)", "8", "NVLink 4", "450 GB/s", "7.2 TB/s", "1.8 TB/s", "3.6 TB/s",
+        "3.6 TB/s [secondary]: bisection bandwidth, both directions added", "shipped"]
+    assert rows["GB200 NVL72 (72 GPUs)"][1:7] == ["72", "NVLink 5", "900 GB/s", "130 TB/s",
+                                                  "32.4 TB/s", "64.8 TB/s"]
+    assert rows["GB200 NVLink domain (576 GPUs)"][4:7] == [
+        "1.04 PB/s", "259 TB/s (if non-blocking)", "518 TB/s (if non-blocking)"]
+    h256 = rows["DGX H100 SuperPOD with NVLink Switch System (256 H100)"]
+    assert h256[4:7] == ["230 TB/s", "not published", "not published"]   # 256 x 900 GB/s
+    assert t.caption.startswith("Aggregate = GPUs x per-GPU bandwidth (both directions); "
+                                "bisection = half the GPUs x per-GPU bandwidth")
+    assert t.caption.endswith("Sources in interlib.specs.inside_box.")
+    assert "upper bound" in t.caption and "GB200 NVL72)" in t.caption
+
+
+def test_nvswitch_scaleup_table_by_hand():
+    # NVIDIA racks: NVLink 5, 18 x 50 GB/s = 900 GB/s per GPU per direction; scale-out per
+    # GPU: ConnectX-7 400 Gb/s = 50 GB/s (GB200 NVL72: 18x), ConnectX-8 800 Gb/s = 100 GB/s
+    # (GB300 NVL72, HGX B300: 9x). Gaudi 3: 21 x 200 GbE = 525 GB/s scale-up, 3 x 200 GbE
+    # = 75 GB/s scale-out: 7x. TPU v5p: 1,200 GB/s bidirectional = 600 each way, DCN 50
+    # Gb/s = 6.25 GB/s: 96x; 8,960 chips a pod
+    t = nvswitch.scaleup_table()
+    assert t.columns == [
+        "domain", "vendor", "accelerators", "scale-up link", "topology",
+        "scale-up per accelerator, per direction", "scale-out per accelerator, per direction",
+        "scale-up ÷ scale-out", "library", "status"]
+    rows = {r[0]: r for r in t.rows}
+    assert rows["NVIDIA GB200 NVL72 (one rack)"] == [
+        "NVIDIA GB200 NVL72 (one rack)", "NVIDIA", "72", "NVLink 5, NVLink Switch",
+        "switched", "900 GB/s", "50 GB/s", "18×", "NCCL", "shipped"]
+    assert rows["NVIDIA HGX B300"][2:9] == ["8", "NVLink 5, NVLink Switch", "switched",
+                                            "900 GB/s", "100 GB/s", "9×", "NCCL"]
+    assert rows["NVIDIA HGX B300"][9].startswith("shipped")
+    assert rows["NVIDIA GB300 NVL72 (one rack)"][6:8] == ["100 GB/s", "9×"]
+    assert rows["Intel Gaudi 3 (HLS-3 box)"][1:9] == [
+        "Intel", "8", "21 of 24 integrated 200 GbE RoCE v2 ports (3 to each of the 7 peers)",
+        "all-to-all", "525 GB/s", "75 GB/s", "7×",
+        "HCCL (Habana Collective Communications Library)"]
+    assert rows["Google Cloud TPU v5p pod"][2] == "8,960"
+    assert rows["Google Cloud TPU v5p pod"][5:8] == ["600 GB/s", "6.25 GB/s", "96×"]
+    assert rows["UALink 200G 1.0 pod (open standard)"][2] == "1,024"
+    # no primary figure: the cells say so instead of a number
+    rubin = rows["NVIDIA Vera Rubin NVL72 (first called NVL144)"]
+    assert rubin[5:8] == ["not in our sources", "not in our sources", "–"]
+    assert rubin[9].startswith("announced")
+    assert t.caption.startswith("Accelerators count packages (NVIDIA's GTC 2025 name "
+                                "'Vera Rubin NVL144' counted dies).")
+    assert t.caption.endswith("Sources in interlib.specs.scaleup and interlib.specs.hardware.")
+    assert "all are per direction here" in t.caption
+
+
+def test_nvswitch_nvls_tables_by_hand():
+    # 2 (n - 1) / (n + 1): 2/3, 6/5, 14/9 = 1.556, 142/73 = 1.945; the ring's is 1
+    t = nvswitch.nvls_factor_table()
+    assert t.columns == ["GPUs", "busbw / wire rate, NVLS (ideal)", "busbw / wire rate, ring"]
+    assert t.rows == [["2", "0.667", "1"], ["4", "1.2", "1"], ["8", "1.56", "1"],
+                      ["72", "1.95", "1"]]
+    assert t.caption == "nccl-tests PR #239: NVLS algbw = B n / (n + 1)."
+    assert nvswitch.nvls_factor_table((3,)).rows == [["3", "1", "1"]]      # 4/4
+    # published busbw: DGX H100 ring 370, NVLS 480 GB/s (nccl-tests#212): 1.30x; NVL72
+    # 680 and 850 GB/s (GTC 2025 S72583): 1.25x. The model's ring on DGX H100 at 8 GiB
+    # reproduces its calibration row (370 GB/s)
+    v = nvswitch.nvls_validation_table()
+    assert v.columns == ["system", "GPUs", "ring, measured", "ring, model", "NVLS, measured",
+                         "NVLS, model", "NVLS / ring, measured", "NVLS / ring, model"]
+    rows = {r[0]: r for r in v.rows}
+    h = rows["dgx-h100"]
+    assert h[:4] == ["dgx-h100", "8", "370 GB/s", "370 GB/s"] and h[4] == "480 GB/s"
+    assert h[6] == "1.3×" and rows["gb200-nvl72"][6] == "1.25×"
+    assert rows["gb200-nvl72"][1:3] == ["72", "680 GB/s"]
+    # the model's ratio column is its own NVLS over ring cell (3 significant figures)
+    for r in v.rows:
+        ring, nvls = (float(r[i].split()[0]) for i in (3, 5))
+        assert float(r[7].rstrip("×")) == pytest.approx(nvls / ring, abs=0.01)
+    assert v.caption.startswith("busbw (nccl-tests definition) for large all-reduces. "
+                                "Sources: nccl-tests#212 (H100), NVIDIA GTC 2025 S72583 via "
+                                "NVIDIA/nccl#1374 (NVL72). ")
+    # a small buffer is latency-bound: the model's ring busbw falls far below the plateau
+    small = {r[0]: r for r in nvswitch.nvls_validation_table(1 << 20).rows}
+    assert float(small["dgx-h100"][3].split()[0]) < 370
+
+
+def test_nvswitch_prose_figures_by_hand():
+    f = nvswitch.prose_figures()
+    # DGX H100: 8 x 900 GB/s = 7.2 TB/s aggregate, 3.6 TB/s bisection headline; NVL72:
+    # 72 x 1.8 TB/s = 130 TB/s over its 36 x 900 GB/s = 32.4 TB/s bisection = 4x;
+    # 9 switch trays x 2 NVSwitch chips = 18 chips; B200 boards carry 2 chips; NVLS from
+    # 5 GPUs in this book's model
+    assert f["dgx_h100_aggregate"] == "7.2 TB/s" and f["dgx_h100_headline"] == "3.6 TB/s"
+    assert f["nvl72_bisection"] == "32.4 TB/s"
+    assert (f["nvl72_switch_trays"], f["nvl72_chips_per_tray"], f["nvl72_switch_chips"]) \
+        == ("9", "2", "18")
+    assert f["b200_board_chips"] == "2" and f["nvls_min_gpus"] == "5"
+    # NVL72 trays: 4 GPUs and 4 ConnectX-7 (50 GB/s each: 50 GB/s per GPU); DGX H100: 8
+    assert (f["nvl72_gpus_per_tray"], f["nvl72_nic"], f["nvl72_nic_per_gpu"],
+            f["dgx_h100_gpus"], f["gh200_gpus"]) == ("4", "ConnectX-7", "50 GB/s", "8", "256")
+    # beyond GB200: GB300 NVL72 per GPU 800 Gb/s = 100 GB/s; Vera Rubin 72 packages;
+    # Gaudi 3 525 / 75 GB/s = 7x in an 8-card box; TPU v5p 8,960 chips at 600 GB/s;
+    # UALink 1.0: 1,024 accelerators
+    assert (f["gb300_nic_per_gpu"], f["vr_gpus"], f["gaudi3_scaleup"], f["gaudi3_scaleout"],
+            f["gaudi3_ratio"], f["gaudi3_box"], f["tpu_pod"], f["tpu_ici"],
+            f["ualink_pod"]) == ("100 GB/s", "72", "525 GB/s", "75 GB/s", "7×", "8", "8,960",
+                                 "600 GB/s", "1,024")
+    for key in ("gb300_status", "vr_status", "ualink_status", "fusion_status"):
+        assert f[key].split(" (")[0] in ("shipped", "announced", "supported")
+    assert f["vr_status"].startswith("announced") and f["ualink_status"].startswith(
+        "announced (2025-04-08")
+
+
+def test_nvswitch_counting_edges_by_hand():
+    # NVLink 4 (default): 18 links of 25 GB/s. Two GPUs in a mesh share all 18 links:
+    # 450 GB/s; eight: floor(18 / 7) = 2 links = 50 GB/s. NVLink 1 (P100): 4 x 20 GB/s;
+    # NVLink 5: 18 x 50 GB/s
+    assert nvswitch.mesh_pair_bandwidth(2) == pytest.approx(450e9)
+    assert nvswitch.mesh_pair_bandwidth(8) == pytest.approx(50e9)
+    assert nvswitch.mesh_pair_bandwidth(np.array([2, 8])) == pytest.approx([450e9, 50e9])
+    assert nvswitch.mesh_pair_bandwidth(2, gen=1) == pytest.approx(80e9)
+    assert nvswitch.mesh_pair_bandwidth(2, gen=5) == pytest.approx(900e9)
+    # through switches every GPU lands all its links: n x links
+    assert nvswitch.switch_links(1) == 18 and nvswitch.switch_links(8, gen=1) == 32
+    assert nvswitch.switch_links(8, gen=5) == 144
+    # one tier: ceil(n x links / ports); a single GPU needs one 64-port chip; one link
+    # per GPU on one-port chips needs a chip per GPU
+    assert nvswitch.switch_chips_needed(1) == 1
+    assert nvswitch.switch_chips_needed(64, 1, 64) == 1
+    assert nvswitch.switch_chips_needed(2, 1, 1) == 2
+    for call, param in [
+            (lambda: nvswitch.mesh_pair_bandwidth(1), "n=1"),
+            (lambda: nvswitch.mesh_pair_bandwidth(8, gen=0), "gen=0"),
+            (lambda: nvswitch.mesh_pair_bandwidth(8, gen=6), "gen=6"),
+            (lambda: nvswitch.switch_links(0), "n=0"),
+            (lambda: nvswitch.switch_links(8, gen=0), "gen=0"),
+            (lambda: nvswitch.switch_links(8, gen=6), "gen=6"),
+            (lambda: nvswitch.switch_chips_needed(0), "n=0"),
+            (lambda: nvswitch.switch_chips_needed(8, 0), "links_per_gpu=0"),
+            (lambda: nvswitch.switch_chips_needed(8, 18, 0), "ports_per_chip=0")]:
+        with pytest.raises(ValueError, match=f"^{param} "):
+            call()
