@@ -233,3 +233,25 @@ def test_pfc_storm_hysteresis_by_hand():
     # after the resume the uplink drains switch 1's backlog at its full rate of 1 per step
     assert r.good_rx[150] == pytest.approx(1.0 * 0.75)   # the healthy 3 of 4 hosts' share
     assert r.pause_steps == 99 + (149 - 116)
+
+
+def test_bounds_and_headroom_edges_by_hand():
+    # a round trip of 2..10,000 packet times; more credits than the round trip cannot
+    # beat the link (min(1, drain, C/R)): 64 credits over 16 steps -> 1, drain 0.5 -> 0.5
+    assert F.bdp_packets(2) == 2 and F.bdp_packets(10_000) == 10_000
+    assert F.credit_throughput_bound(64, 16) == 1.0
+    assert F.credit_throughput_bound(64, 16, 0.5) == 0.5
+    assert F.credit_throughput_bound(np.array([4, 32]), 16).tolist() == [0.25, 1.0]
+    # PFC headroom at the defaults (no reaction time, 4,096-byte frames): 400 Gb/s
+    # = 50 GB/s over 100 m of fibre (1 us round trip at 2e8 m/s) = 50,000 B + 2 x 4,096
+    assert F.pfc_headroom_bytes(50e9, 100) == pytest.approx(50_000 + 8192)
+    assert F.pfc_headroom_bytes(50e9, 100, 1e-6, 9000) == pytest.approx(100_000 + 18_000)
+    for call, param in [(lambda: F.bdp_packets(1), "rtt_steps=1"),
+                        (lambda: F.bdp_packets(10_001), "rtt_steps=10001"),
+                        (lambda: F.credit_throughput_bound(0, 16), "credits=0"),
+                        (lambda: F.credit_throughput_bound(4, 16, 0), "drain=0"),
+                        (lambda: F.pfc_headroom_bytes(0, 100), "link_rate=0"),
+                        (lambda: F.pfc_headroom_bytes(1e9, 100, -1), "response_s=-1"),
+                        (lambda: F.pfc_headroom_bytes(1e9, 100, 0, 0), "mtu_bytes=0")]:
+        with pytest.raises(ValueError, match=f"^{param}"):
+            call()
