@@ -20,6 +20,38 @@ which tests to run, and no ``pyproject.toml`` (so pytest does not add the book's
 "before" figures were measured). mutmut keeps its results in the scratch directory and
 re-runs only what changed, so a second run after adding a test is quick.
 
+``specs/calibration`` has no score, and cannot get one from mutmut 3 (checked at 0050a06:
+91 mutants generated, none runnable; "FAILED: Unable to force test failures"):
+
+* mutmut 3 mutates code inside functions only; a module-level assignment is never mutated.
+  Nearly all of calibration.py is module-level data: ``Spec(0.92, ...)`` literals, dicts of
+  them, and constants read from ``interlib/data/crossval.json``. Its only functions,
+  ``_lat``, ``_caps`` and ``_extend`` (the 91 mutants), are helpers that build those
+  constants while the module is imported.
+* mutmut 3 switches a mutant on at call time: each mutated function is a trampoline that
+  reads ``MUTANT_UNDER_TEST`` when called, in a child forked from the process that ran the
+  clean tests, where interlib is already imported. The import-time helpers never run again
+  in the child, so no mutant can take effect, and mutmut's forced-failure check (every
+  trampoline raises; some test must fail) finds no mutated function called by any test and
+  refuses to start.
+* Restructuring does not fix this: moving the values into functions called at import is
+  the same situation (import precedes the fork), and computing them on every access would
+  not reach the model either, since the model modules bind them at their own import
+  (``pcie.LATENCY = C.HOP_LATENCY[...]``, ``collectives``' tables).
+
+What guards the calibration constants instead (all in ``make test``): the calibration
+reproduction tests in tests/test_interlib_collectives.py (rows V9-01 ring within 1 %, the
+NVLS rows V1-24/V9-02 between NCCL's asymptote and 1 % below it, A100 V9-03 within 1 % of
+its input, the 1 KiB all-reduce latency within the source's two-decimal precision: the
+launch overhead +40 % fails it); tests/test_validation.py's
+``test_every_calibrated_constant_is_fitted_by_the_procedure`` (every fitted constant equals
+``interlib.crossval.fit``'s value); tests/test_crossval.py (the fit reproduces the
+catalogue's constants); tests/test_interlib_specs.py (every Spec, calibration's included,
+has a source, a known kind and a direction); and the ratchets on the model's
+cross-validated misses in tests/test_crossval.py.
+A mutation measure of this data would need a different tool: one fresh interpreter per
+perturbed literal (the whole test selection re-imported each time), not mutmut.
+
 Writes ``_build/mutation.json`` (per module: killed / survived / timeout / no tests /
 equivalent / score, and the surviving mutants' names) and, with ``--readme``, the table in
 README.md between ``<!-- mutation:start -->`` and ``<!-- mutation:end -->``.
@@ -243,7 +275,8 @@ def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
         return {"module": module, "tests": _tests_for(module), "mutants": total, **counts,
                 "score": None, "survivors": [], "equivalents_not_found": stale,
                 "note": "not measurable with mutmut 3: no test can reach a mutant (the "
-                        "module's functions run only at import)"}
+                        "module's values are module-level data, its functions run only "
+                        "at import, before mutmut forks; see this file's docstring)"}
     judged = total - counts["equivalent"]
     detected = counts["killed"] + counts["timeout"]
     return {"module": module, "tests": _tests_for(module), "mutants": total, **counts,
