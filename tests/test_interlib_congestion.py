@@ -249,3 +249,30 @@ def test_dcqcn_every_parameter_reaches_the_fluid_model():
     _same_run(run, ref)
     _same_run(C.dcqcn(1, **{names.get(k, k): x for k, x in kw.items()}),
               _dcqcn_reference(1, **kw))
+
+
+def test_run_statistics_by_hand():
+    # a hand-made 8-step run, capacity 10: fair share 5 for 2 senders; the joiner starts
+    # at t = 2 s. Last quarter = steps 6 and 7.
+    t = np.arange(8.0)
+    inc = [10, 10, 8, 6, 5, 5, 4.9, 4.9]
+    new = [0, 0, 9, 7, 5.2, 4.9, 5.1, 5.0]
+    r = C.DCQCNRun(t, np.column_stack([inc, new]), np.array([0, 0, 1, 2, 3, 4, 6, 8.0]),
+                   np.zeros(8), 10.0, np.array([0.0, 2.0]))
+    assert r.tail() == slice(6, 8) and r.tail(0.5) == slice(4, 8)
+    # within 5 % (0.25) of 5 from step 4 on (step 3 is 2 away): settled 4 - 2 = 2 s after
+    # joining; within 3 % (0.15) only from step 5: 3 s; within 50 % from step 3: 1 s
+    assert r.settle_time() == 2.0
+    assert r.settle_time(0.03) == 3.0 and r.settle_time(0.5) == 1.0
+    assert r.joiner_share == pytest.approx((5.1 + 5.0) / 2 / 5)
+    assert r.utilisation == pytest.approx((10.0 + 9.9) / 2 / 10)
+    assert r.mean_queue == pytest.approx(7.0) and r.queueing_delay == pytest.approx(0.7)
+    # Jain: (4.9 + 5.05)^2 / (2 (4.9^2 + 5.05^2))
+    assert r.fairness == pytest.approx(9.95**2 / (2 * (4.9**2 + 5.05**2)))
+    # not settled at the end: nan; no traffic at all counts as fair
+    late = C.DCQCNRun(t, np.column_stack([inc, new[:-1] + [9.0]]), np.zeros(8), np.zeros(8),
+                      10.0, np.array([0.0, 2.0]))
+    assert np.isnan(late.settle_time())
+    idle = C.DCQCNRun(t, np.zeros((8, 2)), np.zeros(8), np.zeros(8), 10.0,
+                      np.array([0.0, 2.0]))
+    assert idle.fairness == 1.0
