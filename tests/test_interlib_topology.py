@@ -216,3 +216,69 @@ def test_llama3_dp_group_spans_more_than_one_meta_pod():
     assert St.llama3_dp_span_servers(16) == 128 * 8
     with pytest.raises(ValueError, match="gpus_per_server=0"):
         St.llama3_dp_span_servers(0)
+
+
+# ------------------------------------------------- every field of small builds, by hand
+def test_fat_tree_every_field_by_hand():
+    R = 50e9   # one NDR 4x port, 400 Gb/s
+    # one 64-port switch for 10 hosts: 10 cables, 5 links across the middle
+    assert T.fat_tree(10, 64) == T.FatTree(10, 64, 1, (1,), 1, 10, 0, 10, 10, 0, 1.0, 5,
+                                           5 * R, 5 * R, 1, 64, R)
+    # 1,000 hosts, 3:1 leaves of 48 down + 16 up: ceil(1000 / 48) = 21 leaves, 336
+    # uplinks, ceil(336 / 64) = 6 spines; 336 / 2 = 168 links across the middle of
+    # 500 wanted; at most 64 x 48 = 3,072 hosts on two tiers
+    assert T.fat_tree(1000, 64, 3.0) == T.FatTree(
+        1000, 64, 2, (21, 6), 27, 1000, 336, 1336, 48, 16, 3.0, 168, 168 * R, 500 * R, 3,
+        3072, R)
+    # 3,000 hosts of 32-port switches: two tiers hold 32 x 16 = 512, three 8,192;
+    # 188 leaves (3,008 uplinks), 188 middle switches, ceil(3008 / 32) = 94 at the top
+    ft = T.fat_tree(3000, 32)
+    assert (ft.tiers, ft.switches_per_tier, ft.switches, ft.switch_cables, ft.cables) == \
+        (3, (188, 188, 94), 470, 6016, 9016)
+    assert (ft.bisection_links, ft.max_hops, ft.max_links, ft.max_hosts) == \
+        (1500, 5, 6, 8192)
+    # forcing a fourth tier adds a tier of 94 more switches: ceil(3008 / 16) = 188 in the
+    # third and ceil(3008 / 32) = 94 on top
+    assert T.fat_tree(3000, 32, tiers=4).switches_per_tier == (188, 188, 188, 94)
+    assert T.fat_tree(10, 64, link_rate=1e9).bisection_per_direction == 5e9
+
+
+def test_dragonfly_every_field_by_hand():
+    R = 50e9
+    # p = 4, a = 8, h = 4: 33 groups of 8 routers of 4 + 7 + 4 = 15 ports; 1,056 hosts;
+    # local links 33 x 8 x 7 / 2 = 924; global 33 x 8 x 4 / 2 = 528; 16 x 17 group
+    # pairs across the middle, one link each
+    assert T.dragonfly(4, 8, 4) == T.Dragonfly(4, 8, 4, 33, 15, 1056, 264, 924, 528, 2508,
+                                               272, 272 * R, 528 * R, 3, R, 1)
+    # 9 groups: 36 pairs; one link each, or every port used: 32 // 8 = 4 per pair
+    one = T.dragonfly(4, 8, 4, groups=9)
+    spread = T.dragonfly(4, 8, 4, groups=9, spread_global=True)
+    assert (one.global_cables, one.bisection_links, one.links_per_group_pair) == (36, 20, 1)
+    assert (spread.global_cables, spread.bisection_links, spread.links_per_group_pair) == \
+        (144, 80, 4)
+    assert (spread.hosts, spread.local_cables) == (288, 252)
+    assert T.dragonfly(4, 8, 4).max_links == 5 and T.dragonfly(1, 1, 1).max_links == 3
+    # the largest balanced dragonfly of 64-port routers: p = h = 16, a = 32, 513 groups
+    b = T.balanced_dragonfly(64)
+    assert (b.p, b.a, b.h, b.groups, b.hosts) == (16, 32, 16, 513, 262_656)
+    assert T.dragonfly_for(10_000_000, 64) is None
+    assert T.dragonfly_for(1, 64).groups == 2
+
+
+def test_torus_every_field_by_hand():
+    R = 50e9
+    # 2 x 3 x 1: 6 nodes; size 2 gives 1 link per line (3 lines), size 3 a ring of 3
+    # (2 lines: 6 links), size 1 none: 9 cables, 1 + 2 neighbour links per node; halving
+    # the 3-ring cuts 2 links on each of its 2 lines: 4; diameter 1 + 1; mean hops
+    # 1 x 1 / 2 + 1 x 2 / 3
+    assert T.torus((2, 3, 1)) == T.Torus((2, 3, 1), 6, 0, 3, 9, 4, 4 * R, 3 * R, 2,
+                                         0.5 + 2 / 3, R)
+    assert T.torus((2, 2)).bisection_links == 2          # size 2: one link per line
+    assert T.torus((1,)).bisection_links == 0 and T.torus((1,)).cables == 0
+    five = T.torus(5)                                     # a scalar is one dimension
+    assert (five.dims, five.cables, five.bisection_links, five.max_hops) == ((5,), 5, 2, 2)
+    assert five.mean_hops == pytest.approx(2 * 3 / 5) and five.max_links == 2
+    # the most cube-like 3D torus: 10^3 for 1,000; 900 fits 10 x 10 x 9; 1 is 1 x 1 x 1
+    assert T.cube_torus(1000).dims == (10, 10, 10)
+    assert T.cube_torus(900).dims == (10, 10, 9)
+    assert T.cube_torus(1).dims == (1, 1, 1)
