@@ -966,3 +966,60 @@ def test_nvswitch_counting_edges_by_hand():
             (lambda: nvswitch.switch_chips_needed(8, 18, 0), "ports_per_chip=0")]:
         with pytest.raises(ValueError, match=f"^{param} "):
             call()
+
+
+def test_nvswitch_remaining_edges_by_hand(monkeypatch):
+    from interlib.specs import system
+    # one GPU needs no mesh ports; none is not a count
+    assert nvswitch.mesh_ports_per_gpu(1) == 0
+    with pytest.raises(ValueError, match="^n=0 "):
+        nvswitch.mesh_ports_per_gpu(0)
+    # one GPU: 2 x 0 / 2 = 0
+    assert nvswitch.nvls_factor_table((1,)).rows == [["1", "0", "1"]]
+    # the default system is DGX H100: its ring at 8 GiB reproduces the calibration row
+    # (370 GB/s, within 1 %); on 4 of its 8 GPUs a ring sends 2 x 3/4 of the buffer instead
+    # of 2 x 7/8 at about the same busbw: (3/4) / (7/8) = 0.857 of the time
+    p8 = nvswitch.ring_vs_nvls(8 * 2**30)
+    assert p8["ring"].busbw == pytest.approx(370e9, rel=0.01)
+    p4 = nvswitch.ring_vs_nvls(8 * 2**30, "dgx-h100", 4)
+    assert p4["ring"].time_s / p8["ring"].time_s == pytest.approx(0.75 / 0.875, rel=0.01)
+    assert nvswitch.ring_vs_nvls(1e9, gpus=1)["ring"].busbw == 0     # nothing to exchange
+    with pytest.raises(ValueError, match="^gpus=0 "):
+        nvswitch.ring_vs_nvls(1e9, gpus=0)
+    # a 1-byte buffer is allowed in the validation table; half a byte is not
+    assert len(nvswitch.nvls_validation_table(1).rows) == 2
+    with pytest.raises(ValueError, match="^size_bytes=0.5 "):
+        nvswitch.nvls_validation_table(0.5)
+    # model ratios are printed to 3 significant figures, like the measured ones
+    for r in nvswitch.nvls_validation_table().rows:
+        assert len(r[7].rstrip("×").replace(".", "").lstrip("0")) <= 3
+    assert nvswitch.nvls_validation_table().caption.endswith(
+        "The gb200-nvl72 measurements are assumed to use all 72 GPUs of the domain (the "
+        "source does not state the GPU count).")
+    # the scale-up table shows the catalogue's status, and "shipped" where it has none
+    rows = {r[0]: r for r in nvswitch.scaleup_table().rows}
+    assert system("gb200-nvl72").status is None
+    assert rows["NVIDIA GB300 NVL72 (one rack)"][9] == str(system("gb300-nvl72").status)
+    assert rows["NVIDIA GB300 NVL72 (one rack)"][9] != "shipped"
+    assert nvswitch.scaleup_table().caption == (
+        "Accelerators count packages (NVIDIA's GTC 2025 name 'Vera Rubin NVL144' counted "
+        "dies). Vendors quote scale-up bandwidth with both directions added (NVLink, TPU "
+        "ICI) or per direction (Intel's 'unidirectional'); all are per direction here. "
+        "'Not in our sources': no primary figure was read, so none is printed. Sources in "
+        "interlib.specs.scaleup and interlib.specs.hardware.")
+    assert nvswitch.domain_table().caption == (
+        "Aggregate = GPUs x per-GPU bandwidth (both directions); bisection = half the "
+        "GPUs x per-GPU bandwidth, which holds for one tier of switches (non-blocking "
+        "by construction). For domains whose switches span several tiers the "
+        "bisection depends on how the tiers are wired: where our sources do not give "
+        "it, it is not computed, or (marked) computed assuming a non-blocking fabric, "
+        "an upper bound. Status: whether the domain was sold (the 256-GPU Hopper "
+        "NVLink Switch Systems were announced but not shipped as products; the "
+        "first multi-node NVLink product is GB200 NVL72). Sources in "
+        "interlib.specs.inside_box.")
+    # the wiring table refuses a split that does not match the chip count
+    monkeypatch.setattr(nvswitch, "DGX_H100_LINKS_PER_SWITCH",
+                        nvswitch.DGX_H100_LINKS_PER_SWITCH[:3])
+    with pytest.raises(ValueError, match="^DGX_H100_LINKS_PER_SWITCH has 3 entries, but "
+                                         "NVSWITCH.3..chips_per_board = 4$"):
+        nvswitch.dgx_h100_wiring()
