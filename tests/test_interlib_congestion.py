@@ -276,3 +276,24 @@ def test_run_statistics_by_hand():
     idle = C.DCQCNRun(t, np.zeros((8, 2)), np.zeros(8), np.zeros(8), 10.0,
                       np.array([0.0, 2.0]))
     assert idle.fairness == 1.0
+
+
+def test_settle_time_three_senders_by_hand():
+    # 3 senders on capacity 15: fair share 5; the joiner (last column) starts at t = 2;
+    # the incumbents sit at 7.5, 2.5 away from fair
+    t = np.arange(8.0)
+    inc = [7.5] * 8
+    new = [0, 0, 5, 7.5, 5, 5, 5, 5]
+    r = C.DCQCNRun(t, np.column_stack([inc, inc, new]), np.zeros(8), np.zeros(8), 15.0,
+                   np.array([0.0, 0.0, 2.0]))
+    # within 5 % (0.25) from t = 4: 2 s after joining; within 50 % (2.5, a bound that
+    # counts as in) from its first step: 0 s (the steps before the join do not count)
+    assert r.settle_time() == 2.0
+    assert r.settle_time(0.5) == 0.0
+    assert r.settle_time(1.0) == 0.0          # the widest tolerance allowed
+    with pytest.raises(ValueError, match="^tolerance=1.5 "):
+        r.settle_time(1.5)
+    # a joiner at the fair share from t = 0 settled at once
+    at_once = C.DCQCNRun(t, np.column_stack([inc, inc, [5.0] * 8]), np.zeros(8),
+                         np.zeros(8), 15.0, np.zeros(3))
+    assert at_once.settle_time() == 0.0
