@@ -205,3 +205,43 @@ def test_default_leaf_group_is_one_superpod_scalable_unit():
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+# ------------------------------------------------------------------ tables, by hand
+def test_gpu_compute_table_by_hand():
+    # dense bf16 peaks: A100 312 TFLOP/s, H100 SXM 1,979 with 2:4 sparsity = 989 dense
+    # (NVIDIA datasheets); B200 2,250 (secondary)
+    from interlib import steptime as S
+    t = S.gpu_compute_table()
+    assert t.columns == ["GPU", "dense bf16 peak, TFLOP/s", "kind", "source", "note"]
+    rows = {r[0]: r for r in t.rows}
+    assert rows["A100 SXM 80GB"][1:3] == ["312", "vendor peak"]
+    assert rows["H100 SXM"][1:3] == ["989", "vendor peak"]
+    assert rows["B200"][1] == "2,250"
+    assert t.caption == ("Dense = without 2:4 structured sparsity. MFU is measured against "
+                         "these peaks.")
+
+
+def test_breakdown_table_by_hand():
+    # the default step: TP 8 inside a DGX H100 (NVLink), PP 4 and DP across nodes over the
+    # NICs: 8 x 4 x 8 = 256 GPUs. Rows in order, each part's share of the step; the
+    # overlap row is subtracted (a minus sign) and the shares add up to the step's 100 %
+    from interlib import display, steptime as S
+    st = S.step_time()
+    t = S.breakdown_table(st)
+    assert t.columns == ["part", "time", "rung", "share of step"]
+    assert [r[0] for r in t.rows] == [
+        "compute (at the given MFU)", "pipeline bubble", "TP all-reduces", "PP sends",
+        "DP gradient all-reduce", "hidden by overlap (subtracted)", "step"]
+    assert [r[2] for r in t.rows] == ["—", "—", "NVLink", "Scale-out NIC", "Scale-out NIC",
+                                      "—", "—"]
+    parts = [st.compute, st.bubble, st.tp, st.pp, st.dp]
+    for row, x in zip(t.rows, parts):
+        assert row[1] == display.fmt_time(x) and not row[1].startswith("−")
+    assert t.rows[5][1] == "−" + display.fmt_time(st.hidden) and st.hidden > 0
+    assert sum(parts) - st.hidden == pytest.approx(st.step, rel=1e-12)
+    shares = [float(r[3].rstrip(" %")) for r in t.rows[:6]]
+    assert shares[5] < 0 and sum(shares) == pytest.approx(100, abs=0.1)
+    assert t.rows[6] == ["step", display.fmt_time(st.step), "—", "100 %"]
+    assert t.caption == ("256 GPUs; efficiency (compute / step) "
+                         f"{display.fmt_pct(st.compute / st.step)}")
