@@ -255,3 +255,26 @@ def test_bounds_and_headroom_edges_by_hand():
                         (lambda: F.pfc_headroom_bytes(1e9, 100, 0, 0), "mtu_bytes=0")]:
         with pytest.raises(ValueError, match=f"^{param}"):
             call()
+
+
+def test_pfc_storm_parameter_edges():
+    # the documented ranges: senders 1..16, load (0, 1], steps 10..20,000, fail_at
+    # 0..steps-1, watchdog_steps 1..10,000, 0 < xon < xoff <= 10,000; the edges run
+    for kw in (dict(senders=16), dict(load=1.0), dict(steps=10, fail_at=9),
+               dict(senders=1, steps=20_000), dict(watchdog_steps=1),
+               dict(watchdog_steps=10_000), dict(xoff=10_000.0, xon=1e-3),
+               dict(xoff=1e-3, xon=1e-4)):
+        assert F.pfc_storm(**kw).t.size == kw.get("steps", 600)
+    # a failure from step 0: the 100th stuck step is step 99 (nothing resets the count)
+    r = F.pfc_storm(4, 0.6, fail_at=0)
+    assert r.watchdog_fired_at == 99 and r.dropped[99] == pytest.approx(15)
+    for kw, param in [(dict(senders=17), "senders=17"), (dict(load=1.01), "load=1.01"),
+                      (dict(steps=9), "steps=9"), (dict(steps=20_001), "steps=20001"),
+                      (dict(fail_at=-1), "fail_at=-1"), (dict(fail_at=600), "fail_at=600"),
+                      (dict(watchdog_steps=10_001), "watchdog_steps=10001"),
+                      (dict(xoff=0.0, xon=-1.0), "xoff=0.0"),
+                      (dict(xoff=10_001.0), "xoff=10001.0"),
+                      (dict(xon=-1.0), "xon=-1.0"), (dict(xon=40.0), "xon=40.0"),
+                      (dict(watchdog="on"), "watchdog='on' must be True or False")]:
+        with pytest.raises(ValueError, match=f"^{param}"):
+            F.pfc_storm(**kw)
