@@ -200,9 +200,8 @@ def prepare(module: str, ref: str | None) -> Path:
 
 def refresh_tests(module: str) -> list[str]:
     """``--survivors``: copy the module's current test files over the scratch copies (and
-    mutmut's), keeping its results, and return the mutants that survived, had no tests or
-    were never checked (an interrupted run): only they can change verdict when tests are
-    only added (interlib/ must be unchanged)."""
+    mutmut's), keeping its results, and return the mutants that survived or had no tests:
+    only they can change verdict when tests are only added (interlib/ must be unchanged)."""
     work = WORK / _slug(module)
     meta = work / "mutants" / "interlib" / f"{module}.py.meta"
     if not meta.exists():
@@ -215,9 +214,7 @@ def refresh_tests(module: str) -> list[str]:
             shutil.copy2(REPO / "tests" / t, dest)
     (work / ".fingerprint").unlink(missing_ok=True)   # the next full run starts afresh
     codes = json.loads(meta.read_text())["exit_code_by_key"]
-    # and the mutants an interrupted run never checked
-    return [k for k, c in codes.items()
-            if STATUS.get(c) in ("survived", "no tests", "not checked")]
+    return [k for k, c in codes.items() if STATUS.get(c) in ("survived", "no tests")]
 
 
 def run(module: str, ref: str | None, jobs: int, survivors: bool = False) -> Path:
