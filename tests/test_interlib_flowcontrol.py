@@ -278,3 +278,36 @@ def test_pfc_storm_parameter_edges():
                       (dict(watchdog="on"), "watchdog='on' must be True or False")]:
         with pytest.raises(ValueError, match=f"^{param}"):
             F.pfc_storm(**kw)
+
+
+def test_pfc_defaults_and_host_resume_by_hand():
+    # the defaults (4 senders, load 0.6, failure at 50, watchdog after 100 steps, XOFF 40,
+    # XON 20, 600 steps) are the watchdog run above: fires at 149, drops 82.5 in all
+    d = F.pfc_storm()
+    assert (d.t.size, d.watchdog_fired_at) == (600, 149)
+    assert d.dropped[-1] == pytest.approx(15 + 0.15 * 450)
+    # a slow watchdog (560 steps) lets the storm reach the hosts: uplink paused after step
+    # 316, each host paused after step 583 holding 0.15 x 267 = 40.05 packets; the
+    # watchdog fires at 50 + 559 = 609 and drops the 40.05 stuck in switch 2, which
+    # resumes the uplink. Each paused host's queue then drains 0.25 a step (the uplink's 1
+    # shared by 4) and the host resumes once it holds no more than XON = 20:
+    # 40.05 - 0.25 x 81 = 19.8 after step 610 + 80 = 690 (at XOFF it would resume at once)
+    r = F.pfc_storm(steps=800, watchdog_steps=560)
+    assert r.watchdog_fired_at == 609 and r.dropped[609] == pytest.approx(40.05)
+    assert (r.paused_hosts[583:690] == 4).all() and not r.paused_hosts[690:].any()
+    assert r.q_leaf[689] == pytest.approx(4 * 20.05) and r.q_leaf[690] == pytest.approx(
+        4 * 19.8)
+
+
+def test_pfc_watchdog_at_step_zero_and_two_senders_by_hand():
+    # stuck from step 0 with a 1-step watchdog: it fires in step 0, dropping the 0.15
+    # that arrived, then drops host 0's 0.15 every step: 0.15 x 600 = 90; nothing reaches
+    # the failing receiver and no link-step counts as paused
+    r = F.pfc_storm(4, 0.6, fail_at=0, watchdog_steps=1)
+    assert r.watchdog_fired_at == 0 and r.pause_steps == 0
+    assert r.dropped[0] == pytest.approx(0.15) and r.dropped[-1] == pytest.approx(90)
+    assert not r.bad_rx.any() and not r.q_bad.any()
+    # two senders: host 0 sends its half, 0.3, to the failing receiver
+    two = F.pfc_storm(2, 0.6, failure=False)
+    assert two.bad_rx == pytest.approx(np.full(600, 0.3))
+    assert two.good_rx == pytest.approx(np.full(600, 0.3))
