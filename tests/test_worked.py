@@ -215,3 +215,29 @@ def test_copy_check_prints_the_call_that_gives_its_value(gen):
     printed = eval(call, {"transfer": transfer, "nvlink": nvlink, "size": size})
     by_hand = size / (18 * {4: 20.6, 5: 40.1}[gen] * units.GB_per_s)
     assert float(printed) == pytest.approx(by_hand, rel=1e-9)
+
+
+# ------------------------------------------------------------------ chapter answers (issue 26
+# item 6): each chapter's prose **Answer** quotes a derivation's recorded values (``d.v``);
+# expected values are hand-derived from the catalogue's sourced figures.
+def test_values_are_recorded_by_name():
+    d = worked.Derivation("x")
+    assert d.value("t", 2.5) == 2.5 and d.v.t == 2.5
+    with pytest.raises(ValueError, match="name="):
+        d.value("not a name", 1.0)
+
+
+def test_ch2_weights_over_pcie_by_hand():
+    # 70e9 x 2 B = 140 GB. Achieved PCIe 5.0 x16: 51 GB/s per direction (nvbandwidth host
+    # copies, Azure; facts.md), PCIe 4.0 half of it, 25.5 GB/s; alpha = 5.7 us (NCCL's PCIe
+    # hop latency). Two GPUs per x16 uplink each get half the uplink.
+    a = 5.7e-6
+    for gen, B in (("5.0", 51e9), ("4.0", 25.5e9)):
+        d = worked.pcie_load(70 * units.billion, 2, 8, 2, gen)
+        assert d.v.size == pytest.approx(140e9)
+        assert d.v.one_link == pytest.approx(a + 140e9 / B, rel=1e-9)
+        assert d.v.split == pytest.approx(a + 17.5e9 / B, rel=1e-9)
+        assert d.v.shared == pytest.approx(a + 17.5e9 / (B / 2), rel=1e-9)
+    # the shared PCIe 5.0 load equals the unshared PCIe 4.0 one: half the rate either way
+    assert worked.pcie_load(70e9, 2, 8, 2, "5.0").v.shared == pytest.approx(
+        worked.pcie_load(70e9, 2, 8, 2, "4.0").v.split)

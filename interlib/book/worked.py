@@ -12,11 +12,18 @@ agree: the step-by-step result is computed independently, so a disagreement woul
 Black-box helpers are opened up here: :func:`straggler_gpus` shows how
 :func:`interlib.scaling.gpus_for_slowdown` finds its answer, with a table a student can
 read in an exam.
+
+A derivation also keeps its results by name (:meth:`Derivation.value`, read back as
+``d.v.<name>``), so a chapter's prose answer quotes the very numbers its folded
+derivation shows, through ``{eval}`` (Chapter 1's pattern: a ``remove-cell`` computes the
+derivation, a markdown **Answer** gives the formula in LaTeX and quotes ``d.v``, the
+folded derivation follows).
 """
 
 from __future__ import annotations
 
 import math
+import types
 
 from .. import _validate as v
 from .. import display as D
@@ -33,7 +40,21 @@ class Derivation:
         self.steps: list[str] = []
         self.checks: list[tuple[str, str, float]] = []
         self.notes: list[str] = []
+        self.values: dict[str, float] = {}
         self.tolerance = 0.01
+
+    def value(self, name: str, x):
+        """Record result ``x`` under ``name`` (read back as ``d.v.name``); returns ``x``."""
+        v.instance("name", name, str, "a name")
+        if not name.isidentifier():
+            raise ValueError(f"name={name!r}: must be a Python identifier")
+        self.values[name] = x
+        return x
+
+    @property
+    def v(self) -> types.SimpleNamespace:
+        """The recorded results, by name (``d.v.time_s``)."""
+        return types.SimpleNamespace(**self.values)
 
     def given(self, text: str) -> "Derivation":
         self.givens.append(text)
@@ -204,6 +225,10 @@ def pcie_load(params, bytes_per_param, n_gpus, gpus_per_switch, gen="5.0") -> De
     d.step(f"{gpus_per_switch} per uplink: each gets {D.fmt_rate(B)} ÷ {gpus_per_switch} = "
            f"{D.fmt_rate(b_each)}, so {D.fmt_bytes(share)} ÷ {D.fmt_rate(b_each)} + α = "
            f"**{D.fmt_time(paired)}**")
+    for name, x in (("size", S), ("rate", B), ("latency", a), ("one_link", one),
+                    ("share", share), ("split", split), ("rate_shared", b_each),
+                    ("shared", paired)):
+        d.value(name, x)
     d.check(f'pcie.transfer_time(S, "{gen}")', one, float(pcie.transfer_time(S, gen)),
             D.fmt_time)
     d.check(f'pcie.shared_transfer_time(S / {n_gpus}, {gpus_per_switch}, "{gen}", "host")',
