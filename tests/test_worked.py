@@ -241,3 +241,23 @@ def test_ch2_weights_over_pcie_by_hand():
     # the shared PCIe 5.0 load equals the unshared PCIe 4.0 one: half the rate either way
     assert worked.pcie_load(70e9, 2, 8, 2, "5.0").v.shared == pytest.approx(
         worked.pcie_load(70e9, 2, 8, 2, "4.0").v.split)
+
+
+def test_ch3_tp_layer_by_hand():
+    # Llama 3 70B: h = 8,192 (Meta's model card). One layer forward: 24 b s h^2 FLOPs =
+    # 24 x 4,096 x 8,192^2; on TP 8 at 40 % MFU of the dense BF16 peak (H100 SXM 989
+    # TFLOP/s, B200 2,250 TFLOP/s: NVIDIA datasheets). Each all-reduce: s h x 2 B.
+    flops = 24 * 4096 * 8192**2
+    pc, nv4, nv5 = (worked.tp_layer(1, 4096, 8192, 8, 0.4, link) for link in
+                    ("PCIe 5.0 only (H100)", "NVLink 4 (H100)", "NVLink 5 (B200)"))
+    assert nv4.v.flops == pytest.approx(flops)
+    assert nv4.v.compute == pytest.approx(flops / 8 / (989e12 * 0.4), rel=1e-9)
+    assert nv5.v.compute == pytest.approx(flops / 8 / (2250e12 * 0.4), rel=1e-9)
+    assert nv4.v.size == 4096 * 8192 * 2 == 67_108_864
+    for d in (pc, nv4, nv5):
+        assert d.v.share == pytest.approx(d.v.comm / (d.v.comm + d.v.compute))
+    # the faster link carries the all-reduces sooner, yet B200's share is larger than
+    # H100's over NVLink 4 because its compute shrinks more (2,250 / 989 = 2.28x)
+    assert pc.v.comm > nv4.v.comm > nv5.v.comm and nv5.v.share > nv4.v.share
+    assert nv4.v.algorithm == "NVLS" and pc.v.algorithm == "ring"
+    assert "H100 SXM peak" in nv4.markdown() and "h100-sxm" not in nv4.markdown()

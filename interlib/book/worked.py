@@ -108,6 +108,11 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
+#: NCCL's names for the algorithms ``collectives.predict`` picks inside one node (across
+#: nodes its "nvls" is NCCL's NVLSTree: ``interlib.plots.ch05.nccl_algorithm_label``).
+_ONE_NODE_NAMES = {"nvls": "NVLS"}
+
+
 # ----------------------------------------------------------------------------- chapter 1
 def ring_sync(params, bytes_per_param, n_gpus, link="NVLink 4") -> Derivation:
     """Ring all-reduce of a gradient over one link type (Chapter 1's alpha-beta model)."""
@@ -264,7 +269,7 @@ def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
 # ----------------------------------------------------------------------------- chapter 3
 def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivation:
     """One layer's forward compute and all-reduce time under tensor parallelism."""
-    from .. import tensor_parallel as TP
+    from .. import specs, tensor_parallel as TP
 
     system, gpu = TP.LINKS[v.choice("link", link, TP.LINKS)]
     flops = TP.layer_forward_flops(batch, seq_len, hidden)
@@ -275,9 +280,10 @@ def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivat
     c = TP.layer_cost(batch, seq_len, hidden, tp, link, mfu)
     comm = float(c.comm_s)
     share = comm / (comm + comp)
+    alg = _ONE_NODE_NAMES.get(c.algorithm, c.algorithm)
     d = Derivation(f"One layer with TP = {tp} over {link}")
     d.given(f"b = {batch} sequence of s = {seq_len:,} tokens, width h = {hidden:,}, "
-            f"TP = {tp}, MFU = {D.fmt_pct(mfu)} (assumed); {gpu} peak "
+            f"TP = {tp}, MFU = {D.fmt_pct(mfu)} (assumed); {specs.gpu(gpu).name} peak "
             f"{D.fmt_si(peak, 'FLOP/s')} dense BF16")
     d.formula(f"compute = {k:g}·b·s·h² ÷ TP ÷ (peak × MFU);  all-reduce size = b·s·h × 2 B; "
               "share = comm ÷ (comm + compute)")
@@ -285,9 +291,12 @@ def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivat
     d.step(f"compute = {flops:.4g} ÷ {tp} ÷ ({D.fmt_si(peak, 'FLOP/s')} × {_g(mfu)}) = "
            f"{D.fmt_time(comp)}")
     d.step(f"each all-reduce moves {D.fmt_bytes(size)}; the two forward all-reduces take "
-           f"{D.fmt_time(comm)} ({c.algorithm}, from the collective model)")
+           f"{D.fmt_time(comm)} ({alg}, from the collective model)")
     d.step(f"share = {D.fmt_time(comm)} ÷ ({D.fmt_time(comm)} + {D.fmt_time(comp)}) = "
            f"**{D.fmt_pct(share)}**")
+    for name, x in (("flops", flops), ("peak", peak), ("compute", comp), ("size", size),
+                    ("comm", comm), ("share", share), ("algorithm", alg)):
+        d.value(name, x)
     d.check(f'tensor_parallel.layer_cost({batch}, {seq_len}, {hidden}, {tp}, "{link}", '
             f"{_g(mfu)}).comm_share", share, float(c.comm_share), D.fmt_pct)
     return d
