@@ -369,6 +369,9 @@ def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
            f"{ideal:.4g}")
     d.step(f"expected ≈ {ideal:.4g} × {eta:.4g} = {ideal * eta:.4g} (NCCL's model also "
            "applies the ring's own efficiency, so compare with the interlib figure)")
+    for name, x in (("bytes_ratio", bytes_ratio), ("ideal", ideal), ("efficiency", eta),
+                    ("expected", r["expected"])):
+        d.value(name, x)
     d.check(f'nvswitch.nvls_speedup({n}, "{arch}")["ideal"]', ideal, r["ideal"],
             lambda x: f"{x:.4g}")
     return d
