@@ -273,3 +273,17 @@ def test_ch4_nvls_factors_by_hand():
     assert f.v.efficiency == pytest.approx(0.85)
     assert f.v.expected == pytest.approx(14 / 9 * 0.85, rel=1e-9)
     assert abs(f.v.expected - 480 / 370) < 0.05
+
+
+def test_ch5_hierarchical_by_hand():
+    # 140 GB on 4 DGX H100 nodes of 8 GPUs. NVLink 4 achieved: 18 links x 20.6 GB/s =
+    # 370.8 GB/s (NCCL topo.h); inside: 2 x 7/8 x 140 GB / 370.8 GB/s. Across: each GPU's
+    # 1/8 shard, 17.5 GB, ring over 4 nodes, 2 x 3/4 x 17.5 GB through its NDR NIC (400 Gb/s
+    # = 50 GB/s line; the achieved rate is the book's fitted efficiency, below the line).
+    h = worked.hierarchical_allreduce(70 * units.billion, 2, 4)
+    assert (h.v.size, h.v.gpus_per_node, h.v.nodes) == (140e9, 8, 4)
+    assert h.v.t_nvlink == pytest.approx(1.75 * 140e9 / 370.8e9, rel=1e-9)
+    assert h.v.shard == pytest.approx(17.5e9)
+    assert 0.8 * 50e9 < h.v.rate_nic < 50e9
+    assert h.v.t_network == pytest.approx(1.5 * 17.5e9 / h.v.rate_nic, rel=1e-9)
+    assert h.v.time_s == max(h.v.t_nvlink, h.v.t_network)

@@ -446,6 +446,10 @@ def hierarchical_allreduce(params, bytes_per_param, nodes, system="dgx-h100") ->
            f"{D.fmt_time(t_out)}")
     d.step(f"t ≈ max({D.fmt_time(t_in)}, {D.fmt_time(t_out)}) = **{D.fmt_time(t)}**")
     p = scaleout.multinode_all_reduce(S, k, system, ("hierarchical",))["hierarchical"]
+    for name, x in (("size", S), ("gpus_per_node", g), ("nodes", k), ("rate_nvlink", nv),
+                    ("rate_nic", nic), ("t_nvlink", t_in), ("shard", shard),
+                    ("t_network", t_out), ("time_s", t)):
+        d.value(name, x)
     d.check(f'scaleout.multinode_all_reduce(S, {k}, "{system}")["hierarchical"].time_s', t,
             float(p.time_s), D.fmt_time)
     d.tolerance = 0.05
