@@ -287,3 +287,17 @@ def test_ch5_hierarchical_by_hand():
     assert 0.8 * 50e9 < h.v.rate_nic < 50e9
     assert h.v.t_network == pytest.approx(1.5 * 17.5e9 / h.v.rate_nic, rel=1e-9)
     assert h.v.time_s == max(h.v.t_nvlink, h.v.t_network)
+
+
+def test_ch6_drop_probability_by_hand():
+    # 1 GB per GPU per step in 4 KiB payloads: m = ceil(1e9 / 4096) = 244,141 packets.
+    import math
+    m = -(-10**9 // 4096)
+    d = worked.drop_probability(16384, 1e-7)
+    assert d.v.packets == m == 244_141 and d.v.packets_per_step == m * 16384
+    assert d.v.expected_drops == pytest.approx(m * 16384 * 1e-7)   # about 400
+    assert d.v.p_drop == pytest.approx(1.0) and d.v.p_clean < 1e-170
+    # a case where the answer is not 1: 2,048 GPUs at 1e-9, m N p = 0.50000077
+    d = worked.drop_probability(2048, 1e-9)
+    assert d.v.p_drop == pytest.approx(1 - math.exp(-m * 2048 * 1e-9), rel=1e-6)
+    assert d.v.p_drop + d.v.p_clean == pytest.approx(1.0)

@@ -541,6 +541,9 @@ def drop_probability(n_gpus, drop_rate) -> Derivation:
     d.step(f"m·N·p = {mn * drop_rate:.4g} expected drops per step")
     d.step(f"P(clean) = exp({mn:,} × ln(1 − {drop_rate:.0e})) = {p_clean:.6f}")
     d.step(f"P(drop) = 1 − {p_clean:.6f} = **{hit:.6f}**")
+    for name, x in (("packets", m), ("gpus", n), ("packets_per_step", mn),
+                    ("expected_drops", mn * drop_rate), ("p_clean", p_clean), ("p_drop", hit)):
+        d.value(name, x)
     from ..units import ms
     s = reliability.step_time_with_drops(n, drop_rate, m, base, ms)
     d.check(f"reliability.step_time_with_drops({n}, {drop_rate:.0e}, m, base, "
