@@ -301,3 +301,18 @@ def test_ch6_drop_probability_by_hand():
     d = worked.drop_probability(2048, 1e-9)
     assert d.v.p_drop == pytest.approx(1 - math.exp(-m * 2048 * 1e-9), rel=1e-6)
     assert d.v.p_drop + d.v.p_clean == pytest.approx(1.0)
+
+
+def test_ch7_dp_over_spine_by_hand():
+    # Llama 3 405B (405e9 parameters) at Meta's TP 8, PP 16, DP 128 (Table 4 of the Llama 3
+    # paper): shard 405e9 / 128 x 2 B = 6.328125 GB; ring over 128: x 2 x 127/128; at a 7:1
+    # taper (section 3.3.1) each GPU gets its NIC's achieved rate / 7.
+    flat, tapered = (worked.dp_over_spine(8, 16, 128, o) for o in (1.0, 7.0))
+    assert flat.v.shard == pytest.approx(405e9 / 128 * 2)
+    assert flat.v.bytes == pytest.approx(405e9 / 128 * 2 * 2 * 127 / 128)
+    assert tapered.v.bytes == flat.v.bytes
+    assert tapered.v.rate == pytest.approx(flat.v.rate_nic / 7)
+    assert tapered.v.time_s == pytest.approx(7 * flat.v.time_s)
+    # the model adds protocol efficiency and latency: slower than the estimate, within 10 %
+    for d in (flat, tapered):
+        assert d.v.time_s < d.v.model_time_s < 1.1 * d.v.time_s

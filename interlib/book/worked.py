@@ -634,6 +634,9 @@ def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
     d.step(f"bytes each GPU sends = {f:.4g} × {D.fmt_bytes(shard)} = {D.fmt_bytes(sent)}")
     d.step(f"rate = {D.fmt_rate(nic)} ÷ {_g(oversubscription)} = {D.fmt_rate(bw)}")
     d.step(f"t ≈ {D.fmt_bytes(sent)} ÷ {D.fmt_rate(bw)} = **{D.fmt_time(est)}**")
+    for name, x in (("shard", shard), ("bus_factor", f), ("bytes", sent), ("rate_nic", nic),
+                    ("rate", bw), ("time_s", est), ("model_time_s", ph.time_s)):
+        d.value(name, x)
     d.check(f'steptime.layout_traffic("{system}", "{model}", {tp}, {pp}, {dp}, '
             f"oversubscription={_g(oversubscription)}).phase(\"DP\").bytes", sent,
             ph.bytes, D.fmt_bytes)
