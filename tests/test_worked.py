@@ -316,3 +316,23 @@ def test_ch7_dp_over_spine_by_hand():
     # the model adds protocol efficiency and latency: slower than the estimate, within 10 %
     for d in (flat, tapered):
         assert d.v.time_s < d.v.model_time_s < 1.1 * d.v.time_s
+
+
+def test_ch8_efficiency_by_hand():
+    # Same reference job and network (256 servers, 8 x 400 Gb/s NICs each), H100 SXM vs
+    # B200: compute scales with the dense BF16 peak, 989 vs 2,250 TFLOP/s (NVIDIA
+    # datasheets); the pipeline bubble scales with it; PP and DP cross the same network.
+    from interlib import capstone
+    on_h100, on_b200 = (worked.efficiency(capstone.design(gpu=g, nodes=256).step)
+                        for g in ("h100-sxm", "b200"))
+    for d in (on_h100, on_b200):
+        v = d.v
+        assert v.step == pytest.approx(v.compute + v.bubble + v.TP + v.PP + v.DP - v.hidden)
+        assert v.efficiency == pytest.approx(v.compute / v.step)
+    assert on_h100.v.compute / on_b200.v.compute == pytest.approx(2250 / 989, rel=1e-6)
+    assert on_h100.v.bubble / on_b200.v.bubble == pytest.approx(2250 / 989, rel=1e-6)
+    assert on_b200.v.PP == pytest.approx(on_h100.v.PP, rel=1e-3)
+    assert on_b200.v.DP == pytest.approx(on_h100.v.DP, rel=1e-3)
+    # the step shortens less than the compute, so the efficiency falls
+    assert on_h100.v.step / on_b200.v.step < 2250 / 989
+    assert on_b200.v.efficiency < on_h100.v.efficiency

@@ -727,6 +727,8 @@ def efficiency(step) -> Derivation:
            + f" − {D.fmt_time(step.hidden)} = {D.fmt_time(total)}")
     d.step(f"efficiency = {D.fmt_time(step.compute)} ÷ {D.fmt_time(total)} = "
            f"**{D.fmt_pct(eff)}**")
+    for name, x in (*parts, ("hidden", step.hidden), ("step", total), ("efficiency", eff)):
+        d.value(name.replace("pipeline ", ""), x)
     d.check("design.step.step", total, step.step, D.fmt_time)
     d.check("design.step.efficiency", eff, step.efficiency, D.fmt_pct)
     return d
