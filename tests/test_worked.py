@@ -336,3 +336,11 @@ def test_ch8_efficiency_by_hand():
     # the step shortens less than the compute, so the efficiency falls
     assert on_h100.v.step / on_b200.v.step < 2250 / 989
     assert on_b200.v.efficiency < on_h100.v.efficiency
+
+
+def test_ch2_pcie_box_by_hand():
+    # 140 GB gradient, 8 GPUs each on a PCIe 5.0 x16 link at an achieved 51 GB/s: each
+    # sends 2 x 7/8 x 140 GB = 245 GB, 245 / 51 = 4.80 s
+    box = worked.pcie_box_allreduce(70 * units.billion, 2, 8)
+    assert box.v.bytes == pytest.approx(245e9)
+    assert box.v.time_s == pytest.approx(245 / 51, rel=1e-9)

@@ -258,6 +258,9 @@ def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
     d.formula("t ≈ 2(n − 1)/n × S ÷ B (the bandwidth term; latency is negligible here)")
     d.step(f"bytes each GPU sends: {_g(f)} × {D.fmt_bytes(S)} = {D.fmt_bytes(f * S)}")
     d.step(f"t ≈ {D.fmt_bytes(f * S)} ÷ {D.fmt_rate(B)} = **{D.fmt_time(est)}**")
+    for name, x in (("size", S), ("bus_factor", f), ("rate", B), ("bytes", f * S),
+                    ("time_s", est)):
+        d.value(name, x)
     d.check(f'collectives.predict("all_reduce", S, "h100-pcie-only", {n}, 1, "ring").time_s',
             est, r.time_s, D.fmt_time)
     d.tolerance = 0.1
