@@ -344,3 +344,12 @@ def test_ch2_pcie_box_by_hand():
     box = worked.pcie_box_allreduce(70 * units.billion, 2, 8)
     assert box.v.bytes == pytest.approx(245e9)
     assert box.v.time_s == pytest.approx(245 / 51, rel=1e-9)
+
+
+def test_ch4_dgx_bandwidths_by_hand():
+    # NVLink 4: 18 links x 25 GB/s per direction = 450 GB/s per GPU (facts.md 1.2);
+    # DGX H100: aggregate 8 x 900 GB/s = 7.2 TB/s, bisection 4 x 450 = 1.8 TB/s per
+    # direction, 3.6 TB/s both (NVIDIA's published DGX H100 figure)
+    box = worked.dgx_bandwidths("dgx-h100")
+    assert (box.v.aggregate, box.v.bisection, box.v.bisection_both) == pytest.approx(
+        (7.2e12, 1.8e12, 3.6e12))

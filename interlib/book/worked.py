@@ -343,6 +343,10 @@ def dgx_bandwidths(system="dgx-h100") -> Derivation:
     d.step(f"aggregate = {n} × {D.fmt_rate(nv.per_gpu_bidirectional)} = {D.fmt_rate(agg)}")
     d.step(f"bisection = {n // 2} × {D.fmt_rate(nv.per_gpu_per_direction)} = "
            f"{D.fmt_rate(bis)} per direction, {D.fmt_rate(2 * bis)} both directions")
+    for name, x in (("gpus", n), ("per_direction", nv.per_gpu_per_direction),
+                    ("bidirectional", nv.per_gpu_bidirectional), ("aggregate", agg),
+                    ("bisection", bis), ("bisection_both", 2 * bis)):
+        d.value(name, x)
     d.check(f"nvswitch.bisection_bandwidth({n}, per_gpu_per_direction)", bis,
             float(nvswitch.bisection_bandwidth(n, nv.per_gpu_per_direction)), D.fmt_rate)
     d.check(f"nvswitch.aggregate_bandwidth({n}, per_gpu_bidirectional)", agg,
