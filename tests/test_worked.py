@@ -353,3 +353,16 @@ def test_ch4_dgx_bandwidths_by_hand():
     box = worked.dgx_bandwidths("dgx-h100")
     assert (box.v.aggregate, box.v.bisection, box.v.bisection_both) == pytest.approx(
         (7.2e12, 1.8e12, 3.6e12))
+
+
+def test_ch6_mtu_and_pfc_by_hand():
+    # RoCEv2 over IPv4 per packet: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
+    # + preamble/SFD 8 + inter-frame gap 12 = 82 B (IBTA RoCEv2 annex, IEEE 802.3)
+    mtu = worked.mtu_cost(1024)
+    assert mtu.v.overhead == 14 + 20 + 8 + 12 + 4 + 4 + 8 + 12 == 82
+    assert mtu.v.loss == pytest.approx(50e9 * (4096 / 4178 - 1024 / 1106), rel=1e-9)
+    # 30 m of fibre at 2e8 m/s: 300 ns round trip; (300 ns + 1 us) x 50 GB/s = 65 kB, plus
+    # two 4,158 B frames (4,096 B payload + 62 B of frame headers and FCS)
+    pfc = worked.pfc_headroom(30, units.us)
+    assert pfc.v.rtt == pytest.approx(300e-9)
+    assert pfc.v.headroom == pytest.approx(50e9 * 1.3e-6 + 2 * 4158, rel=1e-9)

@@ -524,6 +524,10 @@ def mtu_cost(mtu, reference=4096, gbe=400) -> Derivation:
            f"{D.fmt_rate(link * e_ref)}")
     d.step(f"lost: {D.fmt_rate(link * e_ref)} − {D.fmt_rate(link * e_small)} = "
            f"**{D.fmt_rate(loss)}** per direction per NIC")
+    for name, x in (("link", link), ("overhead", over), ("efficiency", e_small),
+                    ("efficiency_ref", e_ref), ("goodput", link * e_small),
+                    ("goodput_ref", link * e_ref), ("loss", loss)):
+        d.value(name, x)
     d.check(f"packets.goodput_loss(link, {mtu}, {reference})", loss,
             float(packets.goodput_loss(link, mtu, reference)), D.fmt_rate)
     return d
@@ -574,6 +578,9 @@ def pfc_headroom(distance_m, response_s, mtu=4096) -> Derivation:
     d.step(f"in flight: {D.fmt_rate(link)} × ({D.fmt_time(rtt)} + {D.fmt_time(response_s)})"
            f" = {D.fmt_bytes(link * (rtt + response_s))}")
     d.step(f"plus 2 × {frame} B = **{D.fmt_bytes(need)}**")
+    for name, x in (("link", link), ("frame", frame), ("rtt", rtt),
+                    ("in_flight", link * (rtt + response_s)), ("headroom", need)):
+        d.value(name, x)
     d.check(f"flowcontrol.pfc_headroom_bytes(link, {_g(distance_m)}, response_s, frame)",
             need, float(flowcontrol.pfc_headroom_bytes(link, distance_m, response_s, frame)),
             D.fmt_bytes)
