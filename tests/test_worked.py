@@ -366,3 +366,15 @@ def test_ch6_mtu_and_pfc_by_hand():
     pfc = worked.pfc_headroom(30, units.us)
     assert pfc.v.rtt == pytest.approx(300e-9)
     assert pfc.v.headroom == pytest.approx(50e9 * 1.3e-6 + 2 * 4158, rel=1e-9)
+
+
+def test_ch5_superpod_and_credits_by_hand():
+    # DGX SuperPOD, 16 SUs = 4,096 GPUs on 64-port switches: more than the 64^2 / 2 =
+    # 2,048 hosts two tiers hold, so three tiers: 4,096 / 32 = 128 leaves with 128 x 32 =
+    # 4,096 uplinks; 4,096 / 32 = 128 middle switches with 4,096 uplinks; 4,096 / 64 = 64
+    # top; 320 switches; cables 4,096 + 4,096 + 4,096 = 12,288; 2 x 3 - 1 = 5 switch hops
+    tree = worked.fat_tree_sizing(4096, 64)
+    assert (tree.v.tiers, tree.v.switches, tree.v.cables, tree.v.hops) == (3, 320, 12288, 5)
+    # NDR 400 Gb/s = 50 GB/s; 100 m each way at 2e8 m/s: 1 us round trip, 50 kB
+    c = worked.credit_buffer(100)
+    assert c.v.rtt == pytest.approx(1e-6) and c.v.buffer == pytest.approx(50e3)

@@ -400,6 +400,8 @@ def credit_buffer(distance_m, rate=None) -> Derivation:
     d.formula("RTT = 2 × d ÷ c;  buffer = rate × RTT (the bandwidth-delay product)")
     d.step(f"RTT = 2 × {_g(distance_m)} m ÷ {D.fmt_si(c, 'm/s')} = {D.fmt_time(rtt)}")
     d.step(f"buffer = {D.fmt_rate(rate)} × {D.fmt_time(rtt)} = **{D.fmt_bytes(need)}**")
+    for name, x in (("rate", rate), ("rtt", rtt), ("buffer", need)):
+        d.value(name, x)
     d.check(f"flowcontrol.credit_buffer_bytes(rate, {_g(distance_m)})", need,
             float(flowcontrol.credit_buffer_bytes(rate, distance_m)), D.fmt_bytes)
     return d
@@ -498,6 +500,9 @@ def fat_tree_sizing(hosts, radix=64, oversubscription=1.0) -> Derivation:
     d.step(f"switches = {' + '.join(map(str, counts))} = **{total}**; cables = {n:,} + "
            f"{cables:,} = **{n + cables:,}**; longest path 2 × {ft.tiers} − 1 = "
            f"{2 * ft.tiers - 1} switch hops")
+    for name, x in (("hosts", n), ("tiers", ft.tiers), ("switches", total),
+                    ("cables", n + cables), ("hops", 2 * ft.tiers - 1)):
+        d.value(name, x)
     d.check(f"topology.fat_tree({n}, {k}).switches", total, ft.switches, str)
     d.check(f"topology.fat_tree({n}, {k}).cables", n + cables, ft.cables, str)
     return d
