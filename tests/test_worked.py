@@ -378,3 +378,12 @@ def test_ch5_superpod_and_credits_by_hand():
     # NDR 400 Gb/s = 50 GB/s; 100 m each way at 2e8 m/s: 1 us round trip, 50 kB
     c = worked.credit_buffer(100)
     assert c.v.rtt == pytest.approx(1e-6) and c.v.buffer == pytest.approx(50e3)
+
+
+def test_ch3_copy_three_ways_by_hand():
+    # 10 GB over NVLink 4: headline 900 GB/s (both directions), line 450 GB/s per direction
+    # (18 x 25 GB/s), NCCL's achieved 18 x 20.6 = 370.8 GB/s (topo.h)
+    c = worked.copy_three_ways(10 * units.GB)
+    assert c.v.time_headline == pytest.approx(10e9 / 900e9)
+    assert c.v.time_line == pytest.approx(10e9 / 450e9)
+    assert c.v.time_effective == pytest.approx(10e9 / 370.8e9, rel=1e-9)

@@ -317,6 +317,8 @@ def copy_three_ways(size_bytes, gen=4) -> Derivation:
                          ("line rate per direction", "line"),
                          ("achieved per direction", "effective")):
         bw = nvlink.gpu_bandwidth(gen, level)
+        d.value(f"rate_{level}", bw)
+        d.value(f"time_{level}", size_bytes / bw)
         d.step(f"{label}: {D.fmt_bytes(size_bytes)} ÷ {D.fmt_rate(bw)} = "
                f"{D.fmt_time(size_bytes / bw)}")
     bw = nvlink.gpu_bandwidth(gen, "effective")
