@@ -87,8 +87,17 @@ def calibrated(values: dict):
 
 COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
                "all_to_all")
-ALGORITHMS = ("auto", "ring", "tree", "rhd", "hierarchical", "nvls", "sharp", "direct",
-              "fastest")
+ALGORITHMS = ("auto", "ring", "tree", "rhd", "hierarchical", "nvls", "nvls_tree", "sharp",
+              "direct", "fastest")
+"""Algorithm names :func:`predict` accepts. ``"nvls"`` is NVLink SHARP inside one node
+(NCCL's NVLS) and ``"nvls_tree"`` NVLS inside each node with a double binary tree between
+nodes (NCCL's NVLSTree); a :class:`Prediction` names the one it computed."""
+
+NCCL_NAMES = {"ring": "Ring", "tree": "Tree", "nvls": "NVLS", "nvls_tree": "NVLSTree",
+              "sharp": "CollNet"}
+"""NCCL's own name (``NCCL_ALGO``) of each algorithm of :data:`ALGORITHMS` that NCCL has
+(``"sharp"`` is CollNet with IB SHARP; ``"rhd"``, ``"hierarchical"`` and ``"direct"`` are
+the book's, not NCCL's)."""
 
 
 # ------------------------------------------------------------------ bus bandwidth
@@ -287,7 +296,9 @@ class Prediction:
         time_s: Predicted time of one collective, seconds.
         algbw: ``size / time``, bytes/s.
         busbw: ``algbw x bus_factor``, bytes/s (what nccl-tests prints).
-        algorithm: The algorithm used (the fastest one for ``"auto"``).
+        algorithm: The algorithm the model computed (NCCL's choice for ``"auto"``):
+            ``"nvls"`` is NVLS within one node, ``"nvls_tree"`` NCCL's NVLSTree across
+            nodes (:data:`NCCL_NAMES` gives NCCL's spelling).
         protocol: NCCL protocol used: ``"LL"``, ``"LL128"`` or ``"Simple"``.
         n: Total ranks.
         busbw_low, busbw_high: Bounds of the 80 % prediction interval of busbw, bytes/s:
@@ -444,10 +455,12 @@ def aws_tuner_choice(size_bytes: float, ranks: int):
     8 GPUs per node, EFA) at one size and rank count, or None where it defers to NCCL.
 
     From aws-ofi-nccl's ``nccl_ofi_regions.cpp`` (:data:`interlib.specs.calibration.
-    AWS_TUNER_P6_ALL_REDUCE`); NVLSTree is reported as ``"nvls"``.
+    AWS_TUNER_P6_ALL_REDUCE`); NVLSTree is ``"nvls_tree"``.
 
     >>> aws_tuner_choice(64 * 2**10, 32), aws_tuner_choice(2**30, 32)
     (('tree', 'LL'), ('ring', 'Simple'))
+    >>> aws_tuner_choice(2**28, 32)
+    ('nvls_tree', 'Simple')
     """
     v.positive("size_bytes", size_bytes)
     r = v.integer("ranks", ranks, lo=1)
@@ -467,11 +480,14 @@ def _aws_tuned(sys_, collective, g, k) -> bool:
 
 def _supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> str | None:
     """Why ``algorithm`` cannot run here, or None if it can."""
-    if algorithm == "nvls":
+    if algorithm in ("nvls", "nvls_tree"):
         if collective != "all_reduce":
-            return "NVLS (NVLink SHARP) is modelled for all_reduce only"
+            return f"{NCCL_NAMES[algorithm]} (NVLink SHARP) is modelled for all_reduce only"
         if sys_.intra != "nvswitch" or sys_.nvswitch_gen is None or sys_.nvswitch_gen < 3:
             return f"{sys_.name} has no NVSwitch with in-switch reduction (needs NVSwitch 3+)"
+        if algorithm == "nvls_tree" and k < 2:
+            return ("NVLSTree joins NVLS domains across nodes and NCCL disables it on a single "
+                    "node (tuning.cc): use 'nvls' within a node")
     if algorithm == "sharp":
         if collective != "all_reduce":
             return "SHARP in-network reduction is modelled for all_reduce only"
@@ -496,6 +512,15 @@ def _profile(sys_, k: int):
     return C.TCPXO_PROFILES[name] if k > 1 and name is not None else None
 
 
+def _nvls_name(k: int) -> str:
+    """What NVLS is on ``k`` nodes: ``"nvls"`` within one node, ``"nvls_tree"`` (NCCL's
+    NVLSTree) across nodes. NCCL's own ``NVLS`` across nodes is NVLS + CollNet (IB SHARP):
+    ``tuning.cc`` disables it for ``nNodes > 1`` unless CollNet is enabled; the model does
+    not cover it, so an ``"nvls"`` asked for across nodes is timed as NVLSTree and labelled
+    so."""
+    return "nvls" if k == 1 else "nvls_tree"
+
+
 def _candidates(sys_, collective, algorithm, g, k, nvls=True):
     """(algorithm, protocol) pairs to evaluate (``nvls=False``: NCCL_NVLS_ENABLE=0)."""
     n = g * k
@@ -507,16 +532,16 @@ def _candidates(sys_, collective, algorithm, g, k, nvls=True):
             algs = ["ring", "tree"]
             if nvls and _supported(sys_, collective, "nvls", g, k) is None \
                     and g >= C.NVLS_MIN_GPUS.value:
-                algs.append("nvls")
+                algs.append(_nvls_name(k))
             if prof is not None:  # the profile's NCCL_ALGO / NCCL_NVLS_ENABLE
                 algs = [a for a in algs if a in prof["algorithms"]]
         else:
             algs = ["ring"]
     else:
-        algs = [algorithm]
+        algs = [_nvls_name(k) if algorithm == "nvls" else algorithm]
     pairs = []
     for a in algs:
-        if a in ("nvls", "sharp", "rhd", "hierarchical", "direct"):
+        if a in ("nvls", "nvls_tree", "sharp", "rhd", "hierarchical", "direct"):
             pairs.append((a, "Simple"))
             continue
         for p in C.PROTOCOLS:
@@ -629,12 +654,12 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         t_inter = (n - g) / n * S / (b_net / g) if k > 1 else 0.0 * S
         return t0 + lat + fill(n - 1, b_intra) + np.maximum(t_intra, t_inter)
     # all-reduce algorithms built from an intra-node part and (for k > 1) an inter-node part
-    if a == "nvls":
+    if a in ("nvls", "nvls_tree"):
         # each GPU pushes its buffer once into the switch and pulls the result once, at the
         # pace of the links or (in a rack-scale domain) of NCCL's NVLS channels
         b_nvls = _nvls_algbw(sys_, g, k, links_only=nccl_view)
         t_intra = S / b_nvls
-        lat = hl("nvlink")
+        lat = hl("nvlink", "nvls")
         # the switch reduces and multicasts: the pipeline is g chunks deep, not a ring's
         # 2(g-1) steps (calibrated, see C.NVLS_PIPELINE_STEPS_PER_GPU and Appendix A). Each
         # GPU reduces and multicasts its own 1/g share (NCCL's NVLS heads), so, as in a
@@ -660,7 +685,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
             lat += 2 * hl("net", "tree", "Simple")
             inter_steps = 2  # up to the switch and back down
             b_inter = b_net
-        elif a == "nvls":
+        elif a == "nvls_tree":
             # NCCL's NVLSTree: a double binary tree between nodes, through at most 32 head
             # GPUs (and their NICs) per NVLink domain
             heads = min(g, C.NVLS_MAX_HEADS.value)
@@ -675,7 +700,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
                        * C.PER_CHANNEL_NVLS_TREE_BW[arch][min(k, 3) - 1].value / 2)
                 t_inter = np.maximum((1.0 if k <= 2 else 2.0) * S / b_heads, S / cap)
             inter_steps = 2 * math.ceil(math.log2(k))
-            lat += hl("net", "nvls", "Simple") * inter_steps
+            lat += hl("net", "nvls_tree", "Simple") * inter_steps
             b_inter = b_heads
         else:  # ring all-reduce of the 1/g shards across nodes, one NIC set per GPU
             t_inter = 2 * (k - 1) / k * S / b_net
@@ -687,7 +712,7 @@ def _time(sys_, collective, a, p, S, g, k, nccl_view=False):
         # stages through all the node's NICs in use at once.
         inter_fill = fill(inter_steps + 1, b_inter)
         t_bw = np.maximum(t_intra, t_inter)
-        if a == "nvls" and not nccl_view and sys_.gpu.arch == "Blackwell" \
+        if a == "nvls_tree" and not nccl_view and sys_.gpu.arch == "Blackwell" \
                 and sys_.gpu.name in C.X86_HOST_GPUS:
             # NCCL v2.29's NVLSTree correction on Blackwell with an x86 host (tuning.cc):
             # below 1 GiB the tree runs at treeCorrectionFactor[Simple][log2(size / 64)]
@@ -729,8 +754,8 @@ def _checked(collective, size_bytes, system, gpus_per_node, nodes, algorithm, nv
     v.flag("nvls", nvls)
     sys_, g, k = _resolve(system, gpus_per_node, nodes)
     v.number("size_bytes", size_bytes, lo=1)
-    if algorithm == "nvls" and not nvls:
-        raise ValueError("algorithm='nvls' is not available with nvls=False "
+    if algorithm in ("nvls", "nvls_tree") and not nvls:
+        raise ValueError(f"algorithm={algorithm!r} is not available with nvls=False "
                          "(NCCL_NVLS_ENABLE=0): choose another algorithm or nvls=True")
     if algorithm not in ("auto", "fastest"):
         why = _supported(sys_, collective, algorithm, g, k)
@@ -755,8 +780,12 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
             smallest time by NCCL's own estimate, timed by this model), ``"fastest"`` (the
             pair this model finds fastest: what the best ``NCCL_ALGO`` would give), or one
             of ``"ring"``, ``"tree"``, ``"rhd"``, ``"hierarchical"``, ``"nvls"``,
-            ``"sharp"``, ``"direct"`` (all-to-all). A named algorithm still picks its best
-            protocol, as ``NCCL_ALGO`` does.
+            ``"nvls_tree"``, ``"sharp"``, ``"direct"`` (all-to-all). A named algorithm
+            still picks its best protocol, as ``NCCL_ALGO`` does. ``"nvls"`` within one
+            node is NCCL's NVLS; across nodes it is timed as NVLSTree (NVLS inside each
+            node, a tree between nodes) and the result says ``"nvls_tree"``: NCCL's own
+            ``NCCL_ALGO=NVLS`` across nodes is NVLS + CollNet (IB SHARP), which this model
+            does not cover. ``"nvls_tree"`` needs two nodes or more, as in NCCL.
         nvls: Whether NCCL may use NVLS / NVLSTree (``False``: the run set
             ``NCCL_NVLS_ENABLE=0``, so ``"auto"`` and ``"fastest"`` choose among the others).
 
@@ -772,8 +801,8 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     bandwidth (e.g. 18 x 20.6 GB/s = 370.8 GB/s on H100); NVLS busbw tends to
     2(n-1)/(n+1) x 0.85 x 370.8 = 490 GB/s on 8 x H100 (measured: 370 and 480).
     Multi-node rings are limited by the node's NICs (min of NVLink and NICs, as
-    NCCL's rings cross each node boundary once per channel). Multi-node NVLS is NCCL's
-    NVLSTree: NVLS inside each node, a double binary tree between nodes through at most 32
+    NCCL's rings cross each node boundary once per channel). NVLS across nodes is NCCL's
+    NVLSTree (``"nvls_tree"``): NVLS inside each node, a double binary tree between nodes through at most 32
     head NICs per domain, each node sending S (two nodes), 1.5 S (three) or 2 S (more)
     (at scale on H100: about 8 x 48 GB/s / 2 per GPU, 380 GB/s busbw; measured 370-380).
     On Blackwell GPUs in x86 hosts (B200) NVLSTree below 1 GiB runs at NCCL v2.29's tree

@@ -78,7 +78,7 @@ HOP_LATENCY = {
     ("net", "tree", "LL"): _lat(5.0, "network hop, Tree/LL"),
     ("net", "tree", "LL128"): _lat(8.5, "network hop, Tree/LL128"),
     ("net", "tree", "Simple"): _lat(14.0, "network hop, Tree/Simple"),
-    ("net", "nvls", "Simple"): _lat(20.9, "network hop, NVLSTree/Simple"),
+    ("net", "nvls_tree", "Simple"): _lat(20.9, "network hop, NVLSTree/Simple"),
 }
 
 # Share of the link bandwidth each protocol delivers (tuning.cc).
@@ -185,7 +185,7 @@ NET_PLUGIN_LATENCY = {
 (``InfiniBand``, ``Ethernet`` meaning RoCE, ``EFA``, ``GPUDirect-TCPXO``)."""
 
 TCPXO_PROFILES = {
-    "2025-08": {"algorithms": ("ring", "tree", "nvls"), "protocols": ("LL128", "Simple"),
+    "2025-08": {"algorithms": ("ring", "tree", "nvls_tree"), "protocols": ("LL128", "Simple"),
                 "source": S.GCP_TCPXO,
                 "note": "Google's recommended profile since the Aug 21, 2025 release "
                         "(NCCL 2.26.5 and later): NCCL_PROTO=Simple,LL128 (LL is off), "
@@ -265,7 +265,7 @@ AWS_TUNER_P6_ALL_REDUCE = (
                        (106430464, 2048), _E_LL128)),
     ("ring", "LL128", ((90701824, 128), (50855936, 64), (18350080, 32), (133693440, 32),
                        (120061952, 64))),
-    ("nvls", "Simple", (_E_LL128, (106430464, 2048), (96993280, 1024), (72876032, 256),
+    ("nvls_tree", "Simple", (_E_LL128, (106430464, 2048), (96993280, 1024), (72876032, 256),
                         (57147392, 128), (40370176, 64), (18350080, 32), (50855936, 64),
                         (90701824, 128), (120061952, 64), (133693440, 32), (18350080, 32),
                         (4718592, 16), (_MAXS, 16), (435159040, 32), (1072693248, 64),
@@ -274,8 +274,7 @@ AWS_TUNER_P6_ALL_REDUCE = (
                         (_MAXS, 16))),
 )
 """AWS's P6 all-reduce regions: ``(algorithm, protocol, vertices)``, vertices as
-``(bytes, ranks)``, copied from aws-ofi-nccl (NVLSTree is this book's ``"nvls"`` across
-nodes)."""
+``(bytes, ranks)``, copied from aws-ofi-nccl (NVLSTree is this book's ``"nvls_tree"``)."""
 
 # ----------------------------------------------------------------- calibrated (this book)
 LAUNCH_OVERHEAD = Spec(
