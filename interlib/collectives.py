@@ -298,7 +298,7 @@ class Prediction:
         busbw: ``algbw x bus_factor``, bytes/s (what nccl-tests prints).
         algorithm: The algorithm the model computed (NCCL's choice for ``"auto"``):
             ``"nvls"`` is NVLS within one node, ``"nvls_tree"`` NCCL's NVLSTree across
-            nodes (:data:`NCCL_NAMES` gives NCCL's spelling).
+            nodes (``collectives.NCCL_NAMES`` gives NCCL's spelling).
         protocol: NCCL protocol used: ``"LL"``, ``"LL128"`` or ``"Simple"``.
         n: Total ranks.
         busbw_low, busbw_high: Bounds of the 80 % prediction interval of busbw, bytes/s:
@@ -776,7 +776,8 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
             (default: all of them).
         nodes: Number of nodes (>= 1); more than one goes over the scale-out NICs.
         algorithm: ``"auto"`` (what NCCL would pick among ring, tree and, on NVSwitch 3+
-            with >= 5 GPUs, NVLS / NVLSTree, each with its protocols: the pair with the
+            with more than 2 GPUs per node (NCCL's own gate, ``nvls.cc``), NVLS within a
+            node or NVLSTree across nodes, each with its protocols: the pair with the
             smallest time by NCCL's own estimate, timed by this model), ``"fastest"`` (the
             pair this model finds fastest: what the best ``NCCL_ALGO`` would give), or one
             of ``"ring"``, ``"tree"``, ``"rhd"``, ``"hierarchical"``, ``"nvls"``,

@@ -106,13 +106,11 @@ RING_SIMPLE_INTERNODE_LATENCY_FACTOR = Spec(
     1.4, "count", "model constant", S.NCCL_TUNING,
     note="plateau effect of multi-node Ring/Simple: latency x1.4 (Ampere and later)")
 NVLS_MIN_GPUS = Spec(
-    5, "count", "measured", S.NCCL_NVLS,
-    note="empirical, not NCCL's: NCCL's nvls.cc disables NVLS only at 2 GPUs or fewer "
-         "(gpuCount <= 2 up to v2.28.3; < 2 from v2.28.7); above that NCCL's cost model "
-         "chooses. 5 is where NCCL was seen to pick NVLS over ring in Bekman's H200 sweep "
-         "of 4 to 8 GPUs (rows SH/SHR of Appendix A: ring at 4 GPUs, NVLS from 5), and the "
-         "book's copy of the cost model does not yet reproduce that choice, so 'auto' "
-         "considers NVLS from this many GPUs per NVLink domain")
+    3, "count", "model constant", S.NCCL_NVLS,
+    note="NCCL's own gate: ncclNvlsInit (nvls.cc) leaves NVLS off when the node has 2 GPUs "
+         "or fewer (gpuCount <= 2 from v2.18 to v2.28.3; < 2 from v2.28.7); above that "
+         "NCCL's cost model chooses, and so does the book's 'auto' (from 3 GPUs per NVLink "
+         "domain; a 4-GPU tray or partition may pick NVLS if its estimate is faster)")
 
 # NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
 # the version of the rack-scale runs in Appendix A).
