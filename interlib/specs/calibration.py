@@ -110,7 +110,10 @@ NVLS_MIN_GPUS = Spec(
     note="NCCL's own gate: ncclNvlsInit (nvls.cc) leaves NVLS off when the node has 2 GPUs "
          "or fewer (gpuCount <= 2 from v2.18 to v2.28.3; < 2 from v2.28.7); above that "
          "NCCL's cost model chooses, and so does the book's 'auto' (from 3 GPUs per NVLink "
-         "domain; a 4-GPU tray or partition may pick NVLS if its estimate is faster)")
+         "domain; a 4-GPU tray or partition may pick NVLS if its estimate is faster). The "
+         "book's copy of NCCL's NVLS estimate takes the link bound (eta x B x g/(g+1)), not "
+         "tuning.cc's per-channel formula, so on 4 GPUs it can pick NVLS where NCCL was seen "
+         "to pick Ring (Bekman's 4 x H200 at 8 GiB, row SH-01)")
 
 # NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
 # the version of the rack-scale runs in Appendix A).
