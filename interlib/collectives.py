@@ -62,7 +62,8 @@ from .alphabeta import (BUS_FACTOR, COLLECTIVES, algbw, alpha_beta, alpha_beta_g
 from .collective_model.algorithms import time as _time, times as _times
 from .collective_model.calibrated import calibrated
 from .collective_model.choice import (ALGORITHMS, NCCL_NAMES, candidates as _candidates,
-                                      checked as _checked, resolve as _resolve)
+                                      checked as _checked, resolve as _resolve,
+                                      supported as _supported)
 from .collective_model.fabrics import (aws_tuned as _aws_tuned, aws_tuner_choice,
                                        fabric_kind as _fabric)
 from .collective_model.links import nvls_algbw as _nvls_algbw
@@ -128,6 +129,9 @@ def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float
     280
     """
     sys_, g, k = _resolve(system, gpus_per_node, nodes)
+    why = _supported(sys_, "all_reduce", "nvls", g, 1)
+    if why:
+        raise ValueError(f"system={system!r} has no NVLS rate: {why}")
     return float(_nvls_algbw(sys_, g, k))
 
 
@@ -255,6 +259,10 @@ def nccl_estimate(collective: str, size_bytes, system, gpus_per_node: int | None
     v.choice("algorithm", algorithm, [a for a in ALGORITHMS if a != "fastest"])
     sys_, g, k, S = _checked(collective, size_bytes, system, gpus_per_node, nodes,
                              algorithm, nvls)
+    if g * k == 1:
+        raise ValueError("gpus_per_node x nodes = 1: NCCL's estimate needs 2 ranks or more "
+                         "(for one rank its tuning model times nothing; predict() gives the "
+                         "launch cost)")
     pairs = _candidates(sys_, collective, algorithm, g, k, nvls)
     est = _times(sys_, collective, pairs, S, g, k, nccl_view=True)
     return _prediction(collective, size_bytes, S, est, np.argmin(est, axis=0), pairs, g * k)

@@ -512,3 +512,14 @@ def test_gb300_is_in_the_catalogue_as_its_source_says():
                                                                "nvlink-c2c-superchip")
     assert g.hbm_capacity.value == 288e9 and g.hbm_bandwidth.value == 8e12
     assert "B300" in g.hbm_capacity.source.url
+
+
+def test_nvls_rate_and_one_rank_estimate_refuse_with_a_message():
+    # A100's NVSwitch 2 has no in-switch reduction: a message, not a KeyError; and NCCL's
+    # tuning model times nothing for one rank, so its estimate is refused there (it used
+    # to return 0 s and an infinite algbw)
+    with pytest.raises(ValueError, match="system='dgx-a100' has no NVLS rate: .*NVSwitch 3"):
+        co.nvls_rate("dgx-a100")
+    with pytest.raises(ValueError, match="needs 2 ranks or more"):
+        co.nccl_estimate("all_reduce", GiB, "dgx-h100", 1, 1)
+    assert co.predict("all_reduce", GiB, "dgx-h100", 1, 1).time_s > 0
