@@ -281,7 +281,7 @@ class NetworkPrice:
     """A design's scale-out network priced from the sheet (:func:`network_price`).
 
     Attributes:
-        lines: The priced :class:`PriceLine` s.
+        lines: The priced lines (``PriceLine``: item, count, unit price range, how).
         not_priced: ``(item, count, reason)`` for the parts the sheet has no price for.
         n_gpus: GPUs in the design (for the per-GPU figure).
         rate_gbps: Port rate priced, Gb/s per direction.
@@ -356,7 +356,7 @@ def network_price(d: Design) -> NetworkPrice:
 
 
 def price_table(p: NetworkPrice):
-    """A :class:`NetworkPrice` as a :class:`~interlib.display.Table`, labelled with what
+    """A :class:`NetworkPrice` as a table (``interlib.display.Table``), labelled with what
     the prices are (published estimates; street prices differ)."""
     from .specs import prices
 

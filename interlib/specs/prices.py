@@ -21,7 +21,7 @@ active copper (ACC) cables. The capstone's costing lists them as "not priced".
 
 A stated total over many units (a bill of materials for 48 switches) is stored as
 stated, with its unit count; the per-unit figure is derived by code
-(:meth:`Quote.per_unit`), never typed.
+(``Quote.per_unit()``), never typed.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def price_range(item: str, rate_gbps: float) -> tuple[float, float]:
 
 
 def prices_table():
-    """The sheet as a :class:`~interlib.display.Table`: one row per quote."""
+    """The sheet as a table (``interlib.display.Table``): one row per quote."""
     from ..display import Table
 
     def money(x):
