@@ -438,9 +438,40 @@ def test_xdr_lane_is_212_5_signalling_and_200_data():
     assert x.lane_signalling.value == pytest.approx(200 * 257 / 256 * 544 / 514 * 1e9 / 8)
     assert x.lane_data.value == pytest.approx(200e9 / 8)
     assert x.coding_efficiency == pytest.approx(16 / 17)
-    assert x.year == 2024
     # NVLink 5's measured 53.125 GB/s per link is two such lanes
     assert 2 * x.lane_signalling.value == pytest.approx(53.125e9)
+
+
+def test_xdr_first_products_are_dated_announced_and_shipped_apart():
+    """Expert read F5.3: XDR was announced at GTC 2024 (March); the first shipment the
+    sources date is ConnectX-8's, already shipping at Hot Chips 2025 (August). The table
+    must not print a bare '2024' as first products."""
+    from interlib import scaleout
+    x = specs.infiniband("XDR")
+    assert (x.announced.state, x.announced.date) == ("announced", "2024-03")
+    assert (x.shipped.state, x.shipped.date) == ("shipped", "2025-08")
+    assert x.shipped is specs.nic("connectx-8").status      # one record, not two copies
+    assert x.year is None
+    rows = {r[0]: r[1] for r in scaleout.ib_generations_table().rows}
+    assert rows["XDR"] == "announced 2024-03; shipped 2025-08"
+    assert rows["NDR"] == "2022"                            # older rows keep their year
+    # the switch: first manual 2024-09 is a document; the first dated deployment is 2025-10
+    from interlib.specs import fabric
+    assert fabric.XDR_SWITCH_FIRST_MANUAL[0] == "2024-09"
+    assert str(specs.switch("quantum-x800").status) == "shipped (2025-10)"
+    assert scaleout.figures_2026()["x800_manual"] == "2024-09"
+
+
+def test_infiniband_gen_rejects_inconsistent_dates():
+    from interlib.specs.links import InfiniBandGen
+    x = specs.infiniband("XDR")
+    src = Source("t", "u")
+    with pytest.raises(ValueError, match="^shipped='2023-01' is before announced='2024-03'"):
+        InfiniBandGen("X", x.lane_signalling, x.encoding, x.lane_data, None, x.announced,
+                      specs.Status("shipped", "2023-01", src))
+    with pytest.raises(ValueError, match="^announced="):
+        InfiniBandGen("X", x.lane_signalling, x.encoding, x.lane_data, None,
+                      specs.Status("shipped", "2024", src))
 
 
 @pytest.mark.parametrize("gen,payload,expected", [

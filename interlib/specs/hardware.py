@@ -9,7 +9,8 @@ from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
 from . import sources as S
 from ._base import Spec, Status
 from .host_copies import pcie_achieved_per_direction
-from .links import NVLINK, NVLINK_C2C, NVLINK_C2C_SUPERCHIP, PCIE, NVLinkGen, PCIeGen
+from .links import (CONNECTX8_SHIPPED, NVLINK, NVLINK_C2C, NVLINK_C2C_SUPERCHIP, PCIE,
+                    NVLinkGen, PCIeGen)
 
 HOST_LINKS = ("pcie", "nvlink-c2c", "nvlink-c2c-superchip")
 """How a GPU reaches its CPU's memory: a PCIe x16 link, NVLink-C2C to its own Grace (GH200),
@@ -200,9 +201,7 @@ NICS = {
                        "XDR InfiniBand, or 2 x 400 GbE (800 GbE is not supported on one "
                        "port)",
                        "PCIe 6.0, 48 lanes behind a built-in PCIe Gen 6 switch",
-                       Status("shipped", "2025-08", S.HOTCHIPS_CX8,
-                              "called already shipping at Hot Chips 2025; first deployment "
-                              "in GB300 NVL72")),
+                       CONNECTX8_SHIPPED),
 }
 
 

@@ -705,6 +705,21 @@ QUANTUM_X800 = Source(
     "115 Tb/s, SHARP v4 in-network computing; the photonics (co-packaged optics) version "
     "liquid-cooled. Spectrum-X Photonics Ethernet: 128 x 800G (102.4 Tb/s) or 512 x 800G "
     "(409.6 Tb/s).", key="nvidiacpo")
+GTC2024_XDR = Source(
+    "NVIDIA GTC 2024 (March 2024): the Blackwell platform with Quantum-X800 InfiniBand, as "
+    "reported by FiberMall",
+    "https://fibermall.com/blog/nvidia-blackwell-development-for-dac-lacc-1600g-osfp-xd.htm",
+    "'On March 19, 2024, NVIDIA unveiled a new generation of the Blackwell architecture "
+    "platform at the GTC' ... 'NVIDIA has introduced the world's first end-to-end 800G "
+    "InfiniBand network switch platform, Quantum-X800'.", key="")
+AZURE_GB300_X800 = Source(
+    "Microsoft Azure's first production GB300 NVL72 cluster (2025-10), as reported by "
+    "Converge Digest",
+    "https://dev.convergedigest.com/microsoft-launches-first-nvidia-gb300-nvl72-supercluster-"
+    "for-openai/",
+    "'The new NDv6 GB300 virtual machine (VM) series features more than 4,600 NVIDIA "
+    "Blackwell Ultra GPUs connected via the Quantum-X800 InfiniBand platform' ... '800 Gbps "
+    "per-GPU bandwidth'.", key="")
 CPO_AVAILABILITY = Source(
     "NVIDIA at Hot Chips 2025 on co-packaged optics, as reported (particle.news, "
     "notebookcheck, 2025-08)",
