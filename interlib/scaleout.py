@@ -87,9 +87,12 @@ def ethernet_table() -> Table:
                      sp.kind, sp.source.title.split(" (")[0]])
     for n in NICS.values():
         if "Ethernet" in n.fabric:
-            rows.append([f"{n.name} NIC ({n.fabric})", fmt_bits(n.rate.value / bit),
-                         fmt_rate(n.rate.value), n.rate.kind,
-                         n.rate.source.title.split(" (")[0]])
+            port = n.ethernet_port_rate or n.rate
+            ports = "1 port" if n.ethernet_ports == 1 else f"{n.ethernet_ports} ports"
+            rows.append([f"{n.name} NIC on Ethernet: {ports} x "
+                         f"{fmt_bits(port.value / bit)}", fmt_bits(n.ethernet_rate / bit),
+                         fmt_rate(n.ethernet_rate), port.kind,
+                         port.source.title.split(" (")[0]])
     for sw in SWITCHES.values():
         if sw.fabric == "Ethernet":
             cap = sw.capacity_per_direction
@@ -100,7 +103,9 @@ def ethernet_table() -> Table:
     return Table(["item", "bits/s (per direction)", "bytes/s (per direction)", "kind",
                   "source"], rows,
                  "Ethernet for RoCEv2, from interlib.specs; every rate per direction "
-                 "(a switch row is its total capacity, ports x port rate).")
+                 "(a NIC or switch row is its total, ports x port rate; a NIC's Ethernet "
+                 "ports are the ones its documentation lists, e.g. ConnectX-8 has no "
+                 "single 800 GbE port).")
 
 
 def node_nic_table(names=("dgx-a100", "dgx-h100", "dgx-b200", "gb200-nvl72")) -> Table:

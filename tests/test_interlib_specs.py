@@ -572,3 +572,37 @@ def test_llama3_dp_group_members_sit_one_replica_apart():
     assert St.llama3_dp_16k() * St.llama3_replica_servers() == St.llama3_dp_span_servers()
     with pytest.raises(ValueError, match="gpus_per_server=0"):
         St.llama3_replica_servers(0)
+
+
+def test_connectx8_on_ethernet_is_two_400gbe_ports_not_one_800gbe():
+    """Expert read F6.1. NVIDIA ConnectX-8 firmware 40.44.0208: 'supports 800Gb/s or XDR IB
+    or 2 x 400GbE link speeds. Note: 800GbE link speed is not supported on a single port.'"""
+    from interlib import scaleout
+    n = specs.nic("connectx-8")
+    assert n.rate.value == pytest.approx(800e9 / 8)           # the XDR port
+    assert n.ethernet_ports == 2
+    assert n.ethernet_port == pytest.approx(400e9 / 8)        # 50 GB/s per 400 GbE port
+    assert n.ethernet_port_rate.direction == "per direction"
+    assert "not supported on a single port" in n.ethernet_port_rate.source.says
+    assert specs.nic("connectx-7").ethernet_port == pytest.approx(400e9 / 8)  # one port
+    rows = {r[0]: r for r in scaleout.ethernet_table().rows}
+    row = rows["ConnectX-8 NIC on Ethernet: 2 ports x 400 Gb/s"]
+    assert row[1] == "800 Gb/s" and row[2] == "100 GB/s"
+    assert not any(k.startswith("ConnectX-8") and "1 port x 800" in k for k in rows)
+    with pytest.raises(ValueError, match="does not speak Ethernet"):
+        specs.nic("connectx-6-hdr").ethernet_port
+
+
+def test_nic_ethernet_ports_are_validated():
+    from interlib.specs.hardware import NIC
+    src = Source("t", "u")
+    r400 = Spec(400e9 / 8, "Gbit_per_s", "vendor peak", src, "per direction")
+    r800 = Spec(800e9 / 8, "Gbit_per_s", "vendor peak", src, "per direction")
+    with pytest.raises(ValueError, match="^ethernet_ports=3 x ethernet_port_rate exceeds"):
+        NIC("x", r800, "Ethernet", ethernet_ports=3, ethernet_port_rate=r400)
+    with pytest.raises(ValueError, match="^ethernet_ports=2 needs"):
+        NIC("x", r800, "Ethernet", ethernet_ports=2)
+    with pytest.raises(ValueError, match="^ethernet_port_rate is set but fabric"):
+        NIC("x", r800, "InfiniBand", ethernet_ports=2, ethernet_port_rate=r400)
+    with pytest.raises(ValueError, match="^ethernet_ports=0 "):
+        NIC("x", r800, "Ethernet", ethernet_ports=0)

@@ -644,7 +644,8 @@ CX8_DIRECT_NIC = Source(
     "NVIDIA ConnectX-8 SuperNIC firmware release notes v40.44.0208 (initial release)",
     "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/"
     "changes+and+new+features",
-    "'800Gb/s or XDR IB or 2 x 400GbE'. 'Direct NIC-GPU Datapath: To read/write data "
+    "'supports 800Gb/s or XDR IB or 2 x 400GbE link speeds. Note: 800GbE link speed is not "
+    "supported on a single port.' 'Direct NIC-GPU Datapath: To read/write data "
     "directly from the GPU and to overcome grace CPU PCIe bandwidth issue a direct NIC-GPU "
     "datapath is required ... the HCA exposes a side DMA engine as an additional PCIe "
     "function which is called Data Direct.'", key="cx8firmware")
