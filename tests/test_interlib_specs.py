@@ -589,7 +589,7 @@ def test_connectx8_on_ethernet_is_two_400gbe_ports_not_one_800gbe():
     row = rows["ConnectX-8 NIC on Ethernet: 2 ports x 400 Gb/s"]
     assert row[1] == "800 Gb/s" and row[2] == "100 GB/s"
     assert not any(k.startswith("ConnectX-8") and "1 port x 800" in k for k in rows)
-    with pytest.raises(ValueError, match="does not speak Ethernet"):
+    with pytest.raises(ValueError, match="^fabric='InfiniBand': ConnectX-6 HDR does not"):
         specs.nic("connectx-6-hdr").ethernet_port
 
 

@@ -215,7 +215,7 @@ class NIC:
         """One Ethernet port's data rate, bytes/s per direction (``rate`` for a NIC with
         one Ethernet port at its full rate). Raises ValueError if the NIC has no Ethernet."""
         if "Ethernet" not in self.fabric:
-            raise ValueError(f"{self.name} does not speak Ethernet (fabric={self.fabric!r})")
+            raise ValueError(f"fabric={self.fabric!r}: {self.name} does not speak Ethernet")
         sp = self.ethernet_port_rate
         return (sp if sp is not None else self.rate).value
 
