@@ -391,7 +391,9 @@ NCCL_MAX_CHANNELS = Spec(64, "count", "model constant", S.NCCL_DEVICE_H,
 
 PCIE_P2P_LEVEL = "PXB"
 """NCCL's default: GPU peer-to-peer over PCIe only up to PXB (through PCIe switches, not
-through a CPU host bridge); ``NCCL_P2P_LEVEL`` overrides it (src/graph/paths.cc)."""
+through a CPU host bridge); ``NCCL_P2P_LEVEL`` overrides it (src/graph/paths.cc). One
+exception (expert read F2.1): on AMD x86 hosts with at most two GPUs NCCL allows P2P at any
+distance (``p2pLevel = PATH_SYS``, paths.cc:327-328 at v2.29.7-1)."""
 NET_GDR_LEVEL = "PXB"
 """NCCL's default for GPUDirect RDMA on PCIe-only hosts: the NIC reads/writes GPU memory
 directly only up to PXB. The default limit is really ``P2C`` (:data:`NET_GDR_LEVEL_C2C`),
