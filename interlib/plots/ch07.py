@@ -26,8 +26,9 @@ _RUNG_COLORS = {"HBM": COLORS["grey"], "NVLink": COLORS["blue"], "PCIe": COLORS[
 # ------------------------------------------------------------------------ the ladder
 #: Generations whose line rates are drawn as dots for comparison, with their markers.
 _REFERENCE_GENERATIONS = (("A100", "s"), ("H100", "o"), ("B200", "^"))
-_LADDER_XLIM = (1.5e9, 3e13)
-_RATIO_X = 2e9  # where the "× the next rung" labels sit
+_LADDER_XLIM = (5e8, 3e13)  # down to a TPU v5p's DCN share at 8:1 (0.78 GB/s)
+_RATIO_X = 6.5e8  # where the "× the next rung" labels sit
+_NOTE_X = 9e9  # where a row's "none in ..." / "not in our sources" note starts
 
 
 def _row_label(name: str) -> str:
@@ -69,6 +70,16 @@ def ladder(generation: str = "H100", oversubscription: float = 1.0):
     ax.set_xlim(*_LADDER_XLIM)
     ax.set_ylim(-0.6, len(names) - 0.4)
     si_axis(ax, "x", "B/s")
+    # a grid line every decade, a label every other one (1 GB/s, 100 GB/s, 10 TB/s), so
+    # the labels do not run together in the phone layout
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    eng = ax.xaxis.get_major_formatter()
+    decades = [10.0 ** k for k in range(9, 14)]
+    ax.xaxis.set_major_locator(FixedLocator(decades))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda x, pos: eng(x, pos) if round(np.log10(x)) % 2 == 1 else ""))
     ax.set_xlabel("bandwidth per GPU or chip (log scale)\nlinks: per direction")
     ax.set_title(" ", fontsize=10)
     # One legend row per reference generation; the fill blanks the rows it does not need
@@ -103,7 +114,7 @@ def _fill_ladder(fig, generation, oversubscription):
             for gen, _ in _REFERENCE_GENERATIONS if gen != generation}
     # A row's "none"/"not in our sources" note sits at the left, or right of the
     # comparison dots where they would fall under it.
-    note_x0 = _LADDER_XLIM[0] * 6
+    note_x0 = _NOTE_X
     note_x = {}
     for other in refs.values():
         for r in other:
@@ -118,7 +129,7 @@ def _fill_ladder(fig, generation, oversubscription):
         if r is not None:
             line_rate.set_width(r.peak)
             achieved.set_width(r.effective if r.effective is not None else 1.0)
-            label.set_position((r.peak * 1.15, y[name] + 0.12))
+            label.set_position((max(r.peak, _LADDER_XLIM[0]) * 1.15, y[name] + 0.12))
             label.set_text(display.fmt_rate(r.peak))
             label.set_fontweight("bold")
             label.set_color(COLORS["black"])
@@ -148,11 +159,12 @@ def _fill_ladder(fig, generation, oversubscription):
         if row is not None:
             handle.set_marker(row[1])
     if any(r.effective is None for r in ladder_):
-        ax.title.set_text(f"{generation}: the ladder at line rate (achieved: not in our "
-                          f"sources; spine {oversubscription:g}:1)")
+        ax.title.set_text(f"{generation}: line rates only, achieved not sourced; "
+                          f"spine {oversubscription:g}:1")
     else:
-        ax.title.set_text(f"{generation}: the bandwidth ladder (light: line rate, dark: "
-                          f"achieved; spine {oversubscription:g}:1)")
+        # short enough to wrap onto two lines in the phone layout (its height is set once)
+        ax.title.set_text(f"{generation} ladder: line rate (light), achieved (dark); "
+                          f"spine {oversubscription:g}:1")
     return [*(a for trio in art["bars"].values() for a in trio), *art["dots"],
             *art["ratios"], *art["rows"].values(), ax.title, legend]
 
