@@ -125,7 +125,7 @@ _GPUS = ("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300")
 _RATES = (100.0, 200.0, 400.0, 800.0)
 _FABRIC_LABELS = {"InfiniBand": "InfiniBand",
                   "InfiniBand + SHARP": "InfiniBand + SHARP (switches reduce)",
-                  "Ethernet": "RoCE Ethernet (same port rate, no SHARP)"}
+                  "Ethernet": "RoCE Ethernet (same rate, no SHARP)"}
 _ZERO_LABELS = ("nothing (ZeRO off)", "optimizer state (ZeRO-1)",
                 "+ gradients (ZeRO-2)", "+ weights (ZeRO-3, FSDP)")
 register(Demo(
