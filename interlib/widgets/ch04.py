@@ -57,7 +57,10 @@ def _nvls_summary(system, gpus, size_mib):
             f"{display.fmt_time(p['ring'].time_s)} (busbw {display.fmt_rate(p['ring'].busbw)}), "
             f"NVLS {display.fmt_time(p['nvls'].time_s)} (busbw "
             f"{display.fmt_rate(p['nvls'].busbw)}); NCCL would pick {p['auto'].algorithm}; "
-            f"ideal NVLS factor 2(n-1)/(n+1) = {nvswitch.nvls_busbw_factor(g):.3g}")
+            f"ideal NVLS factor 2(n-1)/(n+1) = {nvswitch.nvls_busbw_factor(g):.3g}; the "
+            f"model's pipeline chunks reach full size at "
+            f"{display.fmt_bytes(P.full_chunk_size(g), binary=True)} (below it the pipeline "
+            f"fill grows with the buffer and busbw stalls)")
 
 
 register(Demo(
