@@ -23,11 +23,17 @@ are measured side by side in the same run:
    theme's and the vendored scripts under _static/ (shared by all pages). This is what a
    reader fetches before going live.
 5. Live demos on the static site (Chromium, the built site on 127.0.0.1): per chapter page,
-   in a fresh browser (cold cache), click "Run live" -> the first live figure (median over
-   pages) and the bytes fetched on going live; then every demo's controls are moved in turn
-   (``--live-moves`` per demo), each timed from the move to the demo's new live render,
-   p50/p95 over all demos. ``--live-only`` measures just this (and page weights) and merges
-   it into the last ``_build/bench.json`` and the README table.
+   each in a fresh browser (cold cache), scroll to the first demo and click "Run live" at
+   once -> the first live figure, three ways side by side in the same run: with
+   ``navigator.connection.saveData`` (no quiet start: the behaviour before it, and the
+   stage times, which then start at the click), with the quiet start (Python starts when
+   a demo nears the screen), and with the quiet start after ``--live-read`` seconds with
+   the demo in view (a reader reading it). Bytes fetched on going live; every demo's
+   controls moved in turn (``--live-moves`` per demo), each timed from the move to the
+   demo's new live render, p50/p95 over all demos; the next chapter page in the same
+   browser (files cached), at once and after reading. ``--live-only`` measures just this
+   (and page weights) and merges it into the last ``_build/bench.json`` and the README
+   table; ``--live-pages N`` only the first N pages.
 
 Needs /usr/bin/chromium for part 1 (skipped with a message otherwise).
 """
@@ -412,7 +418,7 @@ def _first_figure(ctx, url, rel, demo, read_s, save_data=False):
     return ms, page, rec
 
 
-def bench_live(moves: int, read_s: float = 3.0):
+def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
     """Per chapter page, each in a fresh browser (cold cache): scroll to the first demo and
     click "Run live" at once, with the quiet start ("first_ms") and with saveData, which
     turns it off (the behaviour before it: "save_data_ms"), and after ``read_s`` seconds
@@ -430,6 +436,8 @@ def bench_live(moves: int, read_s: float = 3.0):
                                (HTML / rel).read_text(encoding="utf-8"))
             if names:
                 pages[str(rel)] = names
+    if max_pages:
+        pages = dict(list(pages.items())[:max_pages])
     first, save_data, read, sizes, move_ms, per_page, stages = [], [], [], [], [], {}, {}
     warm, warm_read = [], []
     failures = []
@@ -605,6 +613,8 @@ def main(argv=None):
                     help="control moves per demo on the live static site")
     ap.add_argument("--live-read", type=float, default=3.0,
                     help="seconds a demo is in view before the click (the quiet start's lead)")
+    ap.add_argument("--live-pages", type=int, default=None,
+                    help="measure only the first N chapter pages with demos")
     ap.add_argument("--live-only", action="store_true",
                     help="measure only the live static site (and page weights); merge into "
                          "the last _build/bench.json")
@@ -641,7 +651,7 @@ def main(argv=None):
         r["sliders_skipped"] = bs.SKIP_REASON
     if bs.CHROMIUM.exists():
         print("live static site ...", flush=True)
-        r["live"] = bench_live(args.live_moves, args.live_read)
+        r["live"] = bench_live(args.live_moves, args.live_read, args.live_pages)
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(r, indent=1))
     text = table(r)
@@ -663,7 +673,7 @@ def live_only(args, r):
     if not bs.CHROMIUM.exists():
         sys.exit(bs.SKIP_REASON)
     print("live static site ...", flush=True)
-    r["live"] = bench_live(args.live_moves, args.live_read)
+    r["live"] = bench_live(args.live_moves, args.live_read, args.live_pages)
     r["page_weight"] = page_weights()
     rows = live_rows(r) + [row for row in table({"page_weight": r["page_weight"]}).splitlines()
                            if row.startswith("| page weight")]
