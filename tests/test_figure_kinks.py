@@ -58,6 +58,6 @@ def test_nccl_choice_switches_are_where_the_pick_changes():
     fig = ch02.allreduce_pcie_vs_nvlink(1024.0, 4)
     ticks = fig.axes[0].lines[2 * len(ch02._SYSTEMS)]
     assert list(ticks.get_xdata()) == [x for x, *_ in sw]
-    assert "switches algorithm or protocol" in fig.axes[0].get_legend().get_texts()[2].get_text()
+    assert "(| marks a switch)" in fig.axes[0].get_legend().get_texts()[2].get_text()
     fig8 = ch02.allreduce_pcie_vs_nvlink(1024.0, 8)   # NVLS throughout: no ticks, no note
     assert len(fig8.axes[0].lines[2 * len(ch02._SYSTEMS)].get_xdata()) == len(ch02._ar_switches(8))

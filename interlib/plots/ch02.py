@@ -350,7 +350,7 @@ def _fill_allreduce_pcie_vs_nvlink(fig, size_mib, gpus):
     ticks = ax.lines[2 * len(_SYSTEMS)]
     xs = [x for x, *_ in switches]
     ticks.set_data(xs, [float(np.interp(np.log(x), np.log(_AR_SIZES), auto_curve)) for x in xs])
-    label = _SYSTEMS[2][3] + (" (|: it switches algorithm or protocol)" if switches else "")
+    label = _SYSTEMS[2][3] + (" (| marks a switch)" if switches else "")
     ax.get_legend().get_texts()[2].set_text(label)
     ax.title.set_text(f"All-reduce on {gpus} GPUs: PCIe only vs NVLink + NVSwitch (model)")
     return [*ax.lines, *ax.texts, ax.title, ax.get_legend()]

@@ -259,6 +259,9 @@ def _fill_ring_vs_nvls(fig, system: str = "dgx-h100", gpus: int = 8,
     full = full_chunk_size(g)
     p["full_chunks"].set_xdata([full] * 2)
     p["full_chunks_note"].xy = (full, 0.0)
+    # right of its line, or left of it in the right 40 % of the axis (room for the text)
+    _label_side(p["full_chunks_note"],
+                np.log(full / _SIZES[0]) <= 0.6 * np.log(_SIZES[-1] / _SIZES[0]), 3, 3)
     nv = sys_.gpu.nvlink
     p["line_rate"].set_ydata([nv.per_gpu_per_direction] * 2)
     p["effective"].set_ydata([nv.per_gpu_effective] * 2)
