@@ -3,7 +3,6 @@
 Expected values of the fixtures are typed from the published tables (tests/fixtures/nccltests/
 SOURCES.md names each source, commit and line range), never produced by the parser.
 """
-import dataclasses
 import os
 import subprocess
 import sys
@@ -270,28 +269,20 @@ def test_compare_published_runs_within_band():
         "latency-bound": "within", "transition": "within", "bandwidth-bound": "within"}
 
 
-def test_band_is_the_prediction_interval_and_the_fallback_spread_is_sane():
-    cmp_ = N.compare(N.parse(read(A3M)), "dgx-h100")
-    assert np.all(cmp_.low < cmp_.high) and "prediction interval" in cmp_.band_source
-    # the fallback (a model without intervals): the spread of measured/predicted over the
-    # holdout points of each regime across nodes brackets 1 from inside (0 < lo < hi)
-    spread = N._holdout_spread()
-    for name, _, _ in validation.REGIMES:
-        lo, hi = spread[(name, True)]
-        assert 0 < lo < hi
+def test_band_is_the_models_prediction_interval():
+    """The band is collectives.predict's own 80 % interval, size by size (no second band)."""
+    run = N.parse(read(A3M))
+    cmp_ = N.compare(run, "dgx-h100")
+    pred = collectives.predict("all_reduce", cmp_.sizes, "dgx-h100", cmp_.gpus_per_node,
+                               cmp_.nodes)
+    assert np.array_equal(cmp_.low, pred.busbw_low) and np.array_equal(cmp_.high, pred.busbw_high)
+    assert "80 % prediction interval" in cmp_.band_source
 
 
-def test_band_uses_the_prediction_interval_when_the_model_has_one(monkeypatch):
-    @dataclasses.dataclass(frozen=True)
-    class WithInterval:
-        busbw: object
-        busbw_low: object
-        busbw_high: object
-
-    monkeypatch.setattr(collectives, "Prediction", WithInterval)
-    lo, hi, src = N._band(WithInterval(np.array([10.0]), np.array([7.0]), np.array([12.0])),
-                          [2.0**30], False)
-    assert (lo[0], hi[0]) == (7.0, 12.0) and "prediction interval" in src
+def test_band_refuses_a_prediction_without_an_interval():
+    est = collectives.nccl_estimate("all_reduce", 2.0**30, "dgx-h100", 8, 2)
+    with pytest.raises(ValueError, match=r"^prediction has no interval"):
+        N.band(est)
 
 
 def test_a_log_from_other_gpus_is_noted():

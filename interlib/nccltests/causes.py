@@ -1,0 +1,158 @@
+"""The likely causes of a shortfall (:func:`diagnose`), each as the book teaches it."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _validate as v
+from ..units import GB_per_s, Gbit_per_s
+from .results import Comparison, Diagnosis, fabric_of, system_of
+
+MATCH_TOLERANCE = 1.5
+"""A plateau within this factor of an alternative's prediction scores above 0 (1: equal)."""
+
+FLOOR_FACTOR = 2.0
+"""A latency-bound time this many times the model's is a high small-message floor."""
+
+ERROR_LIMIT = 1e-2
+"""Largest ``error`` (older nccl-tests' maximum difference from the expected result) taken
+as rounding; above it the values are wrong."""
+
+
+def _match(x: float, y: float) -> float:
+    """1 when ``x == y``, falling to 0 at a factor :data:`MATCH_TOLERANCE` apart."""
+    if x <= 0 or y <= 0:
+        return 0.0
+    return max(0.0, 1.0 - abs(math.log(x / y)) / math.log(MATCH_TOLERANCE))
+
+
+def _alternative(cmp_, sys_, **node_changes):
+    """The model's busbw at the run's largest sizes on ``sys_`` changed as given (a node
+    from :func:`interlib.specs.custom.node`), or None when no such node can be built."""
+    from .. import collectives
+    from ..specs import custom
+
+    nvls = node_changes.pop("nvls", True)
+    spec = dict(nics_per_node=sys_.nics_per_node, nic_gbps=sys_.nic.rate.value / Gbit_per_s,
+                fabric=fabric_of(sys_), intra=sys_.intra, name="alternative")
+    spec.update(node_changes)
+    try:
+        node = custom.node(sys_.gpu, sys_.gpus_per_node, **spec)
+    except ValueError:  # e.g. a 72-GPU domain over PCIe: not a hypothesis to rank
+        return None
+    big = cmp_.sizes[-3:]
+    p = collectives.predict(cmp_.collective, big, node, cmp_.gpus_per_node, cmp_.nodes,
+                            nvls=nvls)
+    return float(np.median(p.busbw))
+
+
+def diagnose(cmp_: Comparison, system) -> list:
+    """Likely causes of what falls below the band, ranked by how well the curve's shape
+    matches each (:class:`Diagnosis`; data errors first whatever the rest).
+
+    Each hardware cause is tested as the model's prediction for the reader's node with that
+    fault (:func:`interlib.specs.custom.node`): half the NICs (one NIC per two GPUs, or
+    GPUDirect RDMA off, which halves what a NIC delivers), the GPUs talking over PCIe
+    (peer-to-peer blocked), NVLink SHARP off; the plateau (median busbw of the three
+    largest sizes) is scored against it: 1 when equal, 0 from
+    :data:`MATCH_TOLERANCE` apart. A small-message time
+    :data:`FLOOR_FACTOR` times the model's points at the transport; a shortfall in the
+    mid sizes alone at protocol and buffer settings.
+
+    Args:
+        cmp_: A :class:`Comparison` from :func:`compare`.
+        system: The catalogue id or node it was compared against (what :func:`compare`
+            was given: a :class:`Comparison` keeps only its title).
+    """
+    v.instance("cmp_", cmp_, Comparison, "a Comparison from interlib.nccltests.compare")
+    sys_ = system_of(system)
+    out = []
+    run = cmp_.run
+    wrong = sum((r.wrong_out or 0) + (r.wrong_in or 0) for r in run.rows)
+    err = max([r.error_out or 0 for r in run.rows] + [r.error_in or 0 for r in run.rows])
+    if wrong or (run.out_of_bounds or 0) or err > ERROR_LIMIT:
+        what = (f"{wrong} wrong elements in the #wrong columns" if wrong else
+                f"a maximum error of {err:g} in the error columns" if err > ERROR_LIMIT else
+                f"{run.out_of_bounds} out-of-bounds values")
+        out.append(Diagnosis(
+            "data_errors", "Wrong results: a faulty GPU, link or NIC", f"The log reports {what}.",
+            "chapters/08_impact", "Failures at scale",
+            "nvidia-smi -q -d ECC,ROW_REMAPPER; dmesg | grep -i xid; ibstat (port errors); "
+            "rerun with -c 1 on subsets of the nodes to find the one that corrupts", 1.0))
+    status = {x.regime: x.status for x in cmp_.verdicts}
+    plateau = float(np.median(cmp_.measured[-3:]))
+    pred = float(np.median(cmp_.predicted[-3:]))
+    fmt = lambda x: f"{x / GB_per_s:.0f} GB/s"  # noqa: E731
+    if (status.get("bandwidth-bound") or status.get("transition")) == "below":
+        if cmp_.nodes > 1:
+            alt = _alternative(cmp_, sys_, nics_per_node=max(1, sys_.nics_per_node // 2))
+            if alt and alt < pred * 0.9:
+                out.append(Diagnosis(
+                    "half_nics", "Half the network bandwidth: one NIC per two GPUs, a NIC "
+                    "down, or GPUDirect RDMA off",
+                    f"The plateau, {fmt(plateau)}, is near the model's {fmt(alt)} with half "
+                    f"the NICs (full: {fmt(pred)}).",
+                    "chapters/05_infiniband",
+                    "From GPU memory to the wire: GPUDirect RDMA, rails and queue pairs",
+                    "ibstat (every port Active at the expected rate); nvidia-smi topo -m "
+                    "(each GPU's NIC at PIX or PXB); with NCCL_DEBUG=INFO, count the NICs in "
+                    "'NET/IB : Using' and look for '/GDRDMA' in the 'via NET/IB' lines",
+                    _match(plateau, alt)))
+        if sys_.intra != "pcie" and cmp_.gpus_per_node > 1:
+            alt = _alternative(cmp_, sys_, intra="pcie")
+            if alt and alt < pred * 0.9:
+                out.append(Diagnosis(
+                    "pcie_p2p", "GPUs talking over PCIe: peer-to-peer blocked (ACS, IOMMU) "
+                    "or NVLink unused",
+                    f"The plateau, {fmt(plateau)}, is near the model's {fmt(alt)} for the "
+                    f"same GPUs over PCIe (NVLink: {fmt(pred)}).",
+                    "chapters/02_pcie",
+                    "Reading a real server: topology, NUMA, ACS and GPUDirect",
+                    "nvidia-smi topo -m (NV# between GPUs, not SYS or PHB); nvidia-smi "
+                    "topo -p2p r; with NCCL_DEBUG=INFO, 'via P2P/IPC' or 'via P2P/CUMEM' "
+                    "rather than 'via SHM'; lspci -vvv | grep ACSCtl; NCCL_P2P_DISABLE unset",
+                    _match(plateau, alt)))
+        if cmp_.collective == "all_reduce":
+            alt = _alternative(cmp_, sys_, nvls=False)
+            if alt and alt < pred * 0.9:
+                out.append(Diagnosis(
+                    "no_nvls", "NVLink SHARP (NVLS) not in use",
+                    f"The plateau, {fmt(plateau)}, is near the model's {fmt(alt)} without "
+                    f"NVLS (with it: {fmt(pred)}).",
+                    "chapters/04_nvswitch", "In-switch reduction: NVLink SHARP (NVLS)",
+                    "NCCL_NVLS_ENABLE unset; nvidia-smi -q | grep -i -A2 fabric (state "
+                    "Completed); systemctl status nvidia-fabricmanager (or nvidia-imex on "
+                    "NVL72); with NCCL_DEBUG=INFO, the 'NVLS multicast support is available' "
+                    "line", _match(plateau, alt)))
+        if not [d for d in out if d.key != "data_errors" and d.score > 0.3]:
+            out.append(Diagnosis(
+                "slow_everywhere", "Below the model with no hardware signature: clocks, "
+                "other jobs, or a degraded link",
+                f"The plateau, {fmt(plateau)}, is {plateau / pred:.0%} of the model's "
+                f"{fmt(pred)} and matches none of the faults above.",
+                "chapters/08_impact", "Sharing the fabric: interference from other jobs",
+                "nvidia-smi -q -d CLOCK,PERFORMANCE (throttle reasons); nvidia-smi nvlink -s "
+                "(every link up at full rate); other jobs on the nodes or the switches",
+                0.2))
+    if status.get("latency-bound") == "below":
+        small = cmp_.sizes < 2**20
+        ratio = float(np.median(cmp_.predicted[small] / cmp_.measured[small]))
+        if ratio >= FLOOR_FACTOR:
+            out.append(Diagnosis(
+                "high_floor", "A high small-message floor: a slow network path (TCP sockets "
+                "instead of RDMA, a slow plugin) or extra hops",
+                f"Below 1 MiB each call takes {ratio:.1f} times the model's time.",
+                "chapters/05_infiniband", "RDMA versus the TCP path",
+                "with NCCL_DEBUG=INFO, 'NET/IB' (RDMA) or the cloud's plugin, not "
+                "'NET/Socket', in the 'Using network' line; ibv_devinfo; the switch hops "
+                "between the nodes", min(1.0, math.log(ratio) / math.log(4 * FLOOR_FACTOR))))
+    if status.get("transition") == "below" and status.get("bandwidth-bound") == "within":
+        out.append(Diagnosis(
+            "mid_sizes", "Mid sizes only: protocol, channel or buffer settings",
+            "Sizes from 1 MiB to 256 MiB are below the band while large ones are not.",
+            "chapters/01_why_connect",
+            "How NCCL runs a collective: channels, protocols and trees",
+            "env | grep NCCL_ (NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS, "
+            "NCCL_MAX_NCHANNELS set by hand?); NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING", 0.5))
+    return sorted((d for d in out if d.score > 0), key=lambda d: -d.score)
