@@ -332,6 +332,8 @@ def bench_check_browser(runs: int):
     manifest = json.loads((HTML / "_static" / "interlib-live.json").read_text())
     with bs.static_server(HTML) as url, bs.chromium_context() as ctx:
         page = ctx.new_page()
+        # saveData: the page's own live demos do not start quietly beside the measurement
+        page.add_init_script(SAVE_DATA_JS)
         page.goto(f"{url}/book/check_cluster.html", wait_until="load")
         ms = page.evaluate(_JS_CHECK_IN_PYODIDE, [f"{url}/_static/pyodide/",
                                                   f"{url}/_static/{manifest['wheel']}",
