@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import HTML, toc_docnames
+from conftest import HTML, REPO, toc_docnames
 from interlib import display
 
 import browser_support as bs  # noqa: E402
@@ -50,6 +50,33 @@ def demo_pages() -> dict[str, list[str]]:
             if names:
                 out[doc] = names
     return out
+
+
+def demo_sources() -> dict[str, list[str]]:
+    """docname -> the demos its notebook shows (``widgets.show("name")`` in code cells).
+
+    The tests are parametrized from the sources, not from the built HTML: on a fresh clone
+    the site is built by the session's first test, after collection, so a list read from
+    ``_build`` is empty then and the test would be skipped, not run (it was, in CI)."""
+    out = {}
+    for doc in toc_docnames():
+        nb = json.loads((REPO / f"{doc}.ipynb").read_text(encoding="utf-8")) \
+            if (REPO / f"{doc}.ipynb").exists() else {"cells": []}
+        names = [m for c in nb["cells"] if c["cell_type"] == "code"
+                 for m in re.findall(r'widgets\.show\(\s*"([^"]+)"', "".join(c["source"]))]
+        if names:
+            out[doc] = names
+    return out
+
+
+def test_every_demo_page_is_tested():
+    """The parametrization below covers every demo of the book: the notebooks show each
+    registered demo, and there are pages to test."""
+    from interlib import widgets
+
+    shown = {n for names in demo_sources().values() for n in names}
+    assert len(demo_sources()) >= 9 and shown == set(widgets.DEMOS), (
+        sorted(set(widgets.DEMOS) ^ shown))
 
 
 @pytest.fixture(scope="module")
@@ -216,9 +243,11 @@ def test_readouts_format_like_python(server, browser):
         page.close()
 
 
-@pytest.mark.parametrize("docname", sorted(demo_pages()))
+@pytest.mark.parametrize("docname", sorted(demo_sources()))
 def test_demos_go_live(server, browser, docname):
-    names = demo_pages()[docname]
+    names = demo_sources()[docname]
+    assert demo_pages().get(docname) == names, (
+        f"{docname}: the built page shows {demo_pages().get(docname)}, the notebook {names}")
     page = browser.new_page()
     rec = bs.Recorder(page)
     try:
