@@ -362,3 +362,44 @@ def _controls(name):
     from interlib import widgets
 
     return widgets.get(name).controls
+
+
+def test_quiet_start_when_a_demo_nears_the_screen(server, browser):
+    """Scrolling to a demo starts Python quietly (issue 26, item 7: going live sooner): the
+    runtime loads, the worker draws the demo once, yet the page stays static (button, status,
+    figure and numbers as built) until the reader asks; then the first live figure comes
+    without loading again (one request for the runtime), at the default values. With
+    saveData the same scroll loads nothing (tests/test_site_offline.py checks every page)."""
+    docname, names = sorted(demo_pages().items())[0]
+    page = browser.new_page()
+    rec = bs.Recorder(page)
+    try:
+        page.goto(f"{server}/{docname}.html", wait_until="load")
+        before = page.evaluate(_JS_STATE, names[0])
+        button = page.locator(f'.interlib-demo[data-demo="{names[0]}"] .interlib-live-button')
+        status = page.locator(f'.interlib-demo[data-demo="{names[0]}"] .interlib-live-status')
+        label, said = button.text_content(), status.text_content()
+        page.locator(f'.interlib-demo[data-demo="{names[0]}"]').scroll_into_view_if_needed()
+        # quiet: the worker is ready and its warm-up frame is back (no request in flight)
+        page.wait_for_function(
+            "() => window.interlibLive.state().phase === 'ready'", timeout=LOAD_TIMEOUT_MS)
+        page.wait_for_timeout(500)
+        assert page.evaluate("() => window.interlibLive.state()")["asked"] is False
+        assert any(urlparse(u).path.endswith("/pyodide.asm.wasm") for u in rec.requests)
+        quiet = page.evaluate(_JS_STATE, names[0])
+        assert (quiet["src"], quiet["numbers"], quiet["renders"], quiet["live"]) == (
+            before["src"], before["numbers"], 0, None), "the page changed before the reader asked"
+        assert (button.text_content(), status.text_content()) == (label, said)
+        assert button.is_enabled()
+        button.click()
+        state = _wait_render(page, names[0], 0, 0)
+        from interlib import widgets
+
+        assert _check_state(docname, names[0], state) == widgets.get(names[0]).defaults()
+        assert state["live"] == "ready" and button.is_disabled()
+        wasm = [u for u in rec.requests if urlparse(u).path.endswith("/pyodide.asm.wasm")]
+        assert len(wasm) == 1, f"the runtime was fetched {len(wasm)} times"
+        assert not rec.console_errors and not rec.page_errors, rec.console_errors + rec.page_errors
+        assert not browser.refused
+    finally:
+        page.close()
