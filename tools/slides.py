@@ -29,7 +29,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 GUIDE = REPO / "book" / "instructors.md"
 CHAPTERS = REPO / "chapters"
-CHROMIUM = "/usr/bin/chromium"
 CSS = ("@page{size:254mm 142.875mm;margin:0}body{margin:0;font:15pt/1.4 'DejaVu Sans',"
        "sans-serif;color:#1a1a1a}.slide{box-sizing:border-box;width:254mm;min-height:142.875mm;"
        "padding:10mm 14mm;break-after:page;display:flex;flex-direction:column}"
@@ -176,20 +175,11 @@ def build(out: Path = REPO / "_build" / "slides", pdf: bool = True) -> list[Path
         path.write_text(page)
         paths.append(path)
     if pdf:
-        from playwright.sync_api import sync_playwright
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from handouts import print_pdfs
 
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                         args=["--no-sandbox"])
-            tab = browser.new_page()
-            tab.route("**/*", lambda r: r.abort() if r.request.url.startswith("http")
-                      else r.continue_())
-            for k, page in decks:
-                tab.set_content(page, wait_until="load")
-                path = out / f"session-{k}.pdf"
-                path.write_bytes(tab.pdf(prefer_css_page_size=True, print_background=True))
-                paths.append(path)
-            browser.close()
+        paths += print_pdfs([(out / f"session-{k}.pdf", page) for k, page in decks],
+                            prefer_css_page_size=True, print_background=True)
     return paths
 
 
