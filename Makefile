@@ -5,6 +5,7 @@
 #                  into _build/instructor/_build/html
 #   make assignments SEED=n  graded problem sets (otter-grader) into assignments/seed-n
 #   make handouts SEED=n     one PDF per session plan into _build/handouts
+#   make slides      one deck per session plan (HTML + PDF) into _build/slides
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
 #   make release   an edition's archives (site, PDF, notebooks) in _build/release/
@@ -32,10 +33,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book instructor assignments handouts lite test pdf release execute lab bench mutation lock vendor clean help
+.PHONY: book instructor assignments handouts slides lite test pdf release execute lab bench mutation lock vendor clean help
 
 help:
-	@sed -n '2,16p' Makefile | sed 's/^# //'
+	@sed -n '2,17p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -76,6 +77,11 @@ assignments: $(VENV_STAMP)
 # the session's problems without answers, for variant SEED.
 handouts: $(VENV_STAMP)
 	$(BIN)/python tools/handouts.py --seed $(SEED)
+
+# Slides (tools/slides.py; Debian's Chromium): one deck per session plan of
+# book/instructors.md, from the plan and the chapters' stored outputs, offline.
+slides: $(VENV_STAMP)
+	$(BIN)/python tools/slides.py
 
 # Rebuild only the JupyterLite edition into the built site (make book does it too).
 lite: $(VENV_STAMP)

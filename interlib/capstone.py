@@ -94,6 +94,26 @@ class Design:
         return max(total - comm, 0.0), comm
 
 
+def ethernet_ports(nic_gbps: float) -> tuple[int, float]:
+    """``(ports, rate)``: how a NIC of ``nic_gbps`` meets an Ethernet switch, from the
+    catalogue: the ports it runs and each one's data rate, bytes/s per direction. A NIC
+    whose documentation says it splits on Ethernet (ConnectX-8: 800 Gb/s as two 400 GbE
+    ports, :attr:`interlib.specs.hardware.NIC.ethernet_ports`) gives its split; any other
+    rate is one port at ``nic_gbps``.
+
+    >>> ethernet_ports(800.0)[0], ethernet_ports(400.0)[0]
+    (2, 1)
+    """
+    from .specs import NICS
+
+    v.positive("nic_gbps", nic_gbps)
+    for nic in NICS.values():
+        if "Ethernet" in nic.fabric and abs(nic.rate.value / Gbit_per_s - nic_gbps) < 1e-6 \
+                and nic.ethernet_ports > 1:
+            return nic.ethernet_ports, nic.ethernet_port
+    return 1, nic_gbps * Gbit_per_s
+
+
 def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
            nics_per_node: int = 8, nic_gbps: float = 400.0, fabric: str = "InfiniBand",
            radix: int = 64, oversubscription: float = 1.0, model: str = "llama-3-70b",
@@ -108,7 +128,9 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
         nodes: Servers (1..4096).
         gpus_per_node: GPUs per server / NVLink domain (1..72).
         nics_per_node: Scale-out NICs per server (1..16).
-        nic_gbps: Port rate per NIC, Gb/s per direction.
+        nic_gbps: Rate per NIC, Gb/s per direction. On ``"Ethernet"`` a NIC the catalogue
+            says splits (ConnectX-8 at 800: two 400 GbE ports, :func:`ethernet_ports`)
+            takes that many switch ports at that rate; the network is sized on them.
         fabric: One of :data:`FABRICS`: ``"InfiniBand"``, ``"InfiniBand + SHARP"`` (the
             DP all-reduce across nodes may reduce in the switches) or ``"Ethernet"``.
         radix: Switch ports (even, 4..1024); 64 for NDR Quantum-2.
@@ -159,8 +181,11 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     dp = n // (tp * pp)
     sys_ = node if node is not None else steptime.make_system(
         gpu, gpus_per_node, "nvswitch", nics_per_node, nic_gbps, nic_fabric, "capstone")
-    tree = fat_tree(nodes * nics_per_node, radix, over, link_rate=nic_gbps * Gbit_per_s)
-    leaf_nodes = nodes if tree.tiers == 1 else max(1, tree.leaf_down)
+    ports, port_rate = (ethernet_ports(nic_gbps) if node is None and nic_fabric == "Ethernet"
+                        else (1, nic_gbps * Gbit_per_s))
+    tree = fat_tree(nodes * nics_per_node * ports, radix, over, link_rate=port_rate)
+    # rail-optimised: a NIC's ports go to the same leaf, so a leaf holds down / ports nodes
+    leaf_nodes = nodes if tree.tiers == 1 else max(1, tree.leaf_down // ports)
     st = steptime.step_time(sys_, model, tp, pp, dp, seq_len, 1, micro_batches, mfu, overlap,
                             tree.oversubscription, leaf_nodes, sharp, zero)
     period = period_days * day
@@ -170,6 +195,14 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     ovh = float(cost.interruption_overhead(n))
     return Design(sys_, tree, st, idle, mtbi, ovh, n, dp, st.layout.tokens / st.step, period,
                   float(price_per_gpu_hour), tp, pp, not_computing)
+
+
+def ports_per_nic(d: Design) -> int:
+    """Switch ports each NIC of the design takes (2 for ConnectX-8 on Ethernet at 800 Gb/s:
+    :func:`ethernet_ports`; else 1), from its node's NIC rate over the network's port rate."""
+    if not isinstance(d, Design):
+        raise ValueError(f"d={d!r} must be a Design (from design)")
+    return max(1, round(d.system.nic.rate.value / d.tree.link_rate))
 
 
 _TIER_NAMES = ("leaf", "spine", "core")
@@ -208,7 +241,10 @@ def design_table(d: Design):
                         f"dp = {d.dp})"],
         ["memory per GPU", memory_text(d)],
         ["switches", switches_text(t)],
-        ["cables (host + switch)", f"{t.cables:,} ({t.host_cables:,} + {t.switch_cables:,})"],
+        ["cables (host + switch)", f"{t.cables:,} ({t.host_cables:,} + {t.switch_cables:,})"
+                                   + (f"; each NIC on {ports_per_nic(d)} switch ports of "
+                                      f"{display.fmt_bits(t.link_rate * 8)}"
+                                      if ports_per_nic(d) > 1 else "")],
         ["tiers / max switch hops", f"{t.tiers} / {t.max_hops}"],
         ["leaf oversubscription (achieved)", f"{t.oversubscription:.3g}:1"],
         ["bisection, per direction", f"{display.fmt_rate(t.bisection_per_direction)} "
@@ -251,3 +287,127 @@ def _slowest(phase) -> str:
     if phase.time_s <= 0:
         return "none (one GPU per replica: nothing to send)"
     return f"{phase.kind} over {phase.rung}"
+
+
+# ------------------------------------------------------------------ the network's price
+@dataclass(frozen=True)
+class PriceLine:
+    """One priced line of a design's network: ``count`` items at ``unit`` dollars each.
+
+    Attributes:
+        item: What is counted (``"switches"``, ``"optics"``, ``"fibre cables"``).
+        count: How many the design needs.
+        unit: ``(low, high)`` US dollars per item, from :mod:`interlib.specs.prices`.
+        how: How the count and the unit price follow from the design.
+    """
+
+    item: str
+    count: int
+    unit: tuple
+    how: str
+
+    @property
+    def total(self) -> tuple[float, float]:
+        """``(low, high)`` US dollars for the line: ``count x unit``."""
+        return self.count * self.unit[0], self.count * self.unit[1]
+
+
+@dataclass(frozen=True)
+class NetworkPrice:
+    """A design's scale-out network priced from the sheet (:func:`network_price`).
+
+    Attributes:
+        lines: The priced lines (``PriceLine``: item, count, unit price range, how).
+        not_priced: ``(item, count, reason)`` for the parts the sheet has no price for.
+        n_gpus: GPUs in the design (for the per-GPU figure).
+        rate_gbps: Port rate priced, Gb/s per direction.
+    """
+
+    lines: tuple
+    not_priced: tuple
+    n_gpus: int
+    rate_gbps: float
+
+    @property
+    def total(self) -> tuple[float, float]:
+        """``(low, high)`` US dollars for every priced line."""
+        return (sum(ln.total[0] for ln in self.lines), sum(ln.total[1] for ln in self.lines))
+
+    @property
+    def per_gpu(self) -> tuple[float, float]:
+        """``(low, high)`` US dollars of priced network per GPU."""
+        lo, hi = self.total
+        return lo / self.n_gpus, hi / self.n_gpus
+
+
+def network_price(d: Design) -> NetworkPrice:
+    """Price a design's scale-out network from the price sheet
+    (:mod:`interlib.specs.prices`: published estimates with sources and dates; street
+    prices differ).
+
+    Counted from the design's fat tree (``d.tree``), at its port rate:
+
+    * **switches**: ``tree.switches``, each priced as the sheet's 64-port switch scaled to
+      the radix (``price x radix / 64``: per-port pricing, an assumption for radices other
+      than 64);
+    * **optics**: one transceiver at each end of every link, ``2 x tree.cables`` (a
+      twin-port switch module serves two link ends; the sheet prices per link end);
+    * **fibre cables**: one per link, ``tree.cables``;
+    * **NICs** (``tree.host_cables``, one per host port) and copper cables are listed as
+      not priced: the sheet has no citable price for them
+      (:data:`interlib.specs.prices.NOT_PRICED`).
+
+    Every link is taken as optical: a design that puts servers within copper reach of
+    their leaf saves optics the sheet cannot price the copper for.
+
+    Args:
+        d: A :class:`Design` from :func:`design` whose port rate the sheet prices
+            (:data:`interlib.specs.prices.RATES_GBPS`: 400 or 800 Gb/s).
+    """
+    from .specs import prices
+
+    if not isinstance(d, Design):
+        raise ValueError(f"d={d!r:.60} must be a Design (from design)")
+    t = d.tree
+    rate = t.link_rate / Gbit_per_s
+    if round(rate, 6) not in prices.RATES_GBPS:
+        raise ValueError(f"d=Design(port rate {rate:g} Gb/s): the price sheet has no prices "
+                         f"at this rate; priced "
+                         f"rates: {', '.join(f'{r:g}' for r in prices.RATES_GBPS)} Gb/s")
+    rate = round(rate, 6)
+    scale = t.radix / prices.SWITCH_PORTS
+    sw_lo, sw_hi = prices.price_range("switch", rate)
+    lines = (
+        PriceLine("switches", t.switches, (sw_lo * scale, sw_hi * scale),
+                  f"{t.switches} switches of {t.radix} ports; a {prices.SWITCH_PORTS}-port "
+                  f"switch x {t.radix}/{prices.SWITCH_PORTS}"),
+        PriceLine("optics", 2 * t.cables, prices.price_range("optic", rate),
+                  f"one at each end of {t.cables} links"),
+        PriceLine("fibre cables", t.cables, prices.price_range("fibre", rate),
+                  f"one per link ({t.host_cables} host + {t.switch_cables} switch)"),
+    )
+    not_priced = (("NICs", t.host_cables // ports_per_nic(d), prices.NOT_PRICED["NIC"]),
+                  ("copper cables", 0, prices.NOT_PRICED["copper cable"]))
+    return NetworkPrice(lines, not_priced, d.n_gpus, rate)
+
+
+def price_table(p: NetworkPrice):
+    """A :class:`NetworkPrice` as a table (``interlib.display.Table``), labelled with what
+    the prices are (published estimates; street prices differ)."""
+    from .specs import prices
+
+    if not isinstance(p, NetworkPrice):
+        raise ValueError(f"p={p!r:.60} must be a NetworkPrice (from network_price)")
+
+    def rng(lo, hi):
+        return f"${lo:,.0f}" if round(lo) == round(hi) else f"${lo:,.0f} - ${hi:,.0f}"
+
+    rows = [[ln.item, f"{ln.count:,}", rng(*ln.unit), rng(*ln.total), ln.how]
+            for ln in p.lines]
+    rows.append(["= priced network", "", "", rng(*p.total),
+                 f"{rng(*p.per_gpu)} per GPU ({p.n_gpus:,} GPUs)"])
+    for item, count, reason in p.not_priced:
+        rows.append([item, f"{count:,}" if count else "-", "not priced", "-", reason])
+    return display.Table(["item", "count", "each", "total", "how"], rows,
+                         f"Computed by interlib.capstone.network_price at "
+                         f"{p.rate_gbps:g} Gb/s. {prices.STREET_PRICE_NOTE}")

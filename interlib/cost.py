@@ -239,15 +239,22 @@ def communication_cost(system="NVLink + NDR InfiniBand", n_gpus=SCALES,
 def communication_cost_table(price_per_gpu_hour=DEFAULT_PRICE_PER_GPU_HOUR,
                              mfu: float = 0.4, overlap: float = 0.8, period_s=30 * day,
                              model: str = "llama-3-70b"):
-    """:func:`communication_cost` for both Chapter 8 fabrics as a Table."""
+    """:func:`communication_cost` for both Chapter 8 fabrics as a Table. A scale at which the
+    model does not fit in the GPUs' HBM (:attr:`interlib.steptime.StepTime.fits`: Llama 3
+    70B on one 8-GPU node) is not priced: its row says what each GPU would have to hold."""
     from . import display, scaling, steptime
 
     v.choice("model", model, scaling.MODELS)
     rows = []
+    unfit = False
     for fab in steptime.FABRICS:
         for n, st, ic in communication_cost(fab, SCALES, model, mfu=mfu, overlap=overlap,
                                             period_s=period_s,
                                             price_per_gpu_hour=price_per_gpu_hour):
+            if not st.fits:
+                unfit = unfit or (n, st.memory)
+                rows.append([fab, f"{n:,}", "does not fit in HBM", "—", "—", "—", "—"])
+                continue
             rows.append([fab, f"{n:,}", display.fmt_time(st.step),
                          display.fmt_pct(st.comm_fraction), display.fmt_pct(st.efficiency),
                          f"{ic.gpu_hours_lost:,.0f}", f"${ic.dollars_lost:,.0f}"])
@@ -256,7 +263,10 @@ def communication_cost_table(price_per_gpu_hour=DEFAULT_PRICE_PER_GPU_HOUR,
          "dollars lost"], rows,
         f"{display.fmt_time(period_s)} of training, TP 8 x DP, MFU {display.fmt_pct(mfu)}, "
         f"overlap {display.fmt_pct(overlap)}, ${price_per_gpu_hour:.2f} per GPU-hour "
-        "(reader assumption).")
+        "(reader assumption)." + (
+            f" Not priced on {unfit[0]:,} GPUs: each would hold "
+            f"{display.fmt_bytes(unfit[1].total)} (weights, gradients, optimizer state, "
+            f"activations) in {display.fmt_bytes(unfit[1].capacity)} of HBM." if unfit else ""))
 
 
 def interruption_scale_table(n_gpus=SCALES, restart_s=10 * 60.0, checkpoint_s=60.0):

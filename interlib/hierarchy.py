@@ -19,21 +19,32 @@ class Rung:
         name: Display name.
         peak: Usable line rate per GPU, bytes/s per direction: the data rate after line
             coding (for PCIe, after 128b/130b), the ceiling the models call "line rate".
-        effective: What applications achieve, bytes/s per direction.
+        effective: What applications achieve, bytes/s per direction; None where no source
+            gives an achieved rate (other vendors' accelerators, :data:`LADDER_OTHER`).
         latency: Per-step latency used in alpha-beta models, s (NCCL tuning.cc model
-            constants: software and protocol included, not wire latency).
+            constants: software and protocol included, not wire latency); None where no
+            NCCL constant applies (other vendors' links).
         basis: How ``effective`` and ``latency`` were obtained.
         quoted: The per-direction figure the vendor quotes, bytes/s, where it differs from
             ``peak`` (PCIe's raw signalling rate before line coding); None means the vendor
             figure already is the data rate (NVLink, InfiniBand, Ethernet).
+        row: Which rung of :data:`RUNG_NAMES` it stands in (its tier): ``name`` itself for
+            NVIDIA's rungs; e.g. ``"NVLink"`` (scale-up) for a TPU's ICI.
     """
 
     name: str
     peak: float
-    effective: float
-    latency: float
+    effective: float | None
+    latency: float | None
     basis: str
     quoted: float | None = None
+    row: str = ""
+
+    def __post_init__(self):
+        if self.row:
+            v.choice("row", self.row, RUNG_NAMES)
+        else:
+            object.__setattr__(self, "row", self.name)
 
     @property
     def vendor_rate(self) -> float:
@@ -41,9 +52,9 @@ class Rung:
         return self.peak if self.quoted is None else self.quoted
 
     @property
-    def efficiency(self) -> float:
-        """effective / peak."""
-        return self.effective / self.peak
+    def efficiency(self) -> float | None:
+        """effective / peak (None where no achieved rate is known)."""
+        return None if self.effective is None else self.effective / self.peak
 
 
 # ------------------------------------------------------------------ Chapter 7: the ladder
@@ -52,9 +63,22 @@ LADDER_SYSTEMS = {"A100": "dgx-a100", "H100": "dgx-h100", "H200": "hgx-h200",
                   "HGX B300": "hgx-b300", "GB300 NVL72": "gb300-nvl72"}
 """GPU generation -> the catalogue system Chapter 7 builds its ladder from."""
 
+LADDER_OTHER = {"TPU v5p": ("tpu-v5p-pod", "ICI", "DCN"),
+                "Gaudi 3": ("gaudi3-hls3", "RoCE scale-up", "RoCE scale-out")}
+"""Other vendors' accelerators Chapter 7's ladder can show (issue 28): name -> (the
+:data:`interlib.specs.SCALEUP_DOMAINS` id, the scale-up rung's name, the scale-out rung's
+name). Only the line rates a source gives are drawn; no achieved rates (no source gives
+them) and no host link (none in the sources read): :func:`ladder_gaps` lists what is
+missing, so the demo can say so."""
+
+LADDER_CHOICES = (*LADDER_SYSTEMS, *LADDER_OTHER)
+"""Every name Chapter 7's ladder demo offers: NVIDIA's generations, then other vendors."""
+
 RUNG_NAMES = ("HBM", "NVLink", "NVLink-C2C", "PCIe", "Scale-out NIC", "Spine")
 """Every rung a ladder can have; a system shows a subset (its host link is PCIe or, on
-Grace superchips such as GB200, NVLink-C2C)."""
+Grace superchips such as GB200, NVLink-C2C). Other vendors' rungs stand in these rows by
+tier (:attr:`Rung.row`): scale-up in ``"NVLink"``, host link in ``"PCIe"``, scale-out in
+``"Scale-out NIC"``."""
 
 
 def _system(system_name):
@@ -65,7 +89,66 @@ def _system(system_name):
         return system_name
     if isinstance(system_name, str) and system_name in LADDER_SYSTEMS:
         system_name = LADDER_SYSTEMS[system_name]
-    return system(v.choice("system_name", system_name, list(SYSTEMS) + list(LADDER_SYSTEMS)))
+    return system(v.choice("system_name", system_name,
+                           list(SYSTEMS) + list(LADDER_SYSTEMS) + list(LADDER_OTHER)))
+
+
+def _other(system_name):
+    """(ScaleUpDomain, scale-up name, scale-out name) if ``system_name`` is one of
+    :data:`LADDER_OTHER`, else None."""
+    if isinstance(system_name, str) and system_name in LADDER_OTHER:
+        from .specs import scaleup_domain
+
+        dom, up, out = LADDER_OTHER[system_name]
+        return scaleup_domain(dom), up, out
+    return None
+
+
+def ladder_gaps(system_name="dgx-h100") -> dict[str, str]:
+    """The rungs a system has but whose rate no source read gives, as ``{row: label}``
+    (rows of :data:`RUNG_NAMES`): empty for NVIDIA's systems; for Google's TPU v5p the host
+    link (``{"PCIe": "Host link"}``), for Intel's Gaudi 3 its HBM as well. The ladder
+    leaves these rungs out; the demo prints "not in our sources" in their rows.
+
+    >>> ladder_gaps("TPU v5p")
+    {'PCIe': 'Host link'}
+    """
+    other = _other(system_name)
+    if other is None:
+        _system(system_name)  # validates
+        return {}
+    dom, up, out = other
+    gaps = {}
+    if dom.memory_bandwidth is None:
+        gaps["HBM"] = "HBM"
+    if dom.per_accelerator is None:
+        gaps["NVLink"] = up
+    gaps["PCIe"] = "Host link"
+    if dom.scale_out_per_accelerator is None:
+        gaps["Scale-out NIC"] = out
+    return gaps
+
+
+def _other_ladder(other, oversubscription) -> list[Rung]:
+    """The line-rate rungs of another vendor's accelerator (see :data:`LADDER_OTHER`)."""
+    dom, up, out = other
+    line = "line rate only: no achieved rate or step latency in our sources"
+    rungs = []
+    if dom.memory_bandwidth is not None:
+        rungs.append(Rung("HBM", dom.memory_bandwidth.value, None, None,
+                          f"{dom.accelerator} vendor peak (read + write, shared); {line}"))
+    if dom.per_accelerator is not None:
+        rungs.append(Rung(up, dom.per_accelerator.value, None, None,
+                          f"{dom.link}: {dom.per_accelerator.note}; {line}", row="NVLink"))
+    if dom.scale_out_per_accelerator is not None:
+        sout = dom.scale_out_per_accelerator.value
+        rungs.append(Rung(out, sout, None, None,
+                          f"{dom.scale_out_per_accelerator.note}; {line}",
+                          row="Scale-out NIC"))
+        rungs.append(Rung("Spine", sout / oversubscription, None, None,
+                          f"{out} share / oversubscription {oversubscription:g}:1 (a "
+                          "what-if: the sources give no taper)"))
+    return rungs
 
 
 def ladder(system_name="dgx-h100", oversubscription: float = 1.0) -> list[Rung]:
@@ -90,9 +173,15 @@ def ladder(system_name="dgx-h100", oversubscription: float = 1.0) -> list[Rung]:
       and spine: NIC / oversubscription (1 = non-blocking fat tree: the spine costs nothing
       in bandwidth, only in hops).
 
+    Another vendor's accelerator (a key of :data:`LADDER_OTHER`, e.g. ``"TPU v5p"``) gets
+    only the rungs its sources give, at line rate (``effective`` and ``latency`` None):
+    memory, the scale-up link (row ``"NVLink"``), the scale-out link (row ``"Scale-out
+    NIC"``) and the spine; :func:`ladder_gaps` lists the rungs left out.
+
     Args:
         system_name: Catalogue id (``"dgx-h100"``), a generation key of
-            :data:`LADDER_SYSTEMS` (``"H100"``), or a :class:`~interlib.specs.System`.
+            :data:`LADDER_SYSTEMS` (``"H100"``) or of :data:`LADDER_OTHER`
+            (``"TPU v5p"``), or a :class:`~interlib.specs.System`.
         oversubscription: Leaf down / up bandwidth ratio, 1 .. 16 (Meta's 24K clusters
             join pods with 1:7).
 
@@ -101,11 +190,16 @@ def ladder(system_name="dgx-h100", oversubscription: float = 1.0) -> list[Rung]:
 
     >>> [r.name for r in ladder("H100")][:2]
     ['HBM', 'NVLink']
+    >>> [r.name for r in ladder("TPU v5p")]
+    ['HBM', 'ICI', 'DCN', 'Spine']
     """
     from .specs import HBM_COPY_EFFICIENCY
 
-    sys_ = _system(system_name)
+    other = _other(system_name)
+    sys_ = None if other is not None else _system(system_name)
     v.number("oversubscription", oversubscription, lo=1.0, hi=16.0)
+    if other is not None:
+        return _other_ladder(other, oversubscription)
     gpu = sys_.gpu
     hbm = gpu.hbm_bandwidth.value
     rungs = [Rung("HBM", hbm, hbm * HBM_COPY_EFFICIENCY.value, 0.0,
@@ -134,7 +228,9 @@ def rung_ratios(system_name="dgx-h100", oversubscription: float = 1.0):
     """Ratios between neighbouring rungs of :func:`ladder`: a list of
     ``(upper, lower, peak ratio, achieved ratio)``."""
     r = ladder(system_name, oversubscription)
-    return [(a.name, b.name, a.peak / b.peak, a.effective / b.effective)
+    return [(a.name, b.name, a.peak / b.peak,
+             None if a.effective is None or b.effective is None
+             else a.effective / b.effective)
             for a, b in zip(r[:-1], r[1:])]
 
 
@@ -142,21 +238,28 @@ def ladder_table(system_name="dgx-h100", oversubscription: float = 1.0):
     """The ladder as a :class:`~interlib.display.Table` (Chapter 7's spec table)."""
     from . import display
 
-    sys_ = _system(system_name)
+    other = _other(system_name)
+    sys_ = system_name if other is not None else _system(system_name)
+    title = other[0].name if other is not None else sys_.title
     r = ladder(sys_, oversubscription)
     ratios = {a: pr for a, _, pr, _ in rung_ratios(sys_, oversubscription)}
     rows = []
     for x in r:
         direction = "read + write" if x.name == "HBM" else "per direction"
-        rows.append([x.name, display.fmt_rate(x.peak), display.fmt_rate(x.effective),
-                     direction,
+        rows.append([x.name, display.fmt_rate(x.peak),
+                     display.fmt_rate(x.effective) if x.effective is not None
+                     else "not in our sources", direction,
                      display.fmt_ratio(ratios[x.name]) if x.name in ratios else "–",
                      x.basis])
+    rows += [[label, "not in our sources", "not in our sources", "per direction", "–",
+              "no source read gives this rate"]
+             for label in ladder_gaps(sys_).values()]
+    per = "per GPU" if other is None else "per chip"
     return display.Table(
-        ["rung", "peak per GPU", "achieved per GPU", "direction", "× the next rung (peak)",
+        ["rung", f"peak {per}", f"achieved {per}", "direction", "× the next rung (peak)",
          "basis"], rows,
-        f"{sys_.title}, per GPU. Sources: the catalogue (interlib.specs); HBM is one figure "
-        "shared by reads and writes.")
+        f"{title}, {per}. Sources: the catalogue (interlib.specs); HBM is one figure shared "
+        "by reads and writes.")
 
 
 def nvlink_network_gap(system_name="dgx-h100") -> dict:

@@ -29,7 +29,8 @@ from .units import GiB
 def prose_figures() -> dict:
     """Figures Chapter 4's prose quotes, as display strings (glued into the text, so none
     is typed by hand): the DGX H100 and NVL72 headlines and what they are, where the
-    Blackwell switch chips sit, and NVLS's GPU threshold in this book's model.
+    Blackwell switch chips sit, and the GPU count from which NCCL (and the book's model)
+    considers NVLS.
 
     >>> f = prose_figures()
     >>> f["dgx_h100_headline"], f["nvl72_headline"], f["nvl72_aggregate_over_bisection"]

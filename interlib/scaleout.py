@@ -29,16 +29,20 @@ def ib_generations_table() -> Table:
     rows = []
     for name, gen in INFINIBAND.items():
         port = gen.port_rate(4)
-        year = str(gen.year) if gen.year is not None else "not in our sources"
-        rows.append([name, year, fmt_bits(gen.lane_signalling.value / bit),
+        rows.append([name, gen.first_products, fmt_bits(gen.lane_signalling.value / bit),
                      gen.encoding, fmt_bits(gen.lane_data.value / bit),
                      fmt_bits(port / bit), fmt_rate(port)])
-    return Table(["generation", "first products (approx.)", "lane signalling",
+    dated = [f"{gen.name} {st.state} {st.date}: {st.note} "
+             f"({st.source.title.split(' (')[0]})"
+             for gen in INFINIBAND.values() for st in (gen.announced, gen.shipped)
+             if st is not None]
+    return Table(["generation", "first products", "lane signalling",
                   "encoding", "lane data rate", "4x port (bits/s, per direction)",
                   "4x port (bytes/s, per direction)"], rows,
                  "Per direction. 1 byte = 8 bits; PAM4 carries 2 bits per symbol. Sources: "
-                 "IBTA roadmap as tabulated by infiniband.jp and Bekman; XDR lane rate "
-                 "nominal.")
+                 "IBTA roadmap as tabulated by infiniband.jp and Bekman (lane rates; "
+                 "a year is the approximate year of first products); XDR lanes: IEEE "
+                 "802.3dj. " + "; ".join(dated) + ".")
 
 
 def ib_speedup(new: str, old: str) -> float:
@@ -83,9 +87,12 @@ def ethernet_table() -> Table:
                      sp.kind, sp.source.title.split(" (")[0]])
     for n in NICS.values():
         if "Ethernet" in n.fabric:
-            rows.append([f"{n.name} NIC ({n.fabric})", fmt_bits(n.rate.value / bit),
-                         fmt_rate(n.rate.value), n.rate.kind,
-                         n.rate.source.title.split(" (")[0]])
+            port = n.ethernet_port_rate or n.rate
+            ports = "1 port" if n.ethernet_ports == 1 else f"{n.ethernet_ports} ports"
+            rows.append([f"{n.name} NIC on Ethernet: {ports} x "
+                         f"{fmt_bits(port.value / bit)}", fmt_bits(n.ethernet_rate / bit),
+                         fmt_rate(n.ethernet_rate), port.kind,
+                         port.source.title.split(" (")[0]])
     for sw in SWITCHES.values():
         if sw.fabric == "Ethernet":
             cap = sw.capacity_per_direction
@@ -96,7 +103,9 @@ def ethernet_table() -> Table:
     return Table(["item", "bits/s (per direction)", "bytes/s (per direction)", "kind",
                   "source"], rows,
                  "Ethernet for RoCEv2, from interlib.specs; every rate per direction "
-                 "(a switch row is its total capacity, ports x port rate).")
+                 "(a NIC or switch row is its total, ports x port rate; a NIC's Ethernet "
+                 "ports are the ones its documentation lists, e.g. ConnectX-8 has no "
+                 "single 800 GbE port).")
 
 
 def node_nic_table(names=("dgx-a100", "dgx-h100", "dgx-b200", "gb200-nvl72")) -> Table:
@@ -365,6 +374,7 @@ def figures_2026() -> dict:
     '144'
     """
     from .specs import NCCL_FEATURES, switch
+    from .specs.fabric import XDR_SWITCH_FIRST_MANUAL
 
     xdr, q2, x800 = INFINIBAND["XDR"], switch("quantum-2"), switch("quantum-x800")
     cpo = switch("quantum-x-photonics")
@@ -374,10 +384,10 @@ def figures_2026() -> dict:
         "xdr_signalling": fmt_bits(xdr.lane_signalling.value / bit, digits=4),
         "xdr_lane_data": fmt_bits(xdr.lane_data.value / bit),
         "xdr_coding": f"{xdr.coding_efficiency:.3f}",
-        "xdr_year": f"{xdr.year}",
+        "xdr_announced": str(xdr.announced),
         "x800_ports": f"{x800.radix}", "q2_ports": f"{q2.radix}",
         "x800_capacity": fmt_bits(x800.capacity_per_direction / bit),
-        "x800_status": str(x800.status), "x800_manual": x800.status.date,
+        "x800_status": str(x800.status), "x800_manual": XDR_SWITCH_FIRST_MANUAL[0],
         "two_tier_q2": f"{two['q2']:,}", "two_tier_x800": f"{two['x800']:,}",
         "three_tier_q2": f"{three['q2']:,}", "three_tier_x800": f"{three['x800']:,}",
         "two_tier_gain": fmt_ratio(two["x800"] / two["q2"], 3),

@@ -101,7 +101,8 @@ class Measurement:
             (RoCE)"``, ``"EFA (Ethernet)"`` ...).
         nccl_version: NCCL version, or ``"not stated"``.
         collective: One of :data:`interlib.collectives.COLLECTIVES`.
-        algorithm: ``"auto"`` (NCCL's default choice) or the algorithm the source names.
+        algorithm: ``"auto"`` (NCCL's default choice) or the algorithm the source names
+            (``NCCL_ALGO=NVLSTree`` is ``"nvls_tree"``; ``"nvls"`` only on one node).
         size_bytes: nccl-tests size, bytes.
         busbw: Measured bus bandwidth, bytes/s (the CSV stores GB/s).
         note: Conditions and every assumption made to turn the source into this row.
@@ -159,6 +160,13 @@ def _row(d: dict, line: int) -> Measurement:
     v.choice("algorithm", d["algorithm"], collectives.ALGORITHMS)
     v.integer("gpus_per_node", g, lo=1, hi=SYSTEMS[d["system"]].gpus_per_node)
     v.integer("nodes", k, lo=1)
+    if d["algorithm"] == "nvls" and k > 1:
+        raise ValueError(f"algorithm='nvls' in {where} runs across {k} nodes: label "
+                         "NCCL_ALGO=NVLSTree 'nvls_tree' (NCCL's NVLS across nodes is NVLS + "
+                         "CollNet, which the model does not cover)")
+    if d["algorithm"] == "nvls_tree" and k == 1:
+        raise ValueError(f"algorithm='nvls_tree' in {where} is on one node, where NCCL "
+                         "disables NVLSTree: label it 'nvls'")
     v.positive("size_bytes", size)
     v.positive("busbw_GBps", bw)
     if not d["url"].startswith(("https://", "http://")):

@@ -98,3 +98,24 @@ def test_sharp_needs_infiniband():
         steptime.layout_traffic(in_network_reduction="yes")
     with pytest.raises(ValueError, match="^fabric="):
         capstone.design(fabric="Ethernet + SHARP")
+
+
+def test_connectx8_on_ethernet_takes_two_switch_ports_per_nic():
+    """ConnectX-8 runs 800 Gb/s on Ethernet as 2 x 400 GbE (its firmware notes: no 800 GbE
+    port), so the capstone's Ethernet network at 800 Gb/s is sized on twice the ports at
+    400 Gb/s. By hand, 32 servers x 8 NICs, 64-port switches, non-blocking:
+    InfiniBand: 256 ports -> 256 / 32 = 8 leaves, 8 x 32 / 64 = 4 spines, 256 + 256 cables;
+    Ethernet: 512 ports -> 16 leaves, 16 x 32 / 64 = 8 spines, 512 + 512 cables."""
+    ib = capstone.design(gpu="b300", nic_gbps=800.0, fabric="InfiniBand")
+    eth = capstone.design(gpu="b300", nic_gbps=800.0, fabric="Ethernet")
+    assert (ib.tree.switches, ib.tree.host_cables, ib.tree.switch_cables) == (12, 256, 256)
+    assert (eth.tree.switches, eth.tree.host_cables, eth.tree.switch_cables) == (24, 512, 512)
+    assert ib.tree.link_rate == 800 * u.Gbit_per_s and eth.tree.link_rate == 400 * u.Gbit_per_s
+    assert capstone.ports_per_nic(eth) == 2 and capstone.ports_per_nic(ib) == 1
+    # the same bandwidth per server either way: the step does not change
+    assert eth.step.step == pytest.approx(ib.step.step, rel=1e-12)
+    # a 400 Gb/s NIC on Ethernet is one port, as before
+    e4 = capstone.design(nic_gbps=400.0, fabric="Ethernet")
+    assert capstone.ports_per_nic(e4) == 1 and e4.tree.host_cables == 256
+    with pytest.raises(ValueError, match=r"^nic_gbps="):
+        capstone.ethernet_ports(0.0)

@@ -391,6 +391,18 @@ def _ecmp(p, t):
 
 
 def _ladder(p, t):
+    if p["generation"] in ("TPU v5p", "Gaudi 3"):
+        # Google: ICI 1200 GB/s bidirectional = 600 per direction, DCN 50 Gb/s = 6.25 GB/s.
+        # Intel: 21 x 200 Gb/s = 525 GB/s scale-up, 3 x 200 Gb/s = 75 GB/s scale-out.
+        up, out, names = {"TPU v5p": (600, 6.25, ("ICI", "DCN")),
+                          "Gaudi 3": (525, 75, ("RoCE scale-up", "RoCE scale-out"))}[
+            p["generation"]]
+        _printed(t, rf"{names[0]} {NUM} GB/s", up)
+        _printed(t, rf"Spine {NUM} [GM]B/s", out / p["oversubscription"],
+                 scale=1e-3 if re.search(r"Spine [\d.]+ MB/s", t) else 1.0)
+        _printed(t, rf"{names[1]}: {NUM}× at line rate", up / out)
+        assert "achieved rates: not in our sources" in t and "host link" in t
+        return
     # A100: 12 NVLink 3 links x 25 GB/s; 200 Gb/s NIC = 25 GB/s. GB200: NVLink 5 900 GB/s,
     # 400 Gb/s NIC = 50 GB/s; the spine share is the NIC over the oversubscription
     # GB300 NVL72: NVLink 5, 800 Gb/s NIC = 100 GB/s

@@ -85,3 +85,60 @@ def test_link_options_unchanged():
 def test_bad_input(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+# ---------------------------------------- issue 28: another vendor's chip on the ladder
+def test_tpu_v5p_ladder_is_googles_line_rates_and_nothing_else():
+    # Google Cloud TPU v5p page: HBM 2765 GB/s per chip; ICI 1200 GB/s bidirectional
+    # (600 per direction); DCN 50 Gb/s per chip (6.25 GB/s)
+    r = _by_name("TPU v5p")
+    assert list(r) == ["HBM", "ICI", "DCN", "Spine"]
+    assert r["HBM"].peak == pytest.approx(2765 * u.GB_per_s)
+    assert r["ICI"].peak == pytest.approx(600 * u.GB_per_s) and r["ICI"].row == "NVLink"
+    assert r["DCN"].peak == pytest.approx(50 * u.Gbit_per_s) and r["DCN"].row == "Scale-out NIC"
+    # no achieved rate and no NCCL latency is invented for it
+    assert all(x.effective is None and x.latency is None and x.efficiency is None
+               for x in r.values())
+    assert hierarchy.ladder_gaps("TPU v5p") == {"PCIe": "Host link"}
+    steps = {(a, b): p for a, b, p, ach in hierarchy.rung_ratios("TPU v5p")}
+    assert steps[("ICI", "DCN")] == pytest.approx(96.0)                 # 600 / 6.25
+    assert all(ach is None for *_, ach in hierarchy.rung_ratios("TPU v5p"))
+    assert _by_name("TPU v5p", 4.0)["Spine"].peak == pytest.approx(6.25e9 / 4)
+
+
+def test_gaudi3_ladder_says_its_hbm_is_not_in_our_sources():
+    # Intel: 21 x 200 Gb/s = 525 GB/s scale-up, 3 x 200 Gb/s = 75 GB/s scale-out
+    r = _by_name("Gaudi 3")
+    assert "HBM" not in r
+    assert r["RoCE scale-up"].peak == pytest.approx(525 * u.GB_per_s)
+    assert r["RoCE scale-out"].peak == pytest.approx(75 * u.GB_per_s)
+    assert hierarchy.ladder_gaps("Gaudi 3") == {"HBM": "HBM", "PCIe": "Host link"}
+    rows = {row[0]: row for row in hierarchy.ladder_table("Gaudi 3").rows}
+    assert rows["HBM"][1] == "not in our sources"
+    assert rows["RoCE scale-up"][2] == "not in our sources"          # no achieved rate
+
+
+def test_ladder_figure_names_the_tpus_links_and_its_gaps():
+    from interlib.plots import ch07 as P
+
+    fig = P.ladder("H100")
+    art = fig._ch07_ladder
+    assert art["rows"]["NVLink"].get_text() == "NVLink"
+    P._fill_ladder(fig, "TPU v5p", 1.0)
+    assert art["rows"]["NVLink"].get_text() == "ICI"
+    assert art["rows"]["Scale-out NIC"].get_text() == "DCN"
+    assert art["rows"]["PCIe"].get_text() == "Host link"
+    assert art["bars"]["PCIe"][2].get_text() == "not in our sources"
+    assert art["bars"]["NVLink-C2C"][2].get_text() == "none in TPU v5p"
+    assert not art["bars"]["NVLink"][1].get_visible()          # no achieved bar drawn
+    assert "achieved not sourced" in fig.axes[0].get_title()
+    P._fill_ladder(fig, "H100", 1.0)                             # and back
+    assert art["rows"]["NVLink"].get_text() == "NVLink"
+    assert art["bars"]["NVLink"][1].get_visible()
+
+
+def test_other_vendor_bad_names():
+    with pytest.raises(ValueError, match="^system_name="):
+        hierarchy.ladder("TPU v6")
+    with pytest.raises(ValueError, match="^system_name="):
+        hierarchy.ladder_gaps("TPU v6")

@@ -464,18 +464,25 @@ def test_nvl72_nvls_model_holds_the_rack_in_its_interval():
     assert "assumed to use all 72 GPUs" in nvswitch.nvls_validation_table().caption
 
 
-def test_auto_avoids_nvls_below_the_minimum_gpu_count():
-    # NCCL enables NVLS all-reduce only above about 4 GPUs per NVLink domain (tuning.cc;
-    # facts.md 2.5); the model's threshold is calibration.NVLS_MIN_GPUS
-    lo = int(specs.calibration.NVLS_MIN_GPUS.value)
+def test_auto_considers_nvls_from_ncclss_own_gpu_count():
+    # NCCL's nvls.cc (v2.18-v2.28.3): ncclNvlsInit leaves NVLS off when gpuCount <= 2;
+    # above that its cost model chooses. The book's 'auto' uses the same gate, so a 4-GPU
+    # tray or partition (GB200, a 4-GPU slice of an H100 node) has NVLS among its candidates
+    assert specs.calibration.NVLS_MIN_GPUS.value == 3
+    tray = specs.custom.node("gb200", 4, nics_per_gpu=1, nic_gbps=400)
+    for system, g in (("dgx-h100", 4), (tray, 4), ("gb200-nvl72", 3)):
+        sys_ = system if not isinstance(system, str) else specs.system(system)
+        assert ("nvls", "Simple") in collectives._candidates(sys_, "all_reduce", "auto", g, 1)
     for system in ("dgx-h100", "gb200-nvl72"):
-        for g in range(2, lo):
-            for size in (1 * u.MiB, 8 * u.GiB):
-                p = collectives.predict("all_reduce", size, system, g, 1, "auto")
-                assert p.algorithm != "nvls", (system, g, size)
-    # at the threshold on H100, a large buffer does use it: 2(n-1)/(n+1) x 0.85 > 1 there
-    assert collectives.predict("all_reduce", 8 * u.GiB, "dgx-h100", lo, 1,
-                               "auto").algorithm == "nvls"
+        for size in (1 * u.MiB, 8 * u.GiB):
+            p = collectives.predict("all_reduce", size, system, 2, 1, "auto")
+            assert p.algorithm != "nvls", (system, size)
+    # whether NVLS then wins is the cost model's: a large buffer's NVLS busbw is at most
+    # 2(n-1)/(n+1) x eta x B (nccl-tests PR #239; eta = 0.85 on Hopper) against a ring's
+    # B: 0.85 B at 3 GPUs (ring wins), 1.13 B at 5 (NVLS wins)
+    big = 8 * u.GiB
+    assert collectives.predict("all_reduce", big, "dgx-h100", 3, 1).algorithm == "ring"
+    assert collectives.predict("all_reduce", big, "dgx-h100", 5, 1).algorithm == "nvls"
 
 
 @pytest.mark.parametrize("link,busbw_gbs", [

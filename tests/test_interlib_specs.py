@@ -438,9 +438,40 @@ def test_xdr_lane_is_212_5_signalling_and_200_data():
     assert x.lane_signalling.value == pytest.approx(200 * 257 / 256 * 544 / 514 * 1e9 / 8)
     assert x.lane_data.value == pytest.approx(200e9 / 8)
     assert x.coding_efficiency == pytest.approx(16 / 17)
-    assert x.year == 2024
     # NVLink 5's measured 53.125 GB/s per link is two such lanes
     assert 2 * x.lane_signalling.value == pytest.approx(53.125e9)
+
+
+def test_xdr_first_products_are_dated_announced_and_shipped_apart():
+    """Expert read F5.3: XDR was announced at GTC 2024 (March); the first shipment the
+    sources date is ConnectX-8's, already shipping at Hot Chips 2025 (August). The table
+    must not print a bare '2024' as first products."""
+    from interlib import scaleout
+    x = specs.infiniband("XDR")
+    assert (x.announced.state, x.announced.date) == ("announced", "2024-03")
+    assert (x.shipped.state, x.shipped.date) == ("shipped", "2025-08")
+    assert x.shipped is specs.nic("connectx-8").status      # one record, not two copies
+    assert x.year is None
+    rows = {r[0]: r[1] for r in scaleout.ib_generations_table().rows}
+    assert rows["XDR"] == "announced 2024-03; shipped 2025-08"
+    assert rows["NDR"] == "2022"                            # older rows keep their year
+    # the switch: first manual 2024-09 is a document; the first dated deployment is 2025-10
+    from interlib.specs import fabric
+    assert fabric.XDR_SWITCH_FIRST_MANUAL[0] == "2024-09"
+    assert str(specs.switch("quantum-x800").status) == "shipped (2025-10)"
+    assert scaleout.figures_2026()["x800_manual"] == "2024-09"
+
+
+def test_infiniband_gen_rejects_inconsistent_dates():
+    from interlib.specs.links import InfiniBandGen
+    x = specs.infiniband("XDR")
+    src = Source("t", "u")
+    with pytest.raises(ValueError, match="^shipped='2023-01' is before announced='2024-03'"):
+        InfiniBandGen("X", x.lane_signalling, x.encoding, x.lane_data, None, x.announced,
+                      specs.Status("shipped", "2023-01", src))
+    with pytest.raises(ValueError, match="^announced="):
+        InfiniBandGen("X", x.lane_signalling, x.encoding, x.lane_data, None,
+                      specs.Status("shipped", "2024", src))
 
 
 @pytest.mark.parametrize("gen,payload,expected", [
@@ -541,3 +572,37 @@ def test_llama3_dp_group_members_sit_one_replica_apart():
     assert St.llama3_dp_16k() * St.llama3_replica_servers() == St.llama3_dp_span_servers()
     with pytest.raises(ValueError, match="gpus_per_server=0"):
         St.llama3_replica_servers(0)
+
+
+def test_connectx8_on_ethernet_is_two_400gbe_ports_not_one_800gbe():
+    """Expert read F6.1. NVIDIA ConnectX-8 firmware 40.44.0208: 'supports 800Gb/s or XDR IB
+    or 2 x 400GbE link speeds. Note: 800GbE link speed is not supported on a single port.'"""
+    from interlib import scaleout
+    n = specs.nic("connectx-8")
+    assert n.rate.value == pytest.approx(800e9 / 8)           # the XDR port
+    assert n.ethernet_ports == 2
+    assert n.ethernet_port == pytest.approx(400e9 / 8)        # 50 GB/s per 400 GbE port
+    assert n.ethernet_port_rate.direction == "per direction"
+    assert "not supported on a single port" in n.ethernet_port_rate.source.says
+    assert specs.nic("connectx-7").ethernet_port == pytest.approx(400e9 / 8)  # one port
+    rows = {r[0]: r for r in scaleout.ethernet_table().rows}
+    row = rows["ConnectX-8 NIC on Ethernet: 2 ports x 400 Gb/s"]
+    assert row[1] == "800 Gb/s" and row[2] == "100 GB/s"
+    assert not any(k.startswith("ConnectX-8") and "1 port x 800" in k for k in rows)
+    with pytest.raises(ValueError, match="^fabric='InfiniBand': ConnectX-6 HDR does not"):
+        specs.nic("connectx-6-hdr").ethernet_port
+
+
+def test_nic_ethernet_ports_are_validated():
+    from interlib.specs.hardware import NIC
+    src = Source("t", "u")
+    r400 = Spec(400e9 / 8, "Gbit_per_s", "vendor peak", src, "per direction")
+    r800 = Spec(800e9 / 8, "Gbit_per_s", "vendor peak", src, "per direction")
+    with pytest.raises(ValueError, match="^ethernet_ports=3 x ethernet_port_rate exceeds"):
+        NIC("x", r800, "Ethernet", ethernet_ports=3, ethernet_port_rate=r400)
+    with pytest.raises(ValueError, match="^ethernet_ports=2 needs"):
+        NIC("x", r800, "Ethernet", ethernet_ports=2)
+    with pytest.raises(ValueError, match="^ethernet_port_rate is set but fabric"):
+        NIC("x", r800, "InfiniBand", ethernet_ports=2, ethernet_port_rate=r400)
+    with pytest.raises(ValueError, match="^ethernet_ports=0 "):
+        NIC("x", r800, "Ethernet", ethernet_ports=0)

@@ -214,7 +214,7 @@ def test_time_column_rows_match_the_printed_busbw(rid, size, time_us, printed_bu
 @pytest.mark.parametrize("rid, nodes, algorithm, busbw", [
     # use3a-ss 2026-05-02 report @0492bede, "Re-run Results", all_reduce @ 16G:
     # "| 4n (32) | 334.8 | 334.7 | 288.9 | 190.7 | **543.8** | CollNet SHARP |"
-    ("TUSR-03", 4, "ring", 334.8), ("TUSA-03", 4, "auto", 334.7), ("TUSV-02", 4, "nvls", 288.9),
+    ("TUSR-03", 4, "ring", 334.8), ("TUSA-03", 4, "auto", 334.7), ("TUSV-02", 4, "nvls_tree", 288.9),
     ("TUST-02", 4, "tree", 190.7), ("TUSC-02", 4, "sharp", 543.8),
     # all_gather @ 16G: "| 46n (368) | 293.3 | 292.1 | **385.1** | CollNet SHARP |"
     ("TUSGR-07", 46, "ring", 293.3), ("TUSGA-07", 46, "auto", 292.1),

@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import HTML, toc_docnames
+from conftest import HTML, REPO, toc_docnames
 from interlib import display
 
 import browser_support as bs  # noqa: E402
@@ -50,6 +50,33 @@ def demo_pages() -> dict[str, list[str]]:
             if names:
                 out[doc] = names
     return out
+
+
+def demo_sources() -> dict[str, list[str]]:
+    """docname -> the demos its notebook shows (``widgets.show("name")`` in code cells).
+
+    The tests are parametrized from the sources, not from the built HTML: on a fresh clone
+    the site is built by the session's first test, after collection, so a list read from
+    ``_build`` is empty then and the test would be skipped, not run (it was, in CI)."""
+    out = {}
+    for doc in toc_docnames():
+        nb = json.loads((REPO / f"{doc}.ipynb").read_text(encoding="utf-8")) \
+            if (REPO / f"{doc}.ipynb").exists() else {"cells": []}
+        names = [m for c in nb["cells"] if c["cell_type"] == "code"
+                 for m in re.findall(r'widgets\.show\(\s*"([^"]+)"', "".join(c["source"]))]
+        if names:
+            out[doc] = names
+    return out
+
+
+def test_every_demo_page_is_tested():
+    """The parametrization below covers every demo of the book: the notebooks show each
+    registered demo, and there are pages to test."""
+    from interlib import widgets
+
+    shown = {n for names in demo_sources().values() for n in names}
+    assert len(demo_sources()) >= 9 and shown == set(widgets.DEMOS), (
+        sorted(set(widgets.DEMOS) ^ shown))
 
 
 @pytest.fixture(scope="module")
@@ -216,9 +243,11 @@ def test_readouts_format_like_python(server, browser):
         page.close()
 
 
-@pytest.mark.parametrize("docname", sorted(demo_pages()))
+@pytest.mark.parametrize("docname", sorted(demo_sources()))
 def test_demos_go_live(server, browser, docname):
-    names = demo_pages()[docname]
+    names = demo_sources()[docname]
+    assert demo_pages().get(docname) == names, (
+        f"{docname}: the built page shows {demo_pages().get(docname)}, the notebook {names}")
     page = browser.new_page()
     rec = bs.Recorder(page)
     try:
@@ -333,3 +362,44 @@ def _controls(name):
     from interlib import widgets
 
     return widgets.get(name).controls
+
+
+def test_quiet_start_when_a_demo_nears_the_screen(server, browser):
+    """Scrolling to a demo starts Python quietly (issue 26, item 7: going live sooner): the
+    runtime loads, the worker draws the demo once, yet the page stays static (button, status,
+    figure and numbers as built) until the reader asks; then the first live figure comes
+    without loading again (one request for the runtime), at the default values. With
+    saveData the same scroll loads nothing (tests/test_site_offline.py checks every page)."""
+    docname, names = sorted(demo_pages().items())[0]
+    page = browser.new_page()
+    rec = bs.Recorder(page)
+    try:
+        page.goto(f"{server}/{docname}.html", wait_until="load")
+        before = page.evaluate(_JS_STATE, names[0])
+        button = page.locator(f'.interlib-demo[data-demo="{names[0]}"] .interlib-live-button')
+        status = page.locator(f'.interlib-demo[data-demo="{names[0]}"] .interlib-live-status')
+        label, said = button.text_content(), status.text_content()
+        page.locator(f'.interlib-demo[data-demo="{names[0]}"]').scroll_into_view_if_needed()
+        # quiet: the worker is ready and its warm-up frame is back (no request in flight)
+        page.wait_for_function(
+            "() => window.interlibLive.state().phase === 'ready'", timeout=LOAD_TIMEOUT_MS)
+        page.wait_for_timeout(500)
+        assert page.evaluate("() => window.interlibLive.state()")["asked"] is False
+        assert any(urlparse(u).path.endswith("/pyodide.asm.wasm") for u in rec.requests)
+        quiet = page.evaluate(_JS_STATE, names[0])
+        assert (quiet["src"], quiet["numbers"], quiet["renders"], quiet["live"]) == (
+            before["src"], before["numbers"], 0, None), "the page changed before the reader asked"
+        assert (button.text_content(), status.text_content()) == (label, said)
+        assert button.is_enabled()
+        button.click()
+        state = _wait_render(page, names[0], 0, 0)
+        from interlib import widgets
+
+        assert _check_state(docname, names[0], state) == widgets.get(names[0]).defaults()
+        assert state["live"] == "ready" and button.is_disabled()
+        wasm = [u for u in rec.requests if urlparse(u).path.endswith("/pyodide.asm.wasm")]
+        assert len(wasm) == 1, f"the runtime was fetched {len(wasm)} times"
+        assert not rec.console_errors and not rec.page_errors, rec.console_errors + rec.page_errors
+        assert not browser.refused
+    finally:
+        page.close()

@@ -35,6 +35,7 @@ import browser_support as bs  # noqa: E402
 bs.require_chromium()
 
 _Recorder = bs.Recorder
+SAVE_DATA_JS = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}});"
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +52,10 @@ def test_page_renders_offline(server, browser, docname):
     has_math = 'class="math' in source
 
     page = browser.new_page()
+    # The browser asks to save data (navigator.connection.saveData): the live demos' quiet
+    # start when a demo nears the screen stays off (tests/test_site_live.py checks it), so
+    # nothing of the Python runtime may load here, even after scrolling to a demo.
+    page.add_init_script(SAVE_DATA_JS)
     rec = _Recorder(page)
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
@@ -79,6 +84,11 @@ def test_page_renders_offline(server, browser, docname):
             _check_demos(page, docname, source)
             page.locator(".interlib-demo").first.scroll_into_view_if_needed()
             page.wait_for_timeout(200)
+            runtime = [u for u in rec.requests if "/_static/pyodide/" in u
+                       or urlparse(u).path.endswith(("interlib-live.json",
+                                                      "interlib-live-worker.js"))]
+            assert not runtime, (f"{docname}: with saveData, scrolling to a demo fetched the "
+                                 "runtime:\n" + "\n".join(runtime))
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / f"{docname.replace('/', '__')}.png"))
         else:

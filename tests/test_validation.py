@@ -9,6 +9,7 @@ used to fit a constant.
 """
 
 import csv
+import io
 import math
 import statistics
 
@@ -108,6 +109,19 @@ def test_loader_rejects_bad_rows(tmp_path):
         p.write_text(header + "\n" + good.replace(old, new, 1) + "\n")
         with pytest.raises(ValueError, match=field):
             V.load_measurements(p)
+    # NCCL_ALGO=NVLS across nodes is NVLS + CollNet, not the model's NVLSTree: a row must
+    # say nvls_tree there, and nvls_tree (disabled by NCCL on one node) only across nodes
+    cols = header.split(",")
+    for alg, nodes, why in (("nvls", "2", "label NCCL_ALGO=NVLSTree 'nvls_tree'"),
+                            ("nvls_tree", "1", "disables NVLSTree")):
+        row = next(csv.reader([good]))
+        row[cols.index("algorithm")], row[cols.index("nodes")] = alg, nodes
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(row)
+        p = tmp_path / f"{alg}.csv"
+        p.write_text(header + "\n" + out.getvalue())
+        with pytest.raises(ValueError, match=why):
+            V.load_measurements(p)
     p = tmp_path / "dup.csv"
     p.write_text("\n".join([header, good, good]) + "\n")
     with pytest.raises(ValueError, match="more than once"):
@@ -122,7 +136,7 @@ def test_nvls_off_rows_are_predicted_without_nvls():
     # row that states it never gets NVLS from "auto"
     off = [r for r in RESULTS if V.nvls_disabled(r.measurement)]
     assert {r.measurement.id.split("-")[0] for r in off} >= {"OKE128", "A3M", "N1801"}
-    assert all(r.algorithm != "nvls" for r in off)
+    assert all(r.algorithm not in ("nvls", "nvls_tree") for r in off)
     with pytest.raises(ValueError, match="nvls=False"):
         collectives.predict("all_reduce", GiB, "dgx-h100", 8, 1, "nvls", nvls=False)
     with pytest.raises(ValueError, match="nvls"):

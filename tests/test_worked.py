@@ -215,3 +215,175 @@ def test_copy_check_prints_the_call_that_gives_its_value(gen):
     printed = eval(call, {"transfer": transfer, "nvlink": nvlink, "size": size})
     by_hand = size / (18 * {4: 20.6, 5: 40.1}[gen] * units.GB_per_s)
     assert float(printed) == pytest.approx(by_hand, rel=1e-9)
+
+
+# ------------------------------------------------------------------ chapter answers (issue 26
+# item 6): each chapter's prose **Answer** quotes a derivation's recorded values (``d.v``);
+# expected values are hand-derived from the catalogue's sourced figures.
+def test_values_are_recorded_by_name():
+    d = worked.Derivation("x")
+    assert d.value("t", 2.5) == 2.5 and d.v.t == 2.5
+    with pytest.raises(ValueError, match="name="):
+        d.value("not a name", 1.0)
+
+
+def test_ch2_weights_over_pcie_by_hand():
+    # 70e9 x 2 B = 140 GB. Achieved PCIe 5.0 x16: 51 GB/s per direction (nvbandwidth host
+    # copies, Azure; facts.md), PCIe 4.0 half of it, 25.5 GB/s; alpha = 5.7 us (NCCL's PCIe
+    # hop latency). Two GPUs per x16 uplink each get half the uplink.
+    a = 5.7e-6
+    for gen, B in (("5.0", 51e9), ("4.0", 25.5e9)):
+        d = worked.pcie_load(70 * units.billion, 2, 8, 2, gen)
+        assert d.v.size == pytest.approx(140e9)
+        assert d.v.one_link == pytest.approx(a + 140e9 / B, rel=1e-9)
+        assert d.v.split == pytest.approx(a + 17.5e9 / B, rel=1e-9)
+        assert d.v.shared == pytest.approx(a + 17.5e9 / (B / 2), rel=1e-9)
+    # the shared PCIe 5.0 load equals the unshared PCIe 4.0 one: half the rate either way
+    assert worked.pcie_load(70e9, 2, 8, 2, "5.0").v.shared == pytest.approx(
+        worked.pcie_load(70e9, 2, 8, 2, "4.0").v.split)
+
+
+def test_ch3_tp_layer_by_hand():
+    # Llama 3 70B: h = 8,192 (Meta's model card). One layer forward: 24 b s h^2 FLOPs =
+    # 24 x 4,096 x 8,192^2; on TP 8 at 40 % MFU of the dense BF16 peak (H100 SXM 989
+    # TFLOP/s, B200 2,250 TFLOP/s: NVIDIA datasheets). Each all-reduce: s h x 2 B.
+    flops = 24 * 4096 * 8192**2
+    pc, nv4, nv5 = (worked.tp_layer(1, 4096, 8192, 8, 0.4, link) for link in
+                    ("PCIe 5.0 only (H100)", "NVLink 4 (H100)", "NVLink 5 (B200)"))
+    assert nv4.v.flops == pytest.approx(flops)
+    assert nv4.v.compute == pytest.approx(flops / 8 / (989e12 * 0.4), rel=1e-9)
+    assert nv5.v.compute == pytest.approx(flops / 8 / (2250e12 * 0.4), rel=1e-9)
+    assert nv4.v.size == 4096 * 8192 * 2 == 67_108_864
+    for d in (pc, nv4, nv5):
+        assert d.v.share == pytest.approx(d.v.comm / (d.v.comm + d.v.compute))
+    # the faster link carries the all-reduces sooner, yet B200's share is larger than
+    # H100's over NVLink 4 because its compute shrinks more (2,250 / 989 = 2.28x)
+    assert pc.v.comm > nv4.v.comm > nv5.v.comm and nv5.v.share > nv4.v.share
+    assert nv4.v.algorithm == "NVLS" and pc.v.algorithm == "ring"
+    assert "H100 SXM peak" in nv4.markdown() and "h100-sxm" not in nv4.markdown()
+
+
+def test_ch4_nvls_factors_by_hand():
+    # 8 GPUs: ring bytes 2 x 7/8 = 1.75 S; NVLS (multimem) 9/8 S; ideal 1.75 / (9/8) =
+    # 14/9; NCCL's NVLS efficiency on Hopper 0.85 (src/graph/tuning.cc) gives 14/9 x 0.85.
+    # The measured busbw ratio: 480 / 370 GB/s (nccl-tests issue 212, maintainer).
+    f = worked.nvls_factors(8, "Hopper")
+    assert f.v.bytes_ratio == pytest.approx(1.75)
+    assert f.v.ideal == pytest.approx(14 / 9)
+    assert f.v.efficiency == pytest.approx(0.85)
+    assert f.v.expected == pytest.approx(14 / 9 * 0.85, rel=1e-9)
+    assert abs(f.v.expected - 480 / 370) < 0.05
+
+
+def test_ch5_hierarchical_by_hand():
+    # 140 GB on 4 DGX H100 nodes of 8 GPUs. NVLink 4 achieved: 18 links x 20.6 GB/s =
+    # 370.8 GB/s (NCCL topo.h); inside: 2 x 7/8 x 140 GB / 370.8 GB/s. Across: each GPU's
+    # 1/8 shard, 17.5 GB, ring over 4 nodes, 2 x 3/4 x 17.5 GB through its NDR NIC (400 Gb/s
+    # = 50 GB/s line; the achieved rate is the book's fitted efficiency, below the line).
+    h = worked.hierarchical_allreduce(70 * units.billion, 2, 4)
+    assert (h.v.size, h.v.gpus_per_node, h.v.nodes) == (140e9, 8, 4)
+    assert h.v.t_nvlink == pytest.approx(1.75 * 140e9 / 370.8e9, rel=1e-9)
+    assert h.v.shard == pytest.approx(17.5e9)
+    assert 0.8 * 50e9 < h.v.rate_nic < 50e9
+    assert h.v.t_network == pytest.approx(1.5 * 17.5e9 / h.v.rate_nic, rel=1e-9)
+    assert h.v.time_s == max(h.v.t_nvlink, h.v.t_network)
+
+
+def test_ch6_drop_probability_by_hand():
+    # 1 GB per GPU per step in 4 KiB payloads: m = ceil(1e9 / 4096) = 244,141 packets.
+    import math
+    m = -(-10**9 // 4096)
+    d = worked.drop_probability(16384, 1e-7)
+    assert d.v.packets == m == 244_141 and d.v.packets_per_step == m * 16384
+    assert d.v.expected_drops == pytest.approx(m * 16384 * 1e-7)   # about 400
+    assert d.v.p_drop == pytest.approx(1.0) and d.v.p_clean < 1e-170
+    # a case where the answer is not 1: 2,048 GPUs at 1e-9, m N p = 0.50000077
+    d = worked.drop_probability(2048, 1e-9)
+    assert d.v.p_drop == pytest.approx(1 - math.exp(-m * 2048 * 1e-9), rel=1e-6)
+    assert d.v.p_drop + d.v.p_clean == pytest.approx(1.0)
+
+
+def test_ch7_dp_over_spine_by_hand():
+    # Llama 3 405B (405e9 parameters) at Meta's TP 8, PP 16, DP 128 (Table 4 of the Llama 3
+    # paper): shard 405e9 / 128 x 2 B = 6.328125 GB; ring over 128: x 2 x 127/128; at a 7:1
+    # taper (section 3.3.1) each GPU gets its NIC's achieved rate / 7.
+    flat, tapered = (worked.dp_over_spine(8, 16, 128, o) for o in (1.0, 7.0))
+    assert flat.v.shard == pytest.approx(405e9 / 128 * 2)
+    assert flat.v.bytes == pytest.approx(405e9 / 128 * 2 * 2 * 127 / 128)
+    assert tapered.v.bytes == flat.v.bytes
+    assert tapered.v.rate == pytest.approx(flat.v.rate_nic / 7)
+    assert tapered.v.time_s == pytest.approx(7 * flat.v.time_s)
+    # the model adds protocol efficiency and latency: slower than the estimate, within 10 %
+    for d in (flat, tapered):
+        assert d.v.time_s < d.v.model_time_s < 1.1 * d.v.time_s
+
+
+def test_ch8_efficiency_by_hand():
+    # Same reference job and network (256 servers, 8 x 400 Gb/s NICs each), H100 SXM vs
+    # B200: compute scales with the dense BF16 peak, 989 vs 2,250 TFLOP/s (NVIDIA
+    # datasheets); the pipeline bubble scales with it; PP and DP cross the same network.
+    from interlib import capstone
+    on_h100, on_b200 = (worked.efficiency(capstone.design(gpu=g, nodes=256).step)
+                        for g in ("h100-sxm", "b200"))
+    for d in (on_h100, on_b200):
+        v = d.v
+        assert v.step == pytest.approx(v.compute + v.bubble + v.TP + v.PP + v.DP - v.hidden)
+        assert v.efficiency == pytest.approx(v.compute / v.step)
+    assert on_h100.v.compute / on_b200.v.compute == pytest.approx(2250 / 989, rel=1e-6)
+    assert on_h100.v.bubble / on_b200.v.bubble == pytest.approx(2250 / 989, rel=1e-6)
+    assert on_b200.v.PP == pytest.approx(on_h100.v.PP, rel=1e-3)
+    assert on_b200.v.DP == pytest.approx(on_h100.v.DP, rel=1e-3)
+    # the step shortens less than the compute, so the efficiency falls
+    assert on_h100.v.step / on_b200.v.step < 2250 / 989
+    assert on_b200.v.efficiency < on_h100.v.efficiency
+
+
+def test_ch2_pcie_box_by_hand():
+    # 140 GB gradient, 8 GPUs each on a PCIe 5.0 x16 link at an achieved 51 GB/s: each
+    # sends 2 x 7/8 x 140 GB = 245 GB, 245 / 51 = 4.80 s
+    box = worked.pcie_box_allreduce(70 * units.billion, 2, 8)
+    assert box.v.bytes == pytest.approx(245e9)
+    assert box.v.time_s == pytest.approx(245 / 51, rel=1e-9)
+
+
+def test_ch4_dgx_bandwidths_by_hand():
+    # NVLink 4: 18 links x 25 GB/s per direction = 450 GB/s per GPU (facts.md 1.2);
+    # DGX H100: aggregate 8 x 900 GB/s = 7.2 TB/s, bisection 4 x 450 = 1.8 TB/s per
+    # direction, 3.6 TB/s both (NVIDIA's published DGX H100 figure)
+    box = worked.dgx_bandwidths("dgx-h100")
+    assert (box.v.aggregate, box.v.bisection, box.v.bisection_both) == pytest.approx(
+        (7.2e12, 1.8e12, 3.6e12))
+
+
+def test_ch6_mtu_and_pfc_by_hand():
+    # RoCEv2 over IPv4 per packet: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
+    # + preamble/SFD 8 + inter-frame gap 12 = 82 B (IBTA RoCEv2 annex, IEEE 802.3)
+    mtu = worked.mtu_cost(1024)
+    assert mtu.v.overhead == 14 + 20 + 8 + 12 + 4 + 4 + 8 + 12 == 82
+    assert mtu.v.loss == pytest.approx(50e9 * (4096 / 4178 - 1024 / 1106), rel=1e-9)
+    # 30 m of fibre at 2e8 m/s: 300 ns round trip; (300 ns + 1 us) x 50 GB/s = 65 kB, plus
+    # two 4,158 B frames (4,096 B payload + 62 B of frame headers and FCS)
+    pfc = worked.pfc_headroom(30, units.us)
+    assert pfc.v.rtt == pytest.approx(300e-9)
+    assert pfc.v.headroom == pytest.approx(50e9 * 1.3e-6 + 2 * 4158, rel=1e-9)
+
+
+def test_ch5_superpod_and_credits_by_hand():
+    # DGX SuperPOD, 16 SUs = 4,096 GPUs on 64-port switches: more than the 64^2 / 2 =
+    # 2,048 hosts two tiers hold, so three tiers: 4,096 / 32 = 128 leaves with 128 x 32 =
+    # 4,096 uplinks; 4,096 / 32 = 128 middle switches with 4,096 uplinks; 4,096 / 64 = 64
+    # top; 320 switches; cables 4,096 + 4,096 + 4,096 = 12,288; 2 x 3 - 1 = 5 switch hops
+    tree = worked.fat_tree_sizing(4096, 64)
+    assert (tree.v.tiers, tree.v.switches, tree.v.cables, tree.v.hops) == (3, 320, 12288, 5)
+    # NDR 400 Gb/s = 50 GB/s; 100 m each way at 2e8 m/s: 1 us round trip, 50 kB
+    c = worked.credit_buffer(100)
+    assert c.v.rtt == pytest.approx(1e-6) and c.v.buffer == pytest.approx(50e3)
+
+
+def test_ch3_copy_three_ways_by_hand():
+    # 10 GB over NVLink 4: headline 900 GB/s (both directions), line 450 GB/s per direction
+    # (18 x 25 GB/s), NCCL's achieved 18 x 20.6 = 370.8 GB/s (topo.h)
+    c = worked.copy_three_ways(10 * units.GB)
+    assert c.v.time_headline == pytest.approx(10e9 / 900e9)
+    assert c.v.time_line == pytest.approx(10e9 / 450e9)
+    assert c.v.time_effective == pytest.approx(10e9 / 370.8e9, rel=1e-9)

@@ -66,10 +66,12 @@ def session_html(k: int, seed: int = 0) -> str:
     return "".join(out)
 
 
-def build(seed: int = 0, out: Path = REPO / "_build" / "handouts") -> list[Path]:
+def print_pdfs(jobs, **pdf_options) -> list[Path]:
+    """Print each ``(path, html)`` of ``jobs`` to a PDF at ``path`` with Debian's Chromium
+    (Playwright), every request off the page refused (offline); ``pdf_options`` go to
+    Playwright's ``page.pdf``. The one printer of the handouts and the slides."""
     from playwright.sync_api import sync_playwright
 
-    out.mkdir(parents=True, exist_ok=True)
     paths = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
@@ -77,15 +79,19 @@ def build(seed: int = 0, out: Path = REPO / "_build" / "handouts") -> list[Path]
         page = browser.new_page()
         page.route("**/*", lambda r: r.abort() if r.request.url.startswith("http")
                    else r.continue_())
-        for k in SESSIONS:
-            page.set_content(session_html(k, seed), wait_until="load")
-            path = out / f"session-{k}.pdf"
-            path.write_bytes(page.pdf(format="A4", print_background=False,
-                                      margin={"top": "16mm", "bottom": "16mm",
-                                              "left": "16mm", "right": "16mm"}))
+        for path, text in jobs:
+            page.set_content(text, wait_until="load")
+            path.write_bytes(page.pdf(**pdf_options))
             paths.append(path)
         browser.close()
     return paths
+
+
+def build(seed: int = 0, out: Path = REPO / "_build" / "handouts") -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    return print_pdfs([(out / f"session-{k}.pdf", session_html(k, seed)) for k in SESSIONS],
+                      format="A4", print_background=False,
+                      margin={"top": "16mm", "bottom": "16mm", "left": "16mm", "right": "16mm"})
 
 
 def main(argv=None) -> int:

@@ -421,8 +421,8 @@ def _l():
                  "ASYMPTOTICALLY RIGHT, PRACTICALLY MISLEADING / WRONG", why, figs)
 
 
-_ALG_NAMES = {"nvls": "NVLSTree: NVLink SHARP inside each node, a tree of shards between "
-                      "nodes", "ring": "ring", "tree": "tree"}
+_ALG_NAMES = {"nvls_tree": "NVLSTree: NVLink SHARP inside each node, a tree of shards "
+                           "between nodes", "ring": "ring", "tree": "tree"}
 
 
 def _m():

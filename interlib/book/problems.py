@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from .. import _validate as v
 from .. import display as D
 from . import problems_fresh as _fresh, quiz
+from .problems_fresh import _answer
 from .quiz import Numeric, check as _check
 from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s, billion, kB, ms, us
 
@@ -142,15 +143,15 @@ def _p_a1(V):
                 f"{link}: achieved {D.fmt_rate(r.effective, 4)} per direction, per-hop "
                 f"latency α = {D.fmt_time(r.latency)}",
                 "ring all-reduce: t = 2(n − 1)·α + 2(n − 1)/n × S ÷ B"),
-        numeric=Numeric("ring all-reduce time", t / ms, "ms", 0.03,
+        numeric=_answer("ring all-reduce time", t / ms, "ms", 0.03,
                         "t = 2(n − 1)·α + 2(n − 1)/n × S/B.",
                         ((s / r.effective / ms, "you left out the factor 2(n − 1)/n: each "
                           "GPU sends almost two buffers."),
                          (scaling.ring_sync_time(p, n, link, 4) / ms, "bf16 gradients are "
                           "2 bytes, not 4.")),
-                        "Too low: each GPU sends 2(n − 1)/n of the buffer, not 1/n of it.",
-                        "Too high: use the achieved per-direction rate, and bytes (not "
-                        "bits)."),
+                        low="each GPU sends 2(n − 1)/n of the buffer, not 1/n of it.",
+                        high="use the achieved per-direction rate, and bytes (not "
+                             "bits)."),
         solution=worked.ring_sync(p, b, n, link))
 
 
@@ -180,12 +181,12 @@ def _p_a2(V):
         givens=("expected synchronous step ÷ mean = 1 + j × E_n, with E_n the expected "
                 "maximum of n standard normal variables",
                 f"E_n (numerical integration): {table}"),
-        numeric=Numeric("GPU count", float(n), "GPUs", 0.02,
+        numeric=_answer("GPU count", float(n), "GPUs", 0.02,
                         f"Solve 1 + j·E_n ≥ T: E_n ≥ (T − 1) ÷ j = {z:.4g}; the table's first "
                         f"n at or above it is {n}.",
                         tuple(mistakes),
-                        "Too low: E_n must reach (T − 1) ÷ j; at your n it is still below.",
-                        "Too high: take the first n whose E_n reaches (T − 1) ÷ j.",
+                        low="E_n must reach (T − 1) ÷ j; at your n it is still below.",
+                        high="take the first n whose E_n reaches (T − 1) ÷ j.",
                         exact=True),
         solution=worked.straggler_gpus(target, jitter))
 
@@ -212,15 +213,15 @@ def _p_a3(V):
                 f"{D.fmt_rate(B, 4)} per direction",
                 f"start-up latency of a copy α = {D.fmt_time(pcie.LATENCY.value)}",
                 "t = α + S ÷ B"),
-        numeric=Numeric("load time", t / ms, "ms", 0.03,
+        numeric=_answer("load time", t / ms, "ms", 0.03,
                         "Each GPU's share crosses the shared uplink: t = α + share ÷ (B/k).",
                         ((alone / ms, f"the {k} GPUs under one switch share its uplink; "
                           "each gets only its part of it."),
                          (float(pcie.shared_transfer_time(p * b, k, gen, "host")) / ms,
                           "each GPU loads only its own share: divide the model by the GPU "
                           "count.")),
-                        "Too low: the GPUs under one switch share its uplink's rate.",
-                        "Too high: each GPU loads only its share (model ÷ GPUs)."),
+                        low="the GPUs under one switch share its uplink's rate.",
+                        high="each GPU loads only its share (model ÷ GPUs)."),
         solution=worked.pcie_load(p, b, n, k, gen))
 
 
@@ -240,13 +241,13 @@ def _p_b1(V):
                 f"line rate {D.fmt_rate(line)} per direction; achieved {D.fmt_rate(eff, 4)} "
                 "per direction",
                 "latency is negligible at this size: t = S ÷ B"),
-        numeric=Numeric("copy time", s / eff / ms, "ms", 0.03,
+        numeric=_answer("copy time", s / eff / ms, "ms", 0.03,
                         "t = S ÷ achieved per-direction rate.",
                         ((s / head / ms, "the headline adds both directions; a copy uses "
                           "one."),
                          (s / line / ms, "that is the line rate; use the achieved rate.")),
-                        "Too low: a copy uses one direction, at the achieved rate.",
-                        "Too high: use the per-direction rate, in bytes (not bits)."),
+                        low="a copy uses one direction, at the achieved rate.",
+                        high="use the per-direction rate, in bytes (not bits)."),
         solution=worked.copy_three_ways(s, gen))
 
 
@@ -274,16 +275,16 @@ def _p_b2(V):
                 f"take {D.fmt_time(comm, 4)} together ({c.algorithm}, the collective "
                 "model of Chapter 4, latency and pipeline fill included)",
                 "share = comm ÷ (comm + compute)"),
-        numeric=Numeric("communication share", float(c.comm_share) * 100, "%", 0.05,
+        numeric=_answer("communication share", float(c.comm_share) * 100, "%", 0.05,
                         "share = comm ÷ (comm + compute), compute = 24·b·s·h² ÷ TP ÷ (peak × "
                         "MFU).",
                         ((float(c.comm_s / (c.comm_s + c.compute_s * tp)) * 100,
                           "each GPU computes only 1/TP of the layer: divide the FLOPs by "
                           "TP."),),
-                        "Too low: each GPU does only 1/TP of the FLOPs, and at peak × MFU, "
-                        "not at peak.",
-                        "Too high: check the compute (FLOPs ÷ TP ÷ (peak × MFU)) and that "
-                        "the all-reduce time counts once."),
+                        low="each GPU does only 1/TP of the FLOPs, and at peak × MFU, "
+                            "not at peak.",
+                        high="check the compute (FLOPs ÷ TP ÷ (peak × MFU)) and that "
+                             "the all-reduce time counts once."),
         solution=worked.tp_layer(b, s, h, tp, mfu, link))
 
 
@@ -302,14 +303,14 @@ def _p_b3(V):
                   "is its bisection bandwidth, counting both directions?"),
         givens=(f"each GPU: {D.fmt_rate(nv.per_gpu_per_direction)} of {nv.name} per "
                 "direction",),
-        numeric=Numeric("bisection, both directions", both / TB_per_s, "TB/s", 0.02,
+        numeric=_answer("bisection, both directions", both / TB_per_s, "TB/s", 0.02,
                         "n/2 GPUs on each side × per-GPU rate per direction × 2 directions.",
                         ((agg / TB_per_s, "that is the aggregate (every GPU, both "
                           "directions), twice the bisection."),
                          (both / 2 / TB_per_s, "that is per direction; the question counts "
                           "both.")),
-                        "Too low: count both directions across the cut.",
-                        "Too high: only half of the GPUs send across the cut."),
+                        low="count both directions across the cut.",
+                        high="only half of the GPUs send across the cut."),
         solution=worked.dgx_bandwidths(sid))
 
 
@@ -329,13 +330,13 @@ def _p_c1(V):
         givens=(f"NDR port rate {D.fmt_rate(rate)} per direction",
                 f"light in fibre: {D.fmt_si(flowcontrol.FIBRE_SPEED, 'm/s')} (5 ns per "
                 "metre)"),
-        numeric=Numeric("buffer", need / kB, "kB", 0.03,
+        numeric=_answer("buffer", need / kB, "kB", 0.03,
                         "rate × round trip; the round trip is 2 × distance ÷ speed in fibre.",
                         ((need / 2 / kB, "use the round trip, not the one-way delay."),),
-                        "Too low: a credit comes back only after a full round trip (2 × the "
-                        "one-way delay).",
-                        "Too high: the rate is in bytes per second (not bits), and kB = "
-                        "1,000 bytes."),
+                        low="a credit comes back only after a full round trip (2 × the "
+                            "one-way delay).",
+                        high="the rate is in bytes per second (not bits), and kB = "
+                             "1,000 bytes."),
         solution=worked.credit_buffer(dist))
 
 
@@ -355,12 +356,12 @@ def _p_c2(V):
         givens=("a leaf gives d = ⌊k × r ÷ (r + 1)⌋ ports down to hosts and the rest up, for "
                 "a ratio r:1",
                 "each spine has k ports, one per leaf"),
-        numeric=Numeric("hosts", float(hosts), "hosts", 0.01,
+        numeric=_answer("hosts", float(hosts), "hosts", 0.01,
                         "hosts = k leaves × host ports per leaf.",
                         ((float(k * k // 2), "that is the non-blocking count; at "
                           f"{over:g}:1 each leaf gives more ports to hosts."),),
-                        "Too low: at this ratio more ports go down to hosts.",
-                        "Too high: a spine has only k ports, so at most k leaves.",
+                        low="at this ratio more ports go down to hosts.",
+                        high="a spine has only k ports, so at most k leaves.",
                         exact=True),
         solution=d)
 
@@ -380,15 +381,15 @@ def _p_c3(V):
                   f"packet with probability {p:.0e}, independently. What share of steps "
                   "contain at least one drop? Answer in %."),
         givens=("P(at least one drop) = 1 − (1 − p)^(m·N) ≈ 1 − exp(−m·N·p)",),
-        numeric=Numeric("share of steps", s.p_step_hit * 100, "%", 0.02,
+        numeric=_answer("share of steps", s.p_step_hit * 100, "%", 0.02,
                         "1 − (1 − p)^(m·N).",
                         ((min(m * n * p, 1e9) * 100, "m·N·p is the expected number of "
                           "drops, not the probability of at least one."),
                          ((1 - (1 - p) ** m) * 100, "that is one GPU's probability; count "
                           "every GPU's packets.")),
-                        "Too low: every GPU's packets count (m·N of them).",
-                        "Too high: use 1 − (1 − p)^(m·N); m·N·p is the expected count, not "
-                        "a probability."),
+                        low="every GPU's packets count (m·N of them).",
+                        high="use 1 − (1 − p)^(m·N); m·N·p is the expected count, not "
+                             "a probability."),
         solution=worked.drop_probability(n, p))
 
 
@@ -417,16 +418,16 @@ def _p_d1(V):
                 f"one such all-reduce on {tp} GPUs of a DGX H100 takes "
                 f"{D.fmt_time(one.time_s, 4)} ({one.algorithm}, the collective model of "
                 "Chapter 4)"),
-        numeric=Numeric("TP time per step", ph.time_s / ms, "ms", 0.03,
+        numeric=_answer("TP time per step", ph.time_s / ms, "ms", 0.03,
                         "operations (4 × layers ÷ PP × micro-batches) × one all-reduce's "
                         "time.",
                         ((ph.time_s / ms * pp, "each GPU holds only layers ÷ PP layers."),
                          (ph.time_s / ms / 2, "there are four all-reduces per layer per "
                           "micro-batch: two forward, two backward.")),
-                        "Too low: count four all-reduces per layer per micro-batch, for "
-                        "every micro-batch.",
-                        "Too high: a GPU holds only its pipeline stage's layers (layers ÷ "
-                        "PP)."),
+                        low="count four all-reduces per layer per micro-batch, for "
+                            "every micro-batch.",
+                        high="a GPU holds only its pipeline stage's layers (layers ÷ "
+                             "PP)."),
         solution=worked.tp_phase(tp, pp, dp, model, micro_batches=mb))
 
 
@@ -446,13 +447,13 @@ def _p_d2(V):
                   f"spends {D.fmt_pct(frac)} of every step waiting on communication. How "
                   "many dollars does the waiting cost?"),
         givens=(),
-        numeric=Numeric("dollars lost", float(ic.dollars_lost), "$", 0.02,
+        numeric=_answer("dollars lost", float(ic.dollars_lost), "$", 0.02,
                         "GPUs × days × 24 × price × fraction.",
                         ((float(ic.dollars_lost) / 24, "turn days into hours (× 24)."),
                          (float(ic.gpu_hours) * price, "only the waiting fraction is lost, "
                           "not the whole bill.")),
-                        "Too low: count hours (days × 24), for every GPU.",
-                        "Too high: only the waiting fraction of the bill is lost."),
+                        low="count hours (days × 24), for every GPU.",
+                        high="only the waiting fraction of the bill is lost."),
         solution=worked.idle_dollars(n, days, price, frac))
 
 
@@ -479,13 +480,13 @@ def _p_d3(V):
         givens=(f"H100 servers, one {_g(nic / Gbit_per_s)} Gb/s NIC per GPU "
                 f"({D.fmt_rate(nic)} per direction)",
                 f"the spine is oversubscribed {over:g}:1"),
-        numeric=Numeric("per-GPU spine bandwidth", spine / Gbit_per_s, "Gb/s", 0.02,
+        numeric=_answer("per-GPU spine bandwidth", spine / Gbit_per_s, "Gb/s", 0.02,
                         "NIC rate ÷ oversubscription.",
                         ((nic * over / Gbit_per_s, "oversubscription divides the bandwidth."),
                          (nic / Gbit_per_s, "that is the NIC; the spine gives each GPU only "
                           "its share.")),
-                        "Too low: divide the NIC rate once by the oversubscription.",
-                        "Too high: divide by the oversubscription (do not subtract it)."),
+                        low="divide the NIC rate once by the oversubscription.",
+                        high="divide by the oversubscription (do not subtract it)."),
         solution=d)
 
 

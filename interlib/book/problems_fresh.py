@@ -22,6 +22,17 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
+def _answer(name, answer, unit, tolerance, explanation, mistakes=(), *, low, high,
+            exact=False) -> Numeric:
+    """A problem's answer check, the one shape every problem here and in
+    :mod:`interlib.book.problems` uses: a :class:`~interlib.book.quiz.Numeric` whose hints
+    say what to look at when an answer is too low (``low``) or too high (``high``); they are
+    shown as "Too low: ..." and "Too high: ...". ``mistakes`` are ``(value, why)`` pairs in
+    ``unit``; ``exact`` marks a whole-number answer (a count, a threshold)."""
+    return Numeric(name, answer, unit, tolerance, explanation, tuple(mistakes),
+                   f"Too low: {low}", f"Too high: {high}", exact=exact)
+
+
 def _solution(title, givens, formula, steps, call, ours, theirs, fmt) -> Derivation:
     d = Derivation(title)
     for g in givens:
@@ -62,16 +73,16 @@ def a4_fsdp(V):
         question=("A model trains with fully sharded data parallelism (FSDP, ZeRO-3) over "
                   f"{n} GPUs. How many gigabytes does each GPU send per step?"),
         givens=givens,
-        numeric=Numeric("bytes per GPU per step", total / GB, "GB", 0.02,
+        numeric=_answer("bytes per GPU per step", total / GB, "GB", 0.02,
                         "3 × (n − 1)/n × S: two all-gathers of the parameters and one "
                         "reduce-scatter of the gradients.",
                         ((dp / GB, "that is plain data parallelism's all-reduce, "
                           "2(n − 1)/n × S; FSDP gathers the parameters twice more."),
                          (ag / GB, "that is one all-gather; a step has two of them and a "
                           "reduce-scatter.")),
-                        "Too low: count both all-gathers (forward and backward) and the "
-                        "reduce-scatter.",
-                        "Too high: each collective sends (n − 1)/n of S, not S per peer."),
+                        low="count both all-gathers (forward and backward) and the "
+                            "reduce-scatter.",
+                        high="each collective sends (n − 1)/n of S, not S per peer."),
         solution=sol)
 
 
@@ -108,15 +119,15 @@ def a5_moe(V):
                   "How long do one layer's two all-to-alls take per micro-batch, in ms, if "
                   "nothing overlaps them?"),
         givens=givens,
-        numeric=Numeric("all-to-all time per layer", t / ms, "ms", 0.03,
+        numeric=_answer("all-to-all time per layer", t / ms, "ms", 0.03,
                         "2 × (n − 1)/n × tokens × h × 2 B × k ÷ B.",
                         ((t / 2 / ms, "a layer has two all-to-alls: dispatch and combine."),
                          (t / k / ms, f"each token goes to its top-{k} experts: multiply "
                           "by k.")),
-                        "Too low: two all-to-alls per layer, and each token is sent to k "
-                        "experts.",
-                        "Too high: 1/n of the tokens stays on the GPU; only (n − 1)/n "
-                        "crosses the network."),
+                        low="two all-to-alls per layer, and each token is sent to k "
+                            "experts.",
+                        high="1/n of the tokens stays on the GPU; only (n − 1)/n "
+                             "crosses the network."),
         solution=sol)
 
 
@@ -147,14 +158,14 @@ def a6_pcie_gbits(V):
         question=(f"A NIC vendor quotes rates in Gb/s. What usable rate, per direction, does "
                   f"a PCIe {gen} x{lanes} slot give it, in Gb/s (after line coding)?"),
         givens=givens,
-        numeric=Numeric("usable rate", usable / Gbit_per_s, "Gb/s", 0.01,
+        numeric=_answer("usable rate", usable / Gbit_per_s, "Gb/s", 0.01,
                         "transfers/s × lanes × coding efficiency (one bit per transfer).",
                         ((raw / Gbit_per_s, "that is the raw signalling rate; line coding "
                           "takes its share first."),
                          (2 * usable / Gbit_per_s, "that adds both directions; the question "
                           "asks for one.")),
-                        "Too low: one bit per transfer per lane, times every lane.",
-                        "Too high: one direction, after line coding."),
+                        low="one bit per transfer per lane, times every lane.",
+                        high="one direction, after line coding."),
         solution=sol)
 
 
@@ -178,13 +189,13 @@ def a7_half_bandwidth(V):
         question=(f"From what message size does a host-to-GPU copy over PCIe {gen} x16 reach "
                   "half of its achieved bandwidth? Answer in kB."),
         givens=givens,
-        numeric=Numeric("half-bandwidth size", n_half / kB, "kB", 0.03,
+        numeric=_answer("half-bandwidth size", n_half / kB, "kB", 0.03,
                         "S½ = α × B: at that size the latency and the transfer take equal "
                         "time.",
                         ((n_half / 2 / kB, "at α·B/2 the latency still takes two thirds of "
                           "the time; set S ÷ (α + S/B) = B/2."),),
-                        "Too low: solve S ÷ (α + S/B) = B/2 for S.",
-                        "Too high: 1 kB = 1,000 bytes, and α in seconds."),
+                        low="solve S ÷ (α + S/B) = B/2 for S.",
+                        high="1 kB = 1,000 bytes, and α in seconds."),
         solution=sol)
 
 
@@ -212,15 +223,15 @@ def b4_nvls_bytes(V):
         question=("In an NVLink SHARP (NVLS) all-reduce, how many gigabytes leave each GPU "
                   "over its NVLinks?"),
         givens=givens,
-        numeric=Numeric("bytes out of each GPU", nvls / GB, "GB", 0.02,
+        numeric=_answer("bytes out of each GPU", nvls / GB, "GB", 0.02,
                         "S + S/n = S(n + 1)/n: the buffer once, plus the multicast store of "
                         "its share.",
                         ((ring / GB, "that is the ring's 2(n − 1)/n × S; with NVLS the "
                           "switch reduces."),
                          (s / GB, "the buffer once is not all: add the S/n multicast "
                           "store.")),
-                        "Too low: add the S/n each GPU stores with its multicast.",
-                        "Too high: the switch reduces, so each GPU sends its buffer once."),
+                        low="add the S/n each GPU stores with its multicast.",
+                        high="the switch reduces, so each GPU sends its buffer once."),
         solution=sol)
 
 
@@ -249,12 +260,12 @@ def b5_mesh_pair(V):
         question=(f"{n} GPUs with {nv.name} are wired as a full mesh, with no NVSwitch. What "
                   "bandwidth per direction does one pair of GPUs get, in GB/s?"),
         givens=givens,
-        numeric=Numeric("pair bandwidth", pair / GB_per_s, "GB/s", 0.02,
+        numeric=_answer("pair bandwidth", pair / GB_per_s, "GB/s", 0.02,
                         "⌊links ÷ (n − 1)⌋ × per-link rate.",
                         ((nv.per_gpu_per_direction / GB_per_s, "that is the GPU's whole "
                           "NVLink bandwidth; in a mesh it is split over the n − 1 peers."),),
-                        "Too low: divide the links over n − 1 peers, not n.",
-                        "Too high: each peer gets only its share of the links."),
+                        low="divide the links over n − 1 peers, not n.",
+                        high="each peer gets only its share of the links."),
         solution=sol)
 
 
@@ -282,12 +293,12 @@ def b6_cut(V):
                   f"{n - k}. What bandwidth crosses between the groups, per direction, in "
                   "TB/s?"),
         givens=givens,
-        numeric=Numeric("cut bandwidth", cut / 1e12, "TB/s", 0.02,
+        numeric=_answer("cut bandwidth", cut / 1e12, "TB/s", 0.02,
                         "min(k, n − k) × per-GPU rate: the smaller side's links limit it.",
                         ((n // 2 * nv.per_gpu_per_direction / 1e12, "that is the "
                           "bisection (n/2 each side); this cut is unbalanced."),),
-                        "Too low: every GPU of the smaller group sends at its full rate.",
-                        "Too high: the smaller group's links limit the cut."),
+                        low="every GPU of the smaller group sends at its full rate.",
+                        high="the smaller group's links limit the cut."),
         solution=sol)
 
 
@@ -315,14 +326,14 @@ def c4_roce_goodput(V):
         question=(f"A {gbe} GbE RoCEv2 link carries a long transfer in {mtu}-byte payloads. "
                   "What goodput (payload bits per second) does it reach at most, in Gb/s?"),
         givens=givens,
-        numeric=Numeric("goodput", gp / Gbit_per_s, "Gb/s", 0.005,
+        numeric=_answer("goodput", gp / Gbit_per_s, "Gb/s", 0.005,
                         "line rate × payload ÷ wire bytes per packet.",
                         ((float(rate * mtu / lay.frame) / Gbit_per_s, "the preamble and the "
                           "inter-frame gap occupy the wire too."),
                          (gbe * 1.0, "the headers take their share of the line rate.")),
-                        "Too low: the overhead is per packet, added to the payload once.",
-                        "Too high: count every per-packet byte on the wire, preamble and "
-                        "gap included."),
+                        low="the overhead is per packet, added to the payload once.",
+                        high="count every per-packet byte on the wire, preamble and "
+                             "gap included."),
         solution=sol)
 
 
@@ -350,12 +361,12 @@ def c5_ecmp(V):
         question=("What is the probability that no two of the flows share an uplink (so "
                   "every flow runs at full rate)? Answer in %."),
         givens=givens,
-        numeric=Numeric("probability of no collision", p * 100, "%", 0.02,
+        numeric=_answer("probability of no collision", p * 100, "%", 0.02,
                         "∏ (paths − i)/paths: the birthday problem.",
                         ((100 * (1 - 1 / paths) ** (flows - 1), "that is only one flow "
                           "avoiding the others; every flow must miss all earlier ones."),),
-                        "Too low: the first flow can take any uplink (factor 1).",
-                        "Too high: each later flow must miss every uplink already taken."),
+                        low="the first flow can take any uplink (factor 1).",
+                        high="each later flow must miss every uplink already taken."),
         solution=sol)
 
 
@@ -381,13 +392,13 @@ def c6_dragonfly(V):
         question=("How many hosts does the largest balanced dragonfly of these switches "
                   "connect, with at most three switch-to-switch hops? (A whole number.)"),
         givens=givens,
-        numeric=Numeric("hosts", float(d.hosts), "hosts", 0.01,
+        numeric=_answer("hosts", float(d.hosts), "hosts", 0.01,
                         "p × a × (a·h + 1) with a = 2p = 2h.",
                         ((float(d.p * d.a * d.a * d.h), "add the group itself: groups = "
                           "a·h + 1."),),
-                        "Too low: every group connects to a·h others, so there are a·h + 1 "
-                        "groups.",
-                        "Too high: p + (a − 1) + h must fit in the radix.", exact=True),
+                        low="every group connects to a·h others, so there are a·h + 1 "
+                            "groups.",
+                        high="p + (a − 1) + h must fit in the radix.", exact=True),
         solution=sol)
 
 
@@ -418,16 +429,16 @@ def c7_torus(V):
                   "Compare it with a non-blocking fabric, where half of the nodes could send "
                   "at full rate across the cut."),
         givens=givens,
-        numeric=Numeric("bisection per direction", t.bisection_per_direction / 1e12, "TB/s",
+        numeric=_answer("bisection per direction", t.bisection_per_direction / 1e12, "TB/s",
                         0.02,
                         "2 × (nodes ÷ largest dimension) links × rate.",
                         ((t.bisection_per_direction / 2e12, "each ring along the cut "
                           "dimension crosses it twice (the wrap-around link)."),
                          (t.full_bisection_per_direction / 1e12, "that is a non-blocking "
                           "fabric's n/2 × rate; a torus cuts far fewer links.")),
-                        "Too low: each ring crosses the cut twice, with its wrap-around link.",
-                        "Too high: only the links of rings along the cut dimension cross "
-                        "it."),
+                        low="each ring crosses the cut twice, with its wrap-around link.",
+                        high="only the links of rings along the cut dimension cross "
+                             "it."),
         solution=sol)
 
 
@@ -456,13 +467,13 @@ def d4_checkpoint(V):
         question=("How often should a training job on this cluster write a checkpoint? "
                   "Answer in minutes."),
         givens=givens,
-        numeric=Numeric("checkpoint interval", tau / minute, "min", 0.03,
+        numeric=_answer("checkpoint interval", tau / minute, "min", 0.03,
                         "τ = √(2 C × MTBI), MTBI = 1 ÷ (N λ).",
                         ((math.sqrt(c * mtbi) / minute, "Young's rule has a factor 2 "
                           "under the root."),
                          (2 * c * mtbi / 60 / minute, "take the square root.")),
-                        "Too low: MTBI is in hours; convert to seconds before the root.",
-                        "Too high: the cluster fails N times as often as one GPU."),
+                        low="MTBI is in hours; convert to seconds before the root.",
+                        high="the cluster fails N times as often as one GPU."),
         solution=sol)
 
 
@@ -482,12 +493,12 @@ def d5_mtbi(V):
         question=(f"On average, how many hours pass between interruptions of a {n:,}-GPU "
                   "training job?"),
         givens=givens,
-        numeric=Numeric("mean time between interruptions", mtbi / hour, "h", 0.03,
+        numeric=_answer("mean time between interruptions", mtbi / hour, "h", 0.03,
                         "1 ÷ (N λ).",
                         ((1 / lam, "that is one GPU's mean time; N GPUs fail N times as "
                           "often."),),
-                        "Too low: divide 1 by N × λ, once.",
-                        "Too high: the rate adds up over all N GPUs."),
+                        low="divide 1 by N × λ, once.",
+                        high="the rate adds up over all N GPUs."),
         solution=sol)
 
 
@@ -519,13 +530,13 @@ def d6_dp_bytes(V):
         question=("How many gigabytes does each GPU send per step in the data-parallel "
                   "gradient all-reduce?"),
         givens=givens,
-        numeric=Numeric("DP bytes per GPU per step", sent / GB, "GB", 0.02,
+        numeric=_answer("DP bytes per GPU per step", sent / GB, "GB", 0.02,
                         "2(DP − 1)/DP × P ÷ (TP × PP) × 2 B.",
                         ((2 * (dp - 1) / dp * m.params * 2 / GB, "each GPU holds only "
                           "1/(TP × PP) of the parameters."),
                          (shard / GB, "a ring all-reduce sends 2(DP − 1)/DP of the shard.")),
-                        "Too low: a ring all-reduce sends almost twice the shard.",
-                        "Too high: divide the parameters by TP × PP first."),
+                        low="a ring all-reduce sends almost twice the shard.",
+                        high="divide the parameters by TP × PP first."),
         solution=sol)
 
 
@@ -547,12 +558,12 @@ def d7_efficiency_point(V):
         question=("How many dollars does one percentage point of scaling efficiency save "
                   "(the bill is for GPU time; one point is 1 % of it)?"),
         givens=givens,
-        numeric=Numeric("dollars per point", val, "$", 0.02,
+        numeric=_answer("dollars per point", val, "$", 0.02,
                         "GPUs × days × 24 × price × 0.01.",
                         ((val / 24, "turn days into hours (× 24)."),
                          (val * 100, "one point is 1 % of the bill, not all of it.")),
-                        "Too low: count hours (days × 24) for every GPU.",
-                        "Too high: one point is 1 % of the bill."),
+                        low="count hours (days × 24) for every GPU.",
+                        high="one point is 1 % of the bill."),
         solution=sol)
 
 

@@ -12,11 +12,18 @@ agree: the step-by-step result is computed independently, so a disagreement woul
 Black-box helpers are opened up here: :func:`straggler_gpus` shows how
 :func:`interlib.scaling.gpus_for_slowdown` finds its answer, with a table a student can
 read in an exam.
+
+A derivation also keeps its results by name (:meth:`Derivation.value`, read back as
+``d.v.<name>``), so a chapter's prose answer quotes the very numbers its folded
+derivation shows, through ``{eval}`` (Chapter 1's pattern: a ``remove-cell`` computes the
+derivation, a markdown **Answer** gives the formula in LaTeX and quotes ``d.v``, the
+folded derivation follows).
 """
 
 from __future__ import annotations
 
 import math
+import types
 
 from .. import _validate as v
 from .. import display as D
@@ -33,7 +40,21 @@ class Derivation:
         self.steps: list[str] = []
         self.checks: list[tuple[str, str, float]] = []
         self.notes: list[str] = []
+        self.values: dict[str, float] = {}
         self.tolerance = 0.01
+
+    def value(self, name: str, x):
+        """Record result ``x`` under ``name`` (read back as ``d.v.name``); returns ``x``."""
+        v.instance("name", name, str, "a name")
+        if not name.isidentifier():
+            raise ValueError(f"name={name!r}: must be a Python identifier")
+        self.values[name] = x
+        return x
+
+    @property
+    def v(self) -> types.SimpleNamespace:
+        """The recorded results, by name (``d.v.time_s``)."""
+        return types.SimpleNamespace(**self.values)
 
     def given(self, text: str) -> "Derivation":
         self.givens.append(text)
@@ -85,6 +106,11 @@ class Derivation:
 
 def _g(x: float) -> str:
     return f"{x:g}"
+
+
+#: NCCL's names for the algorithms ``collectives.predict`` picks inside one node (across
+#: nodes its "nvls" is NCCL's NVLSTree: ``interlib.plots.ch05.nccl_algorithm_label``).
+_ONE_NODE_NAMES = {"nvls": "NVLS"}
 
 
 # ----------------------------------------------------------------------------- chapter 1
@@ -204,6 +230,10 @@ def pcie_load(params, bytes_per_param, n_gpus, gpus_per_switch, gen="5.0") -> De
     d.step(f"{gpus_per_switch} per uplink: each gets {D.fmt_rate(B)} ÷ {gpus_per_switch} = "
            f"{D.fmt_rate(b_each)}, so {D.fmt_bytes(share)} ÷ {D.fmt_rate(b_each)} + α = "
            f"**{D.fmt_time(paired)}**")
+    for name, x in (("size", S), ("rate", B), ("latency", a), ("one_link", one),
+                    ("share", share), ("split", split), ("rate_shared", b_each),
+                    ("shared", paired)):
+        d.value(name, x)
     d.check(f'pcie.transfer_time(S, "{gen}")', one, float(pcie.transfer_time(S, gen)),
             D.fmt_time)
     d.check(f'pcie.shared_transfer_time(S / {n_gpus}, {gpus_per_switch}, "{gen}", "host")',
@@ -228,6 +258,9 @@ def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
     d.formula("t ≈ 2(n − 1)/n × S ÷ B (the bandwidth term; latency is negligible here)")
     d.step(f"bytes each GPU sends: {_g(f)} × {D.fmt_bytes(S)} = {D.fmt_bytes(f * S)}")
     d.step(f"t ≈ {D.fmt_bytes(f * S)} ÷ {D.fmt_rate(B)} = **{D.fmt_time(est)}**")
+    for name, x in (("size", S), ("bus_factor", f), ("rate", B), ("bytes", f * S),
+                    ("time_s", est)):
+        d.value(name, x)
     d.check(f'collectives.predict("all_reduce", S, "h100-pcie-only", {n}, 1, "ring").time_s',
             est, r.time_s, D.fmt_time)
     d.tolerance = 0.1
@@ -239,7 +272,7 @@ def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
 # ----------------------------------------------------------------------------- chapter 3
 def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivation:
     """One layer's forward compute and all-reduce time under tensor parallelism."""
-    from .. import tensor_parallel as TP
+    from .. import specs, tensor_parallel as TP
 
     system, gpu = TP.LINKS[v.choice("link", link, TP.LINKS)]
     flops = TP.layer_forward_flops(batch, seq_len, hidden)
@@ -250,9 +283,10 @@ def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivat
     c = TP.layer_cost(batch, seq_len, hidden, tp, link, mfu)
     comm = float(c.comm_s)
     share = comm / (comm + comp)
+    alg = _ONE_NODE_NAMES.get(c.algorithm, c.algorithm)
     d = Derivation(f"One layer with TP = {tp} over {link}")
     d.given(f"b = {batch} sequence of s = {seq_len:,} tokens, width h = {hidden:,}, "
-            f"TP = {tp}, MFU = {D.fmt_pct(mfu)} (assumed); {gpu} peak "
+            f"TP = {tp}, MFU = {D.fmt_pct(mfu)} (assumed); {specs.gpu(gpu).name} peak "
             f"{D.fmt_si(peak, 'FLOP/s')} dense BF16")
     d.formula(f"compute = {k:g}·b·s·h² ÷ TP ÷ (peak × MFU);  all-reduce size = b·s·h × 2 B; "
               "share = comm ÷ (comm + compute)")
@@ -260,9 +294,12 @@ def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivat
     d.step(f"compute = {flops:.4g} ÷ {tp} ÷ ({D.fmt_si(peak, 'FLOP/s')} × {_g(mfu)}) = "
            f"{D.fmt_time(comp)}")
     d.step(f"each all-reduce moves {D.fmt_bytes(size)}; the two forward all-reduces take "
-           f"{D.fmt_time(comm)} ({c.algorithm}, from the collective model)")
+           f"{D.fmt_time(comm)} ({alg}, from the collective model)")
     d.step(f"share = {D.fmt_time(comm)} ÷ ({D.fmt_time(comm)} + {D.fmt_time(comp)}) = "
            f"**{D.fmt_pct(share)}**")
+    for name, x in (("flops", flops), ("peak", peak), ("compute", comp), ("size", size),
+                    ("comm", comm), ("share", share), ("algorithm", alg)):
+        d.value(name, x)
     d.check(f'tensor_parallel.layer_cost({batch}, {seq_len}, {hidden}, {tp}, "{link}", '
             f"{_g(mfu)}).comm_share", share, float(c.comm_share), D.fmt_pct)
     return d
@@ -280,6 +317,8 @@ def copy_three_ways(size_bytes, gen=4) -> Derivation:
                          ("line rate per direction", "line"),
                          ("achieved per direction", "effective")):
         bw = nvlink.gpu_bandwidth(gen, level)
+        d.value(f"rate_{level}", bw)
+        d.value(f"time_{level}", size_bytes / bw)
         d.step(f"{label}: {D.fmt_bytes(size_bytes)} ÷ {D.fmt_rate(bw)} = "
                f"{D.fmt_time(size_bytes / bw)}")
     bw = nvlink.gpu_bandwidth(gen, "effective")
@@ -306,6 +345,10 @@ def dgx_bandwidths(system="dgx-h100") -> Derivation:
     d.step(f"aggregate = {n} × {D.fmt_rate(nv.per_gpu_bidirectional)} = {D.fmt_rate(agg)}")
     d.step(f"bisection = {n // 2} × {D.fmt_rate(nv.per_gpu_per_direction)} = "
            f"{D.fmt_rate(bis)} per direction, {D.fmt_rate(2 * bis)} both directions")
+    for name, x in (("gpus", n), ("per_direction", nv.per_gpu_per_direction),
+                    ("bidirectional", nv.per_gpu_bidirectional), ("aggregate", agg),
+                    ("bisection", bis), ("bisection_both", 2 * bis)):
+        d.value(name, x)
     d.check(f"nvswitch.bisection_bandwidth({n}, per_gpu_per_direction)", bis,
             float(nvswitch.bisection_bandwidth(n, nv.per_gpu_per_direction)), D.fmt_rate)
     d.check(f"nvswitch.aggregate_bandwidth({n}, per_gpu_bidirectional)", agg,
@@ -335,6 +378,9 @@ def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
            f"{ideal:.4g}")
     d.step(f"expected ≈ {ideal:.4g} × {eta:.4g} = {ideal * eta:.4g} (NCCL's model also "
            "applies the ring's own efficiency, so compare with the interlib figure)")
+    for name, x in (("bytes_ratio", bytes_ratio), ("ideal", ideal), ("efficiency", eta),
+                    ("expected", r["expected"])):
+        d.value(name, x)
     d.check(f'nvswitch.nvls_speedup({n}, "{arch}")["ideal"]', ideal, r["ideal"],
             lambda x: f"{x:.4g}")
     return d
@@ -356,6 +402,8 @@ def credit_buffer(distance_m, rate=None) -> Derivation:
     d.formula("RTT = 2 × d ÷ c;  buffer = rate × RTT (the bandwidth-delay product)")
     d.step(f"RTT = 2 × {_g(distance_m)} m ÷ {D.fmt_si(c, 'm/s')} = {D.fmt_time(rtt)}")
     d.step(f"buffer = {D.fmt_rate(rate)} × {D.fmt_time(rtt)} = **{D.fmt_bytes(need)}**")
+    for name, x in (("rate", rate), ("rtt", rtt), ("buffer", need)):
+        d.value(name, x)
     d.check(f"flowcontrol.credit_buffer_bytes(rate, {_g(distance_m)})", need,
             float(flowcontrol.credit_buffer_bytes(rate, distance_m)), D.fmt_bytes)
     return d
@@ -409,6 +457,10 @@ def hierarchical_allreduce(params, bytes_per_param, nodes, system="dgx-h100") ->
            f"{D.fmt_time(t_out)}")
     d.step(f"t ≈ max({D.fmt_time(t_in)}, {D.fmt_time(t_out)}) = **{D.fmt_time(t)}**")
     p = scaleout.multinode_all_reduce(S, k, system, ("hierarchical",))["hierarchical"]
+    for name, x in (("size", S), ("gpus_per_node", g), ("nodes", k), ("rate_nvlink", nv),
+                    ("rate_nic", nic), ("t_nvlink", t_in), ("shard", shard),
+                    ("t_network", t_out), ("time_s", t)):
+        d.value(name, x)
     d.check(f'scaleout.multinode_all_reduce(S, {k}, "{system}")["hierarchical"].time_s', t,
             float(p.time_s), D.fmt_time)
     d.tolerance = 0.05
@@ -450,6 +502,9 @@ def fat_tree_sizing(hosts, radix=64, oversubscription=1.0) -> Derivation:
     d.step(f"switches = {' + '.join(map(str, counts))} = **{total}**; cables = {n:,} + "
            f"{cables:,} = **{n + cables:,}**; longest path 2 × {ft.tiers} − 1 = "
            f"{2 * ft.tiers - 1} switch hops")
+    for name, x in (("hosts", n), ("tiers", ft.tiers), ("switches", total),
+                    ("cables", n + cables), ("hops", 2 * ft.tiers - 1)):
+        d.value(name, x)
     d.check(f"topology.fat_tree({n}, {k}).switches", total, ft.switches, str)
     d.check(f"topology.fat_tree({n}, {k}).cables", n + cables, ft.cables, str)
     return d
@@ -476,6 +531,10 @@ def mtu_cost(mtu, reference=4096, gbe=400) -> Derivation:
            f"{D.fmt_rate(link * e_ref)}")
     d.step(f"lost: {D.fmt_rate(link * e_ref)} − {D.fmt_rate(link * e_small)} = "
            f"**{D.fmt_rate(loss)}** per direction per NIC")
+    for name, x in (("link", link), ("overhead", over), ("efficiency", e_small),
+                    ("efficiency_ref", e_ref), ("goodput", link * e_small),
+                    ("goodput_ref", link * e_ref), ("loss", loss)):
+        d.value(name, x)
     d.check(f"packets.goodput_loss(link, {mtu}, {reference})", loss,
             float(packets.goodput_loss(link, mtu, reference)), D.fmt_rate)
     return d
@@ -500,6 +559,9 @@ def drop_probability(n_gpus, drop_rate) -> Derivation:
     d.step(f"m·N·p = {mn * drop_rate:.4g} expected drops per step")
     d.step(f"P(clean) = exp({mn:,} × ln(1 − {drop_rate:.0e})) = {p_clean:.6f}")
     d.step(f"P(drop) = 1 − {p_clean:.6f} = **{hit:.6f}**")
+    for name, x in (("packets", m), ("gpus", n), ("packets_per_step", mn),
+                    ("expected_drops", mn * drop_rate), ("p_clean", p_clean), ("p_drop", hit)):
+        d.value(name, x)
     from ..units import ms
     s = reliability.step_time_with_drops(n, drop_rate, m, base, ms)
     d.check(f"reliability.step_time_with_drops({n}, {drop_rate:.0e}, m, base, "
@@ -523,6 +585,9 @@ def pfc_headroom(distance_m, response_s, mtu=4096) -> Derivation:
     d.step(f"in flight: {D.fmt_rate(link)} × ({D.fmt_time(rtt)} + {D.fmt_time(response_s)})"
            f" = {D.fmt_bytes(link * (rtt + response_s))}")
     d.step(f"plus 2 × {frame} B = **{D.fmt_bytes(need)}**")
+    for name, x in (("link", link), ("frame", frame), ("rtt", rtt),
+                    ("in_flight", link * (rtt + response_s)), ("headroom", need)):
+        d.value(name, x)
     d.check(f"flowcontrol.pfc_headroom_bytes(link, {_g(distance_m)}, response_s, frame)",
             need, float(flowcontrol.pfc_headroom_bytes(link, distance_m, response_s, frame)),
             D.fmt_bytes)
@@ -590,6 +655,9 @@ def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
     d.step(f"bytes each GPU sends = {f:.4g} × {D.fmt_bytes(shard)} = {D.fmt_bytes(sent)}")
     d.step(f"rate = {D.fmt_rate(nic)} ÷ {_g(oversubscription)} = {D.fmt_rate(bw)}")
     d.step(f"t ≈ {D.fmt_bytes(sent)} ÷ {D.fmt_rate(bw)} = **{D.fmt_time(est)}**")
+    for name, x in (("shard", shard), ("bus_factor", f), ("bytes", sent), ("rate_nic", nic),
+                    ("rate", bw), ("time_s", est), ("model_time_s", ph.time_s)):
+        d.value(name, x)
     d.check(f'steptime.layout_traffic("{system}", "{model}", {tp}, {pp}, {dp}, '
             f"oversubscription={_g(oversubscription)}).phase(\"DP\").bytes", sent,
             ph.bytes, D.fmt_bytes)
@@ -680,6 +748,8 @@ def efficiency(step) -> Derivation:
            + f" − {D.fmt_time(step.hidden)} = {D.fmt_time(total)}")
     d.step(f"efficiency = {D.fmt_time(step.compute)} ÷ {D.fmt_time(total)} = "
            f"**{D.fmt_pct(eff)}**")
+    for name, x in (*parts, ("hidden", step.hidden), ("step", total), ("efficiency", eff)):
+        d.value(name.replace("pipeline ", ""), x)
     d.check("design.step.step", total, step.step, D.fmt_time)
     d.check("design.step.efficiency", eff, step.efficiency, D.fmt_pct)
     return d

@@ -255,6 +255,28 @@ def _ar_points(size_bytes: float, gpus: int) -> tuple:
                  for sys_, alg, *_ in _SYSTEMS)
 
 
+def _ar_fill_saturates() -> float:
+    """Buffer size (bytes) above which the model's pipeline fill stops growing: the
+    calibrated window (``PIPELINE_WINDOW``, fitted) times the chunks a message is cut into
+    before chunks reach it (``PIPELINE_CHUNKS``). Every curve with more than two GPUs bends
+    there (its marginal cost per byte drops by up to about a quarter): a feature of the
+    model's ``min(window, size / chunks)``, which the figure marks rather than hides."""
+    from ..specs import calibration as C
+
+    return C.PIPELINE_WINDOW.value * C.PIPELINE_CHUNKS.value
+
+
+def _ar_switches(gpus: int) -> list:
+    """``[(size_bytes, "from", "to"), ...]``: where NCCL's choice (the third curve) changes
+    algorithm or protocol over ``_AR_SIZES`` on ``gpus`` GPUs (the first size of each new
+    choice). Its curve is the lower envelope of the pairs NCCL picks between, so it bends
+    at each of these."""
+    p = collectives.predict("all_reduce", _AR_SIZES, _SYSTEMS[2][0], gpus, 1, _SYSTEMS[2][1])
+    pairs = [f"{a}/{q}" for a, q in zip(np.atleast_1d(p.algorithm), np.atleast_1d(p.protocol))]
+    return [(float(_AR_SIZES[i]), pairs[i - 1], pairs[i]) for i in range(1, len(pairs))
+            if pairs[i] != pairs[i - 1]]
+
+
 @lru_cache(maxsize=1)
 def _ar_ylim() -> tuple:
     """Whole decades around every curve at every GPU count in ``_AR_GPUS``, plus one
@@ -286,10 +308,16 @@ def allreduce_pcie_vs_nvlink(size_mib: float = 1024.0, gpus: int = 8):
     for _sys, _alg, col, _label, offset in _SYSTEMS:
         ax.annotate("", (np.nan, np.nan), textcoords="offset points", xytext=offset,
                     fontsize=9, color=col, fontweight="bold")
+    # NCCL's choice changes algorithm or protocol (points set by the fill)
+    ax.plot([np.nan], [np.nan], "|", color=COLORS["green"], ms=14, mew=2, zorder=6)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlim(_AR_SIZES[0], _AR_SIZES[-1])
     ax.set_ylim(*_ar_ylim())
+    sat = _ar_fill_saturates()
+    ax.axvline(sat, color="0.6", lw=0.8, ls=":", zorder=1)
+    ax.text(sat * 1.15, _ar_ylim()[0] * 1.6, "model: pipeline fill\nstops growing here",
+            fontsize=7, color="0.4", va="bottom", ha="left")
     binary_size_axis(ax, "x")
     si_axis(ax, "y", "s")
     ax.set_xlabel("all-reduce buffer per GPU (log)")
@@ -307,8 +335,9 @@ def _fill_allreduce_pcie_vs_nvlink(fig, size_mib, gpus):
     v.integer("gpus", gpus, lo=_AR_GPUS[0], hi=_AR_GPUS[-1])
     ax = fig.axes[0]
     s = size_mib * MiB
+    pairs = ax.lines[:2 * len(_SYSTEMS)]
     for i, ((sys_, alg, *_, offset), curve, marker, note, times) in enumerate(zip(
-            _SYSTEMS, ax.lines[0::2], ax.lines[1::2], ax.texts, _ar_curves(gpus))):
+            _SYSTEMS, pairs[0::2], pairs[1::2], ax.texts, _ar_curves(gpus))):
         curve.set_ydata(times)
         t = collectives.predict("all_reduce", s, sys_, gpus, 1, alg).time_s
         marker.set_data([s], [t])
@@ -316,8 +345,15 @@ def _fill_allreduce_pcie_vs_nvlink(fig, size_mib, gpus):
         # sides vertically (one may then touch the x axis at the smallest sizes).
         _place_note(note, ax, (s, t), offset, display.fmt_time(t),
                     other_side=_AR_OTHER_SIDE.get(i), flip_y=False)
+    switches = _ar_switches(gpus)
+    auto_curve = _ar_curves(gpus)[2]
+    ticks = ax.lines[2 * len(_SYSTEMS)]
+    xs = [x for x, *_ in switches]
+    ticks.set_data(xs, [float(np.interp(np.log(x), np.log(_AR_SIZES), auto_curve)) for x in xs])
+    label = _SYSTEMS[2][3] + (" (| marks a switch)" if switches else "")
+    ax.get_legend().get_texts()[2].set_text(label)
     ax.title.set_text(f"All-reduce on {gpus} GPUs: PCIe only vs NVLink + NVSwitch (model)")
-    return [*ax.lines, *ax.texts, ax.title]
+    return [*ax.lines, *ax.texts, ax.title, ax.get_legend()]
 
 
 __all__ = ["pcie_transfer", "shared_uplink", "allreduce_pcie_vs_nvlink"]

@@ -212,6 +212,11 @@ def _ring_vs_nvls_skeleton():
                                     label="NVLink line rate per GPU, per direction")
     parts["effective"] = ax.axhline(0, color="black", ls=":", lw=1,
                                     label="NCCL's effective NVLink rate")
+    parts["full_chunks"] = ax.axvline(_SIZES[0], color="0.55", lw=0.8, ls=":", zorder=1)
+    parts["full_chunks_note"] = ax.annotate(
+        "model: pipeline chunks\nfull size from here", (_SIZES[0], 0.0),
+        xycoords=("data", "axes fraction"), textcoords="offset points", xytext=(3, 3),
+        fontsize=7, color="0.4", va="bottom", ha="left")
     ax.set_xscale("log", base=2)
     ax.set_xlim(_SIZES[0], _SIZES[-1])
     ax.set_ylim(0, 1.6 * max(_system(s).gpu.nvlink.per_gpu_per_direction for s in SYSTEMS))
@@ -251,12 +256,35 @@ def _fill_ring_vs_nvls(fig, system: str = "dgx-h100", gpus: int = 8,
         note.xy = (s, at[key].busbw)
         note.set_text(display.fmt_time(at[key].time_s))
         _label_side(note, right, 8, dy)
+    full = full_chunk_size(g)
+    p["full_chunks"].set_xdata([full] * 2)
+    p["full_chunks_note"].xy = (full, 0.0)
+    # right of its line, or left of it in the right 40 % of the axis (room for the text)
+    _label_side(p["full_chunks_note"],
+                np.log(full / _SIZES[0]) <= 0.6 * np.log(_SIZES[-1] / _SIZES[0]), 3, 3)
     nv = sys_.gpu.nvlink
     p["line_rate"].set_ydata([nv.per_gpu_per_direction] * 2)
     p["effective"].set_ydata([nv.per_gpu_effective] * 2)
     p["title"].set_text(f"{sys_.title}: all-reduce on {g} GPUs, ring vs NVLS (model)")
     return [p[k] for k in ("ring", "ring_dot", "ring_time", "nvls", "nvls_dot", "nvls_time",
-                           "line_rate", "effective", "title")]
+                           "full_chunks", "full_chunks_note", "line_rate", "effective",
+                           "title")]
+
+
+def full_chunk_size(gpus: int) -> float:
+    """Buffer size (bytes) from which the model's pipeline chunks have their full size on
+    one node of ``gpus`` GPUs: the calibrated window (``PIPELINE_WINDOW``, fitted) times
+    ``max(PIPELINE_CHUNKS, gpus)`` (the ring cuts a buffer into a slice per GPU, NVLS into a
+    share per GPU, and a message into at least ``PIPELINE_CHUNKS`` chunks). Below it a chunk
+    grows with the buffer, so the pipeline fill (the first chunk crossing every stage:
+    2(g-1) for a ring, ``NVLS_PIPELINE_STEPS_PER_GPU`` x g for NVLS) grows in proportion to
+    the buffer and busbw stalls; above it the fill is fixed and busbw climbs again. On 72
+    GPUs NVLS's deep pipeline makes this a visible plateau then a rise: a feature of the
+    model's ``min(window, size / chunks)``, which the figure marks."""
+    from ..specs import calibration as C
+
+    v.integer("gpus", gpus, lo=1)
+    return C.PIPELINE_WINDOW.value * max(C.PIPELINE_CHUNKS.value, gpus)
 
 
 # --- bisection -----------------------------------------------------------------------------

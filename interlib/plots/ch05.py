@@ -33,17 +33,19 @@ _ALG_STYLE = {
 
 
 def nccl_algorithm_label(algorithm: str, nodes: int) -> str:
-    """NCCL's name for the algorithm ``collectives.predict`` chose: across nodes its
-    ``"nvls"`` is NCCL's NVLSTree (NVLink SHARP inside each node, a tree between nodes).
+    """NCCL's name for the algorithm ``collectives.predict`` chose
+    (:data:`interlib.collectives.NCCL_NAMES`): ``"nvls_tree"`` is NVLSTree (NVLink SHARP
+    inside each node, a tree between nodes); an ``"nvls"`` across nodes is timed as
+    NVLSTree too. The book's own algorithms keep their names.
 
-    >>> nccl_algorithm_label("nvls", 16), nccl_algorithm_label("nvls", 1)
+    >>> nccl_algorithm_label("nvls_tree", 16), nccl_algorithm_label("nvls", 1)
     ('NVLSTree', 'NVLS')
     """
     name = v.choice("algorithm", algorithm, [a for a in collectives.ALGORITHMS if a != "auto"])
     nodes = v.integer("nodes", nodes, lo=1)
-    if name == "nvls":
-        return "NVLSTree" if nodes > 1 else "NVLS"
-    return name
+    if name == "nvls" and nodes > 1:
+        name = "nvls_tree"
+    return collectives.NCCL_NAMES.get(name, name) if name.startswith("nvls") else name
 _SIZES = 2.0 ** np.arange(20, 33)     # 1 MiB .. 4 GiB
 #: The node every all-reduce figure and demo models (with what-if NICs).
 ALLREDUCE_SYSTEM = "dgx-h100"

@@ -208,7 +208,8 @@ def _fill_idle_cost(fig, price_per_gpu_hour, days, mfu, overlap):
         bar.set_height(val if val is not None else 1.0)
         label.set_y(val * 1.15 if val is not None else 1.5)
         label.set_text(_dollars(val) if val is not None else "does not\nfit in HBM")
-    ax.set_title(f"Cost of communication over {days:g} days at ${price_per_gpu_hour:.2f} "
+    ax.set_title(f"Cost of communication over {display.fmt_count(days, 'day')} at "
+                 f"${price_per_gpu_hour:.2f} "
                  "per GPU-hour (your assumption)", fontsize=10)
     return [*ax.patches, ax.spines["bottom"], *ax.texts, ax.title]
 

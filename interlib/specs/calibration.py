@@ -78,7 +78,7 @@ HOP_LATENCY = {
     ("net", "tree", "LL"): _lat(5.0, "network hop, Tree/LL"),
     ("net", "tree", "LL128"): _lat(8.5, "network hop, Tree/LL128"),
     ("net", "tree", "Simple"): _lat(14.0, "network hop, Tree/Simple"),
-    ("net", "nvls", "Simple"): _lat(20.9, "network hop, NVLSTree/Simple"),
+    ("net", "nvls_tree", "Simple"): _lat(20.9, "network hop, NVLSTree/Simple"),
 }
 
 # Share of the link bandwidth each protocol delivers (tuning.cc).
@@ -106,13 +106,14 @@ RING_SIMPLE_INTERNODE_LATENCY_FACTOR = Spec(
     1.4, "count", "model constant", S.NCCL_TUNING,
     note="plateau effect of multi-node Ring/Simple: latency x1.4 (Ampere and later)")
 NVLS_MIN_GPUS = Spec(
-    5, "count", "measured", S.NCCL_NVLS,
-    note="empirical, not NCCL's: NCCL's nvls.cc disables NVLS only at 2 GPUs or fewer "
-         "(gpuCount <= 2 up to v2.28.3; < 2 from v2.28.7); above that NCCL's cost model "
-         "chooses. 5 is where NCCL was seen to pick NVLS over ring in Bekman's H200 sweep "
-         "of 4 to 8 GPUs (rows SH/SHR of Appendix A: ring at 4 GPUs, NVLS from 5), and the "
-         "book's copy of the cost model does not yet reproduce that choice, so 'auto' "
-         "considers NVLS from this many GPUs per NVLink domain")
+    3, "count", "model constant", S.NCCL_NVLS,
+    note="NCCL's own gate: ncclNvlsInit (nvls.cc) leaves NVLS off when the node has 2 GPUs "
+         "or fewer (gpuCount <= 2 from v2.18 to v2.28.3; < 2 from v2.28.7); above that "
+         "NCCL's cost model chooses, and so does the book's 'auto' (from 3 GPUs per NVLink "
+         "domain; a 4-GPU tray or partition may pick NVLS if its estimate is faster). The "
+         "book's copy of NCCL's NVLS estimate takes the link bound (eta x B x g/(g+1)), not "
+         "tuning.cc's per-channel formula, so on 4 GPUs it can pick NVLS where NCCL was seen "
+         "to pick Ring (Bekman's 4 x H200 at 8 GiB, row SH-01)")
 
 # NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
 # the version of the rack-scale runs in Appendix A).
@@ -185,7 +186,7 @@ NET_PLUGIN_LATENCY = {
 (``InfiniBand``, ``Ethernet`` meaning RoCE, ``EFA``, ``GPUDirect-TCPXO``)."""
 
 TCPXO_PROFILES = {
-    "2025-08": {"algorithms": ("ring", "tree", "nvls"), "protocols": ("LL128", "Simple"),
+    "2025-08": {"algorithms": ("ring", "tree", "nvls_tree"), "protocols": ("LL128", "Simple"),
                 "source": S.GCP_TCPXO,
                 "note": "Google's recommended profile since the Aug 21, 2025 release "
                         "(NCCL 2.26.5 and later): NCCL_PROTO=Simple,LL128 (LL is off), "
@@ -265,7 +266,7 @@ AWS_TUNER_P6_ALL_REDUCE = (
                        (106430464, 2048), _E_LL128)),
     ("ring", "LL128", ((90701824, 128), (50855936, 64), (18350080, 32), (133693440, 32),
                        (120061952, 64))),
-    ("nvls", "Simple", (_E_LL128, (106430464, 2048), (96993280, 1024), (72876032, 256),
+    ("nvls_tree", "Simple", (_E_LL128, (106430464, 2048), (96993280, 1024), (72876032, 256),
                         (57147392, 128), (40370176, 64), (18350080, 32), (50855936, 64),
                         (90701824, 128), (120061952, 64), (133693440, 32), (18350080, 32),
                         (4718592, 16), (_MAXS, 16), (435159040, 32), (1072693248, 64),
@@ -274,8 +275,7 @@ AWS_TUNER_P6_ALL_REDUCE = (
                         (_MAXS, 16))),
 )
 """AWS's P6 all-reduce regions: ``(algorithm, protocol, vertices)``, vertices as
-``(bytes, ranks)``, copied from aws-ofi-nccl (NVLSTree is this book's ``"nvls"`` across
-nodes)."""
+``(bytes, ranks)``, copied from aws-ofi-nccl (NVLSTree is this book's ``"nvls_tree"``)."""
 
 # ----------------------------------------------------------------- calibrated (this book)
 LAUNCH_OVERHEAD = Spec(

@@ -66,10 +66,11 @@ SWITCHES = {
                                 note="144 ports of 800 Gb/s (115.2 Tb/s), 200 Gb/s SerDes"),
                            Spec(800 * Gbit_per_s, "Gbit_per_s", "vendor peak",
                                 S.NVIDIA_XDR_SWITCH, "per direction"),
-                           status=Status("shipped", "2024-09", S.NVIDIA_XDR_SWITCH,
-                                         "first user manual (rev 1.0, preliminary) of the "
-                                         "Q32xx/Q34xx XDR switch systems; rev 1.3 (Nov "
-                                         "2025) adds the Q3401-RD and Q3450-LD")),
+                           status=Status("shipped", "2025-10", S.AZURE_GB300_X800,
+                                         "in production in Microsoft Azure's first GB300 "
+                                         "NVL72 cluster, as reported: the first dated "
+                                         "deployment in our sources (the first user manual, "
+                                         "XDR_SWITCH_FIRST_MANUAL, is from 2024-09)")),
     "quantum-x-photonics": Switch(
         "NVIDIA Quantum-X Photonics (XDR, co-packaged optics)", "InfiniBand",
         Spec(144, "count", "secondary", S.QUANTUM_X800, note="144 ports of 800 Gb/s"),
@@ -90,6 +91,11 @@ SWITCHES = {
                       "2026 (CPO_AVAILABILITY_GIVEN); no source read (as of 2026-11) "
                       "confirms shipment")),
 }
+
+XDR_SWITCH_FIRST_MANUAL = ("2024-09", S.NVIDIA_XDR_SWITCH)
+"""When NVIDIA's first user manual of the Quantum-X800 switch systems (Q32xx/Q34xx, rev 1.0,
+'preliminary and subject to change') is dated: a document, not a shipment (rev 1.3, Nov 2025,
+adds the Q3401-RD and Q3450-LD)."""
 
 CPO_AVAILABILITY_GIVEN = {
     "quantum-x-photonics": ("early 2026", S.CPO_AVAILABILITY),

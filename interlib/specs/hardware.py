@@ -9,7 +9,8 @@ from ..units import GB, GB_per_s, Gbit_per_s, TB_per_s
 from . import sources as S
 from ._base import Spec, Status
 from .host_copies import pcie_achieved_per_direction
-from .links import NVLINK, NVLINK_C2C, NVLINK_C2C_SUPERCHIP, PCIE, NVLinkGen, PCIeGen
+from .links import (CONNECTX8_SHIPPED, NVLINK, NVLINK_C2C, NVLINK_C2C_SUPERCHIP, PCIE,
+                    NVLinkGen, PCIeGen)
 
 HOST_LINKS = ("pcie", "nvlink-c2c", "nvlink-c2c-superchip")
 """How a GPU reaches its CPU's memory: a PCIe x16 link, NVLink-C2C to its own Grace (GH200),
@@ -176,6 +177,11 @@ class NIC:
         fabric: ``"InfiniBand"``, ``"Ethernet"``, ``"InfiniBand or Ethernet"``, ``"EFA"``.
         host_interface: Its PCIe link, e.g. ``"PCIe 5.0 x16"``.
         status: Shipped or announced, with the date (None: shipped, undated here).
+        ethernet_ports: How many Ethernet ports the NIC runs when it speaks Ethernet
+            (1 unless its documentation says otherwise).
+        ethernet_port_rate: Each Ethernet port's data rate, bytes/s per direction, where it
+            differs from ``rate`` (ConnectX-8: 2 x 400 GbE, no 800 GbE port); None when the
+            NIC runs one Ethernet port at ``rate``.
     """
 
     name: str
@@ -183,26 +189,70 @@ class NIC:
     fabric: str
     host_interface: str = ""
     status: Status | None = None
+    ethernet_ports: int = 1
+    ethernet_port_rate: Spec | None = None
 
     def __post_init__(self):
         _status("status", self.status)
+        v.integer("ethernet_ports", self.ethernet_ports, lo=1, hi=8)
+        if self.ethernet_port_rate is not None:
+            if "Ethernet" not in self.fabric:
+                raise ValueError(f"ethernet_port_rate is set but fabric={self.fabric!r} "
+                                 "is not Ethernet")
+            if not isinstance(self.ethernet_port_rate, Spec) or \
+                    self.ethernet_port_rate.direction != "per direction":
+                raise ValueError(f"ethernet_port_rate={self.ethernet_port_rate!r} must be a "
+                                 "Spec per direction")
+            if self.ethernet_ports * self.ethernet_port_rate.value > self.rate.value * (1 + 1e-9):
+                raise ValueError(f"ethernet_ports={self.ethernet_ports} x ethernet_port_rate "
+                                 f"exceeds rate={self.rate.value * 8 / 1e9:g} Gb/s")
+        elif self.ethernet_ports != 1:
+            raise ValueError(f"ethernet_ports={self.ethernet_ports} needs an "
+                             "ethernet_port_rate")
+
+    @property
+    def ethernet_port(self) -> float:
+        """One Ethernet port's data rate, bytes/s per direction (``rate`` for a NIC with
+        one Ethernet port at its full rate). Raises ValueError if the NIC has no Ethernet."""
+        if "Ethernet" not in self.fabric:
+            raise ValueError(f"fabric={self.fabric!r}: {self.name} does not speak Ethernet")
+        sp = self.ethernet_port_rate
+        return (sp if sp is not None else self.rate).value
+
+    @property
+    def ethernet_rate(self) -> float:
+        """All its Ethernet ports together, bytes/s per direction (ConnectX-8: 2 x 400 GbE
+        = 100 GB/s, the same total as its one 800 Gb/s XDR port, in two links)."""
+        return self.ethernet_ports * self.ethernet_port
 
 
-def _nic(name, gbps, fabric, src, note="", host_interface="", status=None):
+def _nic(name, gbps, fabric, src, note="", host_interface="", status=None,
+         ethernet=None):
+    """``ethernet=(ports, gbps_per_port, source, note)`` where the NIC's Ethernet ports
+    differ from its one port at ``gbps``."""
+    eth_ports, eth_rate = 1, None
+    if ethernet is not None:
+        eth_ports, eth_gbps, eth_src, eth_note = ethernet
+        eth_rate = Spec(eth_gbps * Gbit_per_s, "Gbit_per_s", "vendor peak", eth_src,
+                        "per direction", eth_note)
     return NIC(name, Spec(gbps * Gbit_per_s, "Gbit_per_s", "vendor peak", src,
-                          "per direction", note), fabric, host_interface, status)
+                          "per direction", note), fabric, host_interface, status,
+               eth_ports, eth_rate)
 
 
 NICS = {
     "connectx-6-hdr": _nic("ConnectX-6 HDR", 200, "InfiniBand", S.STAS_NETWORK),
     "connectx-7": _nic("ConnectX-7", 400, "InfiniBand or Ethernet", S.CX7_DOC),
+    # Expert read F6.1: on Ethernet ConnectX-8 is two 400 GbE ports, never one 800 GbE port.
     "connectx-8": _nic("ConnectX-8", 800, "InfiniBand or Ethernet", S.CX8_NOTES,
-                       "XDR InfiniBand, or 2 x 400 GbE (800 GbE is not supported on one "
-                       "port)",
+                       "one XDR InfiniBand port; on Ethernet the same 800 Gb/s is two "
+                       "400 GbE ports (ethernet_ports, ethernet_port_rate)",
                        "PCIe 6.0, 48 lanes behind a built-in PCIe Gen 6 switch",
-                       Status("shipped", "2025-08", S.HOTCHIPS_CX8,
-                              "called already shipping at Hot Chips 2025; first deployment "
-                              "in GB300 NVL72")),
+                       CONNECTX8_SHIPPED,
+                       ethernet=(2, 400, S.CX8_DIRECT_NIC,
+                                 "per 400 GbE port, two ports: '2 x 400GbE link speeds. "
+                                 "Note: 800GbE link speed is not supported on a single "
+                                 "port' (initial firmware 40.44.0208)")),
 }
 
 

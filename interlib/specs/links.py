@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from .. import _validate as v
 from ..units import GB_per_s, Gbit_per_s, GT_per_s, bit, us
 from . import sources as S
-from ._base import Spec
+from ._base import Spec, Status
 
 
 # --------------------------------------------------------------------------- PCIe
@@ -391,7 +391,9 @@ NCCL_MAX_CHANNELS = Spec(64, "count", "model constant", S.NCCL_DEVICE_H,
 
 PCIE_P2P_LEVEL = "PXB"
 """NCCL's default: GPU peer-to-peer over PCIe only up to PXB (through PCIe switches, not
-through a CPU host bridge); ``NCCL_P2P_LEVEL`` overrides it (src/graph/paths.cc)."""
+through a CPU host bridge); ``NCCL_P2P_LEVEL`` overrides it (src/graph/paths.cc). One
+exception (expert read F2.1): on AMD x86 hosts with at most two GPUs NCCL allows P2P at any
+distance (``p2pLevel = PATH_SYS``, paths.cc:327-328 at v2.29.7-1)."""
 NET_GDR_LEVEL = "PXB"
 """NCCL's default for GPUDirect RDMA on PCIe-only hosts: the NIC reads/writes GPU memory
 directly only up to PXB. The default limit is really ``P2C`` (:data:`NET_GDR_LEVEL_C2C`),
@@ -433,7 +435,12 @@ class InfiniBandGen:
         lane_signalling: Per-lane signalling rate, bits/s.
         encoding: Line coding.
         lane_data: Per-lane data rate after line coding, bits/s.
-        year: Approximate year of first products (``None`` where our sources give none).
+        year: Approximate year of first products, from the IBTA roadmap as tabulated
+            (``None`` where the generation is dated by ``announced``/``shipped`` instead,
+            or our sources give nothing).
+        announced: When the generation's first products were announced, with its source.
+        shipped: When they first shipped, with its source (the 2026 edition dates XDR
+            this way: its announcement and its first shipment are a year and more apart).
     """
 
     name: str
@@ -441,6 +448,30 @@ class InfiniBandGen:
     encoding: str
     lane_data: Spec
     year: int | None
+    announced: Status | None = None
+    shipped: Status | None = None
+
+    def __post_init__(self):
+        for field, state in (("announced", "announced"), ("shipped", "shipped")):
+            st = getattr(self, field)
+            if st is not None and (not isinstance(st, Status) or st.state != state):
+                raise ValueError(f"{field}={st!r} must be a Status with state {state!r} "
+                                 "or None")
+        if (self.announced is not None and self.shipped is not None
+                and self.announced.date and self.shipped.date
+                and self.shipped.date[:len(self.announced.date)] < self.announced.date):
+            raise ValueError(f"shipped={self.shipped.date!r} is before "
+                             f"announced={self.announced.date!r}")
+
+    @property
+    def first_products(self) -> str:
+        """When the first products came, as the sources say it: ``"2022"`` (approximate
+        year) or ``"announced 2024-03; shipped 2025-08"``; ``"not in our sources"``."""
+        dated = [f"{st.state} {st.date or '(date not in our sources)'}"
+                 for st in (self.announced, self.shipped) if st is not None]
+        if dated:
+            return "; ".join(dated)
+        return str(self.year) if self.year is not None else "not in our sources"
 
     @property
     def coding_efficiency(self) -> float:
@@ -454,7 +485,8 @@ class InfiniBandGen:
         return self.lane_data.value * lanes
 
 
-def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None, src=S.IB_ROADMAP):
+def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None, src=S.IB_ROADMAP,
+        announced=None, shipped=None):
     """``coding=(num, den)``: derive the lane data rate as signalling x num/den instead of
     storing a rounded figure."""
     if coding is not None:
@@ -469,8 +501,14 @@ def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None, src=S.IB_R
         name,
         Spec(sig * Gbit_per_s, "Gbit_per_s", "vendor peak", src, "per direction",
              sig_note),
-        enc, lane, year)
+        enc, lane, year, announced, shipped)
 
+
+CONNECTX8_SHIPPED = Status("shipped", "2025-08", S.HOTCHIPS_CX8,
+                           "ConnectX-8 called already shipping at Hot Chips 2025; first "
+                           "deployment in GB300 NVL72")
+"""ConnectX-8, the first XDR (and 800 Gb/s) NIC: the first XDR shipment our sources date.
+``specs.NICS["connectx-8"].status`` and ``INFINIBAND["XDR"].shipped`` are this record."""
 
 INFINIBAND = {
     "SDR": _ib("SDR", 2.5, "8b/10b", 2, 2001),
@@ -486,11 +524,18 @@ INFINIBAND = {
     # XDR: the 200 Gb/s lanes of IEEE 802.3dj, 106.25 GBd PAM4 = 212.5 Gb/s, with the same
     # 256b/257b + RS(544,514) as HDR/NDR: 200 x 257/256 x 544/514 = 212.5, data/signalling
     # = 16/17 (NVLink 5's 53.125 GB/s per link, measured, is 2 such lanes). First products:
-    # NVIDIA's Quantum-X800 XDR switch systems (user manual rev 1.0, September 2024) and
-    # ConnectX-8 (initial firmware 40.44.0208); NCCL detects XDR speed from 2.27.6.
-    "XDR": _ib("XDR", 212.5, "256b/257b + RS(544,514) FEC, PAM4", None, 2024,
+    # NVIDIA's Quantum-X800 XDR switch systems and ConnectX-8, announced at GTC 2024; the
+    # switch's first user manual (rev 1.0, preliminary) is dated 2024-09 and ConnectX-8's
+    # initial firmware is 40.44.0208; the first shipment our sources date is ConnectX-8's
+    # (in deployment by Hot Chips 2025, first in GB300 NVL72). NCCL detects XDR speed from
+    # 2.27.6. Expert read F5.3: 2024 is the announcement, not a shipment.
+    "XDR": _ib("XDR", 212.5, "256b/257b + RS(544,514) FEC, PAM4", None, None,
                "per lane: 106.25 GBd PAM4 (IEEE 802.3dj 200 Gb/s lanes)", coding=(16, 17),
-               src=S.IEEE_8023DJ),
+               src=S.IEEE_8023DJ,
+               announced=Status("announced", "2024-03", S.GTC2024_XDR,
+                                "Quantum-X800 (XDR InfiniBand) introduced with Blackwell at "
+                                "GTC 2024, as reported"),
+               shipped=CONNECTX8_SHIPPED),
 }
 
 

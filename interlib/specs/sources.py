@@ -644,7 +644,8 @@ CX8_DIRECT_NIC = Source(
     "NVIDIA ConnectX-8 SuperNIC firmware release notes v40.44.0208 (initial release)",
     "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/"
     "changes+and+new+features",
-    "'800Gb/s or XDR IB or 2 x 400GbE'. 'Direct NIC-GPU Datapath: To read/write data "
+    "'supports 800Gb/s or XDR IB or 2 x 400GbE link speeds. Note: 800GbE link speed is not "
+    "supported on a single port.' 'Direct NIC-GPU Datapath: To read/write data "
     "directly from the GPU and to overcome grace CPU PCIe bandwidth issue a direct NIC-GPU "
     "datapath is required ... the HCA exposes a side DMA engine as an additional PCIe "
     "function which is called Data Direct.'", key="cx8firmware")
@@ -705,6 +706,21 @@ QUANTUM_X800 = Source(
     "115 Tb/s, SHARP v4 in-network computing; the photonics (co-packaged optics) version "
     "liquid-cooled. Spectrum-X Photonics Ethernet: 128 x 800G (102.4 Tb/s) or 512 x 800G "
     "(409.6 Tb/s).", key="nvidiacpo")
+GTC2024_XDR = Source(
+    "NVIDIA GTC 2024 (March 2024): the Blackwell platform with Quantum-X800 InfiniBand, as "
+    "reported by FiberMall",
+    "https://fibermall.com/blog/nvidia-blackwell-development-for-dac-lacc-1600g-osfp-xd.htm",
+    "'On March 19, 2024, NVIDIA unveiled a new generation of the Blackwell architecture "
+    "platform at the GTC' ... 'NVIDIA has introduced the world's first end-to-end 800G "
+    "InfiniBand network switch platform, Quantum-X800'.", key="")
+AZURE_GB300_X800 = Source(
+    "Microsoft Azure's first production GB300 NVL72 cluster (2025-10), as reported by "
+    "Converge Digest",
+    "https://dev.convergedigest.com/microsoft-launches-first-nvidia-gb300-nvl72-supercluster-"
+    "for-openai/",
+    "'The new NDv6 GB300 virtual machine (VM) series features more than 4,600 NVIDIA "
+    "Blackwell Ultra GPUs connected via the Quantum-X800 InfiniBand platform' ... '800 Gbps "
+    "per-GPU bandwidth'.", key="")
 CPO_AVAILABILITY = Source(
     "NVIDIA at Hot Chips 2025 on co-packaged optics, as reported (particle.news, "
     "notebookcheck, 2025-08)",

@@ -78,7 +78,15 @@ def _ar_summary(size_mib, gpus):
             f"{display.fmt_time(pc.time_s)} (busbw {display.fmt_rate(pc.busbw)}); NVLink ring "
             f"{display.fmt_time(nv.time_s)} (busbw {display.fmt_rate(nv.busbw)}); NCCL's choice "
             f"on NVLink ({au.algorithm}) {display.fmt_time(au.time_s)}; PCIe takes "
-            f"{display.fmt_ratio(pc.time_s / au.time_s)} as long")
+            f"{display.fmt_ratio(pc.time_s / au.time_s)} as long" + _switches_text(gpus))
+
+
+def _switches_text(gpus):
+    sw = P._ar_switches(gpus)
+    if not sw:
+        return ""
+    return "; NCCL's choice changes " + ", ".join(
+        f"from {a} to {b} at {display.fmt_bytes(x, binary=True)}" for x, a, b in sw)
 
 
 register(Demo(

@@ -24,12 +24,15 @@ from .answers import ch04 as A
 def _mesh_summary(n, gen):
     nv = NVLINK[gen]
     pair = nvswitch.mesh_pair_bandwidth(n, gen)
-    return (f"{n} GPUs with {nv.name}: a full mesh needs "
+    share = (f"split evenly, a pair gets {display.fmt_rate(pair)} per direction" if pair > 0
+             else f"{nv.links_per_gpu.value:g} links cannot reach {n - 1:,} peers, so some "
+                  "pairs get no direct link")
+    return (f"{display.fmt_count(n, 'GPU')} with {nv.name}: a full mesh needs "
             f"{display.fmt_count(nvswitch.mesh_links(n), 'link')} and "
             f"{display.fmt_count(nvswitch.mesh_ports_per_gpu(n), 'port')} per GPU (each GPU has "
-            f"{nv.links_per_gpu.value:g}); split evenly, a pair gets {display.fmt_rate(pair)} "
-            f"per direction vs {display.fmt_rate(nv.per_gpu_per_direction)} through a switch; "
-            f"switched: {nvswitch.switch_links(n, gen)} GPU-to-switch links")
+            f"{nv.links_per_gpu.value:g}); {share} vs "
+            f"{display.fmt_rate(nv.per_gpu_per_direction)} through a switch; switched: "
+            f"{display.fmt_count(nvswitch.switch_links(n, gen), 'GPU-to-switch link')}")
 
 
 register(Demo(
@@ -54,7 +57,10 @@ def _nvls_summary(system, gpus, size_mib):
             f"{display.fmt_time(p['ring'].time_s)} (busbw {display.fmt_rate(p['ring'].busbw)}), "
             f"NVLS {display.fmt_time(p['nvls'].time_s)} (busbw "
             f"{display.fmt_rate(p['nvls'].busbw)}); NCCL would pick {p['auto'].algorithm}; "
-            f"ideal NVLS factor 2(n-1)/(n+1) = {nvswitch.nvls_busbw_factor(g):.3g}")
+            f"ideal NVLS factor 2(n-1)/(n+1) = {nvswitch.nvls_busbw_factor(g):.3g}; the "
+            f"model's pipeline chunks reach full size at "
+            f"{display.fmt_bytes(P.full_chunk_size(g), binary=True)} (below it the pipeline "
+            f"fill grows with the buffer and busbw stalls)")
 
 
 register(Demo(

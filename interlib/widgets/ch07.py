@@ -12,16 +12,28 @@ from .answers import ch07 as A
 def _ladder_summary(generation, oversubscription):
     rungs = hierarchy.ladder(generation, oversubscription)
     chain = " → ".join(f"{r.name} {display.fmt_rate(r.peak)}" for r in rungs)
-    gap = hierarchy.nvlink_network_gap(generation)
-    line, ach = list(gap.values())[:2]
-    return (f"{generation}, per GPU (HBM read + write; links per direction): {chain}. "
-            f"NVLink / scale-out NIC: {display.fmt_ratio(line)} at line rate, "
-            f"{display.fmt_ratio(ach)} achieved")
+    if generation in hierarchy.LADDER_SYSTEMS:
+        gap = hierarchy.nvlink_network_gap(generation)
+        line, ach = list(gap.values())[:2]
+        return (f"{generation}, per GPU (HBM read + write; links per direction): {chain}. "
+                f"NVLink / scale-out NIC: {display.fmt_ratio(line)} at line rate, "
+                f"{display.fmt_ratio(ach)} achieved")
+    # another vendor's accelerator: line rates only, and say what the sources lack
+    by_row = {r.row: r for r in rungs}
+    up, out = by_row.get("NVLink"), by_row.get("Scale-out NIC")
+    gap = (f"{up.name} / {out.name}: {display.fmt_ratio(up.peak / out.peak)} at line rate"
+           if up is not None and out is not None else "")
+    missing = [m if m.startswith(("HBM", "RoCE")) else m.lower()
+               for m in hierarchy.ladder_gaps(generation).values()]
+    return (f"{generation}, per chip (HBM read + write; links per direction), line rates: "
+            f"{chain}. {gap}; achieved rates: not in our sources. Not in our sources "
+            f"either: its {' and '.join(missing)}")
 
 
 register(Demo(
     "ladder", P.ladder,
-    {"generation": Dropdown(tuple(hierarchy.LADDER_SYSTEMS), "H100", "GPU generation"),
+    {"generation": Dropdown(hierarchy.LADDER_CHOICES, "H100",
+                            "GPU generation (or another vendor's chip)"),
      "oversubscription": FloatSlider(1.0, 8.0, 1.0, "spine oversubscription (x:1)",
                                      step=0.5)},
     _ladder_summary,
@@ -34,7 +46,9 @@ register(Demo(
       A.ladder_taper),
      ("Why is PCIe barely faster than one NIC per GPU, and what does that say about "
       "staging network traffic through host memory?",
-      A.ladder_pcie)),
+      A.ladder_pcie),
+     ("Choose TPU v5p. Where is its steepest step, and why can Google live with it?",
+      A.ladder_tpu)),
     update=P._fill_ladder))
 
 

@@ -47,7 +47,7 @@ def _cost_summary(price_per_gpu_hour, days, mfu, overlap):
         parts.append(f"{fab}: " + ", ".join(
             f"{n:,} GPUs ${ic.dollars_lost:,.0f}" if ic is not None else
             f"{n:,} GPUs does not fit in HBM" for n, _, ic in costs[fab]))
-    return (f"Dollars lost to waiting on communication over {days:g} days at "
+    return (f"Dollars lost to waiting on communication over {display.fmt_count(days, 'day')} at "
             f"${price_per_gpu_hour:.2f}/GPU-hour (assumed): " + "; ".join(parts))
 
 
@@ -90,7 +90,11 @@ def _capstone_summary(**params):
             f"Efficiency (compute / step) {display.fmt_pct(s.efficiency)}: the other "
             f"{display.fmt_pct(1 - s.efficiency)} of GPU time costs "
             f"${d.not_computing.dollars_lost:,.0f} per {display.fmt_time(d.period_s)} (bubble "
-            f"${bubble:,.0f}, communication ${comm:,.0f}).")
+            f"${bubble:,.0f}, communication ${comm:,.0f})." + (
+                "\nRoCE Ethernet prices the same as InfiniBand here: at one port rate the model "
+                "has no congestion and no like-for-like latency measurement, so only SHARP "
+                "(InfiniBand's in-switch reduction) tells the fabrics apart."
+                if params.get("fabric") == "Ethernet" else ""))
 
 
 def _capstone(gpu, nodes, nics_per_node, nic_gbps, fabric, radix, oversubscription, model,
@@ -125,7 +129,7 @@ _GPUS = ("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300")
 _RATES = (100.0, 200.0, 400.0, 800.0)
 _FABRIC_LABELS = {"InfiniBand": "InfiniBand",
                   "InfiniBand + SHARP": "InfiniBand + SHARP (switches reduce)",
-                  "Ethernet": "RoCE Ethernet (same port rate, no SHARP)"}
+                  "Ethernet": "RoCE Ethernet (same rate, no SHARP)"}
 _ZERO_LABELS = ("nothing (ZeRO off)", "optimizer state (ZeRO-1)",
                 "+ gradients (ZeRO-2)", "+ weights (ZeRO-3, FSDP)")
 register(Demo(

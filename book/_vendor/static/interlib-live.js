@@ -1,8 +1,9 @@
 // Interconnects live demos on the static site (hand-written, no dependencies).
 //
 // Each demo is static HTML (interlib/widgets/page.py): labelled native controls, the figure
-// and numbers at the default settings. Nothing more is loaded until the reader asks: the
-// "Run live" button of any demo, or the first move of any control, starts Python once for
+// and numbers at the default settings. Nothing more is loaded until a demo comes near the
+// screen (then Python starts quietly, unless the browser asks to save data) or the reader
+// asks: the "Run live" button of any demo, or the first move of any control, starts Python once for
 // the page (Pyodide in a Web Worker: interlib-live-worker.js) and from then on every control
 // of every demo on the page recomputes its figure and numbers with interlib's own code.
 //
@@ -217,34 +218,70 @@
   }
 
   // --- the worker -------------------------------------------------------------------
+  // Python starts when the reader asks (the "Run live" button or a control) or, earlier
+  // and quietly, when a demo comes near the screen or the pointer/focus reaches a "Run live"
+  // button (not when the browser asks to save data: navigator.connection.saveData or
+  // prefers-reduced-data). Started quietly, the page looks static until the reader asks; the
+  // worker then also draws the demo in view once (the first figure of a process is its
+  // slowest), so a later click finds Python ready and the figure drawn.
   let phase = "idle";  // idle | loading | ready | failed
+  let asked = false;   // the reader has asked: the page shows the loading, then live mode
   let worker = null;
   let nextId = 1;
-  const waiting = new Map();  // request id -> {demo element, params sent (JSON)}
+  const waiting = new Map();  // request id -> {demo element, params sent (JSON), warm}
   const wanted = new Set();   // demos to render once Python is ready
+  let loadingText = null, loadingPct = null, failure = null, readyMsg = null, warmDemo = null;
+  const saveData = !!(navigator.connection && navigator.connection.saveData) ||
+    !!(window.matchMedia && window.matchMedia("(prefers-reduced-data: reduce)").matches);
+
+  function loading(text, pct) {  // remembered while quiet; shown once the reader asks
+    if (text !== undefined && text !== null) loadingText = text;
+    if (pct !== undefined) loadingPct = pct;
+    if (!asked || phase !== "loading") return;
+    for (const d of demos) {
+      if (loadingText) status(d, loadingText);
+      if (loadingPct !== null) progressBar(d, loadingPct);
+    }
+  }
 
   function fail(reason) {
     if (phase === "failed") return;
     phase = "failed";
+    failure = reason;
     if (worker) { worker.terminate(); worker = null; }
-    setButtons("Live mode unavailable", true);
     waiting.clear();
+    if (asked) showFailure();
+  }
+
+  function showFailure() {
+    setButtons("Live mode unavailable", true);
     for (const d of demos) {
       progressBar(d, null);
       d.querySelector(".interlib-plot")?.removeAttribute("aria-busy");
       status(d, "Static: the figure and numbers show the default settings.");
-      showError(d, "Could not run this demo live in your browser: " + reason +
+      showError(d, "Could not run this demo live in your browser: " + failure +
                    ". The figure and numbers above show the default settings; the book's " +
                    "notebooks run every demo in JupyterLab (see How to use this book).");
     }
-    if (window.console) console.warn("interlib live demos: " + reason);
+    if (window.console) console.warn("interlib live demos: " + failure);
   }
 
-  function start() {
+  function ask() {  // the reader asked: show where Python is
+    if (asked) return;
+    asked = true;
+    if (phase === "failed") showFailure();
+    else if (phase === "ready") showReady();
+    else {
+      setButtons("Starting…", true);
+      loading(loadingText || "Loading Python in your browser…");
+    }
+  }
+
+  function start(quiet) {
+    if (!quiet) ask();
     if (phase !== "idle") return;
     phase = "loading";
-    setButtons("Starting…", true);
-    for (const d of demos) status(d, "Loading Python in your browser…");
+    if (!quiet) loading("Loading Python in your browser…");
     if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
       fail("this browser has no WebAssembly or Web Workers");
       return;
@@ -256,6 +293,12 @@
       })
       .then((manifest) => launch(manifest))
       .catch((err) => fail(String((err && err.message) || err)));
+  }
+
+  function prestart(demo) {
+    if (saveData || phase !== "idle") return;
+    warmDemo = warmDemo || demo;
+    start(true);
   }
 
   function launch(manifest) {
@@ -284,7 +327,7 @@
       share: total ? {runtime: b.runtime / total, packages: (b.runtime + b.packages) / total}
                    : null,
     });
-    for (const d of demos) status(d, "Loading Python in your browser (" + mb(total) + ", once per page)…");
+    loading("Loading Python in your browser (" + mb(total) + ", once per page)…");
   }
 
   function onMessage(m, total, mb) {
@@ -293,58 +336,69 @@
       if (phase !== "loading") return;  // a late report from the worker's download watcher
       // The status line (a polite live region) changes once per stage; the percentage goes
       // to a <progress> bar beside it, so screen readers are not told every step.
-      for (const d of demos) {
-        status(d, m.text + " (" + mb(total) + " in all, once per page)…");
-        progressBar(d, m.pct);
-      }
+      loading(m.text + " (" + mb(total) + " in all, once per page)…", m.pct);
     } else if (m.type === "failed") {
       fail(m.error);
     } else if (m.type === "ready") {
       phase = "ready";
-      setButtons("Running live", true);
-      for (const d of demos) {
-        progressBar(d, null);
-        d.dataset.live = "ready";
-        d.dataset.liveTimings = JSON.stringify(m.timings || {});
-        status(d, "Live: the figure and numbers follow the controls, computed in your " +
-                  "browser by interlib (Python " + m.versions.python + ", numpy " +
-                  m.versions.numpy + ", matplotlib " + m.versions.matplotlib + ").");
-      }
-      for (const d of wanted) request(d);
-      wanted.clear();
+      readyMsg = m;
+      if (asked) showReady();
+      else if (warmDemo) send(warmDemo, JSON.stringify(readParams(warmDemo)), true);
     } else if (m.type === "frame") {
       const req = waiting.get(m.id);
       waiting.delete(m.id);
-      if (req) show(req.demo, m.result, req.params);
+      if (req) show(req.demo, m.result, req.params, req.warm && !asked);
     }
+  }
+
+  function showReady() {
+    const m = readyMsg;
+    setButtons("Running live", true);
+    for (const d of demos) {
+      progressBar(d, null);
+      d.dataset.live = "ready";
+      d.dataset.liveTimings = JSON.stringify(m.timings || {});
+      status(d, "Live: the figure and numbers follow the controls, computed in your " +
+                "browser by interlib (Python " + m.versions.python + ", numpy " +
+                m.versions.numpy + ", matplotlib " + m.versions.matplotlib + ").");
+    }
+    for (const d of wanted) request(d);
+    wanted.clear();
   }
 
   function request(demo) {
     const st = info.get(demo);
+    if (phase === "failed") { ask(); return; }
     if (phase !== "ready") {
       wanted.add(demo);
-      start();
+      start(false);
       return;
     }
+    if (!asked) ask();
     const params = JSON.stringify(readParams(demo));
     if (st.busy) { st.queued = params; return; }  // coalesce: only the latest values
     send(demo, params);
   }
 
-  function send(demo, params) {
+  function send(demo, params, warm) {
     const st = info.get(demo);
     st.busy = true;
     const id = nextId++;
-    waiting.set(id, {demo, params});
-    demo.querySelector(".interlib-plot")?.setAttribute("aria-busy", "true");
+    waiting.set(id, {demo, params, warm: !!warm});
+    if (!warm) demo.querySelector(".interlib-plot")?.setAttribute("aria-busy", "true");
     // A box narrower than the page's breakpoint (a phone) gets the phone layout.
     const plot = demo.querySelector(".interlib-plot");
     const narrow = !!plot && plot.clientWidth > 0 && plot.clientWidth < NARROW_BELOW_PX;
     worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params, narrow});
   }
 
-  function show(demo, resultText, sent) {
+  function show(demo, resultText, sent, discard) {
     const st = info.get(demo);
+    if (discard) {  // drawn while quiet: the page stays static until the reader asks
+      st.busy = false;
+      if (st.queued !== null) { const params = st.queued; st.queued = null; send(demo, params); }
+      return;
+    }
     let r;
     try { r = JSON.parse(resultText); } catch (err) { r = {ok: false, error: String(err)}; }
     if (r.ok) {
@@ -388,7 +442,6 @@
     if (value > 0) el.value = String(position(el, value));
     const out = el.closest(".interlib-control")?.querySelector("output.interlib-readout");
     if (out) out.textContent = pyFormat(value, el.dataset.format);
-    if (phase === "failed") return;
     request(demo);
   }
 
@@ -402,7 +455,6 @@
         el.dataset.moved = "1";
         delete el.dataset.exact;
         updateReadout(el);
-        if (phase === "failed") return;
         request(demo);
       });
       form.addEventListener("change", (e) => {  // selects fire change; keep readouts exact
@@ -435,6 +487,21 @@
       });
     }
     const button = demo.querySelector(".interlib-live-button");
-    if (button) button.addEventListener("click", () => request(demo));
+    if (button) {
+      button.addEventListener("click", () => request(demo));
+      button.addEventListener("pointerenter", () => prestart(demo));
+      button.addEventListener("focus", () => prestart(demo));
+    }
   }
+  if (!saveData && typeof IntersectionObserver === "function") {
+    // A demo within half a screen below the visible part of the page.
+    const near = new IntersectionObserver((entries) => {
+      const seen = entries.find((e) => e.isIntersecting);
+      if (!seen) return;
+      near.disconnect();
+      prestart(seen.target);
+    }, {rootMargin: "0px 0px 50% 0px"});
+    for (const d of demos) near.observe(d);
+  }
+  window.interlibLive.state = () => ({phase, asked, saveData});  // for the tests and bench
 })();

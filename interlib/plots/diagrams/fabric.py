@@ -8,6 +8,7 @@ from __future__ import annotations
 from matplotlib.patches import Rectangle
 
 from ... import _validate as v
+from ... import display
 from ... import packets, topology
 from ...specs import SUPERPOD_SU, switch as _switch, system as _system
 from .. import COLORS
@@ -87,8 +88,8 @@ def rail_optimised(system: str = "dgx-h100", nodes: int | None = None,
     g = graphs.rail_graph(n, rails, radix)
     spines = graphs.count(g, "spine")
     shown = list(range(n)) if n <= 4 else [0, 1, 2, n - 1]
-    fig, ax, top = canvas(10.6)
-    ys, yl, yn = top - 2.35, top - 4.55, 1.3
+    fig, ax, top = canvas(11.0)
+    ys, yl, yn = top - 2.75, top - 4.95, 1.3
     sp_w = 10.0 / spines
     lf_w = 10.0 / rails
     node_w = 10.0 / (len(shown) + (1 if n > 4 else 0))
@@ -119,11 +120,10 @@ def rail_optimised(system: str = "dgx-h100", nodes: int | None = None,
     per_pair = g.number_of_edges(("leaf", 0), ("spine", 0))
     cables = g.number_of_edges()
     label(ax, 5.0, top - 0.45, "Rail-optimised leaf/spine", BIG, bold=True)
-    label(ax, 5.0, top - 1.2, f"{n} nodes × {rails} NICs · {rails} leaves + {spines} spines"
-          f"\n{radix}-port switches · {cables} cables", SMALL)
-    label(ax, 5.0, (yl + ys) / 2, f"leaves, one per rail (0-{rails - 1})\n{per_pair} cables "
-          "per leaf-spine pair", SMALL,
-          bbox=dict(facecolor="white", edgecolor="none", alpha=0.85))
+    # the counts above the spines, clear of the leaf-spine cables
+    label(ax, 5.0, top - 1.4, f"{n} nodes × {rails} NICs · {rails} leaves + {spines} spines"
+          f"\n{radix}-port switches · {cables} cables\na leaf per rail · "
+          f"{display.fmt_count(per_pair, 'cable')} per leaf-spine pair", SMALL)
     label(ax, 5.0, 0.35, "NIC r of every node → leaf r (colour = rail)", SMALL,
           color=EDGE)
     alt = (f"Diagram of a rail-optimised leaf/spine network: {n} {sys_.title} nodes with "

@@ -165,7 +165,7 @@ def nvl72_rack(system: str = "gb200-nvl72"):
         raise ValueError(f"system={system!r}: the catalogue's link and port counts do not "
                          "give every GPU the same number of links to every chip")
     dy = 0.48
-    fig, ax, top = canvas(3.1 + trays * dy + 0.3)
+    fig, ax, top = canvas(3.1 + trays * dy + 1.1)  # + the two lines below the rack
     label(ax, 5.0, top - 0.45, f"{sys_.title}", BIG, bold=True)
     label(ax, 5.0, top - 1.2, f"{trays} compute trays × {per_tray} GPUs\n"
           f"{s_trays} switch trays × {chips_tray} chips", SMALL)
@@ -190,10 +190,10 @@ def nvl72_rack(system: str = "gb200-nvl72"):
         box(ax, xy[0], xy[1], 1.1, min(sdy - 0.2, 0.6), "", "switch")
     label(ax, 1.5, y0 + 0.25, "compute trays", SMALL)
     label(ax, 8.25, y0 + 0.25, "switch trays", SMALL)
-    mid = y0 - trays * dy / 2
-    label(ax, 4.9, mid, f"GPU 0: {links} links,\n{per_pair:g} to each\nof the {chips} "
-          f"chips\n\nevery chip:\n{ports_chip:g} ports,\n{per_pair:g} per GPU", SMALL,
-          bbox=dict(facecolor="white", edgecolor="none", alpha=0.85))
+    # below the rack, clear of GPU 0's fan of links
+    label(ax, 5.0, y0 - trays * dy - 0.55, f"GPU 0: {links} links, {per_pair:g} "
+          f"to each of the {chips} chips\nevery chip: {ports_chip:g} ports, {per_pair:g} per "
+          "GPU", SMALL)
     alt = (f"Diagram of the {sys_.title}: {trays} compute trays of {per_tray} GPUs "
            f"({sys_.gpus_per_node} GPUs) beside {s_trays} NVLink Switch trays of "
            f"{chips_tray} chips ({chips} chips); the first GPU is highlighted with its "

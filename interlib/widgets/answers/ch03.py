@@ -51,20 +51,35 @@ def tp_width() -> str:
                         for h, x in c.items()) + ".")
 
 
+def _sends(algorithm, n: int) -> str:
+    """What one GPU's links carry in an all-reduce of one activation with ``algorithm`` on
+    ``n`` GPUs: a ring's 2(n - 1)/n, NVLS's (n + 1)/n (the switch reduces)."""
+    if str(algorithm).startswith("nvls"):
+        return f"each GPU's links carry (n + 1)/n = {(n + 1) / n:.4g} activations"
+    return f"each GPU sends 2(n − 1)/n = {2 * (n - 1) / n:.3g} activations"
+
+
+def _name(algorithm) -> str:
+    return "NVLS" if str(algorithm).startswith("nvls") else f"the {algorithm}"
+
+
 def tp_degree() -> str:
     h, seq, mfu = (default("tp_comm_share", k) for k in ("hidden", "seq_len", "mfu"))
     hi = default("tp_comm_share", "tp")
     lo = hi // 2
     a, b = (P.tp_layer_cost(t, h, _H100, seq, mfu) for t in (lo, hi))
+    both_nvls = str(a.algorithm).startswith("nvls") and str(b.algorithm).startswith("nvls")
     return (f"From TP {lo} to TP {hi} (h = {h:,}) the all-reduce of "
             f"{D.fmt_bytes(float(a.allreduce_bytes))} takes about the same time "
             f"({D.fmt_time(float(a.comm_s))} vs {D.fmt_time(float(b.comm_s))}), but not "
-            f"because the bytes stay put: at TP {lo} the model picks the {a.algorithm} "
-            f"(each GPU sends 2(n − 1)/n = {2 * (lo - 1) / lo:.3g} activations), at TP {hi} "
-            f"{str(b.algorithm).upper()}, where the NVSwitches reduce and each GPU's links "
-            f"carry (n + 1)/n = {(hi + 1) / hi:.4g} activations. A ring at TP {hi} would send "
-            f"{2 * (hi - 1) / hi:.3g}; the switch to in-switch reduction is what keeps the "
-            f"time level. Meanwhile the compute per GPU halves ({D.fmt_time(float(a.compute_s))} to "
+            f"because the bytes stay put: at TP {lo} the model (NCCL's choice) picks "
+            f"{_name(a.algorithm)} ({_sends(a.algorithm, lo)}), at TP {hi} "
+            f"{_name(b.algorithm)} ({_sends(b.algorithm, hi)}). A ring at TP {hi} would send "
+            f"{2 * (hi - 1) / hi:.3g}; "
+            + ("in-switch reduction keeps each GPU's bytes near one activation whatever the "
+               "degree, which is what keeps the time level. " if both_nvls else
+               "the switch to in-switch reduction is what keeps the time level. ")
+            + f"Meanwhile the compute per GPU halves ({D.fmt_time(float(a.compute_s))} to "
             f"{D.fmt_time(float(b.compute_s))}). The share rises from "
             f"{D.fmt_pct(float(a.comm_share))} to {D.fmt_pct(float(b.comm_share))}. Every "
             "doubling halves the useful work per all-reduce, so beyond some degree the GPUs "

@@ -58,6 +58,31 @@ def ladder_pcie() -> str:
             "write straight into GPU memory through the PCIe switch, once.")
 
 
+def ladder_tpu() -> str:
+    from ...specs import scaleup, system
+
+    tpu, gaudi_name = hierarchy.LADDER_OTHER  # the TPU, then Gaudi
+    steps = hierarchy.rung_ratios(tpu)
+    top, low, r, _ = max(steps, key=lambda s: s[2])
+    dom = scaleup.scaleup_domain(hierarchy.LADDER_OTHER[tpu][0])
+    job = scaleup.TPU_V5P_LARGEST_JOB.value
+    h100 = list(hierarchy.nvlink_network_gap("H100").values())[0]
+    gaudi = max(hierarchy.rung_ratios(gaudi_name), key=lambda s: s[2])
+    nvl = [system(n).gpus_per_node for n in ("dgx-h100", "gb200-nvl72")]
+    return (f"The steepest step is {top} → {low}, {D.fmt_ratio(r, 3)} at line rate, where "
+            f"an H100 falls {D.fmt_ratio(h100, 3)} from NVLink to its NIC and a {gaudi_name} "
+            f"{D.fmt_ratio(gaudi[2], 3)} from its scale-up to its scale-out ports. Google "
+            f"can afford it because its scale-up domain is huge: ICI joins "
+            f"{dom.domain_size.value:,.0f} chips of a pod as a {dom.topology}, and one job "
+            f"gets up to {job:,.0f} of them in one slice, against {nvl[0]} or {nvl[1]} GPUs in "
+            "an NVLink domain. Everything that talks every layer or every micro-batch (tensor, "
+            "expert and pipeline parallelism, and data parallelism inside the slice) stays "
+            "on ICI; only traffic between slices crosses the data-centre network, and the "
+            "same rule as for the spine applies: let only the once-per-step gradient sync "
+            "cross it. The demo shows line rates only: no source we read gives achieved "
+            "ICI or DCN rates, or the TPU's host link, so it draws none.")
+
+
 def _lay(**kw):
     base = {k: default("layout", k) for k in ("tp", "pp", "dp", "model", "oversubscription")}
     base.update(kw)

@@ -1,0 +1,351 @@
+"""The time of one collective with one (algorithm, protocol) pair: one function per
+algorithm, each with its formula.
+
+Every function takes a :class:`Run` (the system, collective, protocol, sizes ``S`` in
+bytes, ``g`` GPUs per node, ``k`` nodes, and the links and latencies of that run) and
+returns the time in seconds for each size. Two views share the formulas:
+
+* **NCCL's own estimate** (``nccl_view``; what ``tuning.cc`` computes to choose an
+  algorithm, :func:`interlib.collectives.nccl_estimate`): a latency plus bytes over a
+  bandwidth, with NICs at their line rate, NCCL's tree caps, and NVLSTree's inter-node
+  bandwidth doubled on two nodes;
+* **the book's timing** (:func:`interlib.collectives.predict`): the same plus a launch
+  overhead ``t0``, the pipeline fill (the first chunk crossing the stages before the rest
+  flows), NICs at their fitted efficiency, and the mechanisms NCCL's estimate leaves out
+  (each named where it is applied).
+
+Notation: ``n = g k`` ranks; ``B`` the per-GPU NVLink (or PCIe) bandwidth and ``N`` the
+node's network bandwidth (:func:`~interlib.collective_model.links.links`); ``eff`` the
+protocol's efficiency; ``h(kind)`` NCCL's latency per hop of that kind (plus the network
+plugin's on network hops); ``fill(steps, bw, parts)`` the pipeline fill of
+``Run.fill``. The constants and their sources are in :mod:`interlib.specs.calibration`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..alphabeta import alpha_beta, bus_factor
+from ..specs import System, calibration as C
+from .calibrated import cal
+from .fabrics import buffsize_scale, plugin_latency
+from .links import links, nvls_algbw, tree_cap, tree_node_traffic
+
+
+@dataclass(frozen=True)
+class Run:
+    """One (algorithm, protocol) pair on one system: what every algorithm's time uses.
+
+    Attributes:
+        sys_: The node (:class:`interlib.specs.System`).
+        collective: One of :data:`interlib.collectives.COLLECTIVES`.
+        a, p: Algorithm and protocol.
+        S: Sizes, bytes (array).
+        g, k, n: GPUs per node, nodes, ranks.
+        nccl_view: NCCL's own estimate (True) or the book's timing.
+        b_intra, b_net: Per-GPU intra-node and per-node network bandwidth, bytes/s.
+        hop: ``"nvlink"`` or ``"pcie"``: the kind of an intra-node hop.
+        t0: Launch overhead, s (0 in NCCL's view).
+        eff: The protocol's share of the bandwidth.
+        plugin: The network plugin's latency per inter-node step, s.
+        buff_scale: Simple buffer / NCCL's default (ring and tree windows scale with it).
+    """
+
+    sys_: System
+    collective: str
+    a: str
+    p: str
+    S: object
+    g: int
+    k: int
+    n: int
+    nccl_view: bool
+    b_intra: float
+    b_net: float
+    hop: str
+    t0: float
+    eff: float
+    plugin: float
+    buff_scale: float
+
+    def hl(self, kind, alg=None, proto=None):
+        """NCCL's latency of one hop of ``kind`` (``"nvlink"``, ``"pcie"``, ``"net"``) for
+        ``alg``/``proto`` (default: this run's), s; a network hop adds the plugin's latency,
+        twice for Simple (``tuning.cc`` adds the flush latency)."""
+        alg = self.a if alg is None else alg
+        proto = self.p if proto is None else proto
+        lat = C.HOP_LATENCY[(kind, alg, proto)].value
+        if kind == "net":
+            lat += self.plugin * (2 if proto == "Simple" else 1)
+        return lat
+
+    def fill(self, steps, bw, parts=1):
+        """Pipeline fill: the first chunk crosses steps - 1 stages before the rest flows
+        (the book's calibrated addition; NCCL's own estimate has none). A ring cuts the
+        buffer into one slice per rank, NVLS into one share per GPU (``parts``), so a
+        chunk is never larger than ``size / parts``:
+        ``(steps - 1) x min(window, S / max(chunks, parts)) / bw``."""
+        if self.nccl_view:
+            return 0.0 * self.S
+        window = np.minimum(cal("PIPELINE_WINDOW") * self.buff_scale,
+                            self.S / max(cal("PIPELINE_CHUNKS"), parts))
+        return (steps - 1) * window / bw
+
+
+# ------------------------------------------------------------------ point to point
+def ring(r: Run):
+    """Ring: ``t = t0 + lat + fill + F x S / b`` with F the bus factor (2(n-1)/n for
+    all-reduce), ``b = eff x B`` on one node and ``eff x min(B, N)`` across nodes (NCCL's
+    rings cross each node boundary once per channel), and ``lat = base + (steps - inter)
+    h(hop) + inter h(net)`` over the 2(n-1) steps (n-1 for the others), 2(k-1) of them
+    across nodes; NCCL multiplies a multi-node Ring/Simple latency by 1.4. The first chunk
+    crosses the NVLink stages at NVLink speed and the network stages at the NICs'."""
+    n, k, S = r.n, r.k, r.S
+    steps = {"all_reduce": 2 * (n - 1)}.get(r.collective, n - 1)
+    inter = {"all_reduce": 2 * (k - 1)}.get(r.collective, k - 1)
+    lat = C.BASE_LATENCY[("ring", r.p)].value + (steps - inter) * r.hl(r.hop) \
+        + inter * r.hl("net")
+    if k > 1 and r.p == "Simple":
+        lat *= C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR.value
+    b = (r.b_intra if k == 1 else min(r.b_intra, r.b_net)) * r.eff
+    # the first chunk crosses the ring's NVLink stages at NVLink speed and its
+    # inter-node stages at the NICs' (one node: every stage is NVLink)
+    t_fill = r.fill(steps - inter, r.b_intra * r.eff, n) + r.fill(inter + 1, b, n)
+    return r.t0 + lat + t_fill + bus_factor(r.collective, n) * S / b
+
+
+def tree(r: Run):
+    """NCCL's double binary tree (all-reduce): a chain inside each node (each GPU sends the
+    buffer up and the result down) and a double binary tree between nodes.
+    ``lat = base + 2 ((g-1) h(hop) + log2(k) h(net))``; the bandwidth is ``B x 0.92 x
+    eff (not for Simple) x correction(size)`` (``tuning.cc``'s tree efficiency and size
+    correction), so ``t_bw = 2 S / (B x scale)``.
+
+    * NCCL's view: ``t_bw = 2 S / min(link x scale, cap)``, with ``link = B`` on one node,
+      ``min(B, 2N)`` on two (the tree graph's search raises bwIntra to twice bwInter) and
+      ``min(B, N)`` beyond; ``cap`` = channels x NCCL's per-channel tree cap
+      (:func:`~interlib.collective_model.links.tree_cap`).
+    * The book's: across nodes also ``traffic(k) x S / (N x scale)`` (each node sends S on
+      two nodes, 1.5 S on three, 2 S from four up:
+      :func:`~interlib.collective_model.links.tree_node_traffic`) and, for Simple and
+      LL128, ``2 S / cap`` (NCCL's per-channel tree throughput binds in the measured runs);
+      the slowest sets the pace. Fill over ``2 (g - 1 + log2 k)`` stages."""
+    sys_, g, k, p, S = r.sys_, r.g, r.k, r.p, r.S
+    lat = C.BASE_LATENCY[("tree", p)].value + 2 * ((g - 1) * r.hl(r.hop)
+                                                   + math.log2(k) * r.hl("net"))
+    scale = C.TREE_EFFICIENCY.value * (r.eff if p != "Simple" else 1.0)
+    corr = np.asarray(C.TREE_CORRECTION[p])
+    idx = np.clip(np.floor(np.log2(np.maximum(S / 64, 1))).astype(int), 0, corr.size)
+    scale = scale * np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
+    # a chain inside the node (each GPU sends the buffer up and the result down) and,
+    # between nodes, a double binary tree whose per-node traffic depends on k
+    t_bw = 2 * S / (r.b_intra * scale)
+    b_fill = r.b_intra * scale
+    cap = tree_cap(sys_, g, k) * scale / C.TREE_EFFICIENCY.value
+    if r.nccl_view:  # tuning.cc: busBw = min(0.92 x link, channels x per-channel cap)
+        # on two nodes the tree graph's search raises bwIntra up to twice bwInter
+        # (search.cc, "increase bwIntra for trees (2 nodes or collnet)"): a two-node
+        # tree moves about S per node across the network, a ring 2(n-1)/n S
+        b_link = r.b_intra if k == 1 else min(r.b_intra, (2 if k == 2 else 1) * r.b_net)
+        t_bw = 2 * S / np.minimum(b_link * scale, cap)
+    elif k > 1:
+        t_bw = np.maximum(t_bw, tree_node_traffic(k) * S / (r.b_net * scale))
+        b_fill = np.minimum(b_fill, r.b_net * scale)
+        if p in ("Simple", "LL128"):  # NCCL's per-channel tree throughput binds too
+            t_bw = np.maximum(t_bw, 2 * S / (tree_cap(sys_, g, k, p) * scale
+                                             / C.TREE_EFFICIENCY.value))
+    return r.t0 + lat + r.fill(2 * (g - 1 + math.log2(k)), b_fill) + t_bw
+
+
+def rhd(r: Run):
+    """Recursive halving/doubling (not NCCL's): the textbook cost
+    (:func:`interlib.collectives.alpha_beta`) with alpha = one Ring/Simple hop (a network hop
+    across nodes) and bandwidth ``B`` on one node, ``min(B, N / g)`` across nodes."""
+    alpha = r.hl("net" if r.k > 1 else r.hop, "ring", "Simple")
+    b = r.b_intra if r.k == 1 else min(r.b_intra, r.b_net / r.g)
+    return r.t0 + alpha_beta(r.collective, "rhd", r.S, r.n, alpha, b)
+
+
+def direct(r: Run):
+    """All-to-all by pairwise exchange: (g-1)/n of the data over NVLink at ``B`` and
+    (n-g)/n over the NICs at ``N / g`` per GPU, at once, so ``t = t0 + lat + fill(n, B) +
+    max((g-1)/n S / B, (n-g)/n S / (N/g))``; ``lat`` is one Ring/Simple base and hop (plus
+    a network hop across nodes)."""
+    g, k, n, S = r.g, r.k, r.n, r.S
+    lat = C.BASE_LATENCY[("ring", "Simple")].value + r.hl(r.hop, "ring", "Simple") \
+        + (r.hl("net", "ring", "Simple") if k > 1 else 0.0)
+    t_intra = (g - 1) / n * S / r.b_intra
+    t_inter = (n - g) / n * S / (r.b_net / g) if k > 1 else 0.0 * S
+    return r.t0 + lat + r.fill(n - 1, r.b_intra) + np.maximum(t_intra, t_inter)
+
+
+# ---------------------------------------- all-reduce: inside the node, then across nodes
+@dataclass(frozen=True)
+class _InNode:
+    """The intra-node phase of a two-level all-reduce: its bandwidth time, latency, and
+    the pipeline (stages, bandwidth and slices) its first chunk fills."""
+
+    t: object
+    lat: float
+    steps: float
+    b_fill: object
+    parts: int
+
+
+def _nvls_in_node(r: Run) -> _InNode:
+    # each GPU pushes its buffer once into the switch and pulls the result once, at the
+    # pace of the links or (in a rack-scale domain) of NCCL's NVLS channels
+    g = r.g
+    b_nvls = nvls_algbw(r.sys_, g, r.k, links_only=r.nccl_view)
+    # the switch reduces and multicasts: the pipeline is g chunks deep, not a ring's
+    # 2(g-1) steps (calibrated, see C.NVLS_PIPELINE_STEPS_PER_GPU and Appendix A). Each
+    # GPU reduces and multicasts its own 1/g share (NCCL's NVLS heads), so, as in a
+    # ring, a chunk is never larger than size / g: enqueue.cc shrinks the NVLS chunk
+    # until the message holds several chunks per channel and head
+    return _InNode(r.S / b_nvls, r.hl("nvlink", "nvls"), cal("NVLS_PIPELINE_STEPS_PER_GPU") * g,
+                   b_nvls * (g + 1) / g, g)
+
+
+def _ring_in_node(r: Run) -> _InNode:
+    # ring reduce-scatter + all-gather inside the node: a ring of g slices
+    g = r.g
+    t = 2 * (g - 1) / g * r.S / r.b_intra if g > 1 else 0.0 * r.S
+    lat = C.BASE_LATENCY[("ring", "Simple")].value + 2 * (g - 1) * r.hl(r.hop, "ring", "Simple")
+    return _InNode(t, lat, 2 * (g - 1), r.b_intra, g)
+
+
+def _one_node(r: Run, intra: _InNode):
+    return r.t0 + intra.lat + r.fill(intra.steps, intra.b_fill, intra.parts) + intra.t
+
+
+def _two_level(r: Run, intra: _InNode, t_inter, lat_inter, inter_steps, b_inter,
+               correction=False):
+    """NCCL pipelines the phases chunk by chunk: the slower phase sets the pace, ``t = t0 +
+    lat_intra + lat_inter + fill_intra + fill_inter + max(t_intra, t_inter)``. The first
+    window crosses the intra-node stages at NVLink speed and the inter-node stages through
+    all the node's NICs in use at once. ``correction``: NCCL v2.29's NVLSTree correction on
+    Blackwell with an x86 host (``tuning.cc``): below 1 GiB the tree runs at
+    ``treeCorrectionFactor[Simple][log2(size / 64)]`` (the book's view only)."""
+    lat = intra.lat
+    lat += lat_inter
+    inter_fill = r.fill(inter_steps + 1, b_inter)
+    t_bw = np.maximum(intra.t, t_inter)
+    if correction and not r.nccl_view and r.sys_.gpu.arch == "Blackwell" \
+            and r.sys_.gpu.name in C.X86_HOST_GPUS:
+        corr = np.asarray(C.NVLS_TREE_CORRECTION_BLACKWELL_X86)
+        idx = np.floor(np.log2(np.maximum(r.S / 64, 1))).astype(int)
+        t_bw = t_bw / np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
+    return r.t0 + lat + r.fill(intra.steps, intra.b_fill, intra.parts) + inter_fill + t_bw
+
+
+def nvls(r: Run):
+    """NVLink SHARP in one node (NCCL's NVLS): each GPU pushes its buffer into the switch
+    once and pulls the result once, ``t = t0 + h(nvlink, NVLS) + fill + S / algbw`` with
+    ``algbw = eta x B x g / (g + 1)`` (nccl-tests PR #239) or, in a rack-scale domain, the
+    pace of NCCL's NVLS channels (:func:`interlib.collectives.nvls_rate`); the pipeline is
+    ``NVLS_PIPELINE_STEPS_PER_GPU x g`` chunks deep (calibrated), a chunk at most S / g.
+    Across nodes it is NVLSTree (:func:`nvls_tree`)."""
+    if r.k > 1:
+        return nvls_tree(r)
+    return _one_node(r, _nvls_in_node(r))
+
+
+def nvls_tree(r: Run):
+    """NCCL's NVLSTree: NVLS inside each node (:func:`nvls`), a double binary tree between
+    nodes through at most 32 head GPUs and their NICs per domain (``N_heads``: all the NICs
+    of those heads). Across nodes ``t_inter = traffic(k) x S / N_heads`` (S on two nodes,
+    1.5 S on three, 2 S from four up); NCCL's view instead takes ``max(c S / N_heads, S /
+    cap)`` with ``c = 1`` on two nodes (``tuning.cc`` doubles bwInter there) and 2 beyond,
+    ``cap = NVLS channels x perChMaxNVLSTreeBw / 2``. ``2 ceil(log2 k)`` network steps of
+    ``h(net, NVLSTree)``; the phases pipeline (``_two_level``), with NCCL v2.29's x86
+    Blackwell correction in the book's view."""
+    sys_, g, k, S = r.sys_, r.g, r.k, r.S
+    intra = _nvls_in_node(r)
+    if k == 1:
+        return _one_node(r, intra)
+    # NCCL's NVLSTree: a double binary tree between nodes, through at most 32 head
+    # GPUs (and their NICs) per NVLink domain
+    heads = min(g, C.NVLS_MAX_HEADS.value)
+    # each head GPU crosses the network through its own NICs (all of them on a
+    # node with several NICs per GPU, as p5's 4 x 100G EFA per GPU)
+    b_heads = r.b_net * min(1.0, heads * max(1.0, sys_.nics_per_gpu)
+                            / max(1.0, min(sys_.nics_per_node, g * sys_.nics_per_gpu)))
+    t_inter = tree_node_traffic(k) * S / b_heads
+    if r.nccl_view:  # tuning.cc: bwInter x2 on two nodes, else x1; per-channel cap
+        arch = sys_.gpu.arch
+        cap = (C.NVLS_CHANNELS[arch].value
+               * C.PER_CHANNEL_NVLS_TREE_BW[arch][min(k, 3) - 1].value / 2)
+        t_inter = np.maximum((1.0 if k <= 2 else 2.0) * S / b_heads, S / cap)
+    inter_steps = 2 * math.ceil(math.log2(k))
+    return _two_level(r, intra, t_inter, r.hl("net", "nvls_tree", "Simple") * inter_steps,
+                      inter_steps, b_heads, correction=True)
+
+
+def hierarchical(r: Run):
+    """Hierarchical all-reduce (not NCCL's): a ring reduce-scatter inside the node
+    (``2 (g-1)/g x S / B``), a ring all-reduce of each GPU's 1/g shard across nodes
+    through the node's NICs (``2 (k-1)/k x S / N``, 2(k-1) network steps), and the
+    all-gather back; the phases pipeline (``_two_level``)."""
+    k = r.k
+    intra = _ring_in_node(r)
+    if k == 1:
+        return _one_node(r, intra)
+    # ring all-reduce of the 1/g shards across nodes, one NIC set per GPU
+    t_inter = 2 * (k - 1) / k * r.S / r.b_net
+    inter_steps = 2 * (k - 1)
+    return _two_level(r, intra, t_inter, inter_steps * r.hl("net", "ring", "Simple"),
+                      inter_steps, r.b_net)
+
+
+def sharp(r: Run):
+    """CollNet with IB SHARP: a ring inside the node as :func:`hierarchical`, and across
+    nodes the switches reduce, so each node sends its data once: ``t_inter = S / N``, two
+    network steps (up to the switch and back down). In the book's view on Blackwell also
+    ``2 S / cap_1node``: CollNetChain's chain inside each node at NCCL's one-node
+    per-channel tree throughput (``tuning.cc`` rates CollNet by the intra-node graph;
+    measured CollNetChain on B200 sits at the one-node tree plateau, 8 x 70 GB/s, from 2
+    to 64 nodes). Only where it was measured: on H100 (CoreWeave's SHARP run) 8 x 38.7
+    GB/s would be far below the published plateau."""
+    intra = _ring_in_node(r)
+    if r.k == 1:
+        return _one_node(r, intra)
+    t_inter = r.S / r.b_net
+    if not r.nccl_view and r.sys_.gpu.arch == "Blackwell":
+        t_inter = np.maximum(t_inter, 2 * r.S / tree_cap(r.sys_, r.g, r.k, level=1))
+    return _two_level(r, intra, t_inter, 2 * r.hl("net", "tree", "Simple"), 2, r.b_net)
+
+
+TIMES = {"ring": ring, "tree": tree, "rhd": rhd, "direct": direct, "nvls": nvls,
+         "nvls_tree": nvls_tree, "hierarchical": hierarchical, "sharp": sharp}
+"""The time function of each algorithm."""
+
+
+def time(sys_, collective, a, p, S, g, k, nccl_view=False):
+    """Time for one (algorithm, protocol) pair, seconds; ``S`` is an array of sizes.
+
+    With ``nccl_view`` the estimate NCCL's own tuning model would make (how it chooses
+    for ``"auto"``): links at full effective rate for NVLS, NCCL's tree bandwidth (half of
+    the bottleneck link, capped per channel) and NVLSTree's inter-node bandwidth doubled on
+    two nodes; the book's extra mechanisms are left out. One rank takes only the launch."""
+    n = g * k
+    b_intra, b_net, hop = links(sys_, g, k, nccl_view)
+    t0 = 0.0 if nccl_view else cal("LAUNCH_OVERHEAD")
+    if p == "LL":
+        eff = cal("LL_EFFICIENCY")
+    else:
+        eff = C.PROTOCOL_EFFICIENCY[p].value
+    bus_factor(collective, n)  # checks the collective
+    if n == 1:
+        return np.full_like(S, t0)
+    r = Run(sys_, collective, a, p, S, g, k, n, nccl_view, b_intra, b_net, hop, t0, eff,
+            plugin_latency(sys_, nccl_view), buffsize_scale(sys_, a, p, k))
+    return TIMES[a](r)
+
+
+def times(sys_, collective, pairs, S, g, k, nccl_view=False):
+    """:func:`time` of each (algorithm, protocol) pair, one row per pair."""
+    return np.stack([np.broadcast_to(time(sys_, collective, a, p, S, g, k, nccl_view),
+                                     S.shape) for a, p in pairs])

@@ -1,0 +1,116 @@
+"""The network under a collective and what its plugin adds: the fabric's kind, the latency
+the plugin reports to NCCL (and, for GPUDirect-TCPXO, what it adds without reporting it),
+the vendor profiles that bind NCCL's buffer, algorithms and protocols, and AWS's region
+tuner, which picks the algorithm itself on P6.
+
+Sources: NCCL's net plugin API (``latency`` in the plugin's properties, added to every
+network step by ``tuning.cc``), Google's TCPXO release notes
+(:data:`interlib.specs.calibration.TCPXO_PROFILES`), aws-ofi-nccl's ``nccl_ofi_regions.cpp``
+(``interlib.specs.calibration.AWS_TUNER_P6_ALL_REDUCE``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import _validate as v
+from ..specs import System, calibration as C
+from .calibrated import cal
+
+
+def fabric_kind(sys_: System) -> str:
+    """The network kind that sets the plugin latency: ``InfiniBand``, ``Ethernet``, ``EFA``
+    or ``GPUDirect-TCPXO`` (a NIC sold for both IB and Ethernet counts as InfiniBand)."""
+    f = getattr(sys_, "fabric", None) or sys_.nic.fabric
+    for kind in ("GPUDirect-TCPXO", "EFA", "InfiniBand", "Ethernet"):
+        if f.startswith(kind):
+            return kind
+    return "InfiniBand"
+
+
+def plugin_latency(sys_: System, nccl_view: bool = False) -> float:
+    """The network plugin's latency per inter-node step, seconds: what the plugin reports
+    to NCCL (``interlib.specs.calibration.NET_PLUGIN_LATENCY``; ``tuning.cc`` adds it
+    to every network step, twice for Simple), plus, in the book's view over
+    GPUDirect-TCPXO, the calibrated per-step latency TCP adds that the plugin does not
+    report (``TCPXO_STEP_LATENCY``)."""
+    plugin = C.NET_PLUGIN_LATENCY[fabric_kind(sys_)].value
+    if fabric_kind(sys_) == "GPUDirect-TCPXO" and not nccl_view:
+        # what TCP adds per step but the plugin does not tell NCCL (calibrated)
+        plugin += cal("TCPXO_STEP_LATENCY")
+    return plugin
+
+
+def buffsize_scale(sys_: System, algorithm: str, protocol: str, k: int) -> float:
+    """How much larger than NCCL's default 4 MiB the Simple buffer is (``NCCL_BUFFSIZE``:
+    the run's own setting, or a vendor profile's across nodes), for a ring's or a tree's
+    Simple protocol: their chunks, and so the pipeline window, grow in proportion. NVLS and
+    NVLSTree cut theirs from ``NCCL_NVLS_CHUNKSIZE`` instead (``enqueue.cc``), so the buffer
+    leaves them alone (1.0)."""
+    buff_scale = 1.0
+    if protocol == "Simple" and algorithm in ("ring", "tree"):
+        buff = getattr(sys_, "buffsize", None)
+        if buff is None and k > 1 and fabric_kind(sys_) in C.FABRIC_BUFFSIZE:
+            buff = C.FABRIC_BUFFSIZE[fabric_kind(sys_)].value
+        if buff is not None:
+            buff_scale = buff / C.NCCL_DEFAULT_BUFFSIZE.value
+    return buff_scale
+
+
+def profile(sys_: System, k: int):
+    """The cloud profile's settings that bind this run (a dict of
+    :data:`~interlib.specs.calibration.TCPXO_PROFILES`), or None: only a multi-node run over
+    GPUDirect-TCPXO is bound by one (only such a node has a ``tcpxo_profile``)."""
+    name = getattr(sys_, "tcpxo_profile", None)
+    return C.TCPXO_PROFILES[name] if k > 1 and name is not None else None
+
+
+def unpublished_tuner(sys_: System, k: int) -> bool:
+    """Whether a cloud's tuner plugin whose configuration is not published decides here
+    (``interlib.specs.calibration.UNPUBLISHED_TUNERS``, across nodes): the model then
+    assumes it picks the fastest pair its profile allows."""
+    return k > 1 and fabric_kind(sys_) in C.UNPUBLISHED_TUNERS
+
+
+def _inside(x: float, y: float, poly) -> bool:
+    """Whether ``(x, y)`` lies in the polygon ``poly`` or on its edge (even-odd rule), all
+    in log2 coordinates as aws-ofi-nccl's ``is_inside_region``."""
+    pts = [(math.log2(max(px, 1e-300)) if px > 0 else -1e9, math.log2(py)) for px, py in poly]
+    inside = False
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]):
+        dx, dy = x1 - x0, y1 - y0
+        t = ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy or 1.0)
+        t = min(1.0, max(0.0, t))
+        if math.hypot(x - x0 - t * dx, y - y0 - t * dy) < 1e-10:
+            return True  # on an edge counts as inside (in_out >= 0)
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * dx / dy:
+            inside = not inside
+    return inside
+
+
+def aws_tuner_choice(size_bytes: float, ranks: int):
+    """The (algorithm, protocol) AWS's region tuner picks for an all-reduce on P6 (p6-b200,
+    8 GPUs per node, EFA) at one size and rank count, or None where it defers to NCCL.
+
+    From aws-ofi-nccl's ``nccl_ofi_regions.cpp``
+    (``interlib.specs.calibration.AWS_TUNER_P6_ALL_REDUCE``); NVLSTree is ``"nvls_tree"``.
+
+    >>> aws_tuner_choice(64 * 2**10, 32), aws_tuner_choice(2**30, 32)
+    (('tree', 'LL'), ('ring', 'Simple'))
+    >>> aws_tuner_choice(2**28, 32)
+    ('nvls_tree', 'Simple')
+    """
+    v.positive("size_bytes", size_bytes)
+    r = v.integer("ranks", ranks, lo=1)
+    x, y = math.log2(float(size_bytes)), math.log2(r)
+    for alg, proto, poly in C.AWS_TUNER_P6_ALL_REDUCE:
+        if _inside(x, y, poly):
+            return alg, proto
+    return None
+
+
+def aws_tuned(sys_, collective, g, k) -> bool:
+    """Whether AWS's region tuner chooses here: all-reduce, B200 nodes of 8 GPUs on EFA
+    (the P6 platform table), more than two nodes."""
+    return (collective == "all_reduce" and fabric_kind(sys_) == "EFA" and sys_.gpu.name == "B200"
+            and g == 8 and k >= C.AWS_TUNER_MIN_NODES.value)
