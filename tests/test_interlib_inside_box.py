@@ -923,13 +923,13 @@ def test_nvswitch_prose_figures_by_hand():
     f = nvswitch.prose_figures()
     # DGX H100: 8 x 900 GB/s = 7.2 TB/s aggregate, 3.6 TB/s bisection headline; NVL72:
     # 72 x 1.8 TB/s = 130 TB/s over its 36 x 900 GB/s = 32.4 TB/s bisection = 4x;
-    # 9 switch trays x 2 NVSwitch chips = 18 chips; B200 boards carry 2 chips; NVLS from
-    # 5 GPUs in this book's model
+    # 9 switch trays x 2 NVSwitch chips = 18 chips; B200 boards carry 2 chips; NVLS
+    # considered from 3 GPUs (NCCL's gate, nvls.cc: off at 2 GPUs or fewer)
     assert f["dgx_h100_aggregate"] == "7.2 TB/s" and f["dgx_h100_headline"] == "3.6 TB/s"
     assert f["nvl72_bisection"] == "32.4 TB/s"
     assert (f["nvl72_switch_trays"], f["nvl72_chips_per_tray"], f["nvl72_switch_chips"]) \
         == ("9", "2", "18")
-    assert f["b200_board_chips"] == "2" and f["nvls_min_gpus"] == "5"
+    assert f["b200_board_chips"] == "2" and f["nvls_min_gpus"] == "3"
     # NVL72 trays: 4 GPUs and 4 ConnectX-7 (50 GB/s each: 50 GB/s per GPU); DGX H100: 8
     assert (f["nvl72_gpus_per_tray"], f["nvl72_nic"], f["nvl72_nic_per_gpu"],
             f["dgx_h100_gpus"], f["gh200_gpus"]) == ("4", "ConnectX-7", "50 GB/s", "8", "256")
