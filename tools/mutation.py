@@ -84,6 +84,12 @@ TARGET = 0.85
 TESTS = {
     "collectives": ["test_interlib_collectives.py", "test_collectives_at_scale.py",
                     "test_interlib_inside_box.py"],
+    # the collective model, split out of collectives.py (issue 25): the same tests
+    **{m: ["test_interlib_collectives.py", "test_collectives_at_scale.py",
+           "test_interlib_inside_box.py"]
+       for m in ("alphabeta", "collective_model/links", "collective_model/fabrics",
+                 "collective_model/algorithms", "collective_model/choice",
+                 "collective_model/calibrated")},
     "topology": ["test_interlib_topology.py", "test_capstone.py"],
     "steptime": ["test_steptime.py", "test_capstone.py", "test_hierarchy_ladder.py"],
     "scaleout": ["test_interlib_scaleout_hostpath.py"],
