@@ -129,7 +129,8 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
         gpus_per_node: GPUs per server / NVLink domain (1..72).
         nics_per_node: Scale-out NICs per server (1..16).
         nic_gbps: Rate per NIC, Gb/s per direction. On ``"Ethernet"`` a NIC the catalogue
-            says splits (ConnectX-8 at 800: two 400 GbE ports, :func:`ethernet_ports`)
+            says splits (ConnectX-8 at 800: two 400 GbE ports,
+            :func:`interlib.capstone.ethernet_ports`)
             takes that many switch ports at that rate; the network is sized on them.
         fabric: One of :data:`FABRICS`: ``"InfiniBand"``, ``"InfiniBand + SHARP"`` (the
             DP all-reduce across nodes may reduce in the switches) or ``"Ethernet"``.

@@ -292,7 +292,7 @@ def _mesh_vs_switch(p, t):
 
 def _ring_vs_nvls(p, t):
     n = p["gpus"]
-    _printed(t, rf"= {NUM}$", 2 * (n - 1) / (n + 1))
+    _printed(t, rf"2\(n-1\)/\(n\+1\) = {NUM}", 2 * (n - 1) / (n + 1))
 
 
 def _bisection(p, t):

@@ -44,9 +44,6 @@ register(Demo(
       "taper between pods). Which rung does the spine now sit below, and which parallelism "
       "would you keep off it?",
       A.ladder_taper),
-     ("Why is PCIe barely faster than one NIC per GPU, and what does that say about "
-      "staging network traffic through host memory?",
-      A.ladder_pcie),
      ("Choose TPU v5p. Where is its steepest step, and why can Google live with it?",
       A.ladder_tpu)),
     update=P._fill_ladder))

@@ -47,17 +47,6 @@ def ladder_taper() -> str:
             "the backward pass, should cross the tapered layer, as Meta does between pods.")
 
 
-def ladder_pcie() -> str:
-    rungs = {r.name: r for r in hierarchy.ladder("H100")}
-    pc, nic = rungs["PCIe"].peak, rungs["Scale-out NIC"].peak
-    return (f"PCIe 5.0 x16 gives {D.fmt_rate(pc)} per direction and the scale-out NIC "
-            f"{D.fmt_rate(nic)}: only {ratio(pc, nic)}. The NIC itself sits on a PCIe x16 "
-            "link, so PCIe was sized to just feed one NIC. Staging network traffic through "
-            "host memory would cross PCIe twice (NIC to host, host to GPU) and share the "
-            "host's links and memory with everything else; GPUDirect RDMA lets the NIC "
-            "write straight into GPU memory through the PCIe switch, once.")
-
-
 def ladder_tpu() -> str:
     from ...specs import scaleup, system
 
