@@ -98,7 +98,7 @@ def ethernet_ports(nic_gbps: float) -> tuple[int, float]:
     """``(ports, rate)``: how a NIC of ``nic_gbps`` meets an Ethernet switch, from the
     catalogue: the ports it runs and each one's data rate, bytes/s per direction. A NIC
     whose documentation says it splits on Ethernet (ConnectX-8: 800 Gb/s as two 400 GbE
-    ports, :attr:`interlib.specs.hardware.NIC.ethernet_ports`) gives its split; any other
+    ports, :class:`interlib.specs.NIC`'s ``ethernet_ports``) gives its split; any other
     rate is one port at ``nic_gbps``.
 
     >>> ethernet_ports(800.0)[0], ethernet_ports(400.0)[0]
