@@ -359,7 +359,8 @@ def network_price(d: Design) -> NetworkPrice:
       (:data:`interlib.specs.prices.NOT_PRICED`).
 
     Every link is taken as optical: a design that puts servers within copper reach of
-    their leaf saves optics the sheet cannot price the copper for.
+    their leaf (the reach in :data:`interlib.specs.prices.COPPER_REACH_M`)
+    saves optics the sheet cannot price the copper for.
 
     Args:
         d: A :class:`Design` from :func:`design` whose port rate the sheet prices

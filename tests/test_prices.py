@@ -44,6 +44,30 @@ def test_the_sheet_says_what_it_leaves_out_and_that_street_prices_differ():
     assert "street prices differ" in table and "Not priced" in table
 
 
+def test_copper_is_placed_by_its_cited_reach_and_still_counted_as_none():
+    # NVIDIA LinkX: DAC "within the 3-meter maximum length", LACC "from 3- to 5-meters"
+    says = prices.LINKX_COPPER.says
+    assert "3-meter maximum" in says and "3- to 5-meters" in says
+    assert prices.COPPER_REACH_M == {"DAC": 3, "LACC": 5}
+    reason = prices.NOT_PRICED["copper cable"]
+    assert "3 m (passive DAC)" in reason and "5 m" in reason and "counts none" in reason
+    assert "2026-11-26" in reason and "2026-11-26" in prices.NOT_PRICED["NIC"]
+    p = capstone.network_price(capstone.design())
+    assert dict((item, n) for item, n, _ in p.not_priced)["copper cables"] == 0
+
+
+def test_the_sheet_sources_are_on_the_references_page():
+    from interlib.specs import sources
+
+    listed = sources.all_sources()
+    titles = [row[0] for row in sources.sources_table().rows]
+    for q in prices.QUOTES:
+        assert any(s is q.source for s in listed), q.source.title
+        assert q.source.title in titles
+    assert prices.LINKX_COPPER.title in titles
+    assert len({id(s) for s in listed}) == len(listed)  # each source once
+
+
 def test_a_total_over_many_units_is_divided_by_code():
     (q,) = [q for q in prices.QUOTES if q.units > 1]
     assert q.units == 48
