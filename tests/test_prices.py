@@ -148,3 +148,38 @@ def test_the_price_table_is_labelled():
     text = repr(capstone.price_table(capstone.network_price(capstone.design())))
     assert "street prices differ" in text and "not priced" in text
     assert "$675,100 - $1,520,800" in text
+
+
+# ------------------------------------------------------------------ a reader's own quotes
+def test_own_quotes_price_the_nics_and_replace_sheet_figures():
+    d = capstone.design()
+    p = capstone.network_price(d, quotes={"nic": 2_000, "optic": (400, 600)})
+    lines = {ln.item: ln for ln in p.lines}
+    # by hand: 256 hosts with one 400G port each -> 256 NICs x $2,000 = $512,000;
+    # 1,024 optics x $400-600 = $409,600-614,400; switches and fibre as the sheet's
+    assert lines["NICs"].count == 256
+    assert lines["NICs"].total == pytest.approx((512_000, 512_000))
+    assert lines["optics"].total == pytest.approx((409_600, 614_400))
+    assert lines["switches"].total == pytest.approx((137_500, 420_000))
+    assert p.total == pytest.approx((137_500 + 409_600 + 25_600 + 512_000,
+                                     420_000 + 614_400 + 76_800 + 512_000))
+    assert [item for item, _, _ in p.not_priced] == ["copper cables"]
+    assert lines["NICs"].how.endswith("your quote") and lines["optics"].how.endswith("your quote")
+    assert not lines["fibre cables"].how.endswith("your quote")
+    text = repr(capstone.price_table(p))
+    assert "Your own quotes: optics, NICs." in text
+    # a switch quote is for a 64-port switch, scaled to the radix like the sheet's
+    big = capstone.design(radix=128)
+    sw = capstone.network_price(big, quotes={"switch": 40_000}).lines[0]
+    assert sw.unit == pytest.approx((80_000, 80_000))
+
+
+def test_own_quotes_are_checked():
+    d = capstone.design()
+    for quotes, match in [([1], "^quotes="), ({"nik": 1}, "^quotes='nik'.*'nic'"),
+                          ({"nic": -1}, r"^quotes\['nic'\]=-1"),
+                          ({"nic": float("nan")}, r"^quotes\['nic'\]="),
+                          ({"nic": (3, 2)}, r"^quotes\['nic'\] high=2"),
+                          ({"nic": (1, 2, 3)}, r"^quotes\['nic'\]=\(1, 2, 3\)")]:
+        with pytest.raises(ValueError, match=match):
+            capstone.network_price(d, quotes=quotes)
