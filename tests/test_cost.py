@@ -81,6 +81,12 @@ def test_value_of_efficiency_point_hand():
     (lambda: cost.young_checkpoint_interval(1, -1), "^mtbi_s="),
     (lambda: cost.interruption_overhead(8, -1), "^restart_s="),
     (lambda: cost.communication_cost(n_gpus=(12,)), "^n_gpus="),
+    # each GPU count is checked itself: 0 is a multiple of tp x pp but no job
+    (lambda: cost.communication_cost(n_gpus=(0,)), "^n_gpus=0 is out of range: must be >= 1"),
+    (lambda: cost.communication_cost(pp=0), "^pp=0 is out of range: must be >= 1"),
+    # tp x pp = 8 x 2 = 16 GPUs per replica; 24 is 1.5 replicas
+    (lambda: cost.communication_cost(n_gpus=(24,), pp=2),
+     "^n_gpus=24 is out of range: must be a multiple of tp x pp"),
 ])
 def test_bad_input(call, param):
     with pytest.raises(ValueError, match=param):
@@ -241,3 +247,102 @@ def test_communication_cost_table_by_hand():
     assert runs[0][1].dp == 0 < runs[1][1].dp           # one replica: no DP all-reduce
     with pytest.raises(ValueError, match="^n_gpus=12 is out of range: must be a multiple"):
         cost.communication_cost(n_gpus=(12,))
+
+
+# --------------------------------------- every argument reaches the number it changes
+def test_communication_cost_defaults_are_chapter_8s_nvlink_fabric():
+    # a reader's bare call works and prices the first of Chapter 8's fabrics at its scales
+    assert cost.communication_cost() == cost.communication_cost(
+        "NVLink + NDR InfiniBand", (8, 1024, 16384), "llama-3-70b", 8, 1)
+
+
+def test_one_gpu_waits_on_nothing():
+    # TP 1 on one GPU: no TP, PP or DP peer, so no communication and no GPU-hour lost;
+    # one GPU and tp=1 are the smallest valid values (the bounds are inclusive)
+    [(n, st, ic)] = cost.communication_cost(n_gpus=(1,), tp=1)
+    assert n == 1 and st.layout.n_gpus == 1
+    assert st.tp == st.pp == st.dp == 0.0 and st.comm_fraction == 0.0
+    assert ic.gpu_hours == pytest.approx(720) and ic.gpu_hours_lost == ic.dollars_lost == 0.0
+
+
+def test_communication_cost_passes_mfu_overlap_period_and_price():
+    fab = "NVLink + NDR InfiniBand"
+    [(_, base, _)] = cost.communication_cost(fab, (1024,))        # MFU 40 %, overlap 80 %
+    [(_, st, ic)] = cost.communication_cost(fab, (1024,), mfu=0.2, overlap=0.0,
+                                            period_s=7 * u.day, price_per_gpu_hour=3.5)
+    assert st.compute == pytest.approx(2 * base.compute)  # half the MFU: twice the time
+    assert st.hidden == 0.0 < base.hidden                 # overlap 0 hides nothing
+    # 1,024 GPUs x 168 h x $3.50 x the share of the step spent waiting
+    assert ic.gpu_hours == pytest.approx(1024 * 168)
+    assert ic.dollars_lost == pytest.approx(1024 * 168 * 3.5 * st.comm_fraction)
+
+
+def _share(cell):
+    return float(cell.rstrip(" %")) / 100
+
+
+def test_communication_cost_table_model_that_fits_on_one_node():
+    # Llama 3 8B on one node (TP 8, DP 1): 8e9 x (2 + 2 + 12) B / 8 GPUs = 16 GB per GPU
+    # before activations, well inside an H100's 80 GB: every scale is priced, and the
+    # caption has no "Not priced" sentence
+    t = cost.communication_cost_table(model="llama-3-8b")
+    assert [r[1] for r in t.rows] == ["8", "1,024", "16,384"] * 2
+    assert not any(r[2].startswith("does not fit") for r in t.rows)
+    assert t.caption == ("30 days of training, TP 8 x DP, MFU 40 %, overlap 80 %, $2.00 per "
+                         "GPU-hour (reader assumption).")
+
+
+def test_communication_cost_table_price_and_period():
+    # 7 days = 168 h at $3.00: hours = GPUs x 168 x waiting share, dollars = 3 x hours
+    t = cost.communication_cost_table(price_per_gpu_hour=3.0, period_s=7 * u.day)
+    priced = [r for r in t.rows if not r[2].startswith("does not")]
+    assert len(priced) == 4
+    for r in priced:
+        n, hours = int(r[1].replace(",", "")), float(r[5].replace(",", ""))
+        assert hours == pytest.approx(n * 168 * _share(r[3]), rel=0.003)  # 3-figure share
+        assert float(r[6].lstrip("$").replace(",", "")) == pytest.approx(3 * hours, abs=2)
+    assert t.caption.startswith("7 days of training, TP 8 x DP, MFU 40 %, overlap 80 %, "
+                                "$3.00 per GPU-hour")
+
+
+def test_communication_cost_table_mfu_and_overlap():
+    # the same network time is a smaller share of a step whose compute takes twice as long
+    # (MFU 20 %), and a larger one when none of the DP all-reduce hides (overlap 0); every
+    # priced row here has 1,024 or more GPUs, so a DP all-reduce to hide
+    base, slow, bare = (cost.communication_cost_table(**kw)
+                        for kw in ({}, {"mfu": 0.2}, {"overlap": 0.0}))
+    for b, s, o in zip(base.rows, slow.rows, bare.rows):
+        if b[2].startswith("does not"):
+            continue
+        assert _share(s[3]) < _share(b[3]) < _share(o[3])
+    assert "MFU 20 %, overlap 80 %" in slow.caption and "MFU 40 %, overlap 0 %" in bare.caption
+
+
+def test_interruption_scale_table_one_gpu():
+    # one GPU is a job: MTBI = 54 days x 16,384 / 419 = 2111.5 days; Young's interval
+    # sqrt(2 x 60 s x MTBI) = 1.71 days; lost 60 / T + (600 + T / 2) / MTBI = 0.0814 %
+    mtbi = 54 * 86400 * 16384 / 419
+    T = (2 * 60 * mtbi) ** 0.5
+    lost = 60 / T + (600 + T / 2) / mtbi
+    assert (round(mtbi / 86400), round(T / 86400, 2), round(100 * lost, 4)) == (
+        2112, 1.71, 0.0814)
+    assert cost.interruption_scale_table((1,)).rows == [["1", "2112 days", "1.71 days",
+                                                         "0.0814 %"]]
+
+
+def test_interruption_scale_table_checkpoint_time():
+    # a 120 s checkpoint on 16,384 GPUs: MTBI 54 days / 419 = 3.09 h; T = sqrt(2 x 120 s x
+    # MTBI) = 1635 s; lost 120 / T + (600 + T / 2) / MTBI = 20.1 % (15.8 % at 60 s)
+    mtbi = 54 * 86400 / 419
+    T = (2 * 120 * mtbi) ** 0.5
+    lost = 120 / T + (600 + T / 2) / mtbi
+    assert (round(T), round(100 * lost, 1)) == (1635, 20.1)
+    t = cost.interruption_scale_table((16384,), checkpoint_s=120.0)
+    assert t.rows == [["16,384", "3.09 h", "1635 s", "20.1 %"]]
+    assert "checkpoint write 120 s" in t.caption
+
+
+def test_young_interval_integer_inputs_do_not_wrap():
+    # numpy integers would wrap at 2**63 = 9.2e18: 2 x 1e10 s x 1e9 s = 2e19 must not
+    assert cost.young_checkpoint_interval(np.array([10**10]), 10**9) == pytest.approx(
+        [math.sqrt(2e19)])
