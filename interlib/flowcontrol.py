@@ -216,8 +216,9 @@ def pfc_storm(senders: int = 4, load: float = 0.6, failure: bool = True,
     Rules (IEEE 802.1Qbb priority flow control, simplified to one class):
 
     * A switch pauses an ingress link when the packets it holds from that link exceed
-      ``xoff`` and resumes below ``xon``. Switch 2 counts everything that came over the
-      uplink; switch 1 counts each host's packets in its queue.
+      ``xoff`` (holding exactly ``xoff`` does not pause) and resumes once they are back at
+      ``xon`` or below. Switch 2 counts everything that came over the uplink; switch 1
+      counts each host's packets in its queue.
     * From ``fail_at`` on (if ``failure``), the failing receiver stops draining and keeps
       its link paused (a stuck NIC sending pause frames).
     * Watchdog (if ``watchdog``): a switch egress paused for ``watchdog_steps`` in a row

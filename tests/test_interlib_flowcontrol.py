@@ -311,3 +311,41 @@ def test_pfc_watchdog_at_step_zero_and_two_senders_by_hand():
     two = F.pfc_storm(2, 0.6, failure=False)
     assert two.bad_rx == pytest.approx(np.full(600, 0.3))
     assert two.good_rx == pytest.approx(np.full(600, 0.3))
+
+
+# ------------------------------------------------ the thresholds, exactly at XOFF and XON
+# Quarter packets are exact in binary floating point, so queues land exactly on the
+# thresholds: 2 senders offer 0.5 packets a step, 0.25 each; XOFF 3.75, XON 2; the failing
+# receiver is stuck from step 0; the watchdog fires after 40 stuck steps, at step 39.
+def _quarter_storm():
+    return F.pfc_storm(2, 0.5, fail_at=0, watchdog_steps=40, xoff=3.75, xon=2.0, steps=60)
+
+
+def test_pfc_uplink_pauses_only_above_xoff():
+    # after step t switch 2 holds host 0's 0.25 (t + 1): exactly XOFF = 3.75 after step 14,
+    # which does not exceed it; 4.0 after step 15 does, and the uplink is paused from then on
+    # until the watchdog empties the dead port's queue at step 39
+    r = _quarter_storm()
+    assert r.q_bad[14] == 3.75 and r.q_bad[15] == 4.0
+    assert not r.paused_uplink[:15].any() and r.paused_uplink[15:39].all()
+    assert not r.paused_uplink[39:].any()
+
+
+def test_pfc_host_pauses_only_above_xoff():
+    # from step 16 the paused uplink takes nothing: each host queues 0.25 a step in switch 1,
+    # 0.25 (t - 15) after step t: exactly XOFF = 3.75 after step 30 (no pause), 4.0 after
+    # step 31, when switch 1 pauses both hosts (they then send nothing: 4.0 stays queued)
+    r = _quarter_storm()
+    assert r.q_leaf[30] == 2 * 3.75 and r.q_leaf[31] == 2 * 4.0
+    assert not r.paused_hosts[:31].any() and (r.paused_hosts[31:39] == 2).all()
+    assert r.q_leaf[38] == 2 * 4.0
+
+
+def test_pfc_host_resumes_at_xon():
+    # the watchdog fires at step 39 and switch 2 resumes the uplink, which serves switch 1's
+    # 8 packets at 1 a step, 0.5 from each host: 3.5, 3.0, 2.5 after steps 40-42 (still
+    # paused, above XON = 2) and 2.0 after step 43: no more than XON, so both hosts resume
+    r = _quarter_storm()
+    assert r.watchdog_fired_at == 39
+    assert r.q_leaf[40:44].tolist() == [7.0, 6.0, 5.0, 4.0]
+    assert (r.paused_hosts[39:43] == 2).all() and not r.paused_hosts[43:].any()
