@@ -49,6 +49,23 @@ async function init(m) {
   totalBytes = m.total || 0;
   watchDownloads();
   progress("runtime", "Loading the Python runtime", 1);
+  // Fetched while the runtime compiles and starts (each is needed only after it):
+  // matplotlib's font cache, made by tools/vendor_pyodide.py with this very Pyodide (without
+  // it, importing matplotlib first reads every bundled font) ...
+  const fontlistText = fetch(m.pyodide + "matplotlib-fontlist.json")
+    .then((r) => (r.ok ? r.text() : null))
+    .catch(() => null);  // then matplotlib builds its own cache (slower, same result)
+  // ... the bytecode of the modules that importing them loads (the wheels hold sources
+  // only; compiling them is much of the import time) ...
+  const pycache = fetch(m.pyodide + "site-packages-pycache.zip")
+    .then((r) => (r.ok ? r.arrayBuffer() : null))
+    .catch(() => null);  // then Python compiles the sources (slower, same result)
+  // ... and the book's own wheel.
+  const wheelBytes = fetch(m.wheel).then((r) => {
+    if (!r.ok) throw new Error(`${m.wheel} answered HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  wheelBytes.catch(() => {});  // reported where it is awaited
   importScripts(m.pyodide + "pyodide.js");
   // Pyodide 0.27 only warns when pyodide.asm.wasm cannot be fetched or instantiated (a
   // missing file, out of memory) and its loadPyodide() then never settles: turn that
@@ -76,16 +93,6 @@ async function init(m) {
   lap("runtime");
   stageText = ["packages", "Loading numpy and matplotlib"];
   progress("packages", stageText[1], Math.round(100 * (m.share ? m.share.runtime : 0.5)));
-  // While the packages load: matplotlib's font cache, made by tools/vendor_pyodide.py with
-  // this very Pyodide (without it, importing matplotlib first reads every bundled font).
-  const fontlistText = fetch(m.pyodide + "matplotlib-fontlist.json")
-    .then((r) => (r.ok ? r.text() : null))
-    .catch(() => null);  // then matplotlib builds its own cache (slower, same result)
-  // ... and the bytecode of the modules that importing them loads (the wheels hold sources
-  // only; compiling them is much of the import time).
-  const pycache = fetch(m.pyodide + "site-packages-pycache.zip")
-    .then((r) => (r.ok ? r.arrayBuffer() : null))
-    .catch(() => null);  // then Python compiles the sources (slower, same result)
   const errors = [];
   await pyodide.loadPackage(["numpy", "matplotlib"], {
     messageCallback: () => {},
@@ -100,9 +107,7 @@ async function init(m) {
   lap("packages");
   stageText = ["interlib", "Loading interlib"];
   progress("interlib", stageText[1], Math.round(100 * (m.share ? m.share.packages : 0.97)));
-  const resp = await fetch(m.wheel);
-  if (!resp.ok) throw new Error(`${m.wheel} answered HTTP ${resp.status}`);
-  const wheel = await resp.arrayBuffer();
+  const wheel = await wheelBytes;
   lap("wheel");
   stageText = ["import", "Starting interlib, numpy and matplotlib"];
   progress("import", stageText[1], 99);
@@ -119,7 +124,10 @@ async function init(m) {
     "os.environ['MPLCONFIGDIR'] = '/tmp/mplconfig'\n" +
     "os.environ['MPLBACKEND'] = 'Agg'\n" +
     "importlib.invalidate_caches()\n" +
-    "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot\n");
+    // The figure and the Agg canvas only: interlib's figures are pyplot-free (pyplot
+    // would add its own import time for nothing).
+    "import matplotlib\nmatplotlib.use('Agg')\n" +
+    "import matplotlib.figure, matplotlib.backends.backend_agg\n");
   lap("matplotlib");
   pyodide.runPython("from interlib.widgets import live as _interlib_live\n");
   const live = pyodide.pyimport("interlib.widgets.live");
