@@ -437,15 +437,16 @@ def narrow_figure(fig):
         t.set_verticalalignment("bottom")
     height += band
     fig.set_size_inches(NARROW_WIDTH_IN, height)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    # Long labels are broken before the layout (text widths need no layout), so one
+    # layout pass serves: a phone frame of a demo without an update hook pays it per move.
+    rows = len(order) if ncols > 1 and len(axes) > 1 else nrows
+    _wrap_labels(fig, canvas.get_renderer(), (height - band) * fig.dpi / rows * 0.72)
     right = 1 - (NARROW_COLORBAR_IN / NARROW_WIDTH_IN if bars else 0)
     fig.set_layout_engine("constrained",
                           rect=(0, band / height, right, 1 - band / height))
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     canvas.draw()
     _place_colorbars(axes[0], bars)
-    if _wrap_axis_labels(fig, canvas.get_renderer()):
-        canvas.draw()  # lay out again around the taller labels
-        _place_colorbars(axes[0], bars)
     fig.set_layout_engine("none")
     if bars:
         canvas.draw()  # the bars' ticks where they now are
@@ -474,49 +475,40 @@ NARROW_LABEL_GAP = 0.6
 ones are thinned (:func:`_thin_tick_labels`)."""
 
 
-def _wrap_axis_labels(fig, renderer) -> bool:
-    """Break every axis label longer than it may be onto lines at spaces: an x label no
-    wider than the figure around its centre, a y label no taller than its axes (or the
-    figure); and the entries of a legend wider than :data:`NARROW_LEGEND_SHARE` of the
-    figure (:func:`_wrap_legend`). Returns whether any text changed."""
-    fig_w, fig_h = fig.bbox.width, fig.bbox.height
-    pad = 4.0  # px kept clear of the image's edge
+def _wrap_labels(fig, renderer, panel_px: float) -> bool:
+    """Break long labels onto lines at spaces, before the layout: an x label or a legend
+    wider than :data:`NARROW_TEXT_SHARE` of the figure (about its axes' width; a legend's
+    entries, :func:`_wrap_legend`), a y label taller than ``panel_px`` (about a panel's
+    height). Returns whether any text changed."""
+    room_x = NARROW_TEXT_SHARE * fig.bbox.width
     changed = False
     for leg in fig.legends:
-        changed |= _wrap_legend(leg, renderer, fig_w - 2 * pad)
+        changed |= _wrap_legend(leg, renderer, room_x)
     for ax in fig.axes:
-        changed |= _wrap_legend(ax.get_legend(), renderer, NARROW_LEGEND_SHARE * fig_w)
+        changed |= _wrap_legend(ax.get_legend(), renderer, room_x)
         if not (ax.get_visible() and ax.axison):
             continue
-        box = ax.get_window_extent(renderer)
         for axis in (ax.xaxis, ax.yaxis):
             label = axis.label
             text = label.get_text()
             if not (axis.get_visible() and label.get_visible() and " " in text.strip()):
                 continue
             extent = label.get_window_extent(renderer)
-            if axis.axis_name == "x":
-                mid = (box.x0 + box.x1) / 2
-                room = 2 * min(mid, fig_w - mid) - 2 * pad
-                if extent.width <= room:
-                    continue
-            else:
-                mid = (box.y0 + box.y1) / 2
-                room = min(2 * min(mid, fig_h - mid) - 2 * pad, max(box.height, 40.0))
-                if extent.height <= room:
-                    continue
+            size, room = ((extent.width, room_x) if axis.axis_name == "x" else
+                          (extent.height, panel_px))
+            if size <= room:
+                continue
             lines = _wrap_words(text.replace("\n", " ").split(), room, renderer,
                                 label.get_fontproperties())
-            wrapped = "\n".join(lines)
-            if wrapped != text and len(lines) > 1:
-                label.set_text(wrapped)
+            if len(lines) > 1:
+                label.set_text("\n".join(lines))
                 changed = True
     return changed
 
 
-NARROW_LEGEND_SHARE = 0.78
-"""Widest legend of a phone figure, as a share of the figure's width (about the width of
-its axes): a wider one has its entries broken onto lines."""
+NARROW_TEXT_SHARE = 0.78
+"""Widest x label or legend of a phone figure, as a share of the figure's width (about the
+width of its axes): a wider one is broken onto lines."""
 
 
 def _wrap_legend(leg, renderer, room) -> bool:
