@@ -493,6 +493,7 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
             # The two behaviours alternate which goes first (the machine's load drifts).
             for mode in (("save", "quiet") if i % 2 else ("quiet", "save")):
                 with bs.chromium_context() as ctx:  # a fresh profile: cold cache
+                    mark = len(url.served)  # the server's log: a shared worker's fetches too
                     ms, page, rec = _first_figure(ctx, url, rel, names[0], 0,
                                                   save_data=mode == "save")
                     timings = json.loads(page.evaluate(
@@ -504,8 +505,9 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
                         continue
                     rec.settle(page, quiet_s=0.5)
                     first.append(ms)
-                    sizes.append(_served_bytes([u for u in rec.requests if "/_static/pyodide/" in u
-                                                or "/_static/interlib" in u]))
+                    sizes.append(_served_bytes([url + p for p in url.served[mark:]
+                                                if "/_static/pyodide/" in p
+                                                or "/_static/interlib" in p]))
                     page_moves = []
                     for name in names:
                         keys = list(DEMOS[name].controls)
@@ -571,14 +573,14 @@ def bench_lite(runs: int = 3):
         for _ in range(runs):
             with bs.chromium_context() as ctx:
                 page = ctx.new_page()
-                rec = bs.Recorder(page)
+                mark = len(url.served)
                 t0 = time.perf_counter()
                 page.goto(f"{url}/lite/lab/index.html?path={LITE_CHAPTER}", wait_until="load")
                 page.wait_for_function("() => window.jupyterapp !== undefined", timeout=120000)
                 page.wait_for_function(bs.LabNotebook._JS_READY, arg=LITE_CHAPTER,
                                        timeout=180000, polling=100)
                 ready_ms.append((time.perf_counter() - t0) * 1000)
-                sizes.append(_served_bytes(rec.requests))
+                sizes.append(_served_bytes([url + p for p in url.served[mark:]]))
                 print(f"  JupyterLite: {LITE_CHAPTER} kernel ready in {ready_ms[-1]:.0f} ms, "
                       f"{sizes[-1] / 1e6:.1f} MB", flush=True)
                 page.close()
@@ -665,8 +667,9 @@ def live_rows(r) -> list[str]:
              f"{lv['move_ms']['p95']:.0f} ms ({lv['move_ms']['n']} moves, all demos) | p50 ≤ 250 ms |"]
     if lv.get("warm_second_page_ms"):
         w = lv["warm_second_page_ms"]
-        rows.append(f"| live site: next chapter page in the same browser (files cached), "
-                    f"click at once, median of {len(w)} | {pct(w, 0.5) / 1e3:.1f} s | |")
+        rows.append(f"| live site: next chapter page in the same browser (files cached; "
+                    f"Python still running: the shared worker), click at once, median of "
+                    f"{len(w)} | {pct(w, 0.5) / 1e3:.1f} s | ≤ 1.5 s |")
     if lv.get("warm_second_page_read_ms"):
         w = lv["warm_second_page_read_ms"]
         rows.append(f"| live site: same, click {lv['read_s']:g} s after the demo came into view, "
