@@ -116,3 +116,132 @@ def test_phone_frame_fits_a_phone(name):
     if panels > 1:
         assert h > w, f"{name}: {panels} panels side by side were not stacked ({w} x {h})"
     assert json.loads(live.frame(name, json.dumps(demo.defaults()), "yes"))["ok"] is False
+
+
+# --- the phone layout's text: legible, nothing on top of anything, nothing cut -------------
+
+#: Smallest tick or axis-label type as a phone shows it (points): the figure's own size
+#: times the scale at which the image is shown in its box (no larger than 1).
+MIN_PHONE_PT = 8.0
+#: The demo figure's box on a 390 px phone (CSS px, measured on the built site: the
+#: ``.interlib-plot`` clientWidth of every demo of every chapter, 2026-11-26).
+PHONE_BOX_PX = 330
+#: Two labels closer than this (px) read as one ("1 KiB4 KiB").
+MIN_GAP_PX = 2.0
+
+
+def _drawn_tick_labels(axis):
+    """The tick labels matplotlib draws on ``axis``: visible, non-empty, at a tick inside
+    the view (an axis also keeps labels for ticks just outside it, which are not drawn)."""
+    import numpy as np
+
+    ax = axis.axes
+    if not (ax.get_visible() and ax.axison and axis.get_visible()):
+        return []
+    lo, hi = sorted(axis.get_view_interval())
+    trans = axis.get_transform()
+    a, b = sorted(trans.transform(np.array([lo, hi])))
+    tol = 1e-9 * max(abs(b - a), 1e-300)
+    out = []
+    for t in axis.get_ticklabels(which="both"):
+        if not (t.get_visible() and t.get_text().strip()):
+            continue
+        loc = t.get_position()[0 if axis.axis_name == "x" else 1]
+        p = trans.transform(np.array([loc]))[0]
+        if a - tol <= p <= b + tol:
+            out.append(t)
+    return out
+
+
+def _touch(e1, e2, gap):
+    return (e1.x0 < e2.x1 + gap and e2.x0 < e1.x1 + gap and
+            e1.y0 < e2.y1 + gap and e2.y0 < e1.y1 + gap)
+
+
+def phone_text_problems(fig):
+    """Tick labels and axis labels of a drawn phone figure that overlap each other (same
+    axis, another axis, any axis label), lie outside the rendered image, or are too small,
+    and an image wider than the phone figure (something drawn past its edge). Returns a
+    list of messages (empty: legible)."""
+    import itertools
+
+    from interlib.widgets import core
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    canvas.draw()
+    r = canvas.get_renderer()
+    image = core.figure_bbox(fig).transformed(fig.dpi_scale_trans)
+    scale = min(1.0, PHONE_BOX_PX / image.width)  # max-width: 100% shrinks, never grows
+    ticks, labels = [], []  # (axis name, Text, window extent)
+    for i, ax in enumerate(fig.axes):
+        for axis in (ax.xaxis, ax.yaxis):
+            name = f"axes {i} {axis.axis_name}"
+            ticks += [(name, t, t.get_window_extent(r)) for t in _drawn_tick_labels(axis)]
+            lab = axis.label
+            if (ax.get_visible() and ax.axison and axis.get_visible() and lab.get_visible()
+                    and lab.get_text().strip()):
+                labels.append((name + " label", lab, lab.get_window_extent(r)))
+    out = []
+    if image.width > core.NARROW_WIDTH_IN * fig.dpi + 2:  # something spills past the figure
+        out.append(f"the image is {image.width:.0f} px wide, not "
+                   f"{core.NARROW_WIDTH_IN * fig.dpi:.0f}")
+    for (n1, t1, e1), (n2, t2, e2) in itertools.combinations(ticks + labels, 2):
+        # Neighbours on one axis must stand apart; labels of two axes (the corner's "0 s"
+        # and "0 B") merely must not overlap.
+        if _touch(e1, e2, MIN_GAP_PX if n1 == n2 else 0.0):
+            out.append(f"{n1} {t1.get_text()!r} overlaps {n2} {t2.get_text()!r}")
+    for n, t, e in ticks + labels:
+        if e.x0 < image.x0 - 0.5 or e.x1 > image.x1 + 0.5 or \
+                e.y0 < image.y0 - 0.5 or e.y1 > image.y1 + 0.5:
+            out.append(f"{n} {t.get_text()!r} is cut at the image's edge")
+        if t.get_fontsize() * scale < MIN_PHONE_PT - 1e-9:
+            out.append(f"{n} {t.get_text()!r} is {t.get_fontsize() * scale:.1f} pt on a phone")
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(widgets.DEMOS))
+def test_phone_figure_text_is_legible(name):
+    """Every demo's phone layout (:func:`interlib.widgets.core.narrow_figure`) at its
+    defaults: no two tick labels on one axis overlap or touch (a log axis keeps the
+    desktop's tick density otherwise: "1 KiB4 KiB16 KiB"), no tick label runs into another
+    axis's labels or an axis label, no axis label or tick label is cut at the image's edge,
+    none is under about 8 pt as shown on a 390 px phone, and nothing (a legend) spills past
+    the figure's 384 px; its alt text is the desktop figure's."""
+    from interlib.widgets import core
+
+    demo = widgets.get(name)
+    fig, wide = demo.func(**demo.defaults()), demo.func(**demo.defaults())
+    try:
+        core.narrow_figure(fig)
+        assert phone_text_problems(fig) == []
+        # Labels broken onto lines for the phone still read the same to a screen reader.
+        assert widgets.figure_alt(fig, name, {}) == widgets.figure_alt(wide, name, {})
+    finally:
+        plt.close(fig)
+        plt.close(wide)
+
+
+def test_phone_text_checker_catches_overlap_cut_and_small_type():
+    """The checker above finds what it is for, on a figure built to have it."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3), dpi=96)
+    ax = fig.add_subplot()
+    ax.set_xscale("log")
+    ax.set_xlim(1, 1e12)
+    ax.set_xticks([10.0 ** k for k in range(13)],
+                  [f"{k} long label" for k in range(13)])  # far too many, too long
+    ax.set_xlabel("an axis label far too long to fit in a four-inch-wide phone figure at all")
+    ax.tick_params(axis="y", labelsize=6)
+    found = "\n".join(phone_text_problems(fig))
+    assert "'0 long label' overlaps axes 0 x '1 long label'" in found
+    assert "axes 0 x label 'an axis label far too long" in found and "is cut" in found
+    assert "pt on a phone" in found
+    clean = Figure(figsize=(4, 3), dpi=96)
+    bx = clean.add_subplot()
+    bx.plot([0, 1], [0, 1])
+    bx.set_xlabel("x")
+    clean.set_layout_engine("constrained")
+    assert phone_text_problems(clean) == []
