@@ -357,6 +357,46 @@ def test_ring_step_sends_phases():
     assert list(sends) == [0, 1, 2, 3]  # GPU g starts by sending its own chunk g
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, 7, 16])
+def test_ring_step_sends_is_what_moves_the_ring_state(n):
+    """Every step of the walkthrough, read off ring_all_reduce_state (its invariants are
+    tested above): in reduce-scatter step s (s < n-1) the chunk GPU g sends is the one GPU
+    g+1 adds g's partial sum to; in all-gather the chunk g sends is complete (n
+    contributions) and its successor's copy becomes complete. Nothing else changes."""
+    for s in range(2 * (n - 1)):
+        sends, phase = co.ring_step_sends(n, s)
+        assert phase == ("reduce-scatter" if s < n - 1 else "all-gather"), s
+        assert sends.dtype.kind == "i" and sends.shape == (n,)
+        before, after = co.ring_all_reduce_state(n, s), co.ring_all_reduce_state(n, s + 1)
+        expect = before.copy()
+        for g, c in enumerate(sends):
+            nxt = (g + 1) % n
+            if phase == "reduce-scatter":
+                expect[nxt, c] = before[nxt, c] + before[g, c]
+            else:
+                assert before[g, c] == n, (s, g)
+                expect[nxt, c] = n
+        assert np.array_equal(after, expect), s
+    # by hand (docstring): after reduce-scatter GPU g holds chunk (g+1) mod n complete and
+    # sends it first; in reduce-scatter step 1 GPU g sends chunk (g-1) mod n
+    if n == 4:
+        assert co.ring_step_sends(4, 3)[0].tolist() == [1, 2, 3, 0]
+        assert co.ring_step_sends(4, 1)[0].tolist() == [3, 0, 1, 2]
+
+
+@pytest.mark.parametrize("n, step, msg", [
+    (1, 0, "n=1 is out of range: must be between 2 and 16"),
+    (17, 0, "n=17 is out of range: must be between 2 and 16"),
+    (4, -1, "step=-1 is out of range: must be between 0 and 5"),
+    (4, 6, "step=6 is out of range: must be between 0 and 5"),    # 2(n-1) steps: 0..5
+    (2, 2, "step=2 is out of range: must be between 0 and 1"),
+])
+def test_ring_step_sends_refuses_what_is_not_a_step(n, step, msg):
+    with pytest.raises(ValueError) as e:
+        co.ring_step_sends(n, step)
+    assert str(e.value) == msg
+
+
 # -------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("kwargs,param", [
     (dict(size_bytes=-1), "size_bytes=-1 "),
