@@ -327,10 +327,31 @@ def test_nvlink_bridge_pairs_beat_pcie_only_for_two_gpus():
     br = custom.node("h100-sxm", 4, intra="nvlink-bridge", nic_gbps=200)
     pc = custom.node("h100-sxm", 4, intra="pcie", nic_gbps=200)
     two = [co.predict("all_reduce", 1 * GiB, n, 2).busbw for n in (br, pc)]
+    three = [co.predict("all_reduce", 1 * GiB, n, 3).busbw for n in (br, pc)]
     four = [co.predict("all_reduce", 1 * GiB, n, 4).busbw for n in (br, pc)]
     assert two[0] > 3 * two[1]
+    assert three[0] == pytest.approx(three[1])
     assert four[0] == pytest.approx(four[1])
     assert br.bridge_effective == pytest.approx(12 * 20.6e9)
+
+
+def test_the_nics_in_use_are_those_of_the_gpus_taking_part_at_line_rate_for_nccl():
+    """links(): the node's network bandwidth counts the NICs of the GPUs in use (at most
+    the node's), each at its line rate in NCCL's own view and at the fitted share
+    NET_EFFICIENCY in the book's (the default). By hand, 400 Gb/s = 50 GB/s per NIC:
+    DGX H100, 8 GPUs: 8 NICs = 400 GB/s; two NICs per GPU, 4 of 8 GPUs: 8 NICs = 400 GB/s,
+    all 8: 16 = 800 GB/s; one NIC per two GPUs, 4 of 8 GPUs: 2 NICs = 100 GB/s."""
+    from interlib.collective_model.links import links
+
+    h100 = specs.system("dgx-h100")
+    assert links(h100, 8, 2, nccl_view=True) == (pytest.approx(370.8 * GB_per_s),
+                                                  pytest.approx(400 * GB_per_s), "nvlink")
+    assert links(h100, 8, 2)[1] == pytest.approx(400 * GB_per_s * C.NET_EFFICIENCY.value)
+    assert C.NET_EFFICIENCY.value < 1
+    two = custom.node("h100-sxm", 8, nics_per_gpu=2)
+    half = custom.node("h100-sxm", 8, nics_per_gpu=0.5)
+    for node, g, want in ((two, 4, 400), (two, 8, 800), (half, 4, 100), (half, 8, 200)):
+        assert links(node, g, 2, nccl_view=True)[1] == pytest.approx(want * GB_per_s), (g, want)
 
 
 def test_steptime_and_capstone_accept_a_custom_node():
