@@ -216,6 +216,77 @@ def test_aws_tuner_decides_from_three_nodes_on_p6_only():
                                            co.predict("all_reduce", size, ib, 8, 2).protocol)
 
 
+def test_aws_tuner_decides_exactly_where_aws_ofi_nccl_says_and_nowhere_else():
+    """aws-ofi-nccl's tuner (nccl_ofi_regions.cpp) acts for all-reduce on its P6 platform
+    (B200, 8 GPUs per node, EFA) from three nodes ('Skip when two nodes or lesser'): there
+    predict's auto is the region's pair wherever a region covers the size, and it changes
+    NCCL's own choice at some sizes; everywhere else auto is NCCL's own choice."""
+    from interlib.collective_model.fabrics import aws_tuned
+
+    efa = custom.node("b200", 8, nic_gbps=400, fabric="EFA")
+    ib = custom.node("b200", 8, nic_gbps=400, fabric="InfiniBand")
+    efa_h100 = custom.node("h100-sxm", 8, nic_gbps=400, fabric="EFA")
+    assert C.AWS_TUNER_MIN_NODES.value == 3
+    assert aws_tuned(efa, "all_reduce", 8, 3) and aws_tuned(efa, "all_reduce", 8, 64)
+    for args in ((efa, "all_reduce", 8, 2), (efa, "all_reduce", 4, 3),
+                 (efa, "all_gather", 8, 3), (ib, "all_reduce", 8, 3),
+                 (efa_h100, "all_reduce", 8, 3)):
+        assert not aws_tuned(*args), args[1:]
+    sizes = 2.0 ** np.arange(10, 34)
+
+    def pairs(r):
+        return list(zip(r.algorithm.tolist(), r.protocol.tolist()))
+
+    for node, k, tuned in ((efa, 3, True), (efa, 4, True), (efa, 2, False), (ib, 4, False)):
+        auto = pairs(co.predict("all_reduce", sizes, node, 8, k))
+        nccl = pairs(co.nccl_estimate("all_reduce", sizes, node, 8, k))
+        if not tuned:
+            assert auto == nccl, (node.nic.fabric, k)
+            continue
+        region = [co.aws_tuner_choice(s, 8 * k) for s in sizes]
+        assert all(a == r for a, r in zip(auto, region) if r is not None), k
+        assert any(a != e for a, e in zip(auto, nccl)), k
+
+
+def test_buffsize_scale_by_hand():
+    """A ring's or tree's Simple window grows with NCCL_BUFFSIZE over NCCL's default 4 MiB:
+    Google's TCPXO profile sets 8 MiB (scale 2) across nodes only (one node never uses the
+    plugin); a node's own buffsize wins over the profile (16 MiB: 4); LL, LL128 and NVLS
+    are not scaled (NVLS cuts its chunks from NCCL_NVLS_CHUNKSIZE)."""
+    from interlib.collective_model.fabrics import buffsize_scale
+
+    assert C.NCCL_DEFAULT_BUFFSIZE.value == 4 * MiB
+    assert C.FABRIC_BUFFSIZE["GPUDirect-TCPXO"].value == 8 * MiB
+    tcpxo = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO")
+    own = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO",
+                      buffsize=16 * 2**20)
+    ib = custom.node("h100-sxm", 8, nic_gbps=200)
+    assert [buffsize_scale(tcpxo, a, "Simple", 2) for a in ("ring", "tree")] == [2.0, 2.0]
+    assert buffsize_scale(tcpxo, "ring", "Simple", 1) == 1.0
+    assert buffsize_scale(own, "ring", "Simple", 2) == buffsize_scale(own, "tree", "Simple", 1) == 4.0
+    assert buffsize_scale(ib, "ring", "Simple", 4) == 1.0
+    for a, p in (("ring", "LL"), ("tree", "LL128"), ("nvls_tree", "Simple")):
+        assert buffsize_scale(tcpxo, a, p, 2) == 1.0, (a, p)
+
+
+def test_fabric_kind_and_the_plugin_latency_of_each():
+    """The four network kinds the model knows (a NIC sold for IB and Ethernet counts as
+    InfiniBand); the plugin latency is what the plugin reports (EFA: aws-ofi-nccl's 35 us
+    on p6-b200), plus in the book's view (the default) TCPXO's calibrated per-step latency,
+    which Google's plugin does not report (it reports 0)."""
+    from interlib.collective_model.fabrics import fabric_kind, plugin_latency
+
+    kinds = {f: custom.node("h100-sxm", 8, fabric=f)
+             for f in ("InfiniBand", "Ethernet", "EFA", "GPUDirect-TCPXO")}
+    for f, node in kinds.items():
+        assert fabric_kind(node) == f
+    assert fabric_kind(specs.system("dgx-h100")) == "InfiniBand"   # "InfiniBand or Ethernet"
+    assert plugin_latency(kinds["EFA"]) == plugin_latency(kinds["EFA"], True) == pytest.approx(35 * us)
+    assert plugin_latency(kinds["InfiniBand"]) == plugin_latency(kinds["Ethernet"]) == 0.0
+    assert plugin_latency(kinds["GPUDirect-TCPXO"], True) == 0.0
+    assert plugin_latency(kinds["GPUDirect-TCPXO"]) == C.TCPXO_STEP_LATENCY.value > 0
+
+
 def test_tcpxo_is_its_own_fabric_without_ll_and_with_a_per_step_latency():
     # Google's profile: NCCL_PROTO=Simple,LL128; the plugin reports latency 0 to NCCL, so
     # the calibrated step latency is added to the time but not to NCCL's choice
