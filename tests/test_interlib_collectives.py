@@ -338,6 +338,48 @@ def test_single_gpu_is_a_local_copy():
     assert r.busbw == 0.0 and r.time_s > 0
 
 
+def test_calibrated_block_swaps_constants_nests_and_restores():
+    """co.calibrated (how cross-validation times a fold) replaces the named calibrated
+    constants inside its block only. The launch overhead is added once to every candidate,
+    so setting it to 0 takes exactly LAUNCH_OVERHEAD off a prediction; a nested block's
+    value wins inside it and the outer one comes back on exit, also after an exception;
+    the values are taken as floats; a name that is not a calibrated constant is refused
+    with the names it may be."""
+    from interlib.collective_model.calibrated import cal
+    from interlib.specs import calibration as C
+
+    def t():
+        return co.predict("all_reduce", u.MiB, "dgx-h100", 8, 1, "ring").time_s
+
+    before, launch = t(), C.LAUNCH_OVERHEAD.value
+    assert cal("LAUNCH_OVERHEAD") == launch > 0
+    with co.calibrated({"LAUNCH_OVERHEAD": 0}):
+        assert cal("LAUNCH_OVERHEAD") == 0.0 and isinstance(cal("LAUNCH_OVERHEAD"), float)
+        assert t() == pytest.approx(before - launch, rel=1e-12)
+        with co.calibrated({"LAUNCH_OVERHEAD": 3 * launch, "NET_EFFICIENCY": 0.5}):
+            assert t() == pytest.approx(before + 2 * launch, rel=1e-12)
+            assert cal("NET_EFFICIENCY") == 0.5
+        assert cal("LAUNCH_OVERHEAD") == 0.0
+        assert cal("NET_EFFICIENCY") == C.NET_EFFICIENCY.value
+        with pytest.raises(RuntimeError):
+            with co.calibrated({"LAUNCH_OVERHEAD": launch}):
+                raise RuntimeError
+        assert cal("LAUNCH_OVERHEAD") == 0.0
+    assert t() == before and cal("LAUNCH_OVERHEAD") == launch
+    with pytest.raises(ValueError) as e:
+        with co.calibrated({"LAUNCH_OVERHEAD": 0.0, "HOP_LATENCY": 1.0}):
+            pass
+    assert str(e.value) == ("values names ['HOP_LATENCY'], which are not calibrated "
+                            f"constants (one of {sorted(C.CALIBRATED_FROM)})")
+    assert t() == before
+    for bad, msg in ((3.0, r"^values=3.0 must be a dict"),
+                     ({"LAUNCH_OVERHEAD": "fast"}, r"^values\['LAUNCH_OVERHEAD'\]='fast'")):
+        with pytest.raises(ValueError, match=msg):
+            with co.calibrated(bad):
+                pass
+    assert t() == before
+
+
 # -------------------------------------------------------------------- ring walk
 @pytest.mark.parametrize("n", [2, 3, 4, 8])
 def test_ring_state_invariants(n):
