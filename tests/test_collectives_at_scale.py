@@ -7,6 +7,7 @@ measurements (cited) or from derivations shown here, never from the model's own 
 
 import ast
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -133,6 +134,142 @@ def test_nvls_tree_on_one_node_is_refused_with_a_message():
         co.predict("all_reduce", GiB, "dgx-h100", 8, 2, "nvls_tree", nvls=False)
     with pytest.raises(ValueError, match="NVSwitch"):
         co.predict("all_reduce", GiB, "dgx-a100", 8, 2, "nvls_tree")
+
+
+# Which algorithm each collective may use, and why not (collective_model.choice): the
+# model's own scope, stated in predict's docstring and NCCL's rules (tuning.cc, nvls.cc).
+_WHY = {
+    "tree": "'tree' is modelled for all_reduce only (NCCL uses ring for the rest)",
+    "hierarchical": "'hierarchical' is modelled for all_reduce only (NCCL uses ring for "
+                    "the rest)",
+    "rhd": "'rhd' is defined for all_reduce, all_gather and reduce_scatter",
+    "direct": "'direct' (pairwise exchange) is the all_to_all algorithm",
+    "a2a": "all_to_all uses algorithm 'direct' (or 'auto')",
+    "sharp_coll": "SHARP in-network reduction is modelled for all_reduce only",
+    "sharp_one": "SHARP reduces in the network switches: it needs nodes >= 2",
+    "nvls_coll": "NVLS (NVLink SHARP) is modelled for all_reduce only",
+    "nvls_tree_coll": "NVLSTree (NVLink SHARP) is modelled for all_reduce only",
+    "nvls_tree_one": "NVLSTree joins NVLS domains across nodes and NCCL disables it on a "
+                     "single node (tuning.cc): use 'nvls' within a node",
+    "tree_two": "'tree' is not modelled for 2 GPUs or fewer in one node (use 'ring')",
+}
+
+
+def _expected(coll, alg, k):
+    """The reason ``alg`` cannot run ``coll`` on k DGX H100 nodes (None: it can), by the
+    rules above, written out case by case."""
+    if coll == "all_to_all":
+        return None if alg == "direct" else \
+            {"tree": _WHY["tree"], "hierarchical": _WHY["hierarchical"], "rhd": _WHY["rhd"],
+             "sharp": _WHY["sharp_coll"], "nvls": _WHY["nvls_coll"],
+             "nvls_tree": _WHY["nvls_tree_coll"]}.get(alg, _WHY["a2a"])
+    if alg == "direct":
+        return _WHY["direct"]
+    if alg in ("nvls", "nvls_tree") and coll != "all_reduce":
+        return _WHY[alg + "_coll"]
+    if alg == "sharp" and coll != "all_reduce":
+        return _WHY["sharp_coll"]
+    if alg in ("tree", "hierarchical") and coll != "all_reduce":
+        return _WHY[alg]
+    if alg == "rhd" and coll not in ("all_reduce", "all_gather", "reduce_scatter"):
+        return _WHY["rhd"]
+    if k == 1 and alg == "nvls_tree":
+        return _WHY["nvls_tree_one"]
+    if k == 1 and alg == "sharp":
+        return _WHY["sharp_one"]
+    return None
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_which_algorithm_may_run_which_collective_and_the_reason_if_not(k):
+    """Every named algorithm with every collective on k DGX H100 nodes: it runs, under its
+    own name (an 'nvls' across nodes is NVLSTree), with Simple for the algorithms that have
+    one protocol (NVLS, NVLSTree, SHARP and the book's rhd, hierarchical and direct: no LL
+    or LL128 kernels), or it is refused with its reason."""
+    named = [a for a in co.ALGORITHMS if a not in ("auto", "fastest")]
+    for coll in co.COLLECTIVES:
+        for alg in named:
+            why = _expected(coll, alg, k)
+            if why is None:
+                r = co.predict(coll, [4 * KiB, 1 * GiB], "dgx-h100", 8, k, alg)
+                label = "nvls_tree" if alg == "nvls" and k > 1 else alg
+                assert set(r.algorithm) == {label}, (coll, alg)
+                if alg not in ("ring", "tree"):
+                    assert set(r.protocol) == {"Simple"}, (coll, alg)
+            else:
+                with pytest.raises(ValueError) as e:
+                    co.predict(coll, GiB, "dgx-h100", 8, k, alg)
+                assert str(e.value) == f"algorithm={alg!r} is not available: {why}", (coll, alg)
+    # auto: all-to-all is the pairwise exchange, the other non-all-reduce collectives a ring
+    assert set(co.predict("all_to_all", [4 * KiB, GiB], "dgx-h100", 8, k).algorithm) == {"direct"}
+    assert set(co.predict("all_gather", [4 * KiB, GiB], "dgx-h100", 8, k).algorithm) == {"ring"}
+
+
+def test_no_nvls_without_nvswitch_3_and_no_tree_on_two_gpus_of_one_node():
+    """NVLS needs NVSwitch 3 or later (in-switch reduction): an A100 node and a PCIe node of
+    H100s refuse it. A tree of 2 GPUs in one node is not modelled: forced, it is refused;
+    auto never picks it there, while 1 GPU on each of 2 nodes and 3 GPUs in one node may."""
+    for node in ("dgx-a100", "h100-pcie-only", custom.node("h100-sxm", 4, intra="pcie")):
+        name = node if isinstance(node, str) else node.name
+        with pytest.raises(ValueError, match="has no NVSwitch with in-switch reduction"):
+            co.predict("all_reduce", GiB, node, 4, 1, "nvls")
+        with pytest.raises(ValueError, match="has no NVSwitch"):
+            co.nvls_rate(node)
+        assert "nvls" not in set(co.predict("all_reduce", [4 * KiB, GiB], node, 4, 1).algorithm), name
+    sizes = 2.0 ** np.arange(10, 34)
+    for g in (1, 2):
+        with pytest.raises(ValueError) as e:
+            co.predict("all_reduce", GiB, "dgx-h100", g, 1, "tree")
+        assert str(e.value) == "algorithm='tree' is not available: " + _WHY["tree_two"]
+        # (on the PCIe node, a 2-GPU tree would otherwise time faster at 8-64 KiB)
+        for node in ("dgx-h100", "h100-pcie-only"):
+            for alg in ("fastest", "auto"):
+                got = set(co.predict("all_reduce", sizes, node, g, 1, alg).algorithm)
+                assert "tree" not in got, (node, g, alg)
+    assert co.predict("all_reduce", GiB, "dgx-h100", 1, 2, "tree").algorithm == "tree"
+    assert co.predict("all_reduce", GiB, "dgx-h100", 3, 1, "tree").algorithm == "tree"
+
+
+def test_ll128_only_over_nvlink():
+    """tuning.cc enables LL128 by default only where the intra-node path is NVLink
+    ('pEnable &= (graphs[a]->typeIntra <= PATH_NVB)'): a ring or tree on PCIe nodes
+    chooses between LL and Simple, on an NVSwitch node LL128 is among its choices."""
+    sizes = 2.0 ** np.arange(10, 34)
+    for node in ("h100-pcie-only", custom.node("h100-sxm", 4, intra="pcie")):
+        for alg in ("ring", "tree", "fastest", "auto"):
+            got = set(co.predict("all_reduce", sizes, node, 4, 1, alg).protocol)
+            assert "LL128" not in got and got <= {"LL", "Simple"}, (alg, got)
+    assert "LL128" in set(co.predict("all_reduce", sizes, "dgx-h100", 8, 1, "ring").protocol)
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    (dict(nvls="yes"), r"^nvls='yes'"),
+    (dict(system=42), r"^system=42 must be a catalogue id, a specs.System or a node from "
+                      r"specs.custom.node\(\)$"),
+    (dict(nodes=100_001), r"^nodes=100001 is out of range: must be between 1 and 100000$"),
+    (dict(nvls=False, algorithm="nvls"),
+     r"^algorithm='nvls' is not available with nvls=False \(NCCL_NVLS_ENABLE=0\): choose "
+     r"another algorithm or nvls=True$"),
+])
+def test_predict_and_nccl_estimate_refuse_with_the_parameter_named(kwargs, msg):
+    args = dict(collective="all_reduce", size_bytes=MiB, system="dgx-h100",
+                gpus_per_node=8, nodes=2) | kwargs
+    for f in (co.predict, co.nccl_estimate):
+        with pytest.raises(ValueError, match=msg):
+            f(**args)
+    # the largest node count is accepted
+    assert co.predict("all_reduce", MiB, "dgx-h100", 8, 100_000).n == 800_000
+
+
+def test_integer_sizes_are_timed_as_floats():
+    """A size given as a Python or numpy integer is the same size: one GPU costs exactly the
+    launch overhead (nothing to exchange), not a time truncated to a whole second."""
+    one = co.predict("all_reduce", 1024, "dgx-h100", 1, 1).time_s
+    assert one == C.LAUNCH_OVERHEAD.value > 0
+    ints = co.predict("all_reduce", np.array([1024, 2**30]), "dgx-h100", 8, 2)
+    floats = co.predict("all_reduce", np.array([1024.0, 2.0**30]), "dgx-h100", 8, 2)
+    assert ints.time_s.tolist() == floats.time_s.tolist()
+    assert co.predict("all_reduce", np.array([1024]), "dgx-h100", 1, 1).time_s.tolist() == [one]
 
 
 # ------------------------------------------------------------- NCCL's mechanisms
