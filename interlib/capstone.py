@@ -341,7 +341,7 @@ class NetworkPrice:
         return lo / self.n_gpus, hi / self.n_gpus
 
 
-def network_price(d: Design) -> NetworkPrice:
+def network_price(d: Design, quotes: dict | None = None) -> NetworkPrice:
     """Price a design's scale-out network from the price sheet
     (:mod:`interlib.specs.prices`: published estimates with sources and dates; street
     prices differ).
@@ -359,16 +359,29 @@ def network_price(d: Design) -> NetworkPrice:
       (:data:`interlib.specs.prices.NOT_PRICED`).
 
     Every link is taken as optical: a design that puts servers within copper reach of
-    their leaf saves optics the sheet cannot price the copper for.
+    their leaf (the reach in :data:`interlib.specs.prices.COPPER_REACH_M`)
+    saves optics the sheet cannot price the copper for.
+
+    **Your own quotes** (``quotes``) replace the sheet's figure for an item, or price one
+    the sheet cannot (the NICs, copper cables): a class designing for a budget enters the
+    prices it was quoted, and the line says it is the reader's quote.
 
     Args:
         d: A :class:`Design` from :func:`design` whose port rate the sheet prices
             (:data:`interlib.specs.prices.RATES_GBPS`: 400 or 800 Gb/s).
+        quotes: Optional ``{item: price}``, US dollars per single item, a number or a
+            ``(low, high)`` range; items: :data:`QUOTE_ITEMS` (``"switch"`` is the price
+            of one 64-port switch, scaled to the radix like the sheet's).
+
+    >>> p = network_price(design(), quotes={"nic": 2_000})
+    >>> [ln.item for ln in p.lines][-1], p.lines[-1].unit
+    ('NICs', (2000.0, 2000.0))
     """
     from .specs import prices
 
     if not isinstance(d, Design):
         raise ValueError(f"d={d!r:.60} must be a Design (from design)")
+    own = _own_quotes(quotes)
     t = d.tree
     rate = t.link_rate / Gbit_per_s
     if round(rate, 6) not in prices.RATES_GBPS:
@@ -377,19 +390,65 @@ def network_price(d: Design) -> NetworkPrice:
                          f"rates: {', '.join(f'{r:g}' for r in prices.RATES_GBPS)} Gb/s")
     rate = round(rate, 6)
     scale = t.radix / prices.SWITCH_PORTS
-    sw_lo, sw_hi = prices.price_range("switch", rate)
-    lines = (
+
+    def unit(item):  # (low, high, whose): the reader's quote if given, else the sheet's
+        if item in own:
+            return (*own[item], "your quote")
+        return (*prices.price_range(item, rate), "")
+
+    def how(text, whose):
+        return f"{text}; {whose}" if whose else text
+
+    sw_lo, sw_hi, sw_whose = unit("switch")
+    lines = [
         PriceLine("switches", t.switches, (sw_lo * scale, sw_hi * scale),
-                  f"{t.switches} switches of {t.radix} ports; a {prices.SWITCH_PORTS}-port "
-                  f"switch x {t.radix}/{prices.SWITCH_PORTS}"),
-        PriceLine("optics", 2 * t.cables, prices.price_range("optic", rate),
-                  f"one at each end of {t.cables} links"),
-        PriceLine("fibre cables", t.cables, prices.price_range("fibre", rate),
-                  f"one per link ({t.host_cables} host + {t.switch_cables} switch)"),
-    )
-    not_priced = (("NICs", t.host_cables // ports_per_nic(d), prices.NOT_PRICED["NIC"]),
-                  ("copper cables", 0, prices.NOT_PRICED["copper cable"]))
-    return NetworkPrice(lines, not_priced, d.n_gpus, rate)
+                  how(f"{t.switches} switches of {t.radix} ports; a {prices.SWITCH_PORTS}-port "
+                      f"switch x {t.radix}/{prices.SWITCH_PORTS}", sw_whose)),
+    ]
+    for item, name, count, text in (
+            ("optic", "optics", 2 * t.cables, f"one at each end of {t.cables} links"),
+            ("fibre", "fibre cables", t.cables,
+             f"one per link ({t.host_cables} host + {t.switch_cables} switch)")):
+        lo, hi, whose = unit(item)
+        lines.append(PriceLine(name, count, (lo, hi), how(text, whose)))
+    not_priced = []
+    for item, name, count, text in (
+            ("nic", "NICs", t.host_cables // ports_per_nic(d),
+             "one per host port" if ports_per_nic(d) == 1
+             else f"one per {ports_per_nic(d)} host ports"),
+            ("copper cable", "copper cables", 0, "every link is taken as optical")):
+        if item in own:
+            lines.append(PriceLine(name, count, own[item], how(text, "your quote")))
+        else:
+            reason = prices.NOT_PRICED["NIC" if item == "nic" else "copper cable"]
+            not_priced.append((name, count, reason))
+    return NetworkPrice(tuple(lines), tuple(not_priced), d.n_gpus, rate)
+
+
+QUOTE_ITEMS = ("switch", "optic", "fibre", "nic", "copper cable")
+"""The items :func:`network_price` takes a reader's own quote for (US dollars per item)."""
+
+
+def _own_quotes(quotes) -> dict:
+    """``quotes`` checked: ``{item: (low, high)}`` US dollars per item."""
+    if quotes is None:
+        return {}
+    if not isinstance(quotes, dict):
+        raise ValueError(f"quotes={quotes!r:.60} must be a dict {{item: US dollars per item}} "
+                         f"with items from {', '.join(QUOTE_ITEMS)}")
+    out = {}
+    for item, price in quotes.items():
+        v.choice("quotes", item, QUOTE_ITEMS)  # the message names the item it refuses
+        if isinstance(price, (tuple, list)):
+            if len(price) != 2:
+                raise ValueError(f"quotes[{item!r}]={price!r}: a price is one number or a "
+                                 f"(low, high) pair, US dollars per item")
+            lo = v.positive(f"quotes[{item!r}] low", price[0])
+            hi = v.number(f"quotes[{item!r}] high", price[1], lo=lo)
+        else:
+            lo = hi = v.positive(f"quotes[{item!r}]", price)
+        out[item] = (float(lo), float(hi))
+    return out
 
 
 def price_table(p: NetworkPrice):
@@ -409,6 +468,8 @@ def price_table(p: NetworkPrice):
                  f"{rng(*p.per_gpu)} per GPU ({p.n_gpus:,} GPUs)"])
     for item, count, reason in p.not_priced:
         rows.append([item, f"{count:,}" if count else "-", "not priced", "-", reason])
+    yours = [ln.item for ln in p.lines if ln.how.endswith("your quote")]
+    mine = (f" Your own quotes: {', '.join(yours)}." if yours else "")
     return display.Table(["item", "count", "each", "total", "how"], rows,
                          f"Computed by interlib.capstone.network_price at "
-                         f"{p.rate_gbps:g} Gb/s. {prices.STREET_PRICE_NOTE}")
+                         f"{p.rate_gbps:g} Gb/s. {prices.STREET_PRICE_NOTE}{mine}")

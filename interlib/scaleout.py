@@ -87,7 +87,7 @@ def ethernet_table() -> Table:
                      sp.kind, sp.source.title.split(" (")[0]])
     for n in NICS.values():
         if "Ethernet" in n.fabric:
-            port = n.ethernet_port_rate or n.rate
+            port = n.ethernet_port_spec
             ports = "1 port" if n.ethernet_ports == 1 else f"{n.ethernet_ports} ports"
             rows.append([f"{n.name} NIC on Ethernet: {ports} x "
                          f"{fmt_bits(port.value / bit)}", fmt_bits(n.ethernet_rate / bit),

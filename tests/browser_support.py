@@ -44,6 +44,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
+    # No host but 127.0.0.1 resolves, for every request of the browser: Playwright's routes
+    # (which record and refuse what a page asks for elsewhere) do not see a shared
+    # worker's requests, so this is what keeps those local too.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 SKIP_REASON = (
     "SKIPPED: /usr/bin/chromium not found, so the real-browser checks (static site and "
@@ -92,16 +96,46 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # keep pytest output clean
         pass
 
+    def send_head(self):
+        """Every request is logged (the server sees what a page's workers fetch, which
+        Playwright does not report for a shared worker); a path ending in one of the
+        server's ``blocked`` names is answered 404."""
+        url = self.server.url
+        path = self.path.split("?", 1)[0]
+        url.served.append(path)
+        if any(path.endswith("/" + name) for name in url.blocked):
+            self.send_error(404, "blocked by the test")
+            return None
+        return super().send_head()
+
+
+class ServedURL(str):
+    """The base URL of a :func:`static_server`, with what it served: ``served`` (every
+    request's path, in order) and ``blocked`` (file names to answer 404, changeable while
+    the server runs)."""
+
+    served: list
+    blocked: set
+
+    def since(self, mark: int, name: str) -> int:
+        """How many requests for a path ending in ``/name`` the server had after the first
+        ``mark`` (``mark = len(url.served)`` taken before)."""
+        return sum(p.endswith("/" + name) for p in self.served[mark:])
+
 
 @contextlib.contextmanager
 def static_server(directory):
-    """``directory`` served over HTTP on 127.0.0.1 (a free port); yields the base URL."""
+    """``directory`` served over HTTP on 127.0.0.1 (a free port); yields the base URL (a
+    :class:`ServedURL`: a str that also logs what was served and can refuse files)."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    url = ServedURL(f"http://127.0.0.1:{httpd.server_address[1]}")
+    url.served, url.blocked = [], set()
+    httpd.url = url
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+        yield url
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -244,8 +244,8 @@ def test_ll128_only_over_nvlink():
 
 @pytest.mark.parametrize("kwargs, msg", [
     (dict(nvls="yes"), r"^nvls='yes'"),
-    (dict(system=42), r"^system=42 must be a catalogue id, a specs.System or a node from "
-                      r"specs.custom.node\(\)$"),
+    (dict(system=42), r"^system=42 must be a catalogue id \(interlib.specs.SYSTEMS\), a "
+                      r"specs.System or a node from interlib.specs.custom.node\(\)$"),
     (dict(nodes=100_001), r"^nodes=100001 is out of range: must be between 1 and 100000$"),
     (dict(nvls=False, algorithm="nvls"),
      r"^algorithm='nvls' is not available with nvls=False \(NCCL_NVLS_ENABLE=0\): choose "

@@ -204,3 +204,244 @@ def test_sharp_never_slower_than_hierarchical(nodes):
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
         call()
+
+
+# ------------------------------------------------- the chapter 5 and 6 tables, by hand
+def test_ib_generations_table_rows_by_hand():
+    """IBTA lane rates (facts.md; the roadmap as tabulated by infiniband.jp and Bekman):
+    SDR signals 2.5 Gb/s per lane with 8b/10b, so 2 Gb/s of data, 8 Gb/s on a 4x port =
+    1 GB/s; FDR 14.0625 Gb/s with 64b/66b = 13.64 Gb/s, 54.5 Gb/s, 6.82 GB/s; NDR 106.25
+    Gb/s signalling (PAM4, FEC) carries 100 Gb/s, 400 Gb/s = 50 GB/s a 4x port; XDR twice
+    NDR (212.5 Gb/s, 200, 800 Gb/s = 100 GB/s). Three significant figures, per direction."""
+    t = S.ib_generations_table()
+    assert t.columns == ["generation", "first products", "lane signalling", "encoding",
+                         "lane data rate", "4x port (bits/s, per direction)",
+                         "4x port (bytes/s, per direction)"]
+    assert [r[0] for r in t.rows] == ["SDR", "DDR", "QDR", "FDR", "EDR", "HDR", "NDR", "XDR"]
+    rows = {r[0]: r for r in t.rows}
+    assert rows["SDR"][2:] == ["2.5 Gb/s", "8b/10b", "2 Gb/s", "8 Gb/s", "1 GB/s"]
+    assert rows["FDR"][2:] == ["14.1 Gb/s", "64b/66b", "13.6 Gb/s", "54.5 Gb/s", "6.82 GB/s"]
+    assert [rows["NDR"][i] for i in (2, 4, 5, 6)] == ["106 Gb/s", "100 Gb/s", "400 Gb/s",
+                                                       "50 GB/s"]
+    assert [rows["XDR"][i] for i in (2, 4, 5, 6)] == ["212 Gb/s", "200 Gb/s", "800 Gb/s",
+                                                       "100 GB/s"]
+    # XDR is dated twice: announced at GTC 2024 (March), shipped with ConnectX-8 (Hot Chips,
+    # August 2025)
+    assert "2024-03" in rows["XDR"][1] and "2025-08" in rows["XDR"][1]
+
+
+def test_ib_generations_table_caption_says_direction_sources_and_dates():
+    """The caption states the basis (per direction, bytes of 8 bits, PAM4's 2 bits a
+    symbol), names the rate sources, and gives XDR's announced and shipped dates, each
+    with its source by short name (the part of the title before its parenthesis)."""
+    c = S.ib_generations_table().caption
+    assert c.startswith("Per direction. 1 byte = 8 bits; PAM4 carries 2 bits per symbol.")
+    assert "Sources: IBTA roadmap" in c and "infiniband.jp and Bekman (lane rates;" in c
+    assert "a year is the approximate year of first products); XDR lanes: IEEE 802.3dj." in c
+    xdr = specs.INFINIBAND["XDR"]
+    ann, ship = xdr.announced, xdr.shipped
+    # the two dated events, in order, joined by "; ", the caption ending with the last
+    # source's short name in parentheses
+    i_ann = c.index("802.3dj. XDR announced 2024-03: ")
+    i_ship = c.index("; XDR shipped 2025-08: ")
+    assert i_ann < i_ship and c.endswith("Wccftech).")
+    for st in (ann, ship):
+        assert st.note in c
+        short, paren = st.source.title.split(" (", 1)
+        assert f"({short})" in c                      # the source, by its name ...
+        assert paren.rstrip(")") not in c             # ... without the parenthesis
+    assert "(NVIDIA GTC 2024)" in c                   # the whole name, not its first word
+
+
+def test_ethernet_table_rows_by_hand():
+    """IEEE 802.3 port rates 100-800 Gb/s (12.5-100 GB/s); ConnectX-7 runs one 400 GbE
+    port, ConnectX-8 two 400 GbE ports (800 Gb/s, 100 GB/s; its firmware notes: no single
+    800 GbE port); Spectrum-4 SN5600 64 x 800 Gb/s = 51.2 Tb/s = 6.4 TB/s, Spectrum-X
+    Photonics SN6810 128 x 800 Gb/s = 102.4 Tb/s = 12.8 TB/s. Each row's source is named
+    without its parenthetical (the full titles are in the catalogue)."""
+    t = S.ethernet_table()
+    assert t.columns == ["item", "bits/s (per direction)", "bytes/s (per direction)", "kind",
+                         "source"]
+    rows = {r[0]: r for r in t.rows}
+    for gbps, gBps in ((100, "12.5"), (200, "25"), (400, "50"), (800, "100")):
+        assert rows[f"{gbps} GbE port"][1:] == [f"{gbps} Gb/s", f"{gBps} GB/s", "vendor peak",
+                                                "IEEE 802.3 Ethernet"]
+    assert rows["ConnectX-7 NIC on Ethernet: 1 port x 400 Gb/s"][1:3] == ["400 Gb/s",
+                                                                          "50 GB/s"]
+    cx8 = rows["ConnectX-8 NIC on Ethernet: 2 ports x 400 Gb/s"]
+    assert cx8[1:4] == ["800 Gb/s", "100 GB/s", "vendor peak"]
+    # the port's source (the firmware notes), not the NIC's XDR rate source
+    assert cx8[4] == "NVIDIA ConnectX-8 SuperNIC firmware release notes v40.44.0208"
+    assert rows["NVIDIA Spectrum-4 SN5600 switch: 64 ports x 800 Gb/s"][1:3] == ["51.2 Tb/s",
+                                                                                 "6.4 TB/s"]
+    sn6810 = [r for k, r in rows.items() if k.startswith("NVIDIA Spectrum-X Photonics SN6810")]
+    assert len(sn6810) == 1 and sn6810[0][0].endswith("switch: 128 ports x 800 Gb/s")
+    assert sn6810[0][1:3] == ["102 Tb/s", "12.8 TB/s"]
+    # Spectrum-4's port rate is from Bekman's ML Engineering (network chapter)
+    assert rows["NVIDIA Spectrum-4 SN5600 switch: 64 ports x 800 Gb/s"][4] == \
+        "Stas Bekman, ML Engineering, network chapter"
+    for r in t.rows:       # a source named in a few words, never cut at its first word
+        assert " (" not in r[4] and len(r[4].split()) >= 3
+    # and by the beginning of its title (the switches' titles, as every other row's)
+    for sw in specs.SWITCHES.values():
+        if sw.fabric == "Ethernet":
+            cell = next(r[4] for k, r in rows.items() if k.startswith(sw.name + " switch:"))
+            assert sw.port_rate.source.title.startswith(cell + " (")
+
+
+def test_ethernet_table_uses_the_nics_ethernet_port_spec():
+    """A NIC row's port rate, kind and source are its Ethernet port's Spec
+    (specs.NIC.ethernet_port_spec): ConnectX-8's is its own 400 GbE port figure, ConnectX-7's
+    its one port at the NIC's rate."""
+    cx7, cx8 = specs.nic("connectx-7"), specs.nic("connectx-8")
+    assert cx8.ethernet_port_spec is cx8.ethernet_port_rate
+    assert cx7.ethernet_port_spec is cx7.rate
+    assert cx7.ethernet_port == cx7.ethernet_port_spec.value == pytest.approx(400 * Gbit_per_s)
+    with pytest.raises(ValueError, match="^fabric='InfiniBand'"):
+        specs.nic("connectx-6-hdr").ethernet_port_spec
+
+
+def test_ethernet_table_caption_says_totals_and_the_connectx8_split():
+    c = S.ethernet_table().caption
+    assert c.startswith("Ethernet for RoCEv2, from interlib.specs;")
+    assert "every rate per direction (a NIC or switch row is its total, ports x port rate;" in c
+    assert "a NIC's Ethernet ports are the ones its documentation lists" in c
+    assert c.endswith("ConnectX-8 has no single 800 GbE port).")
+
+
+def test_node_nic_table_by_hand():
+    """facts.md 1.7: DGX A100 8 x ConnectX-6 HDR 200 Gb/s = 1.6 Tb/s = 200 GB/s; DGX H100
+    and DGX B200 8 x ConnectX-7 400 Gb/s = 3.2 Tb/s = 400 GB/s; GB200 NVL72 72 x 400 Gb/s =
+    28.8 Tb/s = 3.6 TB/s; all one NIC per GPU, per direction."""
+    t = S.node_nic_table()
+    assert t.columns == ["system", "GPUs", "compute NICs", "NIC rate (per direction)",
+                         "ratio", "node injection (bits/s)", "node injection (bytes/s)"]
+    assert [r[1:] for r in t.rows] == [
+        ["8", "8 x ConnectX-6 HDR", "200 Gb/s", "1 NIC per GPU", "1.6 Tb/s", "200 GB/s"],
+        ["8", "8 x ConnectX-7", "400 Gb/s", "1 NIC per GPU", "3.2 Tb/s", "400 GB/s"],
+        ["8", "8 x ConnectX-7", "400 Gb/s", "1 NIC per GPU", "3.2 Tb/s", "400 GB/s"],
+        ["72", "72 x ConnectX-7", "400 Gb/s", "1 NIC per GPU", "28.8 Tb/s", "3.6 TB/s"]]
+    assert [r[0] for r in t.rows] == [specs.system(n).title for n in
+                                      ("dgx-a100", "dgx-h100", "dgx-b200", "gb200-nvl72")]
+    assert [r[0] for r in S.node_nic_table(("dgx-h100",)).rows] == ["NVIDIA DGX H100"]
+    # what is counted and the direction
+    assert t.caption.startswith("Compute-fabric NICs only")
+    assert "(storage and management NICs not counted); per direction." in t.caption
+
+
+def test_fabric_table_superpod_by_hand():
+    """facts.md 1.7: 4 SUs of 32 DGX H100 = 128 nodes x 8 NDR ports = 1,024 host ports on
+    64-port switches: 32 leaves (32 down, 32 up) and 16 spines = 48 switches, 1,024 host
+    cables + 1,024 leaf-spine cables, full bisection 512 x 50 GB/s = 25.6 TB/s, a host to
+    host path crosses leaf, spine, leaf (3 switches). At 16 SUs (4,096 ports) a third tier:
+    128 leaves, 128 middle, 64 top, 5 switches on the longest path."""
+    t = S.fabric_table(S.superpod(4).fabric)
+    assert t.columns == ["quantity", "value"]
+    assert t.rows == [["hosts (NIC ports)", "1,024"], ["switch radix", "64"], ["tiers", "2"],
+                      ["switches per tier (leaf first)", "32 + 16"], ["switches", "48"],
+                      ["cables", "2,048"], ["leaf ports down : up", "32 : 32"],
+                      ["bisection (per direction)", "25.6 TB/s"],
+                      ["bisection / full bisection", "1×"], ["max switch hops", "3"]]
+    rows = dict(S.fabric_table(S.superpod(16).fabric).rows)
+    assert rows["switches per tier (leaf first)"] == "128 + 128 + 64"
+    assert (rows["tiers"], rows["max switch hops"]) == ("3", "5")
+    # the caption names the radix and the link rate (one NDR port, 50 GB/s) per direction
+    c = t.caption
+    assert c.startswith("Fat-tree of 64-port switches, links 50 GB/s per direction")
+    assert c.endswith("(topology.fat_tree).")
+
+
+def test_topology_table_4096_hosts_by_hand():
+    """About 4,096 hosts, 64-port switches, 50 GB/s links (one NDR port), by hand:
+
+    * fat-tree, 3 tiers: 4,096 / 32 = 128 leaves, 128 middle, 64 top = 320 switches;
+      4,096 cables per level x 3 = 12,288, of which 8,192 between switches; full
+      bisection 2,048 x 50 GB/s = 102.4 TB/s; longest path 6 links (up 3, down 3).
+    * balanced dragonfly p = 16, a = 32, h = 16 (63 ports used): 8 groups of 32 routers =
+      256 routers, 4,096 hosts; 8 x 32 x 31 / 2 = 3,968 local cables; 8 x 32 x 16 = 4,096
+      global ports, at most 2,048 cables, spread evenly over the 8 x 7 / 2 = 28 group
+      pairs: 73 each (2,048 / 28 = 73.1), 2,044 global; with 4,096 host cables 10,108; 4 x 4 group pairs x 73 = 1,168 cables cross the
+      middle = 58.4 TB/s, 0.57 of full; longest path host, local, global, local, host = 5.
+    * 3D torus 16 x 16 x 16: 3 x 4,096 = 12,288 cables (all between nodes); cutting one
+      dimension in half cuts 2 x 16 x 16 = 512 links (the wrap-around doubles it) = 25.6
+      TB/s, a quarter of full; longest path 3 x 8 = 24 links."""
+    t = S.topology_table(4096, 64)
+    assert t.columns == ["topology", "switch / router radix used", "hosts", "switches",
+                         "cables", "of which switch-to-switch", "bisection (per direction)",
+                         "bisection / full", "longest path (links, host to host)"]
+    assert t.rows == [
+        ["fat-tree, 3 tiers", "64 ports", "4,096", "320", "12,288", "8,192", "102 TB/s",
+         "1×", "6"],
+        ["dragonfly, 8 groups (p=16, a=32, h=16)", "63 ports", "4,096", "256", "10,108",
+         "6,012 (2,044 global)", "58.4 TB/s", "0.57×", "5"],
+        ["3D torus 16x16x16", "6 neighbour links", "4,096", "0 (direct)", "12,288", "12,288",
+         "25.6 TB/s", "0.25×", "24"]]
+    c = t.caption
+    assert c.startswith("About 4,096 endpoints; switches and routers of at most 64 ports;")
+    assert "every link 400 Gb/s per direction" in c
+    assert c.endswith("(one NDR 4x port, specs.infiniband).")
+    # the defaults are the chapter's: about 4,096 endpoints, 64-port switches
+    assert S.topology_table().rows == t.rows
+
+
+def test_topology_table_says_when_no_dragonfly_reaches_the_hosts():
+    """A balanced dragonfly of 8-port routers (p = h = 2, a = 4) has at most a h + 1 = 9
+    groups of 4 x 2 hosts = 72 hosts: 100 hosts are out of its reach, and the row says so
+    with its other cells empty."""
+    t = S.topology_table(100, 8)
+    row = t.rows[1]
+    assert row[0].startswith("dragonfly: a balanced dragonfly of 8-port routers")
+    assert row[0].endswith("has fewer than this many hosts")
+    assert row[1:] == [""] * 8
+    assert t.rows[2][0] == "3D torus 5x5x4" and t.rows[2][2] == "100"
+
+
+def test_superpod_default_and_limits():
+    """The default is the reference SuperPOD (facts.md 1.7: 4 SUs, 1,024 GPUs); 1..64 SUs
+    (64 x 256 = 16,384 GPUs, the largest the docstring allows)."""
+    p = S.superpod()
+    assert (p.scalable_units, p.nodes, p.gpus) == (4, 128, 1024)
+    assert p.fabric.link_rate == pytest.approx(400 * Gbit_per_s)    # NDR port
+    assert S.superpod(64).gpus == 64 * 256
+    with pytest.raises(ValueError, match="^scalable_units=65 is out of range"):
+        S.superpod(65)
+
+
+def test_with_nics_defaults_and_range():
+    """Defaults: a DGX H100 with its ConnectX-7s; nics_per_node 1..gpus_per_node (8)."""
+    s = S.with_nics()
+    assert s.title == "NVIDIA DGX H100" and s.nic.name == "ConnectX-7"
+    assert s.nics_per_node == 8
+    assert S.with_nics(nics_per_node=2).node_injection == pytest.approx(2 * 400 * Gbit_per_s)
+    for bad in (0, 9):
+        with pytest.raises(ValueError,
+                           match=f"^nics_per_node={bad} is out of range: must be between 1 "
+                                 "and 8"):
+            S.with_nics("dgx-h100", "connectx-7", bad)
+
+
+def test_fmt_nic_by_hand():
+    # facts.md 1.7: 8 x ConnectX-7 at 400 Gb/s = 400 GB/s per direction; one NIC: 50 GB/s
+    assert S.fmt_nic("dgx-h100") == "8 x ConnectX-7 (400 Gb/s) = 400 GB/s per direction"
+    assert S.fmt_nic(S.with_nics("dgx-a100", "connectx-6-hdr", 1)) == \
+        "1 x ConnectX-6 HDR (200 Gb/s) = 25 GB/s per direction"
+
+
+def test_nic_phase_time_defaults_and_node_range():
+    """Defaults: DGX H100 (400 GB/s per node), 4 nodes: 2 x 3/4 x S / 400 GB/s; nodes
+    2..100,000 (2 nodes: 2 x 1/2 x S)."""
+    assert S.nic_phase_time(GiB) == pytest.approx(2 * 3 / 4 * GiB / (400 * GB_per_s))
+    assert S.nic_phase_time(GiB, "dgx-h100", 2) == pytest.approx(GiB / (400 * GB_per_s))
+    assert S.nic_phase_time(GiB, "dgx-h100", 100_000) == pytest.approx(
+        2 * 99_999 / 100_000 * GiB / (400 * GB_per_s))
+    for bad in (1, 100_001):
+        with pytest.raises(ValueError, match=f"^nodes={bad} is out of range: must be "
+                                             "between 2 and 100000"):
+            S.nic_phase_time(GiB, "dgx-h100", bad)
+
+
+def test_multinode_all_reduce_node_range():
+    # nodes 2..100,000 (the docstring's range), the message stating it
+    with pytest.raises(ValueError, match="^nodes=100001 is out of range: must be between 2 "
+                                         "and 100000"):
+        S.multinode_all_reduce(1e6, 100_001)

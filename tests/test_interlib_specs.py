@@ -194,6 +194,18 @@ def test_did_you_mean():
         specs.infiniband("ndr")
 
 
+def test_every_source_defined_in_the_catalogue_reaches_the_references_table():
+    import importlib
+    import pkgutil
+
+    listed = {id(s) for s in specs.sources.all_sources()}
+    for info in pkgutil.iter_modules(specs.__path__):
+        mod = importlib.import_module(f"interlib.specs.{info.name}")
+        for name, obj in vars(mod).items():
+            if isinstance(obj, specs.Source):
+                assert id(obj) in listed, f"interlib.specs.{info.name}.{name}"
+
+
 def test_source_keys_name_real_bibliography_entries():
     import re
     from pathlib import Path

@@ -4,6 +4,7 @@ Expected values of the fixtures are typed from the published tables (tests/fixtu
 SOURCES.md names each source, commit and line range), never produced by the parser.
 """
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -309,6 +310,25 @@ def test_compare_refuses(kw, match):
     run = N.parse(read(A3M))
     with pytest.raises(ValueError, match=match):
         N.compare(run, **kw)
+
+
+@pytest.mark.parametrize("system", [42, None, "dgx-hundred", ["dgx-h100"]])
+def test_a_bad_system_gets_the_same_message_from_compare_diagnose_and_predict(system):
+    # one check (collective_model.choice.system_of) behind all three
+    from interlib import collectives
+    from interlib.collective_model import choice
+    from interlib.nccltests import results
+
+    assert results.system_of is choice.system_of
+    run = N.parse(read(A3M))
+    messages = []
+    for call in (lambda: N.compare(run, system),
+                 lambda: N.diagnose(N.compare(run, "dgx-h100"), system),
+                 lambda: collectives.predict("all_reduce", 1e9, system, 8, 1)):
+        with pytest.raises(ValueError, match=f"^system={re.escape(repr(system))}") as err:
+            call()
+        messages.append(str(err.value))
+    assert len(set(messages)) == 1, messages
 
 
 def test_compare_refuses_an_unknown_or_unmodelled_collective():

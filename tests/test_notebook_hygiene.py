@@ -23,7 +23,8 @@ Conventions checked here (see README "Writing notebooks"):
 * figures quoted in prose use ``{eval}`prose.name``` (myst-nb's ``{glue:text}`` shows only
   its key in JupyterLab), every expression has its value stored in the cell's
   ``user_expressions`` (``make execute``), one value per expression in a notebook; and
-  the stored values are what a fresh run computes (tests/test_eval_expressions.py).
+  the stored values are what a fresh run computes (tests/test_eval_expressions.py);
+  an expression formats a value, it computes nothing (no ``+ - * / // % **`` in it).
 """
 
 from __future__ import annotations
@@ -244,6 +245,45 @@ def test_no_numbers_in_code_cells(notebook):
 ])
 def test_literal_checker_itself(source, n):
     assert len(literal_problems(source)) == n, literal_problems(source)
+
+
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
+               ast.MatMult)
+
+
+def eval_arithmetic(expr: str) -> list[str]:
+    """The arithmetic in one ``{eval}`` expression (``a / b``, ``x * 100``): a figure the
+    prose quotes is computed in ``interlib`` and only formatted in the notebook."""
+    tree = ast.parse(expr, mode="eval")
+    return [ast.get_source_segment(expr, n) for n in ast.walk(tree)
+            if isinstance(n, ast.BinOp) and isinstance(n.op, _ARITHMETIC)]
+
+
+def test_prose_expressions_hold_no_arithmetic(notebook):
+    path, nb = notebook
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        for expr in eval_expressions(cell.source):
+            for part in eval_arithmetic(expr):
+                problems.append(f"{_where(path, i, cell)}: {{eval}}`{expr}` computes `{part}`")
+    assert not problems, (
+        "Prose quotes values, it does not compute them: give the result a name in interlib "
+        "(e.g. a worked derivation's d.v.<name>) and format that:\n" + "\n".join(problems))
+
+
+@pytest.mark.parametrize("expr, n", [
+    ("display.fmt_ratio(a.time_s / b.time_s)", 1),
+    ('display.fmt_ratio(p["ring"].time_s / p["nvls"].time_s, 3)', 1),
+    ("f'{x * 100:.0f} %'", 1),
+    ("display.fmt_pct(d.v.share)", 0),
+    ('f"{taper:g}"', 0),
+    ("prose.count", 0),
+    ("-x", 0),
+])
+def test_eval_arithmetic_checker_itself(expr, n):
+    assert len(eval_arithmetic(expr)) == n, eval_arithmetic(expr)
 
 
 def test_footcite_has_footbibliography(notebook):

@@ -44,6 +44,30 @@ def test_the_sheet_says_what_it_leaves_out_and_that_street_prices_differ():
     assert "street prices differ" in table and "Not priced" in table
 
 
+def test_copper_is_placed_by_its_cited_reach_and_still_counted_as_none():
+    # NVIDIA LinkX: DAC "within the 3-meter maximum length", LACC "from 3- to 5-meters"
+    says = prices.LINKX_COPPER.says
+    assert "3-meter maximum" in says and "3- to 5-meters" in says
+    assert prices.COPPER_REACH_M == {"DAC": 3, "LACC": 5}
+    reason = prices.NOT_PRICED["copper cable"]
+    assert "3 m (passive DAC)" in reason and "5 m" in reason and "counts none" in reason
+    assert "2026-11-26" in reason and "2026-11-26" in prices.NOT_PRICED["NIC"]
+    p = capstone.network_price(capstone.design())
+    assert dict((item, n) for item, n, _ in p.not_priced)["copper cables"] == 0
+
+
+def test_the_sheet_sources_are_on_the_references_page():
+    from interlib.specs import sources
+
+    listed = sources.all_sources()
+    titles = [row[0] for row in sources.sources_table().rows]
+    for q in prices.QUOTES:
+        assert any(s is q.source for s in listed), q.source.title
+        assert q.source.title in titles
+    assert prices.LINKX_COPPER.title in titles
+    assert len({id(s) for s in listed}) == len(listed)  # each source once
+
+
 def test_a_total_over_many_units_is_divided_by_code():
     (q,) = [q for q in prices.QUOTES if q.units > 1]
     assert q.units == 48
@@ -124,3 +148,38 @@ def test_the_price_table_is_labelled():
     text = repr(capstone.price_table(capstone.network_price(capstone.design())))
     assert "street prices differ" in text and "not priced" in text
     assert "$675,100 - $1,520,800" in text
+
+
+# ------------------------------------------------------------------ a reader's own quotes
+def test_own_quotes_price_the_nics_and_replace_sheet_figures():
+    d = capstone.design()
+    p = capstone.network_price(d, quotes={"nic": 2_000, "optic": (400, 600)})
+    lines = {ln.item: ln for ln in p.lines}
+    # by hand: 256 hosts with one 400G port each -> 256 NICs x $2,000 = $512,000;
+    # 1,024 optics x $400-600 = $409,600-614,400; switches and fibre as the sheet's
+    assert lines["NICs"].count == 256
+    assert lines["NICs"].total == pytest.approx((512_000, 512_000))
+    assert lines["optics"].total == pytest.approx((409_600, 614_400))
+    assert lines["switches"].total == pytest.approx((137_500, 420_000))
+    assert p.total == pytest.approx((137_500 + 409_600 + 25_600 + 512_000,
+                                     420_000 + 614_400 + 76_800 + 512_000))
+    assert [item for item, _, _ in p.not_priced] == ["copper cables"]
+    assert lines["NICs"].how.endswith("your quote") and lines["optics"].how.endswith("your quote")
+    assert not lines["fibre cables"].how.endswith("your quote")
+    text = repr(capstone.price_table(p))
+    assert "Your own quotes: optics, NICs." in text
+    # a switch quote is for a 64-port switch, scaled to the radix like the sheet's
+    big = capstone.design(radix=128)
+    sw = capstone.network_price(big, quotes={"switch": 40_000}).lines[0]
+    assert sw.unit == pytest.approx((80_000, 80_000))
+
+
+def test_own_quotes_are_checked():
+    d = capstone.design()
+    for quotes, match in [([1], "^quotes="), ({"nik": 1}, "^quotes='nik'.*'nic'"),
+                          ({"nic": -1}, r"^quotes\['nic'\]=-1"),
+                          ({"nic": float("nan")}, r"^quotes\['nic'\]="),
+                          ({"nic": (3, 2)}, r"^quotes\['nic'\] high=2"),
+                          ({"nic": (1, 2, 3)}, r"^quotes\['nic'\]=\(1, 2, 3\)")]:
+        with pytest.raises(ValueError, match=match):
+            capstone.network_price(d, quotes=quotes)

@@ -2,7 +2,8 @@
 
 The built site is served on 127.0.0.1 and every request to anywhere else is refused and
 fails the test. On each chapter page with demos the test goes live once (the runtime is
-loaded once per page: one request for ``pyodide.asm.wasm``), then for every demo in
+loaded once, by the first page: one request for ``pyodide.asm.wasm`` at the server; the
+later pages of the same browser use that Python, the shared worker), then for every demo in
 ``interlib.widgets.DEMOS`` moves every control at least once. After each move it waits for
 the demo's new render and checks it against CPython's ``interlib`` for the values the page
 reports it used (``data-params``, Python's JSON of the checked values): the printed numbers
@@ -21,11 +22,11 @@ Needs /usr/bin/chromium (skipped with a message otherwise, as tests/test_site_of
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
 import re
-from urllib.parse import urlparse
 
 import pytest
 
@@ -73,9 +74,12 @@ def demo_sources() -> dict[str, list[str]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium; every request leaving 127.0.0.1 is aborted and remembered."""
+@contextlib.contextmanager
+def guarded_browser():
+    """A fresh Chromium (its own profile: no Python running from an earlier page); every
+    request a page makes that leaves 127.0.0.1 is aborted and remembered (``refused``). A
+    shared worker's requests are not seen here: the browser resolves no other host
+    (browser_support.CHROMIUM_ARGS), and the server logs what it served."""
     with bs.chromium_context() as context:
         context.refused = []
 
@@ -88,6 +92,15 @@ def browser():
                 route.continue_()
 
         context.route("**/*", guard)
+        yield context
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module's pages (so the live demos' one Python, a shared worker,
+    serves every page after the first, as in a reader's browser). Tests that need a browser
+    with no Python running yet are in tests/test_site_live_start.py."""
+    with guarded_browser() as context:
         yield context
 
 
@@ -245,6 +258,7 @@ def test_demos_go_live(server, browser, docname):
     names = demo_sources()[docname]
     page = browser.new_page()
     rec = bs.Recorder(page)
+    mark = len(server.served)
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
         before = {n: page.evaluate(_JS_STATE, n) for n in names}
@@ -305,50 +319,18 @@ def test_demos_go_live(server, browser, docname):
         assert key in expected["error"], expected
         assert page.locator(f'.interlib-demo[data-demo="{name}"] [role=alert]').count() == 1
 
-        wasm = [u for u in rec.requests if urlparse(u).path.endswith("/pyodide.asm.wasm")]
-        assert len(wasm) == 1, f"{docname}: the runtime was fetched {len(wasm)} times"
+        # The runtime is fetched once by the page that started Python, and not at all by a
+        # page that found it running (the shared worker of an earlier page of this browser).
+        shared = page.evaluate(
+            "(d) => document.querySelector(`.interlib-demo[data-demo=\"${d}\"]`)"
+            ".dataset.liveShared", names[0])
+        wasm = server.since(mark, "pyodide.asm.wasm")  # counted at the server
+        assert shared in ("new", "own", "reused"), shared
+        assert wasm == (0 if shared == "reused" else 1), (
+            f"{docname}: the runtime was fetched {wasm} times (Python {shared})")
         assert not browser.refused, "requests leaving 127.0.0.1:\n" + "\n".join(browser.refused)
         assert not rec.failures, f"{docname}: failed requests:\n" + "\n".join(rec.failures)
         assert not rec.console_errors, f"{docname}: console errors:\n" + "\n".join(rec.console_errors)
-    finally:
-        page.close()
-
-
-@pytest.mark.parametrize("blocked", ["pyodide.asm.wasm", "interlib-live-worker.js",
-                                     "no WebAssembly"])
-def test_failure_to_load_is_shown_in_place(server, browser, blocked):
-    """No runtime (its WebAssembly file or the worker script cannot be fetched, or the
-    browser has no WebAssembly): every demo says so in place, keeps its static figure and
-    numbers, and nothing is thrown uncaught."""
-    docname, names = sorted(demo_pages().items())[0]
-    page = browser.new_page()
-    rec = bs.Recorder(page)
-    if blocked == "no WebAssembly":
-        page.add_init_script("delete globalThis.WebAssembly;")
-    else:
-        page.route(f"**/{blocked}", lambda route: route.abort())
-    try:
-        page.goto(f"{server}/{docname}.html", wait_until="load")
-        before = {n: page.evaluate(_JS_STATE, n) for n in names}
-        # The first move of a control starts the runtime, as the button does.
-        page.evaluate(_JS_MOVE, [names[0], next(iter(_controls(names[0])))])
-        page.wait_for_function(
-            """() => [...document.querySelectorAll('.interlib-demo')].every(
-                   d => d.querySelector('.interlib-live-error[role=alert]:not([hidden])'))""",
-            timeout=LOAD_TIMEOUT_MS)
-        for name in names:
-            state = page.evaluate(_JS_STATE, name)
-            assert "Could not run this demo live" in state["error"], state["error"]
-            reason = {"no WebAssembly": "no WebAssembly", "pyodide.asm.wasm": "pyodide.asm.wasm",
-                      "interlib-live-worker.js": "worker"}[blocked]
-            assert reason in state["error"], f"the reason is not named: {state['error']}"
-            assert state["src"] == before[name]["src"] and state["loaded"], (
-                f"{name}: the static figure was not kept")
-            assert state["numbers"] == before[name]["numbers"]
-            assert page.locator(f'.interlib-demo[data-demo="{name}"] .interlib-live-button'
-                                ).is_disabled()
-        assert not rec.page_errors, "uncaught errors:\n" + "\n".join(rec.page_errors)
-        assert not browser.refused, "requests leaving 127.0.0.1:\n" + "\n".join(browser.refused)
     finally:
         page.close()
 
@@ -357,44 +339,3 @@ def _controls(name):
     from interlib import widgets
 
     return widgets.get(name).controls
-
-
-def test_quiet_start_when_a_demo_nears_the_screen(server, browser):
-    """Scrolling to a demo starts Python quietly (issue 26, item 7: going live sooner): the
-    runtime loads, the worker draws the demo once, yet the page stays static (button, status,
-    figure and numbers as built) until the reader asks; then the first live figure comes
-    without loading again (one request for the runtime), at the default values. With
-    saveData the same scroll loads nothing (tests/test_site_offline.py checks every page)."""
-    docname, names = sorted(demo_pages().items())[0]
-    page = browser.new_page()
-    rec = bs.Recorder(page)
-    try:
-        page.goto(f"{server}/{docname}.html", wait_until="load")
-        before = page.evaluate(_JS_STATE, names[0])
-        button = page.locator(f'.interlib-demo[data-demo="{names[0]}"] .interlib-live-button')
-        status = page.locator(f'.interlib-demo[data-demo="{names[0]}"] .interlib-live-status')
-        label, said = button.text_content(), status.text_content()
-        page.locator(f'.interlib-demo[data-demo="{names[0]}"]').scroll_into_view_if_needed()
-        # quiet: the worker is ready and its warm-up frame is back (no request in flight)
-        page.wait_for_function(
-            "() => window.interlibLive.state().phase === 'ready'", timeout=LOAD_TIMEOUT_MS)
-        page.wait_for_timeout(500)
-        assert page.evaluate("() => window.interlibLive.state()")["asked"] is False
-        assert any(urlparse(u).path.endswith("/pyodide.asm.wasm") for u in rec.requests)
-        quiet = page.evaluate(_JS_STATE, names[0])
-        assert (quiet["src"], quiet["numbers"], quiet["renders"], quiet["live"]) == (
-            before["src"], before["numbers"], 0, None), "the page changed before the reader asked"
-        assert (button.text_content(), status.text_content()) == (label, said)
-        assert button.is_enabled()
-        button.click()
-        state = _wait_render(page, names[0], 0, 0)
-        from interlib import widgets
-
-        assert _check_state(docname, names[0], state) == widgets.get(names[0]).defaults()
-        assert state["live"] == "ready" and button.is_disabled()
-        wasm = [u for u in rec.requests if urlparse(u).path.endswith("/pyodide.asm.wasm")]
-        assert len(wasm) == 1, f"the runtime was fetched {len(wasm)} times"
-        assert not rec.console_errors and not rec.page_errors, rec.console_errors + rec.page_errors
-        assert not browser.refused
-    finally:
-        page.close()

@@ -57,6 +57,7 @@ def test_page_renders_offline(server, browser, docname):
     # nothing of the Python runtime may load here, even after scrolling to a demo.
     page.add_init_script(SAVE_DATA_JS)
     rec = _Recorder(page)
+    mark = len(server.served)
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
         if has_math:
@@ -89,6 +90,10 @@ def test_page_renders_offline(server, browser, docname):
                                                       "interlib-live-worker.js"))]
             assert not runtime, (f"{docname}: with saveData, scrolling to a demo fetched the "
                                  "runtime:\n" + "\n".join(runtime))
+            # ... nor did a worker (the server's log: a shared worker's fetches are not
+            # reported on the page)
+            served = [p for p in server.served[mark:] if "/_static/pyodide/" in p]
+            assert not served, f"{docname}: the server sent runtime files: {served[:5]}"
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / f"{docname.replace('/', '__')}.png"))
         else:

@@ -245,3 +245,293 @@ def test_breakdown_table_by_hand():
     assert t.rows[6] == ["step", display.fmt_time(st.step), "—", "100 %"]
     assert t.caption == ("256 GPUs; efficiency (compute / step) "
                          f"{display.fmt_pct(st.compute / st.step)}")
+
+
+# -------------------------------------- mutation-guided tests (issue 24 item 7), by hand
+def test_defaults_are_the_reference_job():
+    """Chapter 7 says the defaults of layout_traffic are Chapter 8's reference job
+    (capstone.REFERENCE): Llama 3 70B on DGX H100, TP 8 x PP 4 x DP 8 (32 nodes of 8 GPUs),
+    one 4,096-token sequence per micro-batch, 16 micro-batches, no taper, ZeRO-1, MFU 0.4,
+    overlap 0.8."""
+    from interlib import capstone
+    R = capstone.REFERENCE
+    dp = R["nodes"] * R["gpus_per_node"] // (R["tp"] * R["pp"])
+    assert dp == 8
+    ref = dict(system="dgx-h100", model=R["model"], tp=R["tp"], pp=R["pp"], dp=dp,
+               seq_len=R["seq_len"], micro_batch=1, micro_batches=R["micro_batches"],
+               oversubscription=R["oversubscription"], zero=R["zero"])
+    assert steptime.layout_traffic() == steptime.layout_traffic(**ref)
+    a, b = steptime.step_time(), steptime.step_time(**ref, mfu=R["mfu"], overlap=R["overlap"])
+    assert (a.compute, a.bubble, a.tp, a.pp, a.dp, a.hidden, a.step, a.memory) == \
+        (b.compute, b.bubble, b.tp, b.pp, b.dp, b.hidden, b.step, b.memory)
+
+
+def test_step_time_compute_by_hand():
+    """6 N D over GPUs x peak x MFU (the 6ND rule): the reference job processes 8 replicas
+    x 16 micro-batches x 4,096 tokens = 524,288 tokens a step; Llama 3 70B on 256 H100
+    (989 TFLOP/s dense bf16) at MFU 0.5: 6 x 70e9 x 524,288 / (256 x 989e12 x 0.5) =
+    1.74 s. On DGX A100s (312 TFLOP/s) the same job takes 989 / 312 times as long."""
+    tokens = 8 * 16 * 4096
+    assert steptime.layout_traffic().tokens == tokens
+    s = steptime.step_time(mfu=0.5)
+    assert s.compute == pytest.approx(6 * 70e9 * tokens / (256 * 989e12 * 0.5))
+    a = steptime.step_time("dgx-a100", mfu=0.5)
+    assert a.compute == pytest.approx(s.compute * 989 / 312)
+    # tokens per step: dp x micro_batch x micro_batches x seq_len
+    assert steptime.layout_traffic(micro_batch=2, micro_batches=4, dp=2).tokens == \
+        2 * 2 * 4 * 4096
+
+
+def test_compute_time_defaults_and_validation():
+    # default H100 SXM at MFU 0.4 (test_compute_time_hand's 132.7 s)
+    assert steptime.compute_time(70e9, 1e6, 8) == pytest.approx(132.71, rel=1e-3)
+    with pytest.raises(ValueError, match="^tokens=0 "):
+        steptime.compute_time(70e9, 0, 8)
+    with pytest.raises(ValueError, match="^n_gpus=0 "):
+        steptime.compute_time(70e9, 1e6, 0)
+
+
+def test_degree_one_moves_nothing():
+    """tp = pp = dp = 1: one GPU, nothing on any rung, each phase says so."""
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-8b", 1, 1, 1)
+    assert lay.n_gpus == 1 and lay.nodes == 1
+    for p in lay.phases:
+        assert (p.rung, p.bytes, p.time_s) == ("none", 0.0, 0.0)
+        assert p.collective.startswith("none (") and f"{p.kind.lower()} = 1)" in p.collective
+    # 8 GPUs fill one DGX H100: one node, not two
+    assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 1).nodes == 1
+    with pytest.raises(ValueError, match="^kind='XP'"):
+        lay.phase("XP")
+
+
+def test_tp_all_reduce_count_and_groups_by_hand():
+    """4 all-reduces per layer per micro-batch (2 forward, 2 backward; Megatron-LM) over
+    the layers of one stage: Llama 3 70B has 80 layers, PP 4 leaves 20 per stage, 16
+    micro-batches: 4 x 20 x 16 = 1,280 all-reduces of one activation (4,096 x 8,192 x 2 B
+    = 67.1 MB), each over the TP group: 2 GPUs of a node for TP 2, two whole nodes for TP 16."""
+    act = 4096 * 8192 * 2
+    for tp, g, k in ((2, 2, 1), (8, 8, 1), (16, 8, 2)):
+        ph = steptime.layout_traffic("dgx-h100", "llama-3-70b", tp, 4, 1).phase("TP")
+        one = collectives.predict("all_reduce", act, "dgx-h100", g, k).time_s
+        assert ph.time_s == pytest.approx(1280 * one)
+        assert ph.collective == f"1280 all-reduces of {act:.3g} B"
+
+
+def test_pp_sends_by_hand_on_every_rung():
+    """2 sends (activation forward, gradient back) per micro-batch, 16 micro-batches = 32
+    sends of one activation, at the achieved rate of the link crossed:
+    * across nodes (TP 8 x PP 2 = 2 nodes): the NIC, 50 GB/s x the fitted NET_EFFICIENCY;
+    * inside a DGX H100 (TP 2 x PP 4 = 8 GPUs): NVLink 4 at NCCL's 18 x 20.6 GB/s =
+      370.8 GB/s (topo.h);
+    * inside the PCIe server of Chapter 8: PCIe 5.0 x16 at 51 GB/s, the host-to-device copy
+      measured on Azure ND H100 v5.
+    Latency per send: the calibrated hop latency of that link (NCCL's ring, Simple)."""
+    lat = specs.calibration.HOP_LATENCY
+    a70, a8 = 4096 * 8192 * 2, 4096 * 4096 * 2
+    net = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 2, 1).phase("PP")
+    assert net.rung == "Scale-out NIC"
+    assert net.time_s == pytest.approx(32 * (
+        a70 / (50e9 * specs.calibration.NET_EFFICIENCY.value)
+        + lat[("net", "ring", "Simple")].value))
+    assert net.collective == f"32 sends of {a70:.3g} B"
+    nvl = steptime.layout_traffic("dgx-h100", "llama-3-70b", 2, 4, 1).phase("PP")
+    assert nvl.rung == "NVLink"
+    assert nvl.time_s == pytest.approx(32 * (a70 / (18 * 20.6e9)
+                                             + lat[("nvlink", "ring", "Simple")].value))
+    pcie = steptime.layout_traffic("PCIe + 100 GbE", "llama-3-8b", 1, 8, 1).phase("PP")
+    assert pcie.rung == "PCIe"
+    assert pcie.time_s == pytest.approx(32 * (a8 / 51e9 + lat[("pcie", "ring", "Simple")].value))
+
+
+def test_dp_groups_and_rungs_by_hand():
+    """The DP all-reduce moves each GPU's gradient shard, 2 bytes x params / (tp x pp), over
+    its replicas, placed TP innermost, then PP, then DP (collectives.predict does the
+    timing; here: which GPUs and nodes it gets, and the rung):
+    * TP 2 x DP 2 (llama 3 8B): both replicas in one node, NVLink, 2 GPUs;
+    * TP 2 x PP 3 x DP 4: one replica (6 GPUs) per node, so 4 nodes of 1 GPU;
+    * TP 2 x DP 16: 4 replicas per node, 4 nodes of 4 GPUs;
+    * TP 2 x DP 128 = 256 GPUs = 32 nodes: one scalable unit, under the leaves;
+    * TP 8 x PP 2 x DP 32 = 512 GPUs = 64 nodes: two units, through the spine."""
+    def check(tp, pp, dp, g, k, rung, model="llama-3-8b"):
+        params = scaling.model(model).params
+        ph = steptime.layout_traffic("dgx-h100", model, tp, pp, dp).phase("DP")
+        shard = 2 * params / (tp * pp)
+        assert ph.time_s == pytest.approx(collectives.predict("all_reduce", shard, "dgx-h100",
+                                                              g, k).time_s)
+        assert ph.rung == rung
+        assert ph.collective == f"all-reduce of {shard:.3g} B over {dp} ranks"
+    check(2, 1, 2, 2, 1, "NVLink")
+    check(2, 3, 4, 1, 4, "Scale-out NIC")
+    check(2, 1, 16, 4, 4, "Scale-out NIC")
+    check(2, 1, 128, 4, 32, "Scale-out NIC")
+    check(8, 2, 32, 1, 32, "Spine", "llama-3-70b")
+    check(8, 4, 8, 1, 8, "Scale-out NIC", "llama-3-70b")
+
+
+def test_dp_uses_sharp_only_when_faster():
+    """in_network_reduction: the DP time is the faster of NCCL's default and SHARP, and
+    the phase says when SHARP was used; from 2 nodes on (SHARP needs the switches)."""
+    ib = steptime.make_system("h100-sxm", 8, "nvswitch", 8, 400.0, "InfiniBand")
+    shard = 2 * 70e9 / 8
+    for dp in (2, 4, 16):
+        ph = steptime.layout_traffic(ib, "llama-3-70b", 8, 1, dp,
+                                     in_network_reduction=True).phase("DP")
+        t = collectives.predict("all_reduce", shard, ib, 1, dp).time_s
+        ts = collectives.predict("all_reduce", shard, ib, 1, dp, "sharp").time_s
+        assert ph.time_s == pytest.approx(min(t, ts), rel=1e-12)
+        assert ph.collective.endswith(" (SHARP in the switches)") == (ts < t)
+    assert ts < t      # at 16 nodes SHARP wins (one pass through the NIC, not 2 (k-1)/k)
+
+
+def test_zero3_moves_one_and_a_half_times_the_dp_bytes_and_time():
+    """ZeRO paper, Section 7.2.2: stage 3 moves 3 Psi against an all-reduce's 2 Psi."""
+    z1 = steptime.layout_traffic(zero=1).phase("DP")
+    z3 = steptime.layout_traffic(zero=3).phase("DP")
+    assert z3.bytes == pytest.approx(1.5 * z1.bytes)
+    assert z3.time_s == pytest.approx(1.5 * z1.time_s)
+    assert z3.collective == z1.collective + " and weight all-gathers (ZeRO-3)"
+    assert steptime.layout_traffic(zero=2).phase("DP") == z1   # stages 0-2 move the same
+    assert steptime.layout_traffic(zero=0).phase("DP") == z1
+    # step_time passes its stage on
+    assert steptime.step_time(zero=3).dp == pytest.approx(1.5 * steptime.step_time().dp)
+
+
+def test_layout_bytes_with_two_sequences_per_micro_batch():
+    m = scaling.model("llama-3-70b")
+    lay = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 4, 8, 2048, 2, 8)
+    tr = scaling.parallelism_traffic(m.params, m.layers, m.hidden, 2048, 2, 8, tp=8, pp=4,
+                                     dp=8)
+    assert (lay.phase("TP").bytes, lay.phase("PP").bytes) == (tr.tp, tr.pp)
+    # by hand: TP 4 x 20 layers x 8 micro-batches x 2 (7/8) x (2 x 2,048 x 8,192 x 2 B)
+    assert tr.tp == pytest.approx(4 * 20 * 8 * 2 * 7 / 8 * 2 * 2048 * 8192 * 2)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: steptime.layout_traffic(pp=0), "^pp=0 is out of range: must be between 1 and "
+                                            "1000000"),
+    (lambda: steptime.layout_traffic(dp=0), "^dp=0 is out of range"),
+    (lambda: steptime.layout_traffic(pp=1_000_001), "^pp=1000001 is out of range"),
+    (lambda: steptime.layout_traffic(leaf_nodes=0), "^leaf_nodes=0 is out of range: must be "
+                                                    "between 1 and 100000"),
+    (lambda: steptime.layout_traffic(leaf_nodes=100_001), "^leaf_nodes=100001 is out of"),
+    (lambda: steptime.layout_traffic(zero=-1), "^zero=-1 is out of range: must be between 0 "
+                                               "and 3"),
+    (lambda: steptime.layout_traffic(zero=4), "^zero=4 is out of range"),
+    (lambda: steptime.step_time(overlap=-0.1), "^overlap=-0.1 is out of range"),
+    (lambda: steptime.make_system(gpus_per_node=0), "^gpus_per_node=0 is out of range: must "
+                                                    "be between 1 and 576"),
+    (lambda: steptime.make_system(gpus_per_node=577), "^gpus_per_node=577 is out of range"),
+    (lambda: steptime.make_system(nics_per_node=65), "^nics_per_node=65 is out of range: "
+                                                     "must be between 1 and 64"),
+    (lambda: steptime.make_system(nics_per_node=0), "^nics_per_node=0 is out of range: must "
+                                                    "be between 1 and 64"),
+    (lambda: steptime.make_system(nic_gbps=1600.5), "^nic_gbps=1600.5 is out of range: must "
+                                                    "be >= 10 and <= 1600"),
+    (lambda: steptime.make_system(name=5), r"^name=5 must be a string \(the id of the "
+                                           r"result\)"),
+    (lambda: steptime.tapered(5, 2.0), r"^sys_=5 must be a System \(interlib.specs.System\)"),
+    (lambda: steptime.scaling_efficiency(n_gpus=[0]), "^n_gpus=0 "),
+    (lambda: steptime.scaling_efficiency(pp=0), "^pp=0 is out of range"),
+    (lambda: steptime.scaling_efficiency(pp=1_000_001), "^pp=1000001 is out of range"),
+    (lambda: steptime.scaling_efficiency(tp=1_000_001), "^tp=1000001 is out of range"),
+    # 24 GPUs are not whole TP 8 x PP 2 replicas of 16 GPUs
+    (lambda: steptime.scaling_efficiency(n_gpus=[24], tp=8, pp=2),
+     r"^n_gpus=24 .*tp x pp = 16$"),
+])
+def test_bad_input_states_the_range(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_ranges_include_their_ends():
+    """The ends of each documented range are accepted: ZeRO 0, 1 GPU and 1..576 GPUs per
+    node, 1..64 NICs, 10..1600 Gb/s; scaling_efficiency on 1 GPU (tp = pp = 1)."""
+    assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 1, zero=0).n_gpus == 8
+    assert steptime.make_system(gpus_per_node=1, nics_per_node=1).gpus_per_node == 1
+    assert steptime.make_system(gpus_per_node=576, nics_per_node=64).gpus_per_node == 576
+    assert steptime.make_system(nic_gbps=10).nic.rate.value == pytest.approx(10e9 / 8)
+    assert steptime.make_system(nic_gbps=1600).nic.rate.value == pytest.approx(200e9)
+    e = steptime.scaling_efficiency(model="llama-3-8b", n_gpus=[1], tp=1)
+    assert 0 < e[0] <= 1
+
+
+def test_make_system_by_hand():
+    """The default what-if node is a DGX H100's design (8 H100 SXM on NVSwitch 3, 8 x 400
+    Gb/s InfiniBand), id "custom"; the title says GPUs, intra link, NICs and fabric; the NIC
+    rate is the reader's (derived), cited to the fabric's standard."""
+    s = steptime.make_system()
+    assert (s.name, s.gpus_per_node, s.intra, s.nvswitch_gen, s.nics_per_node) == \
+        ("custom", 8, "nvswitch", 3, 8)
+    assert s.nic.rate.value == pytest.approx(400 * u.Gbit_per_s) and s.fabric == "InfiniBand"
+    assert s.title.split(", ") == ["8 x H100 SXM", "NVSwitch", "8 x 400G InfiniBand"]
+    assert s.nic.rate.source is specs.sources.IB_ROADMAP
+    assert s.nic.rate.note.startswith("reader-chosen")
+    e = steptime.make_system("h100-sxm", 4, "pcie", 2, 100.0, "Ethernet", "mine")
+    assert (e.name, e.fabric, e.nvswitch_gen) == ("mine", "Ethernet", None)
+    assert e.title.split(", ") == ["4 x H100 SXM", "PCIe", "2 x 100G Ethernet"]
+    assert e.nic.rate.source is specs.sources.IEEE_8023
+
+
+def test_pcie_fabric_is_two_100gbe_nics():
+    """Chapter 8's commodity fabric: the same 8 H100 on PCIe with two 100 GbE NICs."""
+    s = steptime.fabric("PCIe + 100 GbE")
+    assert (s.name, s.gpus_per_node, s.intra, s.nics_per_node, s.fabric) == \
+        ("h100-pcie-100gbe", 8, "pcie", 2, "Ethernet")
+    assert s.nic.rate.value == pytest.approx(100 * u.Gbit_per_s)
+
+
+def test_tapered_divides_the_nic_rate_and_says_so():
+    s = steptime.fabric("NVLink + NDR InfiniBand")
+    assert steptime.tapered(s, 1.0) is s
+    for ov in (2.0, 7.0):
+        t = steptime.tapered(s, ov)
+        assert t.nic.rate.value == pytest.approx(s.nic.rate.value / ov)
+        assert t.nic.name == f"ConnectX-7 via {ov:g}:1 spine"
+        assert t.nic.rate.note.endswith("divided by the spine oversubscription")
+        assert t.nic.rate.source is s.nic.rate.source
+
+
+def test_step_time_memory_is_memory_per_gpu():
+    """StepTime.memory is memory_per_gpu of the same design (every argument passed)."""
+    args = ("dgx-h100", "llama-3-70b", 4, 2, 16, 2048, 2, 2)
+    st = steptime.step_time(*args[:7], zero=args[7])
+    assert st.memory == steptime.memory_per_gpu(*args)
+    # and each argument matters: by hand, optimizer 12 x 70e9 / (4 x 2) / 16 (ZeRO-2 shards
+    # it), activations 34 x 2,048 x 2 x 8,192 x 80 / 4
+    assert st.memory.optimizer == pytest.approx(12 * 70e9 / 8 / 16)
+    assert st.memory.gradients == pytest.approx(2 * 70e9 / 8 / 16)
+    assert st.memory.weights == pytest.approx(2 * 70e9 / 8)
+    assert st.memory.activations == pytest.approx(34 * 2048 * 2 * 8192 * 80 / 4)
+
+
+def test_memory_describe_leads_with_the_total_against_the_hbm():
+    from interlib import display
+    m = steptime.memory_per_gpu()
+    d = m.describe()
+    # H100 SXM: 80 GB of HBM3
+    assert d.startswith(f"{display.fmt_bytes(m.total)} of 80 GB HBM per GPU (weights ")
+    assert d.endswith("; ZeRO-1)")
+
+
+def test_scaling_efficiency_is_step_time_for_each_count():
+    """Weak scaling: each count is step_time with dp = n / (tp pp), every other setting
+    as in step_time (its defaults: DGX H100, 4,096 tokens, 1 sequence, 16 micro-batches,
+    no taper)."""
+    e = steptime.scaling_efficiency(n_gpus=[64, 512])
+    for n, x in zip((64, 512), e):
+        assert x == steptime.step_time(tp=8, pp=1, dp=n // 8).efficiency
+    # a DP group within its leaf switches does not see the spine's taper; at 32 nodes per
+    # leaf group, 1,024 GPUs (128 nodes) do
+    wide = steptime.scaling_efficiency(n_gpus=[1024], oversubscription=4, leaf_nodes=200)
+    flat = steptime.scaling_efficiency(n_gpus=[1024])
+    taper = steptime.scaling_efficiency(n_gpus=[1024], oversubscription=4)
+    assert wide[0] == flat[0] and taper[0] < flat[0]
+
+
+def test_breakdown_table_shows_no_sign_on_a_zero_part():
+    """Without PP and DP (8 GPUs, TP 8) their rows are 0 s, unsigned; only the overlap row
+    is subtracted."""
+    t = steptime.breakdown_table(steptime.step_time(tp=8, pp=1, dp=1))
+    rows = {r[0]: r for r in t.rows}
+    assert not rows["PP sends"][1].startswith("−")
+    assert not rows["DP gradient all-reduce"][1].startswith("−")

@@ -58,6 +58,12 @@ DERIVATIONS = {
     (lambda: worked.efficiency("fast"), "step="),
     (lambda: worked.dp_over_spine(8, 16, 128, 0.5), "oversubscription="),
     (lambda: worked.straggler_gpus(0.9, 0.05), "target="),
+    (lambda: worked.efficiency(__import__("interlib.capstone").capstone.design().step,
+                               baseline="h100"), "baseline="),
+    (lambda: worked.ring_sync(70e9, 2, 8, "NVLink 4", "dgx-h999"), "system="),
+    (lambda: worked.nvls_factors(8, "Hopper", 2**30), "size_bytes="),
+    (lambda: worked.nvls_factors(8, "Hopper", -1.0, "dgx-h100"), "size_bytes="),
+    (lambda: worked.nvls_factors(8, "Hopper", 2**30, "dgx-h999"), "system="),
 ])
 def test_bad_arguments_raise(call, match):
     with pytest.raises(ValueError, match=match):
@@ -99,6 +105,30 @@ def test_fat_tree_by_hand():
     # (NVIDIA DGX SuperPOD reference architecture; facts.md 1.7), 2,048 cables
     md = worked.fat_tree_sizing(1024, 64).markdown()
     assert "= **48**" in md and "**2,048**" in md
+
+
+def test_ch1_answers_quote_ratios_kept_by_the_derivations():
+    # Problem 1: the article divides the fp32 gradient, 70e9 x 4 B = 280 GB, by the H100's
+    # HBM3 bandwidth, 3.35 TB/s (NVIDIA datasheet): 83.6 ms. The model's ring over NVLink 4
+    # sends 2 x 7/8 x 140 GB = 245 GB at NCCL's 18 x 20.6 = 370.8 GB/s: about 0.661 s,
+    # so about 7.9 times as long.
+    d = worked.ring_sync(70 * units.billion, 2, 8, "NVLink 4", "dgx-h100")
+    assert d.v.article_time_s == pytest.approx(280e9 / 3.35e12)
+    assert d.v.model_time_s == pytest.approx(245 / 370.8, rel=0.01)
+    assert d.v.times_article == pytest.approx(d.v.model_time_s / d.v.article_time_s,
+                                              rel=1e-12)
+    assert 7.8 < d.v.times_article < 8.0
+    # the extra values change nothing the derivation shows, and need the system
+    assert d.markdown() == worked.ring_sync(70 * units.billion, 2, 8, "NVLink 4").markdown()
+    assert "times_article" not in worked.ring_sync(70e9, 2, 8).values
+    # Problem 3: 4 GiB on a DGX A100; busbw as a share of NVLink 3 per direction:
+    # 12 x 20 = 240 GB/s achieved (NCCL topo.h), 12 x 25 = 300 GB/s line (nccl-tests 149)
+    b = worked.algbw_busbw(4 * units.GiB, 8, "dgx-a100")
+    assert b.v.of_achieved == pytest.approx(b.v.busbw / 240e9, rel=1e-6)
+    assert b.v.of_line == pytest.approx(b.v.busbw / 300e9, rel=1e-6)
+    assert b.v.of_line / b.v.of_achieved == pytest.approx(20 / 25)
+    # a PCIe-only box has no NVLink path to compare with
+    assert "of_line" not in worked.algbw_busbw(4 * units.GiB, 8, "h100-pcie-only").values
 
 
 def test_ring_sync_by_hand():
@@ -275,6 +305,20 @@ def test_ch4_nvls_factors_by_hand():
     assert abs(f.v.expected - 480 / 370) < 0.05
 
 
+def test_ch4_nvls_speedups_the_answer_quotes():
+    # 1 GiB on a DGX H100 (the chapter's Problem 2). Ring: 1.75 x 1 GiB at NVLink 4's
+    # achieved 18 x 20.6 = 370.8 GB/s; NVLS: 9/8 x 1 GiB at 0.85 x 370.8 GB/s; the ratio is
+    # 14/9 x 0.85 = 1.322 before latencies, which a 1 GiB buffer barely feels. Measured:
+    # busbw 480 vs 370 GB/s (nccl-tests issue 212, maintainer).
+    f = worked.nvls_factors(8, "Hopper", 2**30, "dgx-h100")
+    assert f.v.model_speedup == pytest.approx(14 / 9 * 0.85, rel=0.02)
+    assert f.v.measured_speedup == pytest.approx(480 / 370)
+    # without a system there is nothing to compare with: no such values
+    assert {"model_speedup", "measured_speedup"}.isdisjoint(worked.nvls_factors(8).values)
+    # the extra values do not change what the derivation shows
+    assert f.markdown() == worked.nvls_factors(8, "Hopper").markdown()
+
+
 def test_ch5_hierarchical_by_hand():
     # 140 GB on 4 DGX H100 nodes of 8 GPUs. NVLink 4 achieved: 18 links x 20.6 GB/s =
     # 370.8 GB/s (NCCL topo.h); inside: 2 x 7/8 x 140 GB / 370.8 GB/s. Across: each GPU's
@@ -316,6 +360,12 @@ def test_ch7_dp_over_spine_by_hand():
     # the model adds protocol efficiency and latency: slower than the estimate, within 10 %
     for d in (flat, tapered):
         assert d.v.time_s < d.v.model_time_s < 1.1 * d.v.time_s
+    # the answer's "as long": the model's tapered time over its non-blocking time; the
+    # bandwidth term grows 7x, the latency term not at all, so a little under 7
+    assert flat.v.times_non_blocking == 1.0
+    assert tapered.v.times_non_blocking == pytest.approx(
+        tapered.v.model_time_s / flat.v.model_time_s, rel=1e-12)
+    assert 6.5 < tapered.v.times_non_blocking < 7
 
 
 def test_ch8_efficiency_by_hand():
@@ -336,6 +386,13 @@ def test_ch8_efficiency_by_hand():
     # the step shortens less than the compute, so the efficiency falls
     assert on_h100.v.step / on_b200.v.step < 2250 / 989
     assert on_b200.v.efficiency < on_h100.v.efficiency
+    # the answer quotes both speed-ups from the B200's derivation against the H100 step
+    h100 = capstone.design(gpu="h100-sxm", nodes=256).step
+    b200 = worked.efficiency(capstone.design(gpu="b200", nodes=256).step, baseline=h100)
+    assert b200.v.compute_speedup == pytest.approx(2250 / 989, rel=1e-6)
+    assert b200.v.speedup == pytest.approx(on_h100.v.step / on_b200.v.step, rel=1e-12)
+    assert 1 < b200.v.speedup < b200.v.compute_speedup
+    assert b200.markdown() == on_b200.markdown()
 
 
 def test_ch2_pcie_box_by_hand():
@@ -344,6 +401,13 @@ def test_ch2_pcie_box_by_hand():
     box = worked.pcie_box_allreduce(70 * units.billion, 2, 8)
     assert box.v.bytes == pytest.approx(245e9)
     assert box.v.time_s == pytest.approx(245 / 51, rel=1e-9)
+    # "the PCIe-only box takes N times as long" as a DGX H100 with NCCL's choice, NVLS:
+    # 140 GB x 9/8 at 0.85 x 370.8 GB/s = 0.4998 s (nccl-tests PR 239's accounting), against
+    # the box's ring, 4.80 s plus NCCL's protocol efficiency: about 9.6
+    nvls_by_hand = 140e9 * 9 / 8 / (0.85 * 370.8e9)
+    assert box.v.dgx_time_s == pytest.approx(nvls_by_hand, rel=0.01)
+    assert box.v.times_dgx == pytest.approx(box.v.model_time_s / box.v.dgx_time_s, rel=1e-12)
+    assert box.v.times_dgx == pytest.approx(245 / 51 / nvls_by_hand, rel=0.01)
 
 
 def test_ch4_dgx_bandwidths_by_hand():

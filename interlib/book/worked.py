@@ -114,12 +114,20 @@ _ONE_NODE_NAMES = {"nvls": "NVLS"}
 
 
 # ----------------------------------------------------------------------------- chapter 1
-def ring_sync(params, bytes_per_param, n_gpus, link="NVLink 4") -> Derivation:
-    """Ring all-reduce of a gradient over one link type (Chapter 1's alpha-beta model)."""
-    from .. import collectives, hierarchy, scaling
+def ring_sync(params, bytes_per_param, n_gpus, link="NVLink 4", system=None) -> Derivation:
+    """Ring all-reduce of a gradient over one link type (Chapter 1's alpha-beta model).
+
+    With a catalogue ``system`` it also keeps, for Chapter 1's comparison with the popular
+    article (Appendix B, claim a): the collective model's ring time on that system
+    (``model_time_s``), the article's method, the fp32 gradient divided by the GPU's HBM
+    bandwidth (``article_time_s``, :func:`interlib.scaling.naive_sync_time`), and how many
+    times as long the model's time is (``times_article``)."""
+    from .. import collectives, hierarchy, scaling, specs
 
     v.positive("params", params)
     n = v.integer("n_gpus", n_gpus, lo=2)
+    if system is not None:
+        v.choice("system", system, specs.SYSTEMS)
     r = hierarchy.link(link)
     S = params * bytes_per_param
     f = 2 * (n - 1) / n
@@ -140,6 +148,13 @@ def ring_sync(params, bytes_per_param, n_gpus, link="NVLink 4") -> Derivation:
            f"{D.fmt_time(t_bw)}")
     d.step(f"latency term: 2 × {n - 1} × {D.fmt_time(r.latency)} = {D.fmt_time(t_lat)}")
     d.step(f"t = {D.fmt_time(t_bw)} + {D.fmt_time(t_lat)} = **{D.fmt_time(t)}**")
+    if system is not None:
+        model = collectives.predict("all_reduce", scaling.gradient_bytes(params, bytes_per_param),
+                                    system, n, 1, "ring").time_s
+        article = scaling.naive_sync_time(params, specs.system(system).gpu.hbm_bandwidth.value)
+        d.value("model_time_s", model)
+        d.value("article_time_s", article)
+        d.value("times_article", model / article)
     d.check(f'scaling.ring_sync_time(params, {n}, "{link}", {bytes_per_param})', t,
             scaling.ring_sync_time(params, n, link, bytes_per_param), D.fmt_time)
     d.note(f"The wrong method of Appendix B divides 4-byte gradients by HBM bandwidth and "
@@ -177,11 +192,17 @@ def straggler_gpus(target, jitter) -> Derivation:
 
 
 def algbw_busbw(size_bytes, n_gpus, system="dgx-a100") -> Derivation:
-    """nccl-tests' algbw and busbw from the predicted time, and what to compare."""
+    """nccl-tests' algbw and busbw from the predicted time, and what to compare.
+
+    For a system whose GPUs talk over NVLink (through NVSwitch) it also keeps the model's
+    busbw as a share of the GPU's NVLink rate per direction: of NCCL's achieved rate (``of_achieved``) and of the
+    line rate (``of_line``)."""
     from .. import collectives, specs
 
     n = v.integer("n_gpus", n_gpus, lo=2)
     r = collectives.predict("all_reduce", size_bytes, system, n, 1)
+    sys_ = specs.system(system)
+    nvl = sys_.gpu.nvlink if sys_.intra == "nvswitch" else None
     algbw = size_bytes / r.time_s
     f = collectives.bus_factor("all_reduce", n)
     busbw = algbw * f
@@ -195,6 +216,11 @@ def algbw_busbw(size_bytes, n_gpus, system="dgx-a100") -> Derivation:
            f"**{D.fmt_rate(busbw)}**")
     d.step("compare busbw (the rate each GPU's links carried in a ring) with the per-GPU, "
            "per-direction link rate; algbw is smaller by the bus factor")
+    d.value("algbw", algbw)
+    d.value("busbw", busbw)
+    if nvl is not None:
+        d.value("of_achieved", r.busbw / nvl.per_gpu_effective)
+        d.value("of_line", r.busbw / nvl.per_gpu_per_direction)
     d.check(f'collectives.predict("all_reduce", size, "{system}", {n}, 1).busbw', busbw,
             r.busbw, D.fmt_rate)
     return d
@@ -243,7 +269,11 @@ def pcie_load(params, bytes_per_param, n_gpus, gpus_per_switch, gen="5.0") -> De
 
 
 def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
-    """Bandwidth estimate of a ring all-reduce on the PCIe-only box, against the model."""
+    """Bandwidth estimate of a ring all-reduce on the PCIe-only box, against the model.
+
+    Besides the estimate (``time_s``) it keeps the model's ring time on the box
+    (``model_time_s``), the model's time on a DGX H100 with NCCL's own choice
+    (``dgx_time_s``) and how many times as long the box takes (``times_dgx``)."""
     from .. import collectives, pcie
 
     n = v.integer("n_gpus", n_gpus, lo=2)
@@ -252,6 +282,7 @@ def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
     B = pcie.link_bandwidth("5.0", 16)
     est = f * S / B
     r = collectives.predict("all_reduce", S, "h100-pcie-only", n, 1, "ring")
+    dgx = collectives.predict("all_reduce", S, "dgx-h100", n, 1, "auto")
     d = Derivation("Ring all-reduce on the PCIe-only box, by hand")
     d.given(f"S = {D.fmt_bytes(S)} (bf16 gradient), n = {n} GPUs, each on its own PCIe 5.0 "
             f"x16 link at an achieved {D.fmt_rate(B)} per direction")
@@ -259,7 +290,8 @@ def pcie_box_allreduce(params, bytes_per_param, n_gpus) -> Derivation:
     d.step(f"bytes each GPU sends: {_g(f)} × {D.fmt_bytes(S)} = {D.fmt_bytes(f * S)}")
     d.step(f"t ≈ {D.fmt_bytes(f * S)} ÷ {D.fmt_rate(B)} = **{D.fmt_time(est)}**")
     for name, x in (("size", S), ("bus_factor", f), ("rate", B), ("bytes", f * S),
-                    ("time_s", est)):
+                    ("time_s", est), ("model_time_s", r.time_s),
+                    ("dgx_time_s", dgx.time_s), ("times_dgx", r.time_s / dgx.time_s)):
         d.value(name, x)
     d.check(f'collectives.predict("all_reduce", S, "h100-pcie-only", {n}, 1, "ring").time_s',
             est, r.time_s, D.fmt_time)
@@ -356,11 +388,24 @@ def dgx_bandwidths(system="dgx-h100") -> Derivation:
     return d
 
 
-def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
-    """Ring vs NVLS: the bytes ratio, the ideal ratio, and with NCCL's efficiency."""
-    from .. import nvswitch
+def nvls_factors(n_gpus, arch="Hopper", size_bytes=None, system=None) -> Derivation:
+    """Ring vs NVLS: the bytes ratio, the ideal ratio, and with NCCL's efficiency.
+
+    With ``system`` (a catalogue id) and ``size_bytes`` it also keeps the model's speed-up
+    for that buffer, ring time / NVLS time (``model_speedup``,
+    :func:`interlib.nvswitch.ring_vs_nvls`); with a ``system`` that has a published NVLS
+    measurement (``specs.inside_box.NVLS_MEASURED``), the measured busbw ratio
+    (``measured_speedup``)."""
+    from .. import nvswitch, specs
 
     n = v.integer("n_gpus", n_gpus, lo=2)
+    if system is not None:
+        v.choice("system", system, specs.SYSTEMS)
+    if size_bytes is not None:
+        v.positive("size_bytes", size_bytes)
+        if system is None:
+            raise ValueError(f"size_bytes={size_bytes!r} needs a system: the model's "
+                             "speed-up is for a buffer on a catalogue system")
     bytes_ratio = 2 * (n - 1) / n
     ideal = 2 * (n - 1) / (n + 1)
     eta = nvswitch.nvls_efficiency(arch)
@@ -381,6 +426,12 @@ def nvls_factors(n_gpus, arch="Hopper") -> Derivation:
     for name, x in (("bytes_ratio", bytes_ratio), ("ideal", ideal), ("efficiency", eta),
                     ("expected", r["expected"])):
         d.value(name, x)
+    if size_bytes is not None:
+        p = nvswitch.ring_vs_nvls(size_bytes, system, n)
+        d.value("model_speedup", p["ring"].time_s / p["nvls"].time_s)
+    measured = specs.inside_box.NVLS_MEASURED.get(system) if system is not None else None
+    if measured is not None:
+        d.value("measured_speedup", measured.nvls.value / measured.ring.value)
     d.check(f'nvswitch.nvls_speedup({n}, "{arch}")["ideal"]', ideal, r["ideal"],
             lambda x: f"{x:.4g}")
     return d
@@ -630,7 +681,8 @@ def tp_phase(tp, pp, dp, model="llama-3-70b", system="dgx-h100", seq_len=4096,
 def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
                   system="dgx-h100") -> Derivation:
     """The DP gradient all-reduce across a (tapered) spine: the bytes of a ring over the
-    DP group, at each GPU's share of the spine."""
+    DP group, at each GPU's share of the spine. It also keeps how many times as long the
+    model's time is as with a non-blocking spine (``times_non_blocking``, 1 at 1:1)."""
     from .. import collectives, hierarchy, scaling, steptime
 
     m = scaling.model(model)
@@ -645,6 +697,8 @@ def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
     est = sent / bw
     ph = steptime.layout_traffic(system, model, tp, pp, dp,
                                  oversubscription=oversubscription).phase("DP")
+    flat = steptime.layout_traffic(system, model, tp, pp, dp,
+                                   oversubscription=1.0).phase("DP")
     d = Derivation(f"DP all-reduce through a {_g(oversubscription)}:1 spine")
     d.given(f"{m.name}: {m.params / billion:g} billion parameters in bf16; TP = {tp}, "
             f"PP = {pp}, DP = {dp}; one NDR NIC per GPU, {D.fmt_rate(nic)} achieved per "
@@ -656,7 +710,8 @@ def dp_over_spine(tp, pp, dp, oversubscription, model="llama-3-405b",
     d.step(f"rate = {D.fmt_rate(nic)} ÷ {_g(oversubscription)} = {D.fmt_rate(bw)}")
     d.step(f"t ≈ {D.fmt_bytes(sent)} ÷ {D.fmt_rate(bw)} = **{D.fmt_time(est)}**")
     for name, x in (("shard", shard), ("bus_factor", f), ("bytes", sent), ("rate_nic", nic),
-                    ("rate", bw), ("time_s", est), ("model_time_s", ph.time_s)):
+                    ("rate", bw), ("time_s", est), ("model_time_s", ph.time_s),
+                    ("times_non_blocking", ph.time_s / flat.time_s)):
         d.value(name, x)
     d.check(f'steptime.layout_traffic("{system}", "{model}", {tp}, {pp}, {dp}, '
             f"oversubscription={_g(oversubscription)}).phase(\"DP\").bytes", sent,
@@ -731,14 +786,30 @@ def nvls_allreduce(params, bytes_per_param, n_gpus, system="dgx-h100") -> Deriva
     return d
 
 
-def efficiency(step) -> Derivation:
-    """Scaling efficiency from a step's parts (a :class:`interlib.steptime.StepTime`)."""
+def _step_parts(step) -> tuple:
+    """A step's parts in the order the derivation adds them."""
+    return (("compute", step.compute), ("pipeline bubble", step.bubble), ("TP", step.tp),
+            ("PP", step.pp), ("DP", step.dp))
+
+
+def _step_total(step) -> float:
+    """compute + bubble + TP + PP + DP - hidden, added as the derivation does."""
+    return sum(x for _, x in _step_parts(step)) - step.hidden
+
+
+def efficiency(step, baseline=None) -> Derivation:
+    """Scaling efficiency from a step's parts (a :class:`interlib.steptime.StepTime`).
+
+    With a ``baseline`` step (another ``StepTime``, e.g. the same job on the previous GPU)
+    it also keeps how many times faster this step is (``speedup``, baseline step / step)
+    and how many times faster its compute alone is (``compute_speedup``)."""
     from ..steptime import StepTime
 
     v.instance("step", step, StepTime, "an interlib.steptime.StepTime")
-    parts = (("compute", step.compute), ("pipeline bubble", step.bubble), ("TP", step.tp),
-             ("PP", step.pp), ("DP", step.dp))
-    total = sum(x for _, x in parts) - step.hidden
+    if baseline is not None:
+        v.instance("baseline", baseline, StepTime, "an interlib.steptime.StepTime")
+    parts = _step_parts(step)
+    total = _step_total(step)
     eff = step.compute / total
     d = Derivation("Step time and efficiency from the parts")
     d.given("; ".join(f"{n} {D.fmt_time(x)}" for n, x in parts)
@@ -750,6 +821,9 @@ def efficiency(step) -> Derivation:
            f"**{D.fmt_pct(eff)}**")
     for name, x in (*parts, ("hidden", step.hidden), ("step", total), ("efficiency", eff)):
         d.value(name.replace("pipeline ", ""), x)
+    if baseline is not None:
+        d.value("speedup", _step_total(baseline) / total)
+        d.value("compute_speedup", baseline.compute / step.compute)
     d.check("design.step.step", total, step.step, D.fmt_time)
     d.check("design.step.efficiency", eff, step.efficiency, D.fmt_pct)
     return d

@@ -98,17 +98,25 @@ def candidates(sys_, collective, algorithm, g, k, nvls=True):
     return pairs
 
 
-def resolve(system, gpus_per_node, nodes):
-    """(System, g, k) from predict-style arguments, validated."""
+def system_of(system) -> System:
+    """The :class:`~interlib.specs.System` a ``system`` argument names, checked: a
+    catalogue id (:data:`interlib.specs.SYSTEMS`, unknown ids get the nearest one
+    suggested) or a System itself (a node from :func:`interlib.specs.custom.node`
+    included). The one check behind :func:`resolve` (the collective model's ``predict``)
+    and :mod:`interlib.nccltests` (``compare``, ``diagnose``)."""
     if isinstance(system, str):
         from ..specs import SYSTEMS
 
-        sys_ = _system_lookup(v.choice("system", system, SYSTEMS))
-    else:
-        sys_ = system
-    if not isinstance(sys_, System):
-        raise ValueError(f"system={system!r} must be a catalogue id, a specs.System or a "
-                         "node from specs.custom.node()")
+        return _system_lookup(v.choice("system", system, SYSTEMS))
+    return v.instance("system", system, System,
+                      "a catalogue id (interlib.specs.SYSTEMS), a specs.System or a node "
+                      "from interlib.specs.custom.node()")
+
+
+def resolve(system, gpus_per_node, nodes):
+    """(System, g, k) from predict-style arguments, validated (the system by
+    :func:`system_of`)."""
+    sys_ = system_of(system)
     g = sys_.gpus_per_node if gpus_per_node is None else v.integer(
         "gpus_per_node", gpus_per_node, lo=1, hi=sys_.gpus_per_node)
     k = v.integer("nodes", nodes, lo=1, hi=100_000)

@@ -1,12 +1,15 @@
 """What a comparison returns: the verdict per regime, the published runs set beside it,
 the likely causes, and the whole :class:`Comparison`; and the checks shared by
-:mod:`.comparison` and :mod:`.causes` (the hardware compared against)."""
+:mod:`.comparison` and :mod:`.causes` (the hardware compared against: ``system_of`` is the
+collective model's own check, :func:`interlib.collective_model.choice.system_of`, so a
+bad ``system`` gets the same message from ``predict`` and from ``compare``)."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
 from .. import _validate as v
+from ..collective_model.choice import system_of  # noqa: F401  (re-exported, see above)
 from .logs import Run
 
 @dataclass(frozen=True)
@@ -157,17 +160,6 @@ class Comparison:
         out += [f"- {p.series}: {p.gpus_per_node * p.nodes} x {p.gpu}, {p.fabric}; {p.source}"
                 for p in self.published]
         return "\n".join(out)
-
-
-def system_of(system):
-    """A catalogue id or a System (custom nodes included), checked."""
-    from ..specs import SYSTEMS, System, system as lookup
-
-    if isinstance(system, str):
-        return lookup(v.choice("system", system, SYSTEMS))
-    return v.instance("system", system, System,
-                      "a catalogue id (interlib.specs.SYSTEMS) or a node from "
-                      "interlib.specs.custom.node()")
 
 
 def fabric_of(sys_) -> str:

@@ -211,13 +211,21 @@ class NIC:
                              "ethernet_port_rate")
 
     @property
-    def ethernet_port(self) -> float:
-        """One Ethernet port's data rate, bytes/s per direction (``rate`` for a NIC with
-        one Ethernet port at its full rate). Raises ValueError if the NIC has no Ethernet."""
+    def ethernet_port_spec(self) -> Spec:
+        """One Ethernet port's data rate as its catalogue :class:`Spec` (value in bytes/s
+        per direction, kind, source): ``ethernet_port_rate``, or ``rate`` for a NIC with
+        one Ethernet port at its full rate. Raises ValueError if the NIC has no Ethernet."""
         if "Ethernet" not in self.fabric:
             raise ValueError(f"fabric={self.fabric!r}: {self.name} does not speak Ethernet")
         sp = self.ethernet_port_rate
-        return (sp if sp is not None else self.rate).value
+        return sp if sp is not None else self.rate
+
+    @property
+    def ethernet_port(self) -> float:
+        """One Ethernet port's data rate, bytes/s per direction (``rate`` for a NIC with
+        one Ethernet port at its full rate; :attr:`ethernet_port_spec`'s value). Raises
+        ValueError if the NIC has no Ethernet."""
+        return self.ethernet_port_spec.value
 
     @property
     def ethernet_rate(self) -> float:

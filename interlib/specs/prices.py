@@ -17,7 +17,14 @@ modules), date and supply; get a quote before buying anything.
 
 What the sheet does **not** price, because no citable figure was found (see
 :data:`NOT_PRICED`): the NICs (ConnectX-7 or any 400G adapter), passive copper (DAC) and
-active copper (ACC) cables. The capstone's costing lists them as "not priced".
+active copper (ACC) cables. The capstone's costing lists them as "not priced". A second
+search on 2026-11-26 (resellers' pages: FS.com, NADDOD, router-switch, network-switch.com,
+Ascent Optics, Vitex; cluster bills of materials and cost analyses; NVIDIA's LinkX and
+ConnectX-7 documents, which give no prices) found no page that states a dollar figure for
+an identifiable NIC or copper cable at a known rate. Two near misses are left out on
+purpose: Infrastructure Economics' "10x ConnectX-7 (400G) per node ... @ $12k avg" does not
+say whether the $12k is per NIC or per node, and Yobitel's BlueField-3 "street price" is
+for a DPU, not the ConnectX-7 adapter the capstone's nodes carry.
 
 A stated total over many units (a bill of materials for 48 switches) is stored as
 stated, with its unit count; the per-unit figure is derived by code
@@ -46,11 +53,29 @@ ITEMS = {
 }
 """The item classes the sheet prices, and what one unit of each is."""
 
+LINKX_COPPER = Source(
+    "NVIDIA LinkX user guide, 400Gb/s 100G-PAM4 cables: Copper DAC and LACC Cables Overview",
+    "https://docs.nvidia.com/networking/display/400g100gpam4ovpub/"
+    "copper-dac-and-lacc-cables-overview",
+    "DAC copper cables are mainly used for inside system racks linking compute servers to "
+    "storage subsystems within the 3-meter maximum length. LACC cables are used to extend "
+    "the low-cost, low-power, and low latency of copper cables from 3- to 5-meters which can "
+    "span several racks.")
+COPPER_REACH_M = {"DAC": 3, "LACC": 5}
+"""The longest copper link at 400G/800G (100G-PAM4 lanes), metres, as NVIDIA's LinkX guide
+states it (``LINKX_COPPER``): passive DAC inside a rack, LACC across a few racks."""
+
 NOT_PRICED = {
-    "NIC": "no citable price found for a 400G ConnectX-7 (or any 400G) adapter: the pages "
-           "found give either no price or a figure that does not say what it covers",
-    "copper cable": "no citable price found for 400G/800G passive (DAC) or active (ACC) "
-                    "copper cables",
+    "NIC": "no citable price found (searched 2026-11-26) for a 400G ConnectX-7 or any 400G "
+           "adapter: the pages found give no price, or a figure that does not say whether "
+           "it is per NIC or per node",
+    "copper cable": "no citable price found (searched 2026-11-26) for 400G/800G passive "
+                    "(DAC) or active (ACC) copper cables. Copper would replace two optics "
+                    f"and a fibre on links up to {COPPER_REACH_M['DAC']} m (passive DAC) "
+                    f"or {COPPER_REACH_M['LACC']} m (linear active copper, LACC; NVIDIA "
+                    "LinkX): a leaf in its servers' rack, or switch-to-switch links in "
+                    "neighbouring racks. The capstone takes every link as optical, so it "
+                    "counts none",
 }
 """Item classes left out of the sheet, and why (the capstone lists them as not priced)."""
 

@@ -302,9 +302,25 @@ INTEL_FEC_AN846 = Source(
 
 
 
+OWN_SOURCE_MODULES = ("layouts", "prices")
+"""The catalogue modules that define Sources beside their own figures instead of here: the
+wiring facts of the drawn diagrams (:mod:`.layouts`) and the price sheet (:mod:`.prices`).
+:func:`all_sources` lists theirs too, so the References page names every one."""
+
+
 def all_sources() -> list[Source]:
-    """Every Source defined in this module, in definition order."""
-    return [obj for obj in globals().values() if isinstance(obj, Source)]
+    """Every Source of the catalogue: those defined in this module, in definition order, then
+    those :data:`OWN_SOURCE_MODULES` define (each once)."""
+    from importlib import import_module
+
+    spaces = [globals()] + [vars(import_module(f"{__package__}.{name}"))
+                            for name in OWN_SOURCE_MODULES]
+    found: dict[int, Source] = {}
+    for space in spaces:
+        for obj in space.values():
+            if isinstance(obj, Source):
+                found.setdefault(id(obj), obj)
+    return list(found.values())
 
 
 def sources_table():
@@ -315,7 +331,9 @@ def sources_table():
                  [[s.title, s.url, s.says] for s in all_sources()],
                  "Every hardware figure in interlib.specs cites one of these; each figure "
                  "also records whether it is a vendor peak, a measurement, a derivation, an "
-                 "NCCL model constant or a calibrated constant.")
+                 "NCCL model constant or a calibrated constant. The price sheet "
+                 "(interlib.specs.prices) cites its published prices here too, each with "
+                 "the date it was read.")
 QUANTUM2 = Source(
     "NVIDIA LinkX documentation (MMA4Z00-NS twin-port OSFP) on Quantum-2 switches",
     "https://docs.nvidia.com/networking/display/mma4z00ns400",

@@ -8,6 +8,7 @@ these names.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -541,8 +542,6 @@ class LiveFigure:
 def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int, narrow: bool = False):
     """``demo.func(**kw)`` drawn once and closed: ``(png, alt, bbox)`` (``bbox=None``:
     measured on this figure; ``narrow``: laid out for a phone, :func:`narrow_figure`)."""
-    import matplotlib.pyplot as plt
-
     fig = demo.func(**kw)
     try:
         if narrow:
@@ -550,7 +549,11 @@ def _new_frame(demo: Demo, kw: dict, bbox, compress_level: int, narrow: bool = F
         bbox = bbox or figure_bbox(fig)
         return figure_png(fig, bbox, compress_level), figure_alt(fig, demo.name, kw), bbox
     finally:
-        plt.close(fig)  # harmless for a pyplot-free Figure; frees one made with pyplot
+        # A figure made with pyplot is freed there; the book's figures are pyplot-free, and
+        # pyplot is not imported for them (the live site's worker never loads it).
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None:
+            plt.close(fig)
 
 
 class DemoFrames:

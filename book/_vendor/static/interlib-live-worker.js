@@ -4,11 +4,23 @@
 // numpy and matplotlib, then the book's own interlib wheel, and answers frame requests with
 // interlib.widgets.live.frame (the same figure code JupyterLab's demos use).
 //
+// It runs as a shared worker (one Python for every page of the book open in the browser,
+// and for the next page after a link: interlib-live.js asks the browser to keep it a while
+// after its last page closes) or, where there is none, as a page's own worker: the same
+// messages either way, a shared worker's on each page's port.
+//
 // Messages in:  {type: "init", pyodide: URL of _static/pyodide/, wheel: URL, total: bytes}
 //               {type: "frame", id, demo, params: JSON text}
-// Messages out: {type: "progress", stage, text, pct}  {type: "ready", versions}
+// Messages out: {type: "progress", stage, text, pct}  {type: "ready", versions, timings,
+//               reused: true when Python was already running for an earlier page}
 //               {type: "failed", error}  {type: "frame", id, result: JSON text from frame()}
 "use strict";
+
+const SHARED = typeof SharedWorkerGlobalScope !== "undefined" &&
+  self instanceof SharedWorkerGlobalScope;
+const listeners = new Set();  // where progress, ready and failure go: the pages waiting
+let starting = null;          // the one start of Python: a promise of its "ready" message
+function tell(m) { for (const p of listeners) p.postMessage(m); }
 
 let frameFn = null;
 let doneBytes = 0;
@@ -19,7 +31,7 @@ const seen = new Set();
 function progress(stage, text, pct) {
   if (pct !== undefined) floorPct = Math.max(floorPct, pct);
   const measured = totalBytes ? Math.round((100 * doneBytes) / totalBytes) : 0;
-  self.postMessage({type: "progress", stage, text, pct: Math.min(99, Math.max(floorPct, measured))});
+  tell({type: "progress", stage, text, pct: Math.min(99, Math.max(floorPct, measured))});
 }
 
 let stageText = ["runtime", "Loading the Python runtime"];
@@ -49,6 +61,23 @@ async function init(m) {
   totalBytes = m.total || 0;
   watchDownloads();
   progress("runtime", "Loading the Python runtime", 1);
+  // Fetched while the runtime compiles and starts (each is needed only after it):
+  // matplotlib's font cache, made by tools/vendor_pyodide.py with this very Pyodide (without
+  // it, importing matplotlib first reads every bundled font) ...
+  const fontlistText = fetch(m.pyodide + "matplotlib-fontlist.json")
+    .then((r) => (r.ok ? r.text() : null))
+    .catch(() => null);  // then matplotlib builds its own cache (slower, same result)
+  // ... the bytecode of the modules that importing them loads (the wheels hold sources
+  // only; compiling them is much of the import time) ...
+  const pycache = fetch(m.pyodide + "site-packages-pycache.zip")
+    .then((r) => (r.ok ? r.arrayBuffer() : null))
+    .catch(() => null);  // then Python compiles the sources (slower, same result)
+  // ... and the book's own wheel.
+  const wheelBytes = fetch(m.wheel).then((r) => {
+    if (!r.ok) throw new Error(`${m.wheel} answered HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  wheelBytes.catch(() => {});  // reported where it is awaited
   importScripts(m.pyodide + "pyodide.js");
   // Pyodide 0.27 only warns when pyodide.asm.wasm cannot be fetched or instantiated (a
   // missing file, out of memory) and its loadPyodide() then never settles: turn that
@@ -76,16 +105,6 @@ async function init(m) {
   lap("runtime");
   stageText = ["packages", "Loading numpy and matplotlib"];
   progress("packages", stageText[1], Math.round(100 * (m.share ? m.share.runtime : 0.5)));
-  // While the packages load: matplotlib's font cache, made by tools/vendor_pyodide.py with
-  // this very Pyodide (without it, importing matplotlib first reads every bundled font).
-  const fontlistText = fetch(m.pyodide + "matplotlib-fontlist.json")
-    .then((r) => (r.ok ? r.text() : null))
-    .catch(() => null);  // then matplotlib builds its own cache (slower, same result)
-  // ... and the bytecode of the modules that importing them loads (the wheels hold sources
-  // only; compiling them is much of the import time).
-  const pycache = fetch(m.pyodide + "site-packages-pycache.zip")
-    .then((r) => (r.ok ? r.arrayBuffer() : null))
-    .catch(() => null);  // then Python compiles the sources (slower, same result)
   const errors = [];
   await pyodide.loadPackage(["numpy", "matplotlib"], {
     messageCallback: () => {},
@@ -100,9 +119,7 @@ async function init(m) {
   lap("packages");
   stageText = ["interlib", "Loading interlib"];
   progress("interlib", stageText[1], Math.round(100 * (m.share ? m.share.packages : 0.97)));
-  const resp = await fetch(m.wheel);
-  if (!resp.ok) throw new Error(`${m.wheel} answered HTTP ${resp.status}`);
-  const wheel = await resp.arrayBuffer();
+  const wheel = await wheelBytes;
   lap("wheel");
   stageText = ["import", "Starting interlib, numpy and matplotlib"];
   progress("import", stageText[1], 99);
@@ -119,7 +136,10 @@ async function init(m) {
     "os.environ['MPLCONFIGDIR'] = '/tmp/mplconfig'\n" +
     "os.environ['MPLBACKEND'] = 'Agg'\n" +
     "importlib.invalidate_caches()\n" +
-    "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot\n");
+    // The figure and the Agg canvas only: interlib's figures are pyplot-free (pyplot
+    // would add its own import time for nothing).
+    "import matplotlib\nmatplotlib.use('Agg')\n" +
+    "import matplotlib.figure, matplotlib.backends.backend_agg\n");
   lap("matplotlib");
   pyodide.runPython("from interlib.widgets import live as _interlib_live\n");
   const live = pyodide.pyimport("interlib.widgets.live");
@@ -127,16 +147,22 @@ async function init(m) {
   const versions = JSON.parse(live.versions());
   lap("import");
   if (watcher) watcher.disconnect();
-  self.postMessage({type: "ready", versions, timings});
+  return {type: "ready", versions, timings};
 }
 
-self.onmessage = async (event) => {
-  const m = event.data || {};
+async function handle(port, m) {
   if (m.type === "init") {
+    listeners.add(port);
+    const first = starting === null;
+    if (first) starting = init(m);
     try {
-      await init(m);
+      const ready = await starting;
+      listeners.delete(port);
+      port.postMessage({...ready, reused: !first});
     } catch (err) {
-      self.postMessage({type: "failed", error: String((err && err.message) || err)});
+      tell({type: "failed", error: String((err && err.message) || err)});
+      listeners.clear();
+      if (SHARED) self.close();  // the next page starts a fresh Python
     }
   } else if (m.type === "frame") {
     let result;
@@ -146,6 +172,16 @@ self.onmessage = async (event) => {
     } catch (err) {
       result = JSON.stringify({ok: false, error: String((err && err.message) || err)});
     }
-    self.postMessage({type: "frame", id: m.id, result});
+    port.postMessage({type: "frame", id: m.id, result});
   }
-};
+}
+
+if (SHARED) {
+  self.onconnect = (event) => {
+    const port = event.ports[0];
+    port.onmessage = (e) => handle(port, e.data || {});
+    port.start();
+  };
+} else {
+  self.onmessage = (event) => handle(self, event.data || {});
+}

@@ -301,24 +301,56 @@
     start(true);
   }
 
+  // One Python for every page of the book open in this browser, and for the next page
+  // after following a link: a shared worker (named by interlib's wheel, so a rebuilt book
+  // never talks to an older Python) that the browser keeps for a while after its last page
+  // closes (extendedLifetime, where supported: Chromium). Where there is no SharedWorker
+  // (Chrome on Android, for one), or it cannot start, a worker of this page's own. Both
+  // are driven through the same four members: postMessage, onmessage, onerror, terminate.
+  function openWorker(url, version) {
+    if (typeof SharedWorker === "function") {
+      try {
+        const shared = new SharedWorker(url, {name: "interlib-live-" + version,
+                                              extendedLifetime: true});
+        const port = shared.port;
+        const ch = {
+          shared: true,
+          postMessage: (m) => port.postMessage(m),
+          terminate: () => port.close(),
+          set onmessage(f) { port.onmessage = f; },
+          set onmessageerror(f) { port.onmessageerror = f; },
+          set onerror(f) { shared.onerror = f; },
+        };
+        port.start();
+        return ch;
+      } catch (err) {
+        // a dedicated worker below
+      }
+    }
+    const w = new Worker(url);
+    w.shared = false;
+    return w;
+  }
+
   function launch(manifest) {
     const b = manifest.bytes || {};
     const total = (b.runtime || 0) + (b.packages || 0) + (b.interlib || 0);
     const mb = (n) => (n / 1e6).toFixed(1) + " MB";
+    const version = String(manifest.wheel_sha256 || "").slice(0, 12);
     try {
-      worker = new Worker(new URL("interlib-live-worker.js", STATIC));
+      worker = openWorker(new URL("interlib-live-worker.js", STATIC), version);
     } catch (err) {
       fail("the Python worker could not start (" + err.message + ")");
       return;
     }
     worker.onerror = (e) => {
-      e.preventDefault();
-      fail("the Python worker stopped (" + (e.message || "script error") + ")");
+      if (e && e.preventDefault) e.preventDefault();
+      fail("the Python worker stopped (" + ((e && e.message) || "script error") + ")");
     };
     worker.onmessageerror = () => fail("the Python worker sent an unreadable message");
     worker.onmessage = (e) => onMessage(e.data, total, mb);
     const wheel = new URL(manifest.wheel, STATIC);
-    wheel.search = "v=" + String(manifest.wheel_sha256 || "").slice(0, 12);
+    wheel.search = "v=" + version;
     worker.postMessage({
       type: "init",
       pyodide: new URL("pyodide/", STATIC).href,
@@ -327,7 +359,7 @@
       share: total ? {runtime: b.runtime / total, packages: (b.runtime + b.packages) / total}
                    : null,
     });
-    loading("Loading Python in your browser (" + mb(total) + ", once per page)…");
+    loading("Loading Python in your browser (" + mb(total) + ", downloaded once; the book's other pages use the same Python)…");
   }
 
   function onMessage(m, total, mb) {
@@ -336,7 +368,7 @@
       if (phase !== "loading") return;  // a late report from the worker's download watcher
       // The status line (a polite live region) changes once per stage; the percentage goes
       // to a <progress> bar beside it, so screen readers are not told every step.
-      loading(m.text + " (" + mb(total) + " in all, once per page)…", m.pct);
+      loading(m.text + " (" + mb(total) + " in all, downloaded once)…", m.pct);
     } else if (m.type === "failed") {
       fail(m.error);
     } else if (m.type === "ready") {
@@ -358,6 +390,7 @@
       progressBar(d, null);
       d.dataset.live = "ready";
       d.dataset.liveTimings = JSON.stringify(m.timings || {});
+      d.dataset.liveShared = m.reused ? "reused" : (worker && worker.shared ? "new" : "own");
       status(d, "Live: the figure and numbers follow the controls, computed in your " +
                 "browser by interlib (Python " + m.versions.python + ", numpy " +
                 m.versions.numpy + ", matplotlib " + m.versions.matplotlib + ").");
