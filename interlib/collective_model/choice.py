@@ -44,6 +44,8 @@ def supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> 
             return "SHARP reduces in the network switches: it needs nodes >= 2"
     if algorithm in ("tree", "hierarchical") and collective != "all_reduce":
         return f"{algorithm!r} is modelled for all_reduce only (NCCL uses ring for the rest)"
+    if algorithm == "tree" and k == 1 and g <= 2:
+        return "'tree' is not modelled for 2 GPUs or fewer in one node (use 'ring')"
     if algorithm == "rhd" and collective not in ("all_reduce", "all_gather", "reduce_scatter"):
         return "'rhd' is defined for all_reduce, all_gather and reduce_scatter"
     if algorithm == "direct" and collective != "all_to_all":
