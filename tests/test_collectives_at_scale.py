@@ -127,6 +127,17 @@ def test_nvls_asked_for_across_nodes_is_timed_and_labelled_as_nvls_tree():
         assert est.algorithm == "nvls_tree"
 
 
+def test_nvls_on_one_gpu_per_node_is_refused_with_a_message():
+    # NCCL's ncclNvlsInit (nvls.cc) leaves NVLS off with gpuCount <= 2 (v2.18-v2.28.3) or
+    # < 2 (from v2.28.7): with one GPU per node never, whatever NCCL_ALGO asks for.
+    for alg, k in (("nvls", 1), ("nvls_tree", 4), ("nvls", 4)):
+        with pytest.raises(ValueError, match=f"^algorithm='{alg}' is not available: "
+                                             "NVLS(Tree)? needs 2 or more GPUs per node"):
+            co.predict("all_reduce", GiB, "dgx-h100", 1, k, alg)
+    # two GPUs per node may be forced (v2.28.7 allows it; 'auto' needs 3, NVLS_MIN_GPUS)
+    assert co.predict("all_reduce", GiB, "dgx-h100", 2, 4, "nvls_tree").algorithm == "nvls_tree"
+
+
 def test_nvls_tree_on_one_node_is_refused_with_a_message():
     with pytest.raises(ValueError, match="algorithm='nvls_tree' is not available: NVLSTree"):
         co.predict("all_reduce", GiB, "dgx-h100", 8, 1, "nvls_tree")
