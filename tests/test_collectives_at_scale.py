@@ -7,6 +7,7 @@ measurements (cited) or from derivations shown here, never from the model's own 
 
 import ast
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -126,6 +127,17 @@ def test_nvls_asked_for_across_nodes_is_timed_and_labelled_as_nvls_tree():
         assert est.algorithm == "nvls_tree"
 
 
+def test_nvls_on_one_gpu_per_node_is_refused_with_a_message():
+    # NCCL's ncclNvlsInit (nvls.cc) leaves NVLS off with gpuCount <= 2 (v2.18-v2.28.3) or
+    # < 2 (from v2.28.7): with one GPU per node never, whatever NCCL_ALGO asks for.
+    for alg, k in (("nvls", 1), ("nvls_tree", 4), ("nvls", 4)):
+        with pytest.raises(ValueError, match=f"^algorithm='{alg}' is not available: "
+                                             "NVLS(Tree)? needs 2 or more GPUs per node"):
+            co.predict("all_reduce", GiB, "dgx-h100", 1, k, alg)
+    # two GPUs per node may be forced (v2.28.7 allows it; 'auto' needs 3, NVLS_MIN_GPUS)
+    assert co.predict("all_reduce", GiB, "dgx-h100", 2, 4, "nvls_tree").algorithm == "nvls_tree"
+
+
 def test_nvls_tree_on_one_node_is_refused_with_a_message():
     with pytest.raises(ValueError, match="algorithm='nvls_tree' is not available: NVLSTree"):
         co.predict("all_reduce", GiB, "dgx-h100", 8, 1, "nvls_tree")
@@ -133,6 +145,142 @@ def test_nvls_tree_on_one_node_is_refused_with_a_message():
         co.predict("all_reduce", GiB, "dgx-h100", 8, 2, "nvls_tree", nvls=False)
     with pytest.raises(ValueError, match="NVSwitch"):
         co.predict("all_reduce", GiB, "dgx-a100", 8, 2, "nvls_tree")
+
+
+# Which algorithm each collective may use, and why not (collective_model.choice): the
+# model's own scope, stated in predict's docstring and NCCL's rules (tuning.cc, nvls.cc).
+_WHY = {
+    "tree": "'tree' is modelled for all_reduce only (NCCL uses ring for the rest)",
+    "hierarchical": "'hierarchical' is modelled for all_reduce only (NCCL uses ring for "
+                    "the rest)",
+    "rhd": "'rhd' is defined for all_reduce, all_gather and reduce_scatter",
+    "direct": "'direct' (pairwise exchange) is the all_to_all algorithm",
+    "a2a": "all_to_all uses algorithm 'direct' (or 'auto')",
+    "sharp_coll": "SHARP in-network reduction is modelled for all_reduce only",
+    "sharp_one": "SHARP reduces in the network switches: it needs nodes >= 2",
+    "nvls_coll": "NVLS (NVLink SHARP) is modelled for all_reduce only",
+    "nvls_tree_coll": "NVLSTree (NVLink SHARP) is modelled for all_reduce only",
+    "nvls_tree_one": "NVLSTree joins NVLS domains across nodes and NCCL disables it on a "
+                     "single node (tuning.cc): use 'nvls' within a node",
+    "tree_two": "'tree' is not modelled for 2 GPUs or fewer in one node (use 'ring')",
+}
+
+
+def _expected(coll, alg, k):
+    """The reason ``alg`` cannot run ``coll`` on k DGX H100 nodes (None: it can), by the
+    rules above, written out case by case."""
+    if coll == "all_to_all":
+        return None if alg == "direct" else \
+            {"tree": _WHY["tree"], "hierarchical": _WHY["hierarchical"], "rhd": _WHY["rhd"],
+             "sharp": _WHY["sharp_coll"], "nvls": _WHY["nvls_coll"],
+             "nvls_tree": _WHY["nvls_tree_coll"]}.get(alg, _WHY["a2a"])
+    if alg == "direct":
+        return _WHY["direct"]
+    if alg in ("nvls", "nvls_tree") and coll != "all_reduce":
+        return _WHY[alg + "_coll"]
+    if alg == "sharp" and coll != "all_reduce":
+        return _WHY["sharp_coll"]
+    if alg in ("tree", "hierarchical") and coll != "all_reduce":
+        return _WHY[alg]
+    if alg == "rhd" and coll not in ("all_reduce", "all_gather", "reduce_scatter"):
+        return _WHY["rhd"]
+    if k == 1 and alg == "nvls_tree":
+        return _WHY["nvls_tree_one"]
+    if k == 1 and alg == "sharp":
+        return _WHY["sharp_one"]
+    return None
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_which_algorithm_may_run_which_collective_and_the_reason_if_not(k):
+    """Every named algorithm with every collective on k DGX H100 nodes: it runs, under its
+    own name (an 'nvls' across nodes is NVLSTree), with Simple for the algorithms that have
+    one protocol (NVLS, NVLSTree, SHARP and the book's rhd, hierarchical and direct: no LL
+    or LL128 kernels), or it is refused with its reason."""
+    named = [a for a in co.ALGORITHMS if a not in ("auto", "fastest")]
+    for coll in co.COLLECTIVES:
+        for alg in named:
+            why = _expected(coll, alg, k)
+            if why is None:
+                r = co.predict(coll, [4 * KiB, 1 * GiB], "dgx-h100", 8, k, alg)
+                label = "nvls_tree" if alg == "nvls" and k > 1 else alg
+                assert set(r.algorithm) == {label}, (coll, alg)
+                if alg not in ("ring", "tree"):
+                    assert set(r.protocol) == {"Simple"}, (coll, alg)
+            else:
+                with pytest.raises(ValueError) as e:
+                    co.predict(coll, GiB, "dgx-h100", 8, k, alg)
+                assert str(e.value) == f"algorithm={alg!r} is not available: {why}", (coll, alg)
+    # auto: all-to-all is the pairwise exchange, the other non-all-reduce collectives a ring
+    assert set(co.predict("all_to_all", [4 * KiB, GiB], "dgx-h100", 8, k).algorithm) == {"direct"}
+    assert set(co.predict("all_gather", [4 * KiB, GiB], "dgx-h100", 8, k).algorithm) == {"ring"}
+
+
+def test_no_nvls_without_nvswitch_3_and_no_tree_on_two_gpus_of_one_node():
+    """NVLS needs NVSwitch 3 or later (in-switch reduction): an A100 node and a PCIe node of
+    H100s refuse it. A tree of 2 GPUs in one node is not modelled: forced, it is refused;
+    auto never picks it there, while 1 GPU on each of 2 nodes and 3 GPUs in one node may."""
+    for node in ("dgx-a100", "h100-pcie-only", custom.node("h100-sxm", 4, intra="pcie")):
+        name = node if isinstance(node, str) else node.name
+        with pytest.raises(ValueError, match="has no NVSwitch with in-switch reduction"):
+            co.predict("all_reduce", GiB, node, 4, 1, "nvls")
+        with pytest.raises(ValueError, match="has no NVSwitch"):
+            co.nvls_rate(node)
+        assert "nvls" not in set(co.predict("all_reduce", [4 * KiB, GiB], node, 4, 1).algorithm), name
+    sizes = 2.0 ** np.arange(10, 34)
+    for g in (1, 2):
+        with pytest.raises(ValueError) as e:
+            co.predict("all_reduce", GiB, "dgx-h100", g, 1, "tree")
+        assert str(e.value) == "algorithm='tree' is not available: " + _WHY["tree_two"]
+        # (on the PCIe node, a 2-GPU tree would otherwise time faster at 8-64 KiB)
+        for node in ("dgx-h100", "h100-pcie-only"):
+            for alg in ("fastest", "auto"):
+                got = set(co.predict("all_reduce", sizes, node, g, 1, alg).algorithm)
+                assert "tree" not in got, (node, g, alg)
+    assert co.predict("all_reduce", GiB, "dgx-h100", 1, 2, "tree").algorithm == "tree"
+    assert co.predict("all_reduce", GiB, "dgx-h100", 3, 1, "tree").algorithm == "tree"
+
+
+def test_ll128_only_over_nvlink():
+    """tuning.cc enables LL128 by default only where the intra-node path is NVLink
+    ('pEnable &= (graphs[a]->typeIntra <= PATH_NVB)'): a ring or tree on PCIe nodes
+    chooses between LL and Simple, on an NVSwitch node LL128 is among its choices."""
+    sizes = 2.0 ** np.arange(10, 34)
+    for node in ("h100-pcie-only", custom.node("h100-sxm", 4, intra="pcie")):
+        for alg in ("ring", "tree", "fastest", "auto"):
+            got = set(co.predict("all_reduce", sizes, node, 4, 1, alg).protocol)
+            assert "LL128" not in got and got <= {"LL", "Simple"}, (alg, got)
+    assert "LL128" in set(co.predict("all_reduce", sizes, "dgx-h100", 8, 1, "ring").protocol)
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    (dict(nvls="yes"), r"^nvls='yes'"),
+    (dict(system=42), r"^system=42 must be a catalogue id \(interlib.specs.SYSTEMS\), a "
+                      r"specs.System or a node from interlib.specs.custom.node\(\)$"),
+    (dict(nodes=100_001), r"^nodes=100001 is out of range: must be between 1 and 100000$"),
+    (dict(nvls=False, algorithm="nvls"),
+     r"^algorithm='nvls' is not available with nvls=False \(NCCL_NVLS_ENABLE=0\): choose "
+     r"another algorithm or nvls=True$"),
+])
+def test_predict_and_nccl_estimate_refuse_with_the_parameter_named(kwargs, msg):
+    args = dict(collective="all_reduce", size_bytes=MiB, system="dgx-h100",
+                gpus_per_node=8, nodes=2) | kwargs
+    for f in (co.predict, co.nccl_estimate):
+        with pytest.raises(ValueError, match=msg):
+            f(**args)
+    # the largest node count is accepted
+    assert co.predict("all_reduce", MiB, "dgx-h100", 8, 100_000).n == 800_000
+
+
+def test_integer_sizes_are_timed_as_floats():
+    """A size given as a Python or numpy integer is the same size: one GPU costs exactly the
+    launch overhead (nothing to exchange), not a time truncated to a whole second."""
+    one = co.predict("all_reduce", 1024, "dgx-h100", 1, 1).time_s
+    assert one == C.LAUNCH_OVERHEAD.value > 0
+    ints = co.predict("all_reduce", np.array([1024, 2**30]), "dgx-h100", 8, 2)
+    floats = co.predict("all_reduce", np.array([1024.0, 2.0**30]), "dgx-h100", 8, 2)
+    assert ints.time_s.tolist() == floats.time_s.tolist()
+    assert co.predict("all_reduce", np.array([1024]), "dgx-h100", 1, 1).time_s.tolist() == [one]
 
 
 # ------------------------------------------------------------- NCCL's mechanisms
@@ -214,6 +362,77 @@ def test_aws_tuner_decides_from_three_nodes_on_p6_only():
     r2 = co.predict("all_reduce", size, efa, 8, 2)
     assert (r2.algorithm, r2.protocol) == (co.predict("all_reduce", size, ib, 8, 2).algorithm,
                                            co.predict("all_reduce", size, ib, 8, 2).protocol)
+
+
+def test_aws_tuner_decides_exactly_where_aws_ofi_nccl_says_and_nowhere_else():
+    """aws-ofi-nccl's tuner (nccl_ofi_regions.cpp) acts for all-reduce on its P6 platform
+    (B200, 8 GPUs per node, EFA) from three nodes ('Skip when two nodes or lesser'): there
+    predict's auto is the region's pair wherever a region covers the size, and it changes
+    NCCL's own choice at some sizes; everywhere else auto is NCCL's own choice."""
+    from interlib.collective_model.fabrics import aws_tuned
+
+    efa = custom.node("b200", 8, nic_gbps=400, fabric="EFA")
+    ib = custom.node("b200", 8, nic_gbps=400, fabric="InfiniBand")
+    efa_h100 = custom.node("h100-sxm", 8, nic_gbps=400, fabric="EFA")
+    assert C.AWS_TUNER_MIN_NODES.value == 3
+    assert aws_tuned(efa, "all_reduce", 8, 3) and aws_tuned(efa, "all_reduce", 8, 64)
+    for args in ((efa, "all_reduce", 8, 2), (efa, "all_reduce", 4, 3),
+                 (efa, "all_gather", 8, 3), (ib, "all_reduce", 8, 3),
+                 (efa_h100, "all_reduce", 8, 3)):
+        assert not aws_tuned(*args), args[1:]
+    sizes = 2.0 ** np.arange(10, 34)
+
+    def pairs(r):
+        return list(zip(r.algorithm.tolist(), r.protocol.tolist()))
+
+    for node, k, tuned in ((efa, 3, True), (efa, 4, True), (efa, 2, False), (ib, 4, False)):
+        auto = pairs(co.predict("all_reduce", sizes, node, 8, k))
+        nccl = pairs(co.nccl_estimate("all_reduce", sizes, node, 8, k))
+        if not tuned:
+            assert auto == nccl, (node.nic.fabric, k)
+            continue
+        region = [co.aws_tuner_choice(s, 8 * k) for s in sizes]
+        assert all(a == r for a, r in zip(auto, region) if r is not None), k
+        assert any(a != e for a, e in zip(auto, nccl)), k
+
+
+def test_buffsize_scale_by_hand():
+    """A ring's or tree's Simple window grows with NCCL_BUFFSIZE over NCCL's default 4 MiB:
+    Google's TCPXO profile sets 8 MiB (scale 2) across nodes only (one node never uses the
+    plugin); a node's own buffsize wins over the profile (16 MiB: 4); LL, LL128 and NVLS
+    are not scaled (NVLS cuts its chunks from NCCL_NVLS_CHUNKSIZE)."""
+    from interlib.collective_model.fabrics import buffsize_scale
+
+    assert C.NCCL_DEFAULT_BUFFSIZE.value == 4 * MiB
+    assert C.FABRIC_BUFFSIZE["GPUDirect-TCPXO"].value == 8 * MiB
+    tcpxo = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO")
+    own = custom.node("h100-sxm", 8, nic_gbps=200, fabric="GPUDirect-TCPXO",
+                      buffsize=16 * 2**20)
+    ib = custom.node("h100-sxm", 8, nic_gbps=200)
+    assert [buffsize_scale(tcpxo, a, "Simple", 2) for a in ("ring", "tree")] == [2.0, 2.0]
+    assert buffsize_scale(tcpxo, "ring", "Simple", 1) == 1.0
+    assert buffsize_scale(own, "ring", "Simple", 2) == buffsize_scale(own, "tree", "Simple", 1) == 4.0
+    assert buffsize_scale(ib, "ring", "Simple", 4) == 1.0
+    for a, p in (("ring", "LL"), ("tree", "LL128"), ("nvls_tree", "Simple")):
+        assert buffsize_scale(tcpxo, a, p, 2) == 1.0, (a, p)
+
+
+def test_fabric_kind_and_the_plugin_latency_of_each():
+    """The four network kinds the model knows (a NIC sold for IB and Ethernet counts as
+    InfiniBand); the plugin latency is what the plugin reports (EFA: aws-ofi-nccl's 35 us
+    on p6-b200), plus in the book's view (the default) TCPXO's calibrated per-step latency,
+    which Google's plugin does not report (it reports 0)."""
+    from interlib.collective_model.fabrics import fabric_kind, plugin_latency
+
+    kinds = {f: custom.node("h100-sxm", 8, fabric=f)
+             for f in ("InfiniBand", "Ethernet", "EFA", "GPUDirect-TCPXO")}
+    for f, node in kinds.items():
+        assert fabric_kind(node) == f
+    assert fabric_kind(specs.system("dgx-h100")) == "InfiniBand"   # "InfiniBand or Ethernet"
+    assert plugin_latency(kinds["EFA"]) == plugin_latency(kinds["EFA"], True) == pytest.approx(35 * us)
+    assert plugin_latency(kinds["InfiniBand"]) == plugin_latency(kinds["Ethernet"]) == 0.0
+    assert plugin_latency(kinds["GPUDirect-TCPXO"], True) == 0.0
+    assert plugin_latency(kinds["GPUDirect-TCPXO"]) == C.TCPXO_STEP_LATENCY.value > 0
 
 
 def test_tcpxo_is_its_own_fabric_without_ll_and_with_a_per_step_latency():
@@ -327,10 +546,31 @@ def test_nvlink_bridge_pairs_beat_pcie_only_for_two_gpus():
     br = custom.node("h100-sxm", 4, intra="nvlink-bridge", nic_gbps=200)
     pc = custom.node("h100-sxm", 4, intra="pcie", nic_gbps=200)
     two = [co.predict("all_reduce", 1 * GiB, n, 2).busbw for n in (br, pc)]
+    three = [co.predict("all_reduce", 1 * GiB, n, 3).busbw for n in (br, pc)]
     four = [co.predict("all_reduce", 1 * GiB, n, 4).busbw for n in (br, pc)]
     assert two[0] > 3 * two[1]
+    assert three[0] == pytest.approx(three[1])
     assert four[0] == pytest.approx(four[1])
     assert br.bridge_effective == pytest.approx(12 * 20.6e9)
+
+
+def test_the_nics_in_use_are_those_of_the_gpus_taking_part_at_line_rate_for_nccl():
+    """links(): the node's network bandwidth counts the NICs of the GPUs in use (at most
+    the node's), each at its line rate in NCCL's own view and at the fitted share
+    NET_EFFICIENCY in the book's (the default). By hand, 400 Gb/s = 50 GB/s per NIC:
+    DGX H100, 8 GPUs: 8 NICs = 400 GB/s; two NICs per GPU, 4 of 8 GPUs: 8 NICs = 400 GB/s,
+    all 8: 16 = 800 GB/s; one NIC per two GPUs, 4 of 8 GPUs: 2 NICs = 100 GB/s."""
+    from interlib.collective_model.links import links
+
+    h100 = specs.system("dgx-h100")
+    assert links(h100, 8, 2, nccl_view=True) == (pytest.approx(370.8 * GB_per_s),
+                                                  pytest.approx(400 * GB_per_s), "nvlink")
+    assert links(h100, 8, 2)[1] == pytest.approx(400 * GB_per_s * C.NET_EFFICIENCY.value)
+    assert C.NET_EFFICIENCY.value < 1
+    two = custom.node("h100-sxm", 8, nics_per_gpu=2)
+    half = custom.node("h100-sxm", 8, nics_per_gpu=0.5)
+    for node, g, want in ((two, 4, 400), (two, 8, 800), (half, 4, 100), (half, 8, 200)):
+        assert links(node, g, 2, nccl_view=True)[1] == pytest.approx(want * GB_per_s), (g, want)
 
 
 def test_steptime_and_capstone_accept_a_custom_node():
@@ -523,3 +763,339 @@ def test_nvls_rate_and_one_rank_estimate_refuse_with_a_message():
     with pytest.raises(ValueError, match="needs 2 ranks or more"):
         co.nccl_estimate("all_reduce", GiB, "dgx-h100", 1, 1)
     assert co.predict("all_reduce", GiB, "dgx-h100", 1, 1).time_s > 0
+
+
+# ------------------------------------------------ each algorithm's time, term by term
+# The formulas in each function's docstring of interlib.collective_model.algorithms (NCCL's
+# tuning.cc latencies and bandwidths, plus the book's launch overhead and pipeline fill),
+# evaluated by hand on chosen nodes. Each case is picked so that the term under test binds:
+# 35 us of EFA plugin latency per network step (aws-ofi-nccl, twice for Simple) counts the
+# network steps; one NIC per GPU at 400 Gb/s gives 50 GB/s per GPU (x NET_EFFICIENCY in the
+# book's view, line rate in NCCL's). Exact up to floating point.
+_S = np.array([100.0, 4 * KiB, 1 * MiB, 64 * MiB, 128 * MiB, 4 * GiB])
+_EFA = 35 * us
+_B = 370.8 * GB_per_s                       # NCCL's effective NVLink 4, 18 x 20.6 GB/s
+
+
+def _fill(steps, bw, parts=1, scale=1.0):
+    """Run.fill's docstring: (steps - 1) x min(window, S / max(chunks, parts)) / bw."""
+    return (steps - 1) * np.minimum(C.PIPELINE_WINDOW.value * scale,
+                                    _S / max(C.PIPELINE_CHUNKS.value, parts)) / bw
+
+
+def _hop(kind, alg, proto="Simple"):
+    return C.HOP_LATENCY[(kind, alg, proto)].value
+
+
+def _base(alg, proto="Simple"):
+    return C.BASE_LATENCY[(alg, proto)].value
+
+
+def _time(node, coll, alg, proto, g, k, nccl_view=False):
+    from interlib.collective_model.algorithms import time
+
+    return time(node, coll, alg, proto, _S, g, k, nccl_view)
+
+
+def _close(got, want):
+    np.testing.assert_allclose(got, np.broadcast_to(want, _S.shape), rtol=1e-12, atol=0)
+
+
+def test_one_rank_costs_the_launch_overhead_alone_as_floats():
+    from interlib.collective_model.algorithms import time
+
+    t = time(specs.system("dgx-h100"), "all_reduce", "ring", "Simple", _S, 1, 1)
+    assert t.dtype == np.float64 and t.tolist() == [C.LAUNCH_OVERHEAD.value] * _S.size
+    assert time(specs.system("dgx-h100"), "all_reduce", "ring", "Simple", _S, 1, 1,
+                True).tolist() == [0.0] * _S.size
+
+
+def test_rhd_time_is_the_textbook_cost_with_one_ring_hop_as_alpha():
+    """rhd = t0 + alpha_beta('rhd') with alpha one Ring/Simple hop (a network hop across
+    nodes, with the plugin's latency twice: Simple) and bandwidth B in one node, each GPU's
+    share of the NICs across nodes. 8 GPUs: 2 lg 8 = 6 hops, 2 x 7/8 S / B. 2 x 8 GPUs:
+    8 network hops, 2 x 15/16 S / min(B, 50 GB/s x eff). All-gather on 2 x 6 GPUs (12,
+    not a power of two): ceil(lg 12) = 4 hops, 11/12 S / (50 GB/s x eff). A TCPXO node:
+    NCCL's view leaves out the step latency its plugin does not report."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    efa = custom.node("h100-sxm", 8, fabric="EFA")
+    _close(_time(efa, "all_reduce", "rhd", "Simple", 8, 1), t0 + 6 * _hop("nvlink", "ring")
+           + 2 * 7 / 8 * _S / _B)
+    for view, t_0, nic in ((False, t0, 50 * GB_per_s * ne), (True, 0.0, 50 * GB_per_s)):
+        a = _hop("net", "ring") + 2 * _EFA
+        _close(_time(efa, "all_reduce", "rhd", "Simple", 8, 2, view),
+               t_0 + 8 * a + 2 * 15 / 16 * _S / nic)
+        _close(_time(efa, "all_gather", "rhd", "Simple", 6, 2, view),
+               t_0 + 4 * a + 11 / 12 * _S / nic)
+    tcpxo = custom.node("h100-sxm", 8, fabric="GPUDirect-TCPXO")
+    for view, step in ((False, C.TCPXO_STEP_LATENCY.value), (True, 0.0)):
+        _close(_time(tcpxo, "all_reduce", "rhd", "Simple", 8, 2, view),
+               (0.0 if view else t0) + 8 * (_hop("net", "ring") + 2 * step)
+               + 2 * 15 / 16 * _S / (50 * GB_per_s * (1.0 if view else ne)))
+
+
+def test_direct_all_to_all_time_by_hand():
+    """Pairwise exchange: (g-1)/n of the data over NVLink at B and (n-g)/n over the NICs at
+    50 GB/s per GPU, at once; one Ring/Simple base and NVLink hop, plus one network hop
+    (EFA: + 2 x 35 us) across nodes; the fill crosses n - 1 stages at B."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    efa = custom.node("h100-sxm", 8, fabric="EFA")
+    lat = _base("ring") + _hop("nvlink", "ring")
+    _close(_time(efa, "all_to_all", "direct", "Simple", 8, 1),
+           t0 + lat + _fill(7, _B) + 7 / 8 * _S / _B)
+    net = _hop("net", "ring") + 2 * _EFA
+    _close(_time(efa, "all_to_all", "direct", "Simple", 8, 2),
+           t0 + lat + net + _fill(15, _B)
+           + np.maximum(7 / 16 * _S / _B, 8 / 16 * _S / (50 * GB_per_s * ne)))
+    _close(_time(efa, "all_to_all", "direct", "Simple", 8, 2, True),
+           lat + net + np.maximum(7 / 16 * _S / _B, 8 / 16 * _S / (50 * GB_per_s)))
+
+
+def test_ring_time_by_hand_across_two_nodes_for_each_protocol():
+    """All-gather on 2 x 8 GPUs: n - 1 = 15 steps, one of them across nodes; latency base
+    + 14 NVLink hops + 1 network hop (+ EFA's 35 us, twice for Simple), x 1.4 for a
+    multi-node Ring/Simple (tuning.cc); bandwidth eff x min(B, N) with N = 8 x 50 GB/s x
+    NET_EFFICIENCY; the first chunk crosses the 14 NVLink stages at B x eff and the network
+    stage at the ring's rate, a chunk at most S / 16. One node: no x 1.4."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    efa = custom.node("h100-sxm", 8, fabric="EFA")
+    for p in C.PROTOCOLS:
+        eff = C.LL_EFFICIENCY.value if p == "LL" else C.PROTOCOL_EFFICIENCY[p].value
+        b = min(_B, 400 * GB_per_s * ne) * eff
+        lat = _base("ring", p) + 14 * _hop("nvlink", "ring", p) \
+            + _hop("net", "ring", p) + _EFA * (2 if p == "Simple" else 1)
+        lat *= 1.4 if p == "Simple" else 1.0
+        assert C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR.value == 1.4
+        _close(_time(efa, "all_gather", "ring", p, 8, 2),
+               t0 + lat + _fill(14, _B * eff, 16) + _fill(2, b, 16) + 15 / 16 * _S / b)
+        one = _base("ring", p) + 7 * _hop("nvlink", "ring", p)
+        _close(_time(efa, "all_gather", "ring", p, 8, 1),
+               t0 + one + _fill(7, _B * eff, 8) + 7 / 8 * _S / (_B * eff))
+    # 4 nodes, 32 ranks: a chunk is at most S / 32 (more slices than PIPELINE_CHUNKS)
+    assert C.PIPELINE_CHUNKS.value < 32
+    b = min(_B, 400 * GB_per_s * ne)
+    lat = 1.4 * (_base("ring") + 28 * _hop("nvlink", "ring") + 3 * (_hop("net", "ring") + 2 * _EFA))
+    _close(_time(efa, "all_gather", "ring", "Simple", 8, 4),
+           t0 + lat + _fill(28, _B, 32) + _fill(4, b, 32) + 31 / 32 * _S / b)
+
+
+def _tree_scale(p):
+    """tuning.cc's tree bandwidth factor: 0.92 x the protocol's efficiency (not for Simple)
+    x treeCorrectionFactor[p][log2(S / 64)] (1 beyond the table)."""
+    eff = C.LL_EFFICIENCY.value if p == "LL" else C.PROTOCOL_EFFICIENCY[p].value
+    corr = C.TREE_CORRECTION[p]
+    idx = [int(math.floor(math.log2(max(s / 64, 1)))) for s in _S]
+    return 0.92 * (eff if p != "Simple" else 1.0) * np.array(
+        [corr[i] if i < len(corr) else 1.0 for i in idx])
+
+
+def test_tree_time_by_hand_in_one_node_and_across_two():
+    """NCCL's tree: latency base + 2 ((g - 1) NVLink hops + log2 k network hops); bandwidth
+    B x scale (_tree_scale). One node: 2 S / (B x scale). Two nodes of 8 (EFA): also each
+    node sends S through its NICs (S / (N x scale)) and, for Simple and LL128, NCCL's
+    per-channel cap binds: 8 channels x 41.4 GB/s (Hopper, 2 nodes) / 0.92 x scale; the fill
+    crosses 2 (7 + 1) stages at the slower of B and N. NCCL's view: no launch, no fill;
+    2 S / min(link x scale, cap x scale / 0.92), link B on one node."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    efa = custom.node("h100-sxm", 8, fabric="EFA")
+    assert C.PER_CHANNEL_TREE_BW["Hopper"][1].value == 41.4 * GB_per_s
+    cap2 = 8 * 41.4 * GB_per_s
+    n_book = 400 * GB_per_s * ne
+    for p in C.PROTOCOLS:
+        sc = _tree_scale(p)
+        lat1 = _base("tree", p) + 2 * 7 * _hop("nvlink", "tree", p)
+        _close(_time(efa, "all_reduce", "tree", p, 8, 1),
+               t0 + lat1 + _fill(14, _B * sc) + 2 * _S / (_B * sc))
+        _close(_time(efa, "all_reduce", "tree", p, 8, 1, True), lat1 + 2 * _S / (_B * sc))
+        lat2 = _base("tree", p) + 2 * (7 * _hop("nvlink", "tree", p) + _hop("net", "tree", p)
+                                       + _EFA * (2 if p == "Simple" else 1))
+        t_bw = np.maximum(2 * _S / (_B * sc), _S / (n_book * sc))
+        if p != "LL":
+            t_bw = np.maximum(t_bw, 2 * _S / (cap2 / 0.92 * sc))
+        _close(_time(efa, "all_reduce", "tree", p, 8, 2),
+               t0 + lat2 + _fill(16, np.minimum(_B * sc, n_book * sc)) + t_bw)
+        # NCCL's view on two nodes: min(B, 2 N) = B, but the cap 8 x 41.4 / 0.92 = 360 GB/s
+        # is lower
+        _close(_time(efa, "all_reduce", "tree", p, 8, 2, True), lat2 + 2 * _S / (cap2 / 0.92 * sc))
+    # Blackwell from NCCL 2.28.3: LL128 trees have their own cap, 8 x 31.67 GB/s on 2 nodes
+    b200 = specs.system("dgx-b200")
+    bb, sc = b200.gpu.nvlink.per_gpu_effective, _tree_scale("LL128")
+    assert C.PER_CHANNEL_TREE_LL128_BW_BLACKWELL[1].value == 31.67 * GB_per_s
+    lat = _base("tree", "LL128") + 2 * (7 * _hop("nvlink", "tree", "LL128") + _hop("net", "tree", "LL128"))
+    _close(_time(b200, "all_reduce", "tree", "LL128", 8, 2),
+           t0 + lat + _fill(16, np.minimum(bb * sc, n_book * sc))
+           + np.maximum.reduce([2 * _S / (bb * sc), _S / (n_book * sc),
+                                2 * _S / (8 * 31.67 * GB_per_s / 0.92 * sc)]))
+
+
+def test_nccl_view_of_a_tree_doubles_the_network_on_two_nodes_only():
+    """search.cc raises a two-node tree's bwIntra to twice bwInter: on a node whose NICs
+    bind (8 x 100 Gb/s = 100 GB/s), NCCL's tree link is min(B, 2 x 100) = 200 GB/s on two
+    nodes and min(B, 100) = 100 GB/s from three up, under the per-channel cap (8 channels x
+    41.4 GB/s on 2 nodes, 36 GB/s on 3+, / 0.92), which does not bind here."""
+    slow = custom.node("h100-sxm", 8, nic_gbps=100)
+    for k, link in ((1, _B), (2, 200 * GB_per_s), (3, 100 * GB_per_s), (4, 100 * GB_per_s)):
+        sc = _tree_scale("Simple")
+        lat = _base("tree") + 2 * (7 * _hop("nvlink", "tree") + math.log2(k) * _hop("net", "tree"))
+        _close(_time(slow, "all_reduce", "tree", "Simple", 8, k, True),
+               lat + 2 * _S / (link * sc))
+
+
+def test_hierarchical_and_sharp_times_by_hand():
+    """hierarchical: a ring reduce-scatter/all-gather of g slices in the node (2 (g-1)
+    NVLink hops, 2 (g-1)/g S / B) and a ring all-reduce of the shards across nodes
+    (2 (k-1) network hops, 2 (k-1)/k S / N); the phases pipeline: t0 + both latencies +
+    both fills + the slower phase. sharp: the same node phase, and S / N across nodes in
+    2 network steps (up to the switch and back). N = g NICs x 50 GB/s x eff. With one GPU
+    per node there is no node phase: the network ring's slope alone, 2 (k-1)/k / N."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    efa = custom.node("h100-sxm", 8, fabric="EFA")
+    ring8 = _base("ring") + 14 * _hop("nvlink", "ring")
+    _close(_time(efa, "all_reduce", "hierarchical", "Simple", 8, 1),
+           t0 + ring8 + _fill(14, _B, 8) + 14 / 8 * _S / _B)
+    _close(_time(efa, "all_reduce", "hierarchical", "Simple", 2, 1),
+           t0 + _base("ring") + 2 * _hop("nvlink", "ring") + _fill(2, _B, 2) + _S / _B)
+    net = _hop("net", "ring") + 2 * _EFA
+    n2 = 2 * 50 * GB_per_s * ne
+    _close(_time(efa, "all_reduce", "hierarchical", "Simple", 2, 4),
+           t0 + _base("ring") + 2 * _hop("nvlink", "ring") + 6 * net + _fill(2, _B, 2)
+           + _fill(7, n2) + np.maximum(_S / _B, 2 * 3 / 4 * _S / n2))
+    n8 = 8 * 50 * GB_per_s * ne
+    tree_net = _hop("net", "tree") + 2 * _EFA
+    _close(_time(efa, "all_reduce", "sharp", "Simple", 8, 2),
+           t0 + ring8 + 2 * tree_net + _fill(14, _B, 8) + _fill(3, n8)
+           + np.maximum(14 / 8 * _S / _B, _S / n8))
+    from interlib.collective_model.algorithms import time
+
+    big = np.array([4.0, 8.0]) * GiB
+    for k in (2, 4):
+        t = time(efa, "all_reduce", "hierarchical", "Simple", big, 1, k)
+        # compared as rates (bytes/s): a slope of ~1e-11 s/B is below approx's default
+        # absolute tolerance (1e-12)
+        rate = 4 * GiB / (t[1] - t[0])
+        assert rate == pytest.approx(50 * GB_per_s * ne * k / (2 * (k - 1)), rel=1e-9, abs=0)
+
+
+def test_sharp_on_blackwell_runs_at_the_one_node_tree_plateau():
+    """CollNetChain on B200 (book's view): across nodes at most 2 S / (8 channels x 70 GB/s,
+    tuning.cc's one-node Blackwell tree cap), measured flat from 2 to 64 nodes; NCCL's view
+    and Hopper nodes leave it out. Large sizes, so the slope is the binding rate: B200 (IB,
+    no plugin latency) max(2 x 7/8 / 721.8 GB/s, 1 / (400 GB/s x eff), 2 / 560 GB/s)."""
+    from interlib.collective_model.algorithms import time
+
+    assert C.PER_CHANNEL_TREE_BW["Blackwell"][0].value == 70 * GB_per_s
+    big = np.array([4.0, 8.0]) * GiB
+    b200 = specs.system("dgx-b200")
+    ne = C.NET_EFFICIENCY.value
+    bb = b200.gpu.nvlink.per_gpu_effective
+
+    def rate(node, k, view=False):
+        """Bytes per second of buffer at the margin (a slope of ~1e-12 s/B would be within
+        pytest.approx's default absolute tolerance, so rates are compared)."""
+        t = time(node, "all_reduce", "sharp", "Simple", big, 8, k, view)
+        return 4 * GiB / (t[1] - t[0])
+
+    for k in (2, 4, 64):
+        assert rate(b200, k) == pytest.approx(560 * GB_per_s / 2, rel=1e-9, abs=0)
+        assert rate(b200, k, True) == pytest.approx(
+            min(bb / 1.75, 400 * GB_per_s), rel=1e-9, abs=0)
+        assert rate(specs.system("dgx-h100"), k) == pytest.approx(
+            min(_B / 1.75, 400 * GB_per_s * ne), rel=1e-9, abs=0)
+
+
+def test_nvls_tree_time_by_hand():
+    """NVLSTree on H100 (EFA): NVLS in the node (algbw b = 0.85 x B x 8/9, one NVLS hop,
+    a pipeline 2 x 8 chunks deep at b x 9/8, a chunk at most S/8) and a double binary tree
+    across nodes through the 8 heads' NICs (N): traffic(k) S / N (S, 1.5 S, 2 S for 2, 3, 4
+    nodes) in 2 ceil(log2 k) network steps (+ 2 x 35 us each); the slower phase sets the
+    pace. NCCL's view: no launch or fill, NICs at line rate, c S / N with c = 1 on two
+    nodes and 2 beyond, or S / (16 NVLS channels x 57.7 | 45.5 GB/s / 2) if slower."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    efa = custom.node("h100-sxm", 8, fabric="EFA")
+    b = 0.85 * _B * 8 / 9
+    d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
+    n8 = 400 * GB_per_s * ne
+    for k, traffic, steps in ((2, 1.0, 2), (3, 1.5, 4), (4, 2.0, 4)):
+        lat = _hop("nvlink", "nvls") + steps * (_hop("net", "nvls_tree") + 2 * _EFA)
+        _close(_time(efa, "all_reduce", "nvls_tree", "Simple", 8, k),
+               t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(steps + 1, n8)
+               + np.maximum(_S / b, traffic * _S / n8))
+        cap = 16 * (57.7 if k == 2 else 45.5) * GB_per_s / 2
+        c = 1.0 if k == 2 else 2.0
+        _close(_time(efa, "all_reduce", "nvls_tree", "Simple", 8, k, True),
+               lat + np.maximum(_S / b, np.maximum(c * _S / (400 * GB_per_s), _S / cap)))
+
+
+def test_nvls_tree_heads_cross_the_network_through_all_their_nics():
+    """Each head GPU crosses the network through its own NICs: one NIC per two GPUs (4 NICs
+    for 8 GPUs) gives the tree those 4 NICs, 200 GB/s x eff, not more; two NICs per GPU
+    (16) give 800 GB/s. In NCCL's view on 3 nodes (c = 2) the 16 NVLS channels' cap,
+    16 x 45.5 / 2 = 364 GB/s, is then the bound: max(2 S / 800, S / 364) over the NVLS
+    phase's S / b."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    b = 0.85 * _B * 8 / 9
+    d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
+    half = custom.node("h100-sxm", 8, nics_per_gpu=0.5)
+    n4 = 4 * 50 * GB_per_s * ne
+    lat = _hop("nvlink", "nvls") + 2 * _hop("net", "nvls_tree")
+    _close(_time(half, "all_reduce", "nvls_tree", "Simple", 8, 2),
+           t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n4) + np.maximum(_S / b, _S / n4))
+    two = custom.node("h100-sxm", 8, nics_per_gpu=2)
+    n16 = 16 * 50 * GB_per_s
+    lat3 = _hop("nvlink", "nvls") + 4 * _hop("net", "nvls_tree")
+    _close(_time(two, "all_reduce", "nvls_tree", "Simple", 8, 3, True),
+           lat3 + np.maximum(_S / b, np.maximum(2 * _S / n16, _S / (16 * 45.5 * GB_per_s / 2))))
+    _close(_time(two, "all_reduce", "nvls_tree", "Simple", 8, 2),
+           t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n16 * ne)
+           + np.maximum(_S / b, _S / (n16 * ne)))
+
+
+def test_nvls_tree_crosses_the_network_through_32_heads_in_a_rack():
+    """GB200 NVL72 on two racks: at most 32 head GPUs per domain, each with its own NIC, so
+    the tree crosses the network at 32 x 50 GB/s x eff, not 72 x: the network fill is
+    2 x min(window, S / 16) over that rate (the NVLS phase binds the bandwidth term)."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    rack = specs.system("gb200-nvl72")
+    b = co.nvls_rate("gb200-nvl72", 72, 2)
+    heads = 32 * 50 * GB_per_s * ne
+    n72 = 72 * 50 * GB_per_s * ne
+    d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
+    lat = _hop("nvlink", "nvls") + 2 * _hop("net", "nvls_tree")
+    _close(_time(rack, "all_reduce", "nvls_tree", "Simple", 72, 2),
+           t0 + lat + _fill(d * 72, b * 73 / 72, 72) + _fill(3, heads)
+           + np.maximum(_S / b, _S / heads))
+    assert heads < n72
+    # two NICs per GPU: the 32 heads' 64 NICs
+    two = custom.node("gb200", 72, nics_per_gpu=2)
+    _close(_time(two, "all_reduce", "nvls_tree", "Simple", 72, 2),
+           t0 + lat + _fill(d * 72, b * 73 / 72, 72) + _fill(3, 2 * heads)
+           + np.maximum(_S / b, _S / (2 * heads)))
+
+
+def test_nvls_tree_on_b200_takes_ncclS_x86_correction_in_the_books_view_only():
+    """NCCL v2.29's NVLSTree correction on Blackwell with an x86 host (B200): below 1 GiB
+    the bandwidth term is divided by the factor of log2(S / 64); hierarchical and SHARP do
+    not take it. At 4 GiB, beyond the table, nothing changes: compare with the formula of
+    test_nvls_tree_time_by_hand on a B200 node."""
+    from interlib.collective_model.algorithms import time
+
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    b200 = specs.system("dgx-b200")
+    bb = b200.gpu.nvlink.per_gpu_effective
+    b = 0.74 * bb * 8 / 9
+    assert C.NVLS_EFFICIENCY["Blackwell"].value == 0.74
+    corr = C.NVLS_TREE_CORRECTION_BLACKWELL_X86
+    n8 = 400 * GB_per_s * ne
+    d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
+    lat = _hop("nvlink", "nvls") + 2 * _hop("net", "nvls_tree")
+    f = np.array([corr[i] if i < len(corr) else 1.0
+                  for i in (int(math.floor(math.log2(max(s / 64, 1)))) for s in _S)])
+    assert f[-1] == 1.0 and f[0] == corr[0] and f[2] == corr[14]
+    _close(_time(b200, "all_reduce", "nvls_tree", "Simple", 8, 2),
+           t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n8)
+           + np.maximum(_S / b, _S / n8) / f)
+    # hierarchical on the same B200 nodes is not corrected
+    ring8 = _base("ring") + 14 * _hop("nvlink", "ring")
+    _close(time(b200, "all_reduce", "hierarchical", "Simple", _S, 8, 2),
+           t0 + ring8 + 2 * _hop("net", "ring") + _fill(14, bb, 8) + _fill(3, n8)
+           + np.maximum(14 / 8 * _S / bb, _S / n8))

@@ -338,6 +338,48 @@ def test_single_gpu_is_a_local_copy():
     assert r.busbw == 0.0 and r.time_s > 0
 
 
+def test_calibrated_block_swaps_constants_nests_and_restores():
+    """co.calibrated (how cross-validation times a fold) replaces the named calibrated
+    constants inside its block only. The launch overhead is added once to every candidate,
+    so setting it to 0 takes exactly LAUNCH_OVERHEAD off a prediction; a nested block's
+    value wins inside it and the outer one comes back on exit, also after an exception;
+    the values are taken as floats; a name that is not a calibrated constant is refused
+    with the names it may be."""
+    from interlib.collective_model.calibrated import cal
+    from interlib.specs import calibration as C
+
+    def t():
+        return co.predict("all_reduce", u.MiB, "dgx-h100", 8, 1, "ring").time_s
+
+    before, launch = t(), C.LAUNCH_OVERHEAD.value
+    assert cal("LAUNCH_OVERHEAD") == launch > 0
+    with co.calibrated({"LAUNCH_OVERHEAD": 0}):
+        assert cal("LAUNCH_OVERHEAD") == 0.0 and isinstance(cal("LAUNCH_OVERHEAD"), float)
+        assert t() == pytest.approx(before - launch, rel=1e-12)
+        with co.calibrated({"LAUNCH_OVERHEAD": 3 * launch, "NET_EFFICIENCY": 0.5}):
+            assert t() == pytest.approx(before + 2 * launch, rel=1e-12)
+            assert cal("NET_EFFICIENCY") == 0.5
+        assert cal("LAUNCH_OVERHEAD") == 0.0
+        assert cal("NET_EFFICIENCY") == C.NET_EFFICIENCY.value
+        with pytest.raises(RuntimeError):
+            with co.calibrated({"LAUNCH_OVERHEAD": launch}):
+                raise RuntimeError
+        assert cal("LAUNCH_OVERHEAD") == 0.0
+    assert t() == before and cal("LAUNCH_OVERHEAD") == launch
+    with pytest.raises(ValueError) as e:
+        with co.calibrated({"LAUNCH_OVERHEAD": 0.0, "HOP_LATENCY": 1.0}):
+            pass
+    assert str(e.value) == ("values names ['HOP_LATENCY'], which are not calibrated "
+                            f"constants (one of {sorted(C.CALIBRATED_FROM)})")
+    assert t() == before
+    for bad, msg in ((3.0, r"^values=3.0 must be a dict"),
+                     ({"LAUNCH_OVERHEAD": "fast"}, r"^values\['LAUNCH_OVERHEAD'\]='fast'")):
+        with pytest.raises(ValueError, match=msg):
+            with co.calibrated(bad):
+                pass
+    assert t() == before
+
+
 # -------------------------------------------------------------------- ring walk
 @pytest.mark.parametrize("n", [2, 3, 4, 8])
 def test_ring_state_invariants(n):
@@ -355,6 +397,46 @@ def test_ring_step_sends_phases():
     assert co.ring_step_sends(4, 3)[1] == "all-gather"
     sends, _ = co.ring_step_sends(4, 0)
     assert list(sends) == [0, 1, 2, 3]  # GPU g starts by sending its own chunk g
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 7, 16])
+def test_ring_step_sends_is_what_moves_the_ring_state(n):
+    """Every step of the walkthrough, read off ring_all_reduce_state (its invariants are
+    tested above): in reduce-scatter step s (s < n-1) the chunk GPU g sends is the one GPU
+    g+1 adds g's partial sum to; in all-gather the chunk g sends is complete (n
+    contributions) and its successor's copy becomes complete. Nothing else changes."""
+    for s in range(2 * (n - 1)):
+        sends, phase = co.ring_step_sends(n, s)
+        assert phase == ("reduce-scatter" if s < n - 1 else "all-gather"), s
+        assert sends.dtype.kind == "i" and sends.shape == (n,)
+        before, after = co.ring_all_reduce_state(n, s), co.ring_all_reduce_state(n, s + 1)
+        expect = before.copy()
+        for g, c in enumerate(sends):
+            nxt = (g + 1) % n
+            if phase == "reduce-scatter":
+                expect[nxt, c] = before[nxt, c] + before[g, c]
+            else:
+                assert before[g, c] == n, (s, g)
+                expect[nxt, c] = n
+        assert np.array_equal(after, expect), s
+    # by hand (docstring): after reduce-scatter GPU g holds chunk (g+1) mod n complete and
+    # sends it first; in reduce-scatter step 1 GPU g sends chunk (g-1) mod n
+    if n == 4:
+        assert co.ring_step_sends(4, 3)[0].tolist() == [1, 2, 3, 0]
+        assert co.ring_step_sends(4, 1)[0].tolist() == [3, 0, 1, 2]
+
+
+@pytest.mark.parametrize("n, step, msg", [
+    (1, 0, "n=1 is out of range: must be between 2 and 16"),
+    (17, 0, "n=17 is out of range: must be between 2 and 16"),
+    (4, -1, "step=-1 is out of range: must be between 0 and 5"),
+    (4, 6, "step=6 is out of range: must be between 0 and 5"),    # 2(n-1) steps: 0..5
+    (2, 2, "step=2 is out of range: must be between 0 and 1"),
+])
+def test_ring_step_sends_refuses_what_is_not_a_step(n, step, msg):
+    with pytest.raises(ValueError) as e:
+        co.ring_step_sends(n, step)
+    assert str(e.value) == msg
 
 
 # -------------------------------------------------------------------- bad input

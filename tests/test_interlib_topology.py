@@ -146,6 +146,33 @@ def test_vectorised_counts_match_fat_tree(hosts, radix, r):
         assert (ft.tiers, ft.switches, ft.cables) == (t, s, c)
 
 
+def test_vectorised_counts_by_hand_with_the_default_non_blocking_tree():
+    """fat_tree_counts' defaults (64 ports, 1:1) on hand counts, as integer arrays (its
+    docstring's contract; the Chapter 5 plot sums them). Two tiers: 2048 hosts on 64 leaves
+    of 32 down and 32 up ports, 2048 uplinks onto 2048 / 64 = 32 spines: 96 switches, 2048
+    host + 2048 leaf-spine cables. Three tiers: Al-Fares' k-ary fat-tree, k = 64: k^3/4 =
+    65,536 hosts, 5k^2/4 = 5,120 switches, 3 x 65,536 cables. One switch holds 64 hosts."""
+    tiers, sw, cab = T.fat_tree_counts([64, 2048, 65536])
+    assert tiers.tolist() == [1, 2, 3]
+    assert sw.tolist() == [1, 96, 5120]
+    assert cab.tolist() == [64, 4096, 3 * 65536]
+    for a in (tiers, sw, cab):
+        assert a.dtype.kind == "i", a.dtype
+
+
+def test_vectorised_counts_refuse_hosts_beyond_five_tiers_and_take_the_last_that_fits():
+    """Five tiers of 64-port switches at 1:1 hold 64 x 32 x 32^3 = 67,108,864 hosts
+    (max_hosts: radix x down x (radix/2)^(tiers-2)); one more is refused with a message that
+    names the parameter, the count and that cap; zero or negative hosts are refused."""
+    cap = 64 * 32 * 32**3
+    assert T.fat_tree_counts(cap)[0].tolist() == [5]
+    with pytest.raises(ValueError, match=f"^hosts={cap + 1} is out of range: at most {cap} in 5 "):
+        T.fat_tree_counts([16, cap + 1])
+    for bad in (0, -3, [16, 0]):
+        with pytest.raises(ValueError, match="^hosts="):
+            T.fat_tree_counts(bad)
+
+
 def test_dragonfly_for_by_hand():
     """Balanced dragonfly of 64-port routers (Kim et al. 2008: a = 2p = 2h):
     p = h = floor(65/4) = 16, a = 32, 63 ports used; 4096 hosts need ceil(4096/512) = 8

@@ -8,6 +8,7 @@ by running the model inside :func:`calibrated`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import contextmanager
 
 from .. import _validate as v
@@ -31,10 +32,15 @@ def calibrated(values: dict):
     value}``, names of ``interlib.specs.calibration.CALIBRATED_FROM``) for the book's
     calibrated constants instead of the catalogue's: how a model fitted on other data is
     timed (:mod:`interlib.crossval`). Restores the previous values on exit."""
+    if not isinstance(values, Mapping):
+        raise ValueError(f"values={values!r} must be a dict {{name: value}} of calibrated "
+                         f"constants (one of {sorted(C.CALIBRATED_FROM)})")
     bad = sorted(set(v.items("values", list(values))) - set(C.CALIBRATED_FROM))
     if bad:
         raise ValueError(f"values names {bad}, which are not calibrated constants "
                          f"(one of {sorted(C.CALIBRATED_FROM)})")
+    for name, x in values.items():
+        v.number(f"values[{name!r}]", x)
     old = dict(_OVERRIDE)
     _OVERRIDE.update({k: float(x) for k, x in values.items()})
     try:

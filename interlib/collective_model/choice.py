@@ -34,6 +34,9 @@ def supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> 
             return f"{NCCL_NAMES[algorithm]} (NVLink SHARP) is modelled for all_reduce only"
         if sys_.intra != "nvswitch" or sys_.nvswitch_gen is None or sys_.nvswitch_gen < 3:
             return f"{sys_.name} has no NVSwitch with in-switch reduction (needs NVSwitch 3+)"
+        if g < 2:
+            return (f"{NCCL_NAMES[algorithm]} needs 2 or more GPUs per node: NCCL leaves NVLS "
+                    "off on a node of one GPU (ncclNvlsInit, nvls.cc, every version)")
         if algorithm == "nvls_tree" and k < 2:
             return ("NVLSTree joins NVLS domains across nodes and NCCL disables it on a single "
                     "node (tuning.cc): use 'nvls' within a node")
@@ -44,6 +47,8 @@ def supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> 
             return "SHARP reduces in the network switches: it needs nodes >= 2"
     if algorithm in ("tree", "hierarchical") and collective != "all_reduce":
         return f"{algorithm!r} is modelled for all_reduce only (NCCL uses ring for the rest)"
+    if algorithm == "tree" and k == 1 and g <= 2:
+        return "'tree' is not modelled for 2 GPUs or fewer in one node (use 'ring')"
     if algorithm == "rhd" and collective not in ("all_reduce", "all_gather", "reduce_scatter"):
         return "'rhd' is defined for all_reduce, all_gather and reduce_scatter"
     if algorithm == "direct" and collective != "all_to_all":

@@ -65,13 +65,6 @@ def profile(sys_: System, k: int):
     return C.TCPXO_PROFILES[name] if k > 1 and name is not None else None
 
 
-def unpublished_tuner(sys_: System, k: int) -> bool:
-    """Whether a cloud's tuner plugin whose configuration is not published decides here
-    (``interlib.specs.calibration.UNPUBLISHED_TUNERS``, across nodes): the model then
-    assumes it picks the fastest pair its profile allows."""
-    return k > 1 and fabric_kind(sys_) in C.UNPUBLISHED_TUNERS
-
-
 def _inside(x: float, y: float, poly) -> bool:
     """Whether ``(x, y)`` lies in the polygon ``poly`` or on its edge (even-odd rule), all
     in log2 coordinates as aws-ofi-nccl's ``is_inside_region``."""
