@@ -130,10 +130,15 @@ def test_nvls_asked_for_across_nodes_is_timed_and_labelled_as_nvls_tree():
 def test_nvls_on_one_gpu_per_node_is_refused_with_a_message():
     # NCCL's ncclNvlsInit (nvls.cc) leaves NVLS off with gpuCount <= 2 (v2.18-v2.28.3) or
     # < 2 (from v2.28.7): with one GPU per node never, whatever NCCL_ALGO asks for.
-    for alg, k in (("nvls", 1), ("nvls_tree", 4), ("nvls", 4)):
+    for alg, k in (("nvls_tree", 2), ("nvls_tree", 4), ("nvls", 4)):
         with pytest.raises(ValueError, match=f"^algorithm='{alg}' is not available: "
-                                             "NVLS(Tree)? needs 2 or more GPUs per node"):
+                                             "NVLS(Tree)? needs 2 or more GPUs per node") as e:
             co.predict("all_reduce", GiB, "dgx-h100", 1, k, alg)
+        # ... and says where NCCL decides it, NCCL's function by its own name
+        assert "NVLS off" in str(e.value) and str(e.value).endswith("(ncclNvlsInit, nvls.cc, "
+                                                                   "every version)")
+    # one GPU alone exchanges nothing, whatever the algorithm
+    assert co.predict("all_reduce", GiB, "dgx-h100", 1, 1, "nvls").busbw == 0
     # two GPUs per node may be forced (v2.28.7 allows it; 'auto' needs 3, NVLS_MIN_GPUS)
     assert co.predict("all_reduce", GiB, "dgx-h100", 2, 4, "nvls_tree").algorithm == "nvls_tree"
 

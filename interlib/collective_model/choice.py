@@ -34,7 +34,7 @@ def supported(sys_: System, collective: str, algorithm: str, g: int, k: int) -> 
             return f"{NCCL_NAMES[algorithm]} (NVLink SHARP) is modelled for all_reduce only"
         if sys_.intra != "nvswitch" or sys_.nvswitch_gen is None or sys_.nvswitch_gen < 3:
             return f"{sys_.name} has no NVSwitch with in-switch reduction (needs NVSwitch 3+)"
-        if g < 2:
+        if g < 2 and k > 1:  # (one GPU in all exchanges nothing, whatever the algorithm)
             return (f"{NCCL_NAMES[algorithm]} needs 2 or more GPUs per node: NCCL leaves NVLS "
                     "off on a node of one GPU (ncclNvlsInit, nvls.cc, every version)")
         if algorithm == "nvls_tree" and k < 2:
