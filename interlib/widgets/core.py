@@ -498,11 +498,7 @@ def _wrap_labels(fig, renderer, panel_px: float) -> bool:
                           (extent.height, panel_px))
             if size <= room:
                 continue
-            lines = _wrap_words(text.replace("\n", " ").split(), room, renderer,
-                                label.get_fontproperties())
-            if len(lines) > 1:
-                label.set_text("\n".join(lines))
-                changed = True
+            changed |= _wrap_text(label, room, renderer)
     return changed
 
 
@@ -522,17 +518,23 @@ def _wrap_legend(leg, renderer, room) -> bool:
     ncols = max(1, getattr(leg, "_ncols", 1))
     changed = False
     for t in leg.get_texts():
-        text = t.get_text()
         width = t.get_window_extent(renderer).width
         limit = max(width - excess / ncols, 60.0)
-        if " " not in text.strip() or width <= limit:
+        if " " not in t.get_text().strip() or width <= limit:
             continue
-        lines = _wrap_words(text.replace("\n", " ").split(), limit, renderer,
-                            t.get_fontproperties())
-        if len(lines) > 1:
-            t.set_text("\n".join(lines))
-            changed = True
+        changed |= _wrap_text(t, limit, renderer)
     return changed
+
+
+def _wrap_text(t, room, renderer) -> bool:
+    """Break a matplotlib Text's words onto lines no wider than ``room`` px; whether it
+    changed (a text of one word, or one that fits, stays as it is)."""
+    lines = _wrap_words(t.get_text().replace("\n", " ").split(), room, renderer,
+                        t.get_fontproperties())
+    if len(lines) > 1:
+        t.set_text("\n".join(lines))
+        return True
+    return False
 
 
 def _wrap_words(words, room, renderer, prop) -> list[str]:
