@@ -981,6 +981,19 @@ def test_hierarchical_and_sharp_times_by_hand():
         assert rate == pytest.approx(50 * GB_per_s * ne * k / (2 * (k - 1)), rel=1e-9, abs=0)
 
 
+def test_one_gpu_per_node_has_no_node_phase_and_no_node_fill():
+    """hierarchical on one GPU per node (4 nodes): no NVLink hop, no node phase and no
+    pipeline fill inside the node (a ring of one GPU has no stage to fill: the fill is
+    never negative), so t0 + the ring's base latency + 6 network hops + the network ring's
+    fill (7 stages) + 2 x 3/4 S / N, N = one NIC at 50 GB/s x eff."""
+    t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
+    efa = custom.node("h100-sxm", 8, fabric="EFA")
+    net = _hop("net", "ring") + 2 * _EFA
+    n1 = 50 * GB_per_s * ne
+    _close(_time(efa, "all_reduce", "hierarchical", "Simple", 1, 4),
+           t0 + _base("ring") + 6 * net + _fill(7, n1) + 2 * 3 / 4 * _S / n1)
+
+
 def test_sharp_on_blackwell_runs_at_the_one_node_tree_plateau():
     """CollNetChain on B200 (book's view): across nodes at most 2 S / (8 channels x 70 GB/s,
     tuning.cc's one-node Blackwell tree cap), measured flat from 2 to 64 nodes; NCCL's view

@@ -87,12 +87,13 @@ class Run:
         (the book's calibrated addition; NCCL's own estimate has none). A ring cuts the
         buffer into one slice per rank, NVLS into one share per GPU (``parts``), so a
         chunk is never larger than ``size / parts``:
-        ``(steps - 1) x min(window, S / max(chunks, parts)) / bw``."""
+        ``(steps - 1) x min(window, S / max(chunks, parts)) / bw``; a pipeline of no stage
+        (one GPU's ring in its node) or one has nothing to fill."""
         if self.nccl_view:
             return 0.0 * self.S
         window = np.minimum(cal("PIPELINE_WINDOW") * self.buff_scale,
                             self.S / max(cal("PIPELINE_CHUNKS"), parts))
-        return (steps - 1) * window / bw
+        return max(steps - 1, 0) * window / bw
 
 
 # ------------------------------------------------------------------ point to point
