@@ -412,16 +412,16 @@ def network_price(d: Design, quotes: dict | None = None) -> NetworkPrice:
         lo, hi, whose = unit(item)
         lines.append(PriceLine(name, count, (lo, hi), how(text, whose)))
     not_priced = []
-    for item, name, count, text in (
-            ("nic", "NICs", t.host_cables // ports_per_nic(d),
-             "one per host port" if ports_per_nic(d) == 1
-             else f"one per {ports_per_nic(d)} host ports"),
-            ("copper cable", "copper cables", 0, "every link is taken as optical")):
+    per_nic = ports_per_nic(d)
+    for item, unpriced, name, count, text in (
+            ("nic", "NIC", "NICs", t.host_cables // per_nic,
+             "one per host port" if per_nic == 1 else f"one per {per_nic} host ports"),
+            ("copper cable", "copper cable", "copper cables", 0,
+             "every link is taken as optical")):
         if item in own:
             lines.append(PriceLine(name, count, own[item], how(text, "your quote")))
         else:
-            reason = prices.NOT_PRICED["NIC" if item == "nic" else "copper cable"]
-            not_priced.append((name, count, reason))
+            not_priced.append((name, count, prices.NOT_PRICED[unpriced]))
     return NetworkPrice(tuple(lines), tuple(not_priced), d.n_gpus, rate)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _validate as v
 from . import collectives, topology
+from .collective_model.choice import system_of
 from .display import Table, fmt_bits, fmt_bytes, fmt_rate, fmt_ratio
 from .specs import (ETHERNET, INFINIBAND, NICS, SUPERPOD_SU, SWITCHES, SYSTEMS, System,
                     nic as _nic, switch, system as _system)
@@ -134,7 +135,7 @@ def with_nics(system="dgx-h100", nic: str = "connectx-7", nics_per_node: int | N
         nic: NIC catalogue id (``"connectx-6-hdr"``, ``"connectx-7"``, ``"connectx-8"``).
         nics_per_node: Compute NICs per node, 1..gpus_per_node (default unchanged).
     """
-    s = _as_system(system)
+    s = system_of(system)
     n = s.nics_per_node if nics_per_node is None else v.integer(
         "nics_per_node", nics_per_node, lo=1, hi=s.gpus_per_node)
     return dataclasses.replace(s, nic=_nic(v.choice("nic", nic, NICS)), nics_per_node=n)
@@ -237,16 +238,6 @@ def hierarchical_bytes(size_bytes, gpus_per_node: int, nodes: int) -> Hierarchic
                              2 * (n - 1) / n * S, 2 * (k - 1) / k * S)
 
 
-def _as_system(system) -> System:
-    """A catalogue id or a :class:`~interlib.specs.System`, as a System (ValueError
-    naming ``system`` otherwise)."""
-    if isinstance(system, str):
-        return _system(v.choice("system", system, SYSTEMS))
-    if not isinstance(system, System):
-        raise ValueError(f"system={system!r} must be a catalogue id or a specs.System")
-    return system
-
-
 def nic_phase_time(size_bytes, system="dgx-h100", nodes: int = 4):
     """Line-rate time of the inter-node phase of a hierarchical all-reduce: each GPU's
     shard goes through ``nics_per_node / gpus_per_node`` of the node's NICs, so the node
@@ -259,7 +250,7 @@ def nic_phase_time(size_bytes, system="dgx-h100", nodes: int = 4):
         system: Catalogue id or System.
         nodes: k >= 2.
     """
-    s = _as_system(system)
+    s = system_of(system)
     k = v.integer("nodes", nodes, lo=2, hi=100_000)
     b = hierarchical_bytes(size_bytes, s.gpus_per_node, k)
     return b.node_out / s.node_injection
@@ -355,7 +346,7 @@ def topology_table(hosts: int = 4096, radix: int = 64) -> Table:
 def fmt_nic(system) -> str:
     """``'8 x ConnectX-7 (400 Gb/s) = 400 GB/s per direction'`` for a catalogue id or a
     :class:`~interlib.specs.System`."""
-    system = _as_system(system)
+    system = system_of(system)
     return (f"{system.nics_per_node} x {system.nic.name} "
             f"({fmt_bits(system.nic.rate.value / bit)}) = "
             f"{fmt_rate(system.node_injection)} per direction")

@@ -392,13 +392,13 @@ def page_weights():
 
 # --- 5. live demos on the static site ---------------------------------------------------
 
-def _served_bytes(urls) -> int:
-    """Bytes of the files behind these URLs of the local site (each file once): what a
-    plain HTTP server without compression sends for them."""
-    from urllib.parse import unquote, urlparse
+def _served_bytes(paths) -> int:
+    """Bytes of the files behind these paths of the local site, as the static server logged
+    them (``ServedURL.served``; each file once): what a plain HTTP server without
+    compression sends for them."""
+    from urllib.parse import unquote
 
-    files = {HTML / unquote(urlparse(u).path).lstrip("/") for u in urls
-             if urlparse(u).scheme in ("http", "https")}
+    files = {HTML / unquote(p).lstrip("/") for p in paths}
     return sum(f.stat().st_size for f in files if f.is_file())
 
 
@@ -505,7 +505,7 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
                         continue
                     rec.settle(page, quiet_s=0.5)
                     first.append(ms)
-                    sizes.append(_served_bytes([url + p for p in url.served[mark:]
+                    sizes.append(_served_bytes([p for p in url.served[mark:]
                                                 if "/_static/pyodide/" in p
                                                 or "/_static/interlib" in p]))
                     page_moves = []
@@ -580,7 +580,7 @@ def bench_lite(runs: int = 3):
                 page.wait_for_function(bs.LabNotebook._JS_READY, arg=LITE_CHAPTER,
                                        timeout=180000, polling=100)
                 ready_ms.append((time.perf_counter() - t0) * 1000)
-                sizes.append(_served_bytes([url + p for p in url.served[mark:]]))
+                sizes.append(_served_bytes(url.served[mark:]))
                 print(f"  JupyterLite: {LITE_CHAPTER} kernel ready in {ready_ms[-1]:.0f} ms, "
                       f"{sizes[-1] / 1e6:.1f} MB", flush=True)
                 page.close()

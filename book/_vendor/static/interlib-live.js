@@ -3,9 +3,10 @@
 // Each demo is static HTML (interlib/widgets/page.py): labelled native controls, the figure
 // and numbers at the default settings. Nothing more is loaded until a demo comes near the
 // screen (then Python starts quietly, unless the browser asks to save data) or the reader
-// asks: the "Run live" button of any demo, or the first move of any control, starts Python once for
-// the page (Pyodide in a Web Worker: interlib-live-worker.js) and from then on every control
-// of every demo on the page recomputes its figure and numbers with interlib's own code.
+// asks: the "Run live" button of any demo, or the first move of any control, starts Python
+// (Pyodide in interlib-live-worker.js: one shared worker for the book's pages in the browser,
+// or the page's own where there is none) and from then on every control of every demo on
+// the page recomputes its figure and numbers with interlib's own code.
 //
 // Contract with page.py: div.interlib-demo[data-demo][data-defaults] holds
 // form.interlib-controls (inputs/selects/textareas with data-kind
