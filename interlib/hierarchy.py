@@ -482,5 +482,7 @@ def scaleup_ladder_table(names=("gb300-nvl72", "tpu-v5p-pod", "gaudi3-hls3")):
     return display.Table(
         ["system", "memory (read + write)", "scale-up link", "scale-up, per direction",
          "scale-out, per direction", "memory ÷ scale-up", "scale-up ÷ scale-out"], rows,
-        "Per accelerator, line rates (vendors' figures; Google's and NVIDIA's bidirectional "
-        "headlines halved). Sources: interlib.specs.hardware and interlib.specs.scaleup.")
+        "Per accelerator, line rates (vendors' figures; bidirectional headlines, such as "
+        "NVIDIA's, Google's and AMD's Helios, halved; a figure whose direction its vendor "
+        "does not state is quoted as given and enters no ratio). Sources: "
+        "interlib.specs.hardware and interlib.specs.scaleup.")
