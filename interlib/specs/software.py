@@ -125,7 +125,3 @@ def nccl_tree_steps(nodes: int, gpus_per_node: int) -> int:
     """
     return 2 * nccl_tree_depth(nodes, gpus_per_node)
 
-
-NCCL_TREE_NET_STEPS = "2 log2i(nodes)"
-"""Of :func:`nccl_tree_steps`, the ones that cross the network (NCCL's ``interLat``); the
-other ``2 (g - 1)`` are NVLink or PCIe hops inside the nodes (``intraLat``)."""
