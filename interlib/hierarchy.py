@@ -466,18 +466,23 @@ def scaleup_ladder_table(names=("gb300-nvl72", "tpu-v5p-pod", "gaudi3-hls3")):
             s = SYSTEMS[name]
             r = {x.name: x.peak for x in ladder(s)}
             mem, up, out = r["HBM"], r.get("NVLink"), r["Scale-out NIC"]
-            title, link = s.title, s.gpu.nvlink.name
+            title, link, st = s.title, s.gpu.nvlink.name, None
         else:
             d = SCALEUP_DOMAINS[name]
             mem = d.memory_bandwidth.value if d.memory_bandwidth else None
             up = d.per_accelerator.value if d.per_accelerator else None
+            st = d.stated_per_accelerator
             out = (d.scale_out_per_accelerator.value if d.scale_out_per_accelerator
                    else None)
             title, link = d.name, d.link
-        rows.append([title, rate(mem), link, rate(up), rate(out), ratio(mem, up),
+        up_text = (f"{display.fmt_rate(st.value)}, direction not stated"
+                   if up is None and st is not None else rate(up))
+        rows.append([title, rate(mem), link, up_text, rate(out), ratio(mem, up),
                      ratio(up, out)])
     return display.Table(
         ["system", "memory (read + write)", "scale-up link", "scale-up, per direction",
          "scale-out, per direction", "memory ÷ scale-up", "scale-up ÷ scale-out"], rows,
-        "Per accelerator, line rates (vendors' figures; Google's and NVIDIA's bidirectional "
-        "headlines halved). Sources: interlib.specs.hardware and interlib.specs.scaleup.")
+        "Per accelerator, line rates (vendors' figures; bidirectional headlines, such as "
+        "NVIDIA's, Google's and AMD's Helios, halved; a figure whose direction its vendor "
+        "does not state is quoted as given and enters no ratio). Sources: "
+        "interlib.specs.hardware and interlib.specs.scaleup.")

@@ -101,9 +101,11 @@ def scaleup_table() -> display.Table:
                      display.fmt_ratio(nv.per_gpu_per_direction / s.nic_bw_per_gpu),
                      "NCCL", str(s.status) if s.status else "shipped"])
     for d in SCALEUP_DOMAINS.values():
-        up, out = d.per_accelerator, d.scale_out_per_accelerator
+        up, out, st = d.per_accelerator, d.scale_out_per_accelerator, d.stated_per_accelerator
         rows.append([d.name, d.vendor, f"{d.domain_size.value:,.0f}", d.link, d.topology,
-                     display.fmt_rate(up.value) if up else "not in our sources",
+                     display.fmt_rate(up.value) if up else
+                     f"{display.fmt_rate(st.value)}, direction not stated" if st else
+                     "not in our sources",
                      display.fmt_rate(out.value) if out else "not in our sources",
                      display.fmt_ratio(d.scale_up_over_scale_out)
                      if d.scale_up_over_scale_out else "–",
@@ -116,7 +118,8 @@ def scaleup_table() -> display.Table:
         "Accelerators count packages (NVIDIA's GTC 2025 name 'Vera Rubin NVL144' counted "
         "dies). Vendors quote scale-up bandwidth with both directions added (NVLink, TPU "
         "ICI) or per direction (Intel's 'unidirectional'); all are per direction here. "
-        "'Not in our sources': no primary figure was read, so none is printed. Sources in "
+        "'Not in our sources': no primary figure was read, so none is printed; 'direction "
+        "not stated': the vendor's figure is quoted as given, not halved. Sources in "
         "interlib.specs.scaleup and interlib.specs.hardware.")
 
 

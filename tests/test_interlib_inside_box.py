@@ -868,9 +868,10 @@ def test_nvswitch_scaleup_table_by_hand():
     assert rows["Google Cloud TPU v5p pod"][2] == "8,960"
     assert rows["Google Cloud TPU v5p pod"][5:8] == ["600 GB/s", "6.25 GB/s", "96×"]
     assert rows["UALink 200G 1.0 pod (open standard)"][2] == "1,024"
-    # no primary figure: the cells say so instead of a number
+    # issue 39: NVIDIA's Rubin blog gives NVLink 6 at 3.6 TB/s per GPU (both directions):
+    # 1.8 TB/s per direction; ConnectX-9 1.6 Tb/s = 200 GB/s per GPU; 1,800 / 200 = 9x
     rubin = rows["NVIDIA Vera Rubin NVL72 (first called NVL144)"]
-    assert rubin[5:8] == ["not in our sources", "not in our sources", "–"]
+    assert rubin[5:8] == ["1.8 TB/s", "200 GB/s", "9×"]
     assert rubin[9].startswith("announced")
     assert t.caption.startswith("Accelerators count packages (NVIDIA's GTC 2025 name "
                                 "'Vera Rubin NVL144' counted dies).")

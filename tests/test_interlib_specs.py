@@ -456,16 +456,18 @@ def test_xdr_lane_is_212_5_signalling_and_200_data():
 
 def test_xdr_first_products_are_dated_announced_and_shipped_apart():
     """Expert read F5.3: XDR was announced at GTC 2024 (March); the first shipment the
-    sources date is ConnectX-8's, already shipping at Hot Chips 2025 (August). The table
-    must not print a bare '2024' as first products."""
+    sources date is ConnectX-8's, in the first production GB300 NVL72 racks delivered in
+    early July 2025 (CoreWeave, 2025-07-03; issue 39 correction 8: not 2025-08, the Hot Chips
+    talk that already called it shipping). The table must not print a bare '2024'."""
     from interlib import scaleout
     x = specs.infiniband("XDR")
     assert (x.announced.state, x.announced.date) == ("announced", "2024-03")
-    assert (x.shipped.state, x.shipped.date) == ("shipped", "2025-08")
+    assert (x.shipped.state, x.shipped.date) == ("shipped", "2025-07")
+    assert x.shipped.source is specs.sources.GB300_FIRST_RACKS
     assert x.shipped is specs.nic("connectx-8").status      # one record, not two copies
     assert x.year is None
     rows = {r[0]: r[1] for r in scaleout.ib_generations_table().rows}
-    assert rows["XDR"] == "announced 2024-03; shipped 2025-08"
+    assert rows["XDR"] == "announced 2024-03; shipped 2025-07"
     assert rows["NDR"] == "2022"                            # older rows keep their year
     # the switch: first manual 2024-09 is a document; the first dated deployment is 2025-10
     from interlib.specs import fabric
@@ -510,8 +512,12 @@ def test_scaleup_domains_quote_their_sources():
     assert g.scale_out_per_accelerator.value == pytest.approx(75e9)
     assert g.scale_up_over_scale_out == pytest.approx(7)
     t = specs.scaleup_domain("tpu-v5p-pod")
-    assert t.per_accelerator.value == pytest.approx(1200e9 / 2) and t.topology == "3D torus"
-    assert specs.scaleup_domain("mi300x-8").per_accelerator is None  # no primary rate read
+    # issue 39 correction 2: the pod is 4x4x4 cubes joined by optical circuit switches
+    # ("reconfigurable high-speed links", Google); a torus is built per slice
+    assert t.per_accelerator.value == pytest.approx(1200e9 / 2)
+    assert t.topology == "set of cubes joined by optical circuit switches, a torus per slice"
+    # AMD's driver: 32 GT/s x 16 lanes per xGMI link, unidirectional = 64 GB/s; 7 links
+    assert specs.scaleup_domain("mi300x-8").per_accelerator.value == pytest.approx(7 * 64e9)
     with pytest.raises(ValueError, match="name='gaudi3'"):
         specs.scaleup_domain("gaudi3")
 
@@ -524,7 +530,8 @@ def test_scaleup_ladder_table_shows_only_sourced_figures():
     assert tpu[1] == "2.77 TB/s" and tpu[3] == "600 GB/s" and tpu[4] == "6.25 GB/s"
     assert tpu[6] == "96×"                      # 600 / 6.25
     gaudi = rows["Intel Gaudi 3 (HLS-3 box)"]
-    assert gaudi[1] == "not in our sources" and gaudi[5] == "–" and gaudi[6] == "7×"
+    # Intel: 3.7 TB/s HBM2e (issue 39); 3,700 / 525 = 7.05
+    assert gaudi[1] == "3.7 TB/s" and gaudi[5] == "7.05×" and gaudi[6] == "7×"
     with pytest.raises(ValueError, match="names="):
         hierarchy.scaleup_ladder_table(("tpu-v6",))
 

@@ -122,9 +122,11 @@ def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note="",
                host_link, status)
 
 
-_GB300_SHIPPED = Status("shipped", "2025-08", S.HOTCHIPS_CX8,
-                        "in deployment by Hot Chips 2025 (August): GB300 NVL72 is 'the first "
-                        "deployment of the PCIe Gen6 SuperNIC'")
+_GB300_SHIPPED = Status("shipped", "2025-07", S.GB300_FIRST_RACKS,
+                        "first production racks delivered in early July 2025 (CoreWeave, "
+                        "built by Dell, announced 2025-07-03); at Hot Chips 2025 (August) "
+                        "NVIDIA called GB300 NVL72 'the first deployment of the PCIe Gen6 "
+                        "SuperNIC' (sources.HOTCHIPS_CX8)")
 _HGX_B300_SHIPPED = Status("shipped", None, S.HGX_B300,
                            "NVIDIA's HGX B300 specifications and server photographs (April "
                            "2025) show the board; no dated shipment in the sources read")
@@ -150,19 +152,19 @@ GPUS = {
                   bw_note="576 TB/s per NVL72 rack / 72 GPUs (NVIDIA GB200 NVL72 page)",
                   host_link="nvlink-c2c-superchip"),
     "gb300": _gpu("GB300 (Blackwell Ultra GPU)", "Blackwell", 5, "6.0", "HBM3e", 288,
-                  8 * TB_per_s, S.LOCKWOOD_B300,
-                  cap_note="the physical stack total (8 x 12-high); the capacity a GB300 "
-                           "tray exposes is not in a primary source here",
+                  8 * TB_per_s, S.BLACKWELL_ULTRA_BLOG,
+                  cap_note="'288 GB of HBM3E per GPU' in 8 stacks; the capacity a GB300 "
+                           "tray exposes to software is not in a primary source here",
                   bw_note="576 TB/s per NVL72 rack / 72 GPUs",
                   host_link="nvlink-c2c-superchip", status=_GB300_SHIPPED),
     # HGX B300: the same Blackwell Ultra GPU on an 8-GPU NVLink baseboard. Its PCIe Gen6
     # x16 goes to a ConnectX-8 on the GPU board, whose built-in switch also links to the
     # host; the host CPU's own PCIe generation is not in our sources.
     "b300": _gpu("B300 (Blackwell Ultra, HGX)", "Blackwell", 5, "6.0", "HBM3e", 288,
-                 8 * TB_per_s, S.LOCKWOOD_B300,
-                 cap_note="the physical stack total (8 x 12-high); usable capacity not in a "
+                 8 * TB_per_s, S.BLACKWELL_ULTRA_BLOG,
+                 cap_note="'288 GB of HBM3E per GPU' in 8 stacks; usable capacity not in a "
                           "primary source here",
-                 bw_note="8 TB/s (max) per B300", status=_HGX_B300_SHIPPED),
+                 bw_note="'8 TB/s per GPU'", status=_HGX_B300_SHIPPED),
 }
 
 

@@ -466,7 +466,7 @@ class InfiniBandGen:
     @property
     def first_products(self) -> str:
         """When the first products came, as the sources say it: ``"2022"`` (approximate
-        year) or ``"announced 2024-03; shipped 2025-08"``; ``"not in our sources"``."""
+        year) or ``"announced 2024-03; shipped 2025-07"``; ``"not in our sources"``."""
         dated = [f"{st.state} {st.date or '(date not in our sources)'}"
                  for st in (self.announced, self.shipped) if st is not None]
         if dated:
@@ -504,9 +504,11 @@ def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None, src=S.IB_R
         enc, lane, year, announced, shipped)
 
 
-CONNECTX8_SHIPPED = Status("shipped", "2025-08", S.HOTCHIPS_CX8,
-                           "ConnectX-8 called already shipping at Hot Chips 2025; first "
-                           "deployment in GB300 NVL72")
+CONNECTX8_SHIPPED = Status("shipped", "2025-07", S.GB300_FIRST_RACKS,
+                           "ConnectX-8 first shipped in the first production GB300 NVL72 "
+                           "racks, delivered in early July 2025 (CoreWeave, announced "
+                           "2025-07-03); at Hot Chips 2025 NVIDIA called GB300 NVL72 its first "
+                           "deployment")
 """ConnectX-8, the first XDR (and 800 Gb/s) NIC: the first XDR shipment our sources date.
 ``specs.NICS["connectx-8"].status`` and ``INFINIBAND["XDR"].shipped`` are this record."""
 
@@ -534,7 +536,7 @@ INFINIBAND = {
                src=S.IEEE_8023DJ,
                announced=Status("announced", "2024-03", S.GTC2024_XDR,
                                 "Quantum-X800 (XDR InfiniBand) introduced with Blackwell at "
-                                "GTC 2024, as reported"),
+                                "GTC 2024"),
                shipped=CONNECTX8_SHIPPED),
 }
 
