@@ -36,8 +36,8 @@ _AVG = re.compile(r"#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _OOB = re.compile(r"#\s*Out of bounds values\s*:\s*(\d+)")
 _LABEL = re.compile(r"^\s*=+\s*([^=\s].*?)\s*=+\s*$")
 _ELIDED = re.compile(r"^\s*(?:#\s*)?(?:\.\.\.|<snip>|\[\.\.\.\]|…)\s*$")
-_FAILURE = re.compile(r"\b(?:Test (?:NCCL|CUDA|HIP) failure|NCCL failure|Test failure)\b"
-                      r"|\bnccl(?:Unhandled|System|Internal|Invalid)\w*Error\b")
+_FAILURE = re.compile(r"^\s*(?:[\w.-]+:\s+|\.\.\s+[\w.-]+ pid \d+:\s+)?"
+                      r"(?:Test (?:NCCL|CUDA|HIP) failure|NCCL failure|Test failure)\s+\S+:\d+")
 _TIME_COLS = ("time", "cputime")
 _WRONG_COLS = ("#wrong", "error")
 _DEFAULT_HEADER = ("#  size  count  type  redop  root  time  algbw  busbw  #wrong  time  "

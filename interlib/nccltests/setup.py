@@ -18,8 +18,8 @@ from .text import is_nccl_line, scrub, strip_tags
 
 _VERSION = re.compile(r"\b(NCCL|RCCL) version\s*:?\s*(\d+\.\d+\.\d+)")
 _LIB_CODE = re.compile(r"nccl-library=(\d{4,6})\b")
-_VIA = re.compile(r"\bvia\s+(NET/(?:AWS Libfabric|[^/\s]+)(?:/\d+)*(?:/GDRDMA)?|P2P/[\w ]+?(?=\s*$|/read|\s)"
-                  r"|P2P/direct pointer|SHM(?:/[\w/]+)?|NVLS|CollNet\w*)")
+_VIA = re.compile(r"\bvia\s+(NET/(?:AWS Libfabric|[^/\s]+)(?:/\d+)*(?:/GDRDMA)?|P2P/direct pointer"
+                  r"|P2P/\w+|SHM(?:/[\w/]+)?|NVLS|CollNet\w*)")
 _NET_USING = re.compile(r"\bUsing network (\S.*?)\s*$")
 _NIC_LIST = re.compile(r"\bNET/(IB|Socket|OFI|AWS Libfabric)\s*:\s*Using\s+(.*)$")
 _NIC = re.compile(r"\[\d+\]([\w.:-]+?)(?::\d+)?(?:/(IB|RoCE))?(?=\s|<|$|\[)")
