@@ -30,7 +30,8 @@ import sys
 from . import nccltests
 
 _FLAGS = ("collective", "gpus_per_node", "nodes", "test", "system", "nics_per_node",
-          "nic_gbps", "fabric", "intra", "gpu", "nccl_version", "tcpxo_profile", "hardware")
+          "nic_gbps", "fabric", "intra", "gpu", "nccl_version", "tcpxo_profile", "hardware",
+          "in_place")
 _PY_ARG = re.compile(r"\b(" + "|".join(_FLAGS) + r")=(?: to parse\b)?")
 
 
@@ -166,10 +167,18 @@ def _system(args, run):
     if args.nics_per_node is None:
         assumed.append(f"one NIC per GPU ({g} per node; nics_per_node= not given)")
     version = args.nccl_version or run.nccl_version
+    profile = args.tcpxo_profile
+    if fabric == "GPUDirect-TCPXO" and profile is None:
+        from .specs import calibration as C
+
+        profile = C.TCPXO_PROFILE_BY_NCCL.get(version, C.TCPXO_DEFAULT_PROFILE)
+        assumed.append(f"Google's {profile} NCCL settings (tcpxo_profile= not given"
+                       + (f"; the profile of NCCL {version}" if version in
+                          C.TCPXO_PROFILE_BY_NCCL else "; the current one") + ")")
     node = custom.node(args.gpu, g, nics_per_node=args.nics_per_node, nic_gbps=gbps,
                        fabric=fabric, intra=intra, name="your node",
-                       tcpxo_profile=args.tcpxo_profile, nccl_version=version)
-    return node, hardware_text(node), tuple(assumed)
+                       tcpxo_profile=profile, nccl_version=version)
+    return node, hardware_text(node), tuple(cli_words(a) for a in assumed)
 
 
 def run(argv=None) -> tuple:

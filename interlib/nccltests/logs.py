@@ -23,7 +23,7 @@ from ..units import GB_per_s, us
 from .infer import Cells, infer
 from .runs import Row, Run, vendor_of
 from .setup import nranks_in, read_setup
-from .text import PROGRAMS, hosts_in, is_nccl_line, program_in, scrub, strip_tags
+from .text import PROGRAMS, hosts_of, is_nccl_line, program_in, scrub, strip_tags
 
 _NTHREAD = re.compile(r"^\s*#?\s*nThreads?:?\s+\d+\s+nGpus:?\s+\d+")
 _STARTING = re.compile(r"#\s*Collective test starting:\s*(\S+)")
@@ -175,10 +175,10 @@ def _blocks(lines) -> tuple:
     failure = None
     interleaved = False
     pending_program = pending_label = pending_version = None
-    for n, raw in lines:
-        line = strip_tags(raw)
+    for n, line in lines:
+        raw = line
         b = blocks[-1]
-        if is_nccl_line(line):
+        if "NCCL " in line and is_nccl_line(line):
             b.lines.append((n, raw))
             continue
         if failure is None and _FAILURE.search(line):
@@ -192,7 +192,7 @@ def _blocks(lines) -> tuple:
             pending_version = m.group(1)
         if _NTHREAD.search(line):
             if b.header is None and b.ranks == {} and any(
-                    _NTHREAD.search(strip_tags(x)) for _, x in b.lines):
+                    _NTHREAD.search(x) for _, x in b.lines):
                 interleaved = True  # a second '# nThread' before any Rank line or table
             if b.header is not None or b.ranks:
                 b.end = n - 1
@@ -307,19 +307,20 @@ def _choose(blocks, test, collective) -> _Block:
 def parse_text(text: str, collective: str | None = None, test=None) -> Run:
     """Parse nccl-tests text output (already decoded; :func:`interlib.nccltests.parse`
     checks the arguments and the size)."""
-    lines = list(enumerate(text.splitlines(), 1))
-    for n, raw in lines:
+    lines = []
+    for n, raw in enumerate(text.splitlines(), 1):
         if "\x00" in raw:
             raise ValueError(f"line {n}: expected text, found a NUL byte (a binary file?)")
-    hosts = hosts_in(text)
+        lines.append((n, strip_tags(raw)))
+    hosts = hosts_of(lines)
     blocks, failure, interleaved = _blocks(lines)
-    nthreads = sum(1 for _, x in lines if _NTHREAD.search(strip_tags(x)))
+    nthreads = sum(1 for _, x in lines if "nThread" in x and _NTHREAD.search(x))
     full = [b for b in blocks if b.rows]
     if failure is not None:
         n, raw = failure
         done = sum(len(b.rows) for b in full)
         raise ValueError(
-            f"the run failed: line {n} says '{scrub(strip_tags(raw).strip(), hosts)}' (the "
+            f"the run failed: line {n} says '{scrub(raw.strip(), hosts)}' (the "
             "first failure line; nccl-tests stops there)"
             + (f", after printing {done} result row{'s' if done != 1 else ''}" if done else "")
             + ". There is no complete run to compare: fix the failure (rerun with "
@@ -419,7 +420,7 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
     device = (b.ranks.get(0) or (next(iter(b.ranks.values())) if b.ranks else
                                  (None, None, None)))[2] or None
     lib = setup.library.value if setup.library else None
-    if any("rccl-tests" in strip_tags(x) for _, x in lines):
+    if any("rccl-tests" in x for _, x in lines):
         lib = lib or "RCCL"
     version = setup.version.value if setup.version else None
     return Run(coll, ranks, version, rows, b.avg, nodes, per_node, device, b.oob,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .text import is_nccl_line, scrub, strip_tags
+from .text import is_nccl_line, scrub
 
 _VERSION = re.compile(r"\b(NCCL|RCCL) version\s*:?\s*(\d+\.\d+\.\d+)")
 _LIB_CODE = re.compile(r"nccl-library=(\d{4,6})\b")
@@ -22,7 +22,7 @@ _VIA = re.compile(r"\bvia\s+(NET/(?:AWS Libfabric|[^/\s]+)(?:/\d+)*(?:/GDRDMA)?|
                   r"|P2P/\w+|SHM(?:/[\w/]+)?|NVLS|CollNet\w*)")
 _NET_USING = re.compile(r"\bUsing network (\S.*?)\s*$")
 _NIC_LIST = re.compile(r"\bNET/(IB|Socket|OFI|AWS Libfabric)\s*:\s*Using\s+(.*)$")
-_NIC = re.compile(r"\[\d+\]([\w.:-]+?)(?::\d+)?(?:/(IB|RoCE))?(?=\s|<|$|\[)")
+_NIC = re.compile(r"\[\d+\]([\w.-]+)")
 _NO_IB = re.compile(r"\bNET/IB\s*:\s*No device found")
 _CHANNELS = re.compile(r"\b(\d+) coll channels\b")
 _CHANNEL_OF = re.compile(r"\bChannel \d+/(\d+)\s*:")
@@ -139,74 +139,86 @@ def _transport(via: str) -> str:
 
 
 def read_setup(lines, hosts=()) -> RunSetup:
-    """A :class:`RunSetup` from the log's lines (``(lineno, raw line)`` pairs).
+    """A :class:`RunSetup` from the log's lines.
 
     Args:
-        lines: The log's lines with their 1-based numbers.
+        lines: ``(lineno, line)`` pairs, 1-based, launcher tags already stripped
+            (:func:`.text.strip_tags`).
         hosts: Host names to blank in the quoted lines (:func:`.text.hosts_in`).
     """
     s = dict(transports={}, algorithms={}, env={}, warnings=[])
     speeds = []
 
-    def fact(value, n, raw):
-        return Fact(value, n, scrub(strip_tags(raw), hosts))
+    def fact(value, n, line):
+        return Fact(value, n, scrub(line, hosts))
 
-    for n, raw in lines:
-        line = strip_tags(raw)
-        m = _VERSION.search(line)
-        if m and "version" not in s:
-            s["library"], s["version"] = fact(m.group(1), n, raw), fact(m.group(2), n, raw)
-        m = _LIB_CODE.search(line)
-        if m and "version" not in s:
-            code = int(m.group(1))
-            s["version"] = fact(f"{code // 10000}.{code // 100 % 100}.{code % 100}", n, raw)
-        for m in _ENV_CMD.finditer(line) if not is_nccl_line(line) else ():
-            s["env"].setdefault(m.group(1), fact(m.group(2), n, raw))
-        if not is_nccl_line(line):
+    for n, line in lines:
+        if "version" in line and "version" not in s:
+            m = _VERSION.search(line)
+            if m:
+                s["library"], s["version"] = (fact(m.group(1), n, line),
+                                              fact(m.group(2), n, line))
+            m = _LIB_CODE.search(line) if "version" not in s else None
+            if m:
+                code = int(m.group(1))
+                s["version"] = fact(f"{code // 10000}.{code // 100 % 100}.{code % 100}", n,
+                                    line)
+        nccl = "NCCL " in line and is_nccl_line(line)
+        if not nccl:
+            if "NCCL_" in line:
+                for m in _ENV_CMD.finditer(line):
+                    if m.group(1) not in s["env"]:
+                        s["env"][m.group(1)] = fact(m.group(2), n, line)
             continue
         if " WARN " in line and len(s["warnings"]) < 5:
-            s["warnings"].append(fact(line.split(" WARN ", 1)[1].strip(), n, raw))
-        m = _ENV.search(line)
-        if m:
-            s["env"].setdefault(m.group(1), fact(m.group(2), n, raw))
-        m = _VIA.search(line)
-        if m:
-            name = _transport(m.group(1))
-            s["transports"].setdefault(name, fact(name, n, raw))
-            if name.startswith("NET/") and "gdr" not in s:
-                s["gdr"] = fact(name.endswith("GDRDMA"), n, raw)
-        m = _GDR_RING.search(line)
-        if m and "use ring" in line:
-            s["gdr"] = fact(m.group(1) == "1", n, raw)
-        m = _NET_USING.search(line)
-        if m and "network" not in s:
-            s["network"] = fact(m.group(1), n, raw)
-        m = _NIC_LIST.search(line)
-        if m and "nics" not in s:
-            names = [x.group(1) for x in _NIC.finditer(m.group(2))]
-            if names:
-                s["nics"] = fact(tuple(names), n, raw)
-            s.setdefault("network", fact(m.group(1), n, raw))
-        if _NO_IB.search(line):
-            s.setdefault("no_ib", fact(True, n, raw))
-        m = _CHANNELS.search(line)
-        if m and "channels" not in s:
-            s["channels"] = fact(int(m.group(1)), n, raw)
-        m = _CHANNEL_OF.search(line)
-        if m and "channels" not in s and "via" not in line:
-            s["channels"] = fact(int(m.group(1)), n, raw)
+            s["warnings"].append(fact(line.split(" WARN ", 1)[1].strip(), n, line))
+        if "set by environment" in line:
+            m = _ENV.search(line)
+            if m and m.group(1) not in s["env"]:
+                s["env"][m.group(1)] = fact(m.group(2), n, line)
+        if " via " in line:
+            m = _VIA.search(line)
+            if m:
+                name = _transport(m.group(1))
+                if name not in s["transports"]:
+                    s["transports"][name] = fact(name, n, line)
+                if name.startswith("NET/") and "gdr" not in s:
+                    s["gdr"] = fact(name.endswith("GDRDMA"), n, line)
+        if "use ring" in line:
+            m = _GDR_RING.search(line)
+            if m:
+                s["gdr"] = fact(m.group(1) == "1", n, line)
+        if "Using network" in line and "network" not in s:
+            m = _NET_USING.search(line)
+            if m:
+                s["network"] = fact(m.group(1), n, line)
+        if "NET/" in line and " Using " in line and "nics" not in s:
+            m = _NIC_LIST.search(line)
+            if m:
+                names = [x.group(1) for x in _NIC.finditer(m.group(2))]
+                if names:
+                    s["nics"] = fact(tuple(names), n, line)
+                if "network" not in s:
+                    s["network"] = fact(m.group(1), n, line)
+        if "channels" not in s and "hannel" in line:
+            m = _CHANNELS.search(line)
+            if m is None and " via " not in line:
+                m = _CHANNEL_OF.search(line)
+            if m:
+                s["channels"] = fact(int(m.group(1)), n, line)
         for name, rx in _ALGO_LINES:
             if name not in s["algorithms"] and rx.search(line):
-                s["algorithms"][name] = fact(True, n, raw)
-        m = _COMM.search(line)
-        if m and "ranks" not in s:
-            s["ranks"] = fact(int(m.group(1)), n, raw)
-            s["nodes"] = fact(int(m.group(2)), n, raw)
-            s["local_ranks"] = fact(int(m.group(3)), n, raw)
-        m = _SPEED.search(line)
-        if m:
-            speeds.append((int(m.group(1)), n, raw))
-    s.pop("no_ib", None)
+                s["algorithms"][name] = fact(True, n, line)
+        if "nRanks" in line and "ranks" not in s:
+            m = _COMM.search(line)
+            if m:
+                s["ranks"] = fact(int(m.group(1)), n, line)
+                s["nodes"] = fact(int(m.group(2)), n, line)
+                s["local_ranks"] = fact(int(m.group(3)), n, line)
+        if "speed=" in line:
+            m = _SPEED.search(line)
+            if m:
+                speeds.append((int(m.group(1)), n, line))
     if speeds:
         s["nic_speeds"] = fact(tuple(sorted({x for x, _, _ in speeds})), speeds[0][1],
                                speeds[0][2])
@@ -215,11 +227,11 @@ def read_setup(lines, hosts=()) -> RunSetup:
 
 
 def nranks_in(lines) -> int | None:
-    """The largest ``nranks N`` of NCCL's communicator lines, or None."""
+    """The largest ``nranks N`` of NCCL's communicator lines (``(lineno, line)`` pairs,
+    tags stripped), or None."""
     best = None
-    for _, raw in lines:
-        line = strip_tags(raw)
-        if is_nccl_line(line):
+    for _, line in lines:
+        if "ranks " in line and is_nccl_line(line):
             m = _NRANKS.search(line) or _COMM.search(line)
             if m:
                 best = max(best or 0, int(m.group(1)))

@@ -130,16 +130,20 @@ def scrub(text: str, hosts=()) -> str:
                      any(c.isalpha() for c in m.group(0)) else m.group(0), text)
 
 
-def hosts_in(text: str) -> list:
-    """The host names a log names (``Rank`` lines, NCCL's ``host:pid:tid`` prefixes, the
-    failure lines ``host: Test NCCL failure``, a shell prompt ``user@host:``, RCCL's
-    ``Hostname :``), so :func:`scrub` can blank them before a line is shown back."""
-    v.instance("text", text, str, "a string")
+def hosts_of(lines) -> list:
+    """:func:`hosts_in` of ``(lineno, line)`` pairs whose tags are already stripped."""
     found = set()
-    for raw in text.splitlines():
-        line = strip_tags(raw)
+    for _, line in lines:
         for rx in (_RANK_HOST, _INFO_HOST, _FAIL_HOST, _PROMPT_HOST, _HOSTNAME_LINE):
             m = rx.search(line)
             if m and not m.group(1).isdigit():
                 found.add(m.group(1))
     return sorted(found)
+
+
+def hosts_in(text: str) -> list:
+    """The host names a log names (``Rank`` lines, NCCL's ``host:pid:tid`` prefixes, the
+    failure lines ``host: Test NCCL failure``, a shell prompt ``user@host:``, RCCL's
+    ``Hostname :``), so :func:`scrub` can blank them before a line is shown back."""
+    v.instance("text", text, str, "a string")
+    return hosts_of((n, strip_tags(x)) for n, x in enumerate(text.splitlines(), 1))

@@ -75,9 +75,14 @@ def _hardware(hardware, gpu, nics_per_node, nic_gbps, fabric, intra, run):
     g = run.gpus_per_node or 8
     assumed = () if run.gpus_per_node else (
         "8 GPUs per node in your node (the log does not say)",)
+    profile = None
+    if fabric == "GPUDirect-TCPXO":
+        from ..specs import calibration as C
+
+        profile = C.TCPXO_PROFILE_BY_NCCL.get(run.nccl_version, C.TCPXO_DEFAULT_PROFILE)
     node = custom.node(GPU_BY_NAME[gpu], g, nics_per_node=nics_per_node, nic_gbps=nic_gbps,
                        fabric=fabric, intra=INTRA_NAMES[intra], name="your node",
-                       nccl_version=run.nccl_version)
+                       nccl_version=run.nccl_version, tcpxo_profile=profile)
     return node, assumed
 
 
