@@ -138,7 +138,7 @@ def _system(args, run):
                          "options) for a node of your own, not both")
     if args.system is not None:
         return args.system, args.system, ()
-    from .nccltests.share import hardware_text
+    from .nccltests.sharing import hardware_text
 
     if args.gpu is None:
         from .nccltests import vendors

@@ -333,7 +333,7 @@ def test_share_link_prefills_the_form_and_becomes_table_rows(tmp_path):
     assert q["template"] == FORM.name and set(q) - {"template", "title"} <= ids
     assert "ztan-mig" not in rep["url"] and "Host names and IP addresses" in rep["note"]
     assert yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"] == \
-        N.share.__globals__["REPOSITORY"]
+        N.sharing.REPOSITORY
     rows = C.rows_from(C.sections(_render(rep["fields"])), "https://github.com/o/r/issues/7",
                        "RUN7")
     assert len(rows) == 31 and rows[0]["id"] == "RUN7-01" and rows[0]["role"] == "holdout"

@@ -35,7 +35,7 @@ if str(REPO) not in sys.path:
 
 from interlib import collectives, validation  # noqa: E402
 from interlib.nccltests.results import fabric_of  # noqa: E402
-from interlib.nccltests.share import ROWS_HEADER  # noqa: E402
+from interlib.nccltests.sharing import ROWS_HEADER  # noqa: E402
 from interlib.specs import GPUS, SYSTEMS, custom  # noqa: E402
 from interlib.units import GB_per_s, Gbit_per_s, us  # noqa: E402
 
@@ -71,8 +71,29 @@ def sections(body: str) -> dict:
     return out
 
 
+_WORDS = re.compile(r"GPU: (.+?); (\d+) GPUs per node; (\d+) NICs? of ([\d.]+) Gb/s; "
+                    r"network: (\S+); GPUs joined by: (.+?)\s*$")
+
+
+def _from_words(text: str) -> str:
+    """A report's hardware in the page's words (``share.hardware_text(..., words=True)``)
+    as ids: a system's title becomes its id, a node's words ``key=value`` words."""
+    from interlib.nccltests.sharing import INTRA_WORDS
+
+    for k, s in SYSTEMS.items():
+        if text == s.title:
+            return k
+    m = _WORDS.fullmatch(text)
+    if not m:
+        return text
+    gpu = next((k for k, g in GPUS.items() if g.name == m.group(1)), m.group(1))
+    intra = next((k for k, w in INTRA_WORDS.items() if w == m.group(6)), m.group(6))
+    return (f"gpu={gpu} gpus_per_node={m.group(2)} nics_per_node={m.group(3)} "
+            f"nic_gbps={m.group(4)} fabric={m.group(5)} intra={intra}")
+
+
 def _hardware(text: str, problems: list) -> dict | None:
-    text = text.strip()
+    text = _from_words(text.strip())
     if text in SYSTEMS:
         s = SYSTEMS[text]
         gpu = next(k for k, g in GPUS.items() if g is s.gpu or g == s.gpu)

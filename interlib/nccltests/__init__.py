@@ -19,7 +19,7 @@ from .read import parse
 from .results import Comparison, Diagnosis, NotModelled, Published, Verdict
 from .runs import MAX_CHARS, Row, Run
 from .setup import Fact, RunSetup
-from .share import share, to_json
+from .sharing import share, to_json
 from .shape import Shape, shape
 from .text import COLLECTIVES, PROGRAMS, decode, hosts_in, scrub
 from .vendors import GPU_TOKENS, catalogue_gpu

@@ -69,7 +69,9 @@ class _Block:
         what = (self.program or "a test").replace("_mpi", "")
         extra = f", '{self.label}'" if self.label else ""
         first, last = (self.rows[0][0], self.rows[-1][0]) if self.rows else (self.start,) * 2
-        return f"{i}: {what}{extra} (rows on lines {first}-{last}, {len(self.rows)} sizes)"
+        n = len(self.rows)
+        return (f"{i}: {what}{extra} (rows on lines {first}-{last}, {n} size"
+                f"{'s' if n != 1 else ''})")
 
 
 def _columns(line: str, lineno: int) -> dict:

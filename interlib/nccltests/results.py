@@ -174,6 +174,19 @@ class Comparison:
                              caption=f"{bounds}. ratio: median of measured / predicted busbw; "
                              + self.band_source)
 
+    def in_words(self) -> str:
+        """The verdicts as one phrase, regimes grouped by status: ``"within the band in
+        the latency-bound, transition and bandwidth-bound regimes"``."""
+        groups = {}
+        for x in self.verdicts:
+            groups.setdefault(x.status, []).append(x.regime)
+
+        def listed(names):
+            return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+        return "; ".join(f"{st} the band in the {listed(names)} regime"
+                         f"{'s' if len(names) > 1 else ''}" for st, names in groups.items())
+
     def report(self) -> str:
         """The shape, what the log states, the verdicts, the likely causes (each with the
         line that supports it where the log states it) and the nearest published runs, as

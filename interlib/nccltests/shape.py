@@ -92,7 +92,10 @@ def shape(run, system, gpus_per_node: int | None = None, nodes: int | None = Non
                              f"{domain} GPUs ({system.title}): give gpus_per_node= and "
                              "nodes=")
         trays = (f"; the Rank lines' {run.nodes} hosts are its {server}-GPU trays"
-                 if hosts_ok and run.gpus_per_node <= server else "")
+                 if hosts_ok and run.gpus_per_node <= server else
+                 f"; the log's hosts hold {run.gpus_per_node} ranks each, more than a "
+                 f"{server}-GPU tray: the log may not come from this system"
+                 if hosts_ok else "")
         notes.append(f"a node here is one NVLink domain of {system.title}: {g} of its "
                      f"{domain} GPUs per node x {ranks // g} node"
                      f"{'s' if ranks // g != 1 else ''}{trays}")

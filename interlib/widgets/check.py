@@ -38,25 +38,38 @@ GPU_BY_NAME = {g.name: k for k, g in GPUS.items()}
 INTRA_NAMES = {"NVSwitch": "nvswitch", "PCIe only": "pcie", "PCIe + NVLink bridges":
                "nvlink-bridge"}
 FROM_LOG = "as the log says"
-COLLECTIVE_NAMES = {FROM_LOG: None, **{c.replace("_", "-"): c for c in
-                                       ("all_reduce", "all_gather", "reduce_scatter",
-                                        "all_to_all", "broadcast", "reduce")}}
+COLLECTIVE_NAMES = {**{c.replace("_", "-"): c for c in
+                      ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
+                       "reduce")}, FROM_LOG: None}
+"""What the run measured, by the name shown; the default (last) leaves it to the log."""
 
-_PAGE = {"collective": "choose it in 'what the run measured'",
-         "gpus_per_node": "--gpus-per-node (python -m interlib.check; this page reads the "
-                          "shape from the log's Rank lines)",
-         "nodes": "--nodes (python -m interlib.check)",
-         "test": "--test (python -m interlib.check), or paste one test at a time",
-         "system": "the 'hardware' choice", "gpu": "the 'GPU' choice",
-         "nics_per_node": "the 'NICs per node' slider", "nic_gbps": "the 'Gb/s per NIC' "
-         "choice", "fabric": "the 'network' choice", "intra": "the 'GPUs joined by' choice"}
-_PY_ARG = re.compile(r"\b(" + "|".join(_PAGE) + r")=(?: to parse\b)?")
+_PAGE = {"collective": ("'what the run measured'",
+                        "the collective (in 'what the run measured')"),
+         "gpus_per_node": ("the GPUs per node", "the GPUs per node (--gpus-per-node of "
+                           "python -m interlib.check: this page reads the shape from the "
+                           "log's Rank lines)"),
+         "nodes": ("the nodes", "the nodes (--nodes of python -m interlib.check)"),
+         "test": ("the test of --test (python -m interlib.check)", "the test (--test of "
+                  "python -m interlib.check, or paste one test at a time)"),
+         "system": ("the 'hardware' choice", "the hardware (in 'hardware')"),
+         "gpu": ("the 'GPU' choice", "the GPU (in 'GPU')"),
+         "nics_per_node": ("the 'NICs per node' slider", "the NICs (in 'NICs per node')"),
+         "nic_gbps": ("the 'Gb/s per NIC' choice", "the NIC speed (in 'Gb/s per NIC')"),
+         "fabric": ("the 'network' choice", "the network (in 'network')"),
+         "intra": ("the 'GPUs joined by' choice", "how the GPUs are joined (in 'GPUs "
+                   "joined by')")}
+_PY_ARG = re.compile(r"\b(" + "|".join(_PAGE) + r")=(?: to parse\b)?('[^']*'|[^\s,;:)]+)?")
 
 
 def page_words(message: str) -> str:
     """A library message in the page's words: a Python argument (``collective=``) becomes
-    the control that sets it, or the command line's flag where the page has none."""
-    return _PY_ARG.sub(lambda m: _PAGE[m.group(1)], message)
+    the control that sets it (with the value, when the message quotes one), or the
+    command line's flag where the page has none."""
+    def words(m):
+        noun, verb = _PAGE[m.group(1)]
+        return f"{noun} ({m.group(2)})" if m.group(2) else verb
+
+    return _PY_ARG.sub(words, message)
 
 
 @functools.lru_cache(maxsize=1)
@@ -115,12 +128,12 @@ def check_figure(hardware=A3M, gpu="H100 SXM", nics_per_node=8, nic_gbps=200.0,
 
 def _share_block(cmp_, system) -> str:
     """What to paste into the form 'Share a run' (``nccltests.share``'s fields as text)."""
-    from ..nccltests.share import ROWS_HEADER, hardware_text, row_lines
+    from ..nccltests.sharing import ROWS_HEADER, hardware_text, row_lines
 
     run = cmp_.run
     return ("To share this run with the book, open the form 'Share a run' linked under "
             "this demo and paste these lines (the page keeps no host names or addresses):\n"
-            f"hardware: {hardware_text(system)}\n"
+            f"hardware: {hardware_text(system, words=True)}\n"
             f"shape: {cmp_.gpus_per_node} GPUs per node x "
             f"{display.fmt_count(cmp_.nodes, 'node')}\ncollective: {run.collective}\n"
             f"NCCL: {run.nccl_version or 'not in the log'}\n"
@@ -138,6 +151,19 @@ def check_summary(hardware=A3M, gpu="H100 SXM", nics_per_node=8, nic_gbps=200.0,
         return f"Read, not compared: {why}" if run is not None else f"No comparison: {why}"
     system, _ = _hardware(hardware, gpu, nics_per_node, nic_gbps, fabric, intra, cmp_.run)
     return cmp_.report() + "\n\n" + _share_block(cmp_, system)
+
+
+def example_notes() -> dict:
+    """What the page's prose says of the example, computed: the verdict on its own hardware
+    (``"own"``), on a DGX H100 (``"dgx"``), and how many times the A3 Mega's scale-out
+    bandwidth a DGX H100 node has (``"dgx_net"``, words)."""
+    own, _, _ = _compare(A3M, "H100 SXM", 8, 200.0, "GPUDirect-TCPXO", "NVSwitch", FROM_LOG,
+                         EXAMPLE)
+    dgx, _, _ = _compare("NVIDIA DGX H100", "H100 SXM", 8, 200.0, "GPUDirect-TCPXO",
+                         "NVSwitch", FROM_LOG, EXAMPLE)
+    a3m, big = _a3m_node(), SYSTEMS["dgx-h100"]
+    ratio = (big.nics_per_node * big.nic.rate.value) / (a3m.nics_per_node * a3m.nic.rate.value)
+    return {"own": own.in_words(), "dgx": dgx.in_words(), "dgx_net": display.fmt_ratio(ratio)}
 
 
 def _dgx_answer() -> str:

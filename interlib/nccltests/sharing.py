@@ -32,22 +32,35 @@ MAX_URL = 7500
 are cut to fit, and the report says how many were left for the reader to paste."""
 
 
-def hardware_text(system) -> str:
+INTRA_WORDS = {"nvswitch": "NVSwitch", "pcie": "PCIe only",
+               "nvlink-bridge": "PCIe + NVLink bridges"}
+"""How a report names the way a node's GPUs are joined, in words."""
+
+
+def hardware_text(system, words: bool = False) -> str:
     """How a shared report names the hardware: a catalogue id (``"dgx-h100"``), or a node's
     parts as ``key=value`` words (``"gpu=h100-sxm gpus_per_node=8 nics_per_node=8
-    nic_gbps=200 fabric=GPUDirect-TCPXO intra=nvswitch"``) that
-    ``tools/contribute_run.py`` reads back."""
+    nic_gbps=200 fabric=GPUDirect-TCPXO intra=nvswitch"``); with ``words=True`` the same in
+    a reader's words (the system's title; ``"GPU: H100 SXM; 8 GPUs per node; 8 NICs of
+    200 Gb/s; network: GPUDirect-TCPXO; GPUs joined by: NVSwitch"``), as the page shows it.
+    ``tools/contribute_run.py`` reads every form back."""
     from ..specs import GPUS, SYSTEMS
     from ..units import Gbit_per_s
 
     if isinstance(system, str):
         v.choice("system", system, SYSTEMS)
-        return system
+        return SYSTEMS[system].title if words else system
     for k, s in SYSTEMS.items():
         if s is system:
-            return k
+            return s.title if words else k
     gpu = next((k for k, g in GPUS.items() if g is system.gpu or g == system.gpu), "?")
     intra = ("nvlink-bridge" if getattr(system, "nvlink_bridge", False) else system.intra)
+    if words:
+        return (f"GPU: {system.gpu.name}; {system.gpus_per_node} GPUs per node; "
+                f"{system.nics_per_node} NIC{'s' if system.nics_per_node != 1 else ''} of "
+                f"{system.nic.rate.value / Gbit_per_s:g} Gb/s; network: "
+                f"{getattr(system, 'fabric', None) or system.nic.fabric}; GPUs joined by: "
+                f"{INTRA_WORDS[intra]}")
     words = [f"gpu={gpu}", f"gpus_per_node={system.gpus_per_node}",
              f"nics_per_node={system.nics_per_node}",
              f"nic_gbps={system.nic.rate.value / Gbit_per_s:g}",
