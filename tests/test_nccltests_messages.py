@@ -463,3 +463,28 @@ def test_h100_pcie_advice_names_the_catalogue_entry():
     assert vendors.advice("NVIDIA L40S")["intra"] == "pcie"
     assert vendors.catalogue_gpu("NVIDIA A100-SXM4-40GB")[0] == "a100-sxm-80gb"
     assert vendors.catalogue_gpu("NVIDIA L40S")[0] is None
+
+
+def test_the_page_links_the_form_share_uses():
+    nb = json.loads((ROOT / "book" / "check_cluster.ipynb").read_text())
+    text = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert f"({N.sharing.REPOSITORY}/issues/new?template={N.sharing.FORM})" in text
+    assert (ROOT / ".github" / "ISSUE_TEMPLATE" / N.sharing.FORM).is_file()
+
+
+def test_the_page_share_block_becomes_table_rows():
+    """What the demo prints under the verdict, pasted field by field into the form."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import contribute_run as C
+
+    from interlib import widgets
+
+    text = widgets.summary("check_cluster")
+    block = text.split("paste these lines", 1)[1].splitlines()[1:]
+    got = dict(line.split(": ", 1) for line in block if ": " in line)
+    rows = got.pop([k for k in got if k.startswith("rows")][0]).replace("; ", "\n")
+    fields = {"hardware": got["hardware"], "shape": got["shape"],
+              "collective": got["collective"], "rows": rows}
+    out = C.rows_from(C.sections(_render(fields)), "https://github.com/o/r/issues/8", "RUN8")
+    assert len(out) == 31 and out[0]["fabric"] == "Ethernet (GPUDirect-TCPXO)"
+    assert (out[0]["gpus_per_node"], out[0]["nodes"]) == (8, 2)

@@ -8,7 +8,7 @@ or addresses the log carries. :func:`compare` (:mod:`.comparison`) predicts the 
 with :func:`interlib.collectives.predict` for the reader's hardware, puts the model's
 prediction interval around it (:func:`band`), finds the nearest published runs and gives
 a verdict per size regime; :func:`diagnose` (:mod:`.causes`) ranks the likely causes,
-what the log states first. :func:`to_json` and :func:`share` (:mod:`.share`) write the
+what the log states first. :func:`to_json` and :func:`share` (:mod:`.sharing`) write the
 result out. The page "Check your cluster" and ``python -m interlib.check`` both call them.
 """
 from __future__ import annotations

@@ -135,7 +135,7 @@ def diagnose(cmp_: Comparison, system) -> list:
     largest sizes) is scored against it: 1 when equal, 0 from :data:`MATCH_TOLERANCE`
     apart. A small-message time :data:`FLOOR_FACTOR` times the model's points at the
     transport; a shortfall in the middle regimes alone at protocol and buffer settings.
-    The size regimes are :data:`interlib.intervals.REGIMES` (smallest first).
+    The size regimes are ``interlib.intervals.REGIMES`` (smallest first).
 
     Args:
         cmp_: A :class:`Comparison` from :func:`compare`.

@@ -157,7 +157,7 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
             node from :func:`interlib.specs.custom.node`.
         gpus_per_node, nodes: The run's shape (default: a node is the system's NVLink
             domain; the log's hosts are used where hosts are nodes and its Rank lines can
-            be trusted; :func:`interlib.nccltests.shape`).
+            be trusted; ``interlib.nccltests.shape``).
         in_place: Compare the in-place columns instead of the out-of-place ones.
         algorithm, nvls: As :func:`interlib.collectives.predict` (``"auto"``: NCCL's
             default choice; ``nvls=False`` for a run with ``NCCL_NVLS_ENABLE=0``).
@@ -169,9 +169,9 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
         nearest published runs and the likely causes of any shortfall.
 
     Raises:
-        NotModelled: for a run read exactly that the model does not predict (AMD GPUs;
-            gather, scatter, hypercube, alltoallv, sendrecv), saying what the book can.
-        ValueError: for a run whose collective is unknown (pass ``collective=`` to
+        ValueError: for a run read exactly that the model does not predict (AMD GPUs;
+            gather, scatter, hypercube, alltoallv, sendrecv): a ``NotModelled``, saying what
+            the book can; for a run whose collective is unknown (pass ``collective=`` to
             :func:`parse`), a shape the system cannot hold, or a rank count that
             disagrees with the shape.
     """

@@ -42,7 +42,7 @@ class Verdict:
     """The measured curve against the band in one size regime.
 
     Attributes:
-        regime: A regime of :data:`interlib.intervals.REGIMES`.
+        regime: A regime of ``interlib.intervals.REGIMES``.
         count: Sizes of the run in it.
         ratio: Median measured / predicted busbw.
         low, high: Median lower and upper edge of the band, as a fraction of the prediction.

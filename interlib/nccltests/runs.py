@@ -59,7 +59,7 @@ class Run:
         program: The nccl-tests program the log names (``"all_reduce_perf"``), or None.
         vendor: ``"NVIDIA"`` or ``"AMD"`` when the log says (the GPU's name, RCCL's
             lines), else None.
-        setup: What the log's NCCL lines state (:class:`RunSetup`).
+        setup: What the log's NCCL lines state (a ``RunSetup``).
         rank_lines: How many ``Rank`` lines the log has (0: none).
         tests: Names of the tests the file holds when it holds several (the one read is
             ``test``), else ().
@@ -79,7 +79,7 @@ class Run:
     notes: tuple = ()
     program: str | None = None
     vendor: str | None = None
-    setup: RunSetup = field(default_factory=RunSetup)
+    setup: object = field(default_factory=RunSetup)
     rank_lines: int = 0
     tests: tuple = ()
     test: str | None = None
