@@ -183,16 +183,16 @@ def _blocks(lines) -> tuple:
         if "NCCL " in line and is_nccl_line(line):
             b.lines.append((n, raw))
             continue
-        if failure is None and _FAILURE.search(line):
+        if failure is None and "ailure" in line and _FAILURE.search(line):
             failure = (n, raw)
-        m = _STARTING.search(line)
-        prog = (m.group(1) if m else None) or program_in(line)
+        m = _STARTING.search(line) if "test starting" in line else None
+        prog = (m.group(1) if m else None) or (program_in(line) if "_perf" in line else None)
         if m:
             prog = program_in(m.group(1)) or prog
-        m = _TESTS_VERSION.search(line)
+        m = _TESTS_VERSION.search(line) if "nccl-tests version" in line else None
         if m:
             pending_version = m.group(1)
-        if _NTHREAD.search(line):
+        if "nThread" in line and _NTHREAD.search(line):
             if b.header is None and b.ranks == {} and any(
                     _NTHREAD.search(x) for _, x in b.lines):
                 interleaved = True  # a second '# nThread' before any Rank line or table
@@ -206,7 +206,7 @@ def _blocks(lines) -> tuple:
                 b.program = prog
             continue
         b.lines.append((n, raw))
-        lab = _LABEL.match(line)
+        lab = _LABEL.match(line) if "==" in line else None
         if lab and not _HEADER.search(line):
             if b.rows:
                 b.end = n - 1
@@ -220,7 +220,7 @@ def _blocks(lines) -> tuple:
             continue
         if prog:
             pending_program = prog
-        m = _RANK_LINE.search(line)
+        m = _RANK_LINE.search(line) if "Rank" in line else None
         if m and not b.rows:
             rid = int(m.group(1))
             if rid in b.ranks:
@@ -233,7 +233,7 @@ def _blocks(lines) -> tuple:
             elif b.rows or b.header is not None:
                 b.elided_rows = b.elided_rows or n
             continue
-        if _HEADER.search(line):
+        if "size" in line and _HEADER.search(line):
             if b.header is not None and b.rows:
                 b.end = n - 1
                 blocks.append(_Block(n, None, pending_program, pending_version))
@@ -245,11 +245,11 @@ def _blocks(lines) -> tuple:
                 continue
             b.header, b.header_line = _columns(line, n), n
             continue
-        m = _OOB.search(line)
+        m = _OOB.search(line) if "Out of bounds" in line else None
         if m and (b.rows or b.header):
             b.oob = int(m.group(1))
             continue
-        m = _AVG.search(line)
+        m = _AVG.search(line) if "Avg bus" in line else None
         if m and (b.rows or b.header):
             b.avg = _num(m.group(1), "the average bus bandwidth", n) * GB_per_s
             continue
@@ -366,7 +366,7 @@ def parse_text(text: str, collective: str | None = None, test=None) -> Run:
 def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
     notes = []
     rows = tuple(r for _, r in b.rows)
-    block_lines = [x for x in lines if b.start <= x[0] <= max(b.end, b.start)]
+    block_lines = lines[b.start - 1:max(b.end, b.start)]
     setup = read_setup(lines, hosts)
     program = b.program
     found = PROGRAMS.get(program) if program else None

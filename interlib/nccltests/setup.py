@@ -206,9 +206,10 @@ def read_setup(lines, hosts=()) -> RunSetup:
                 m = _CHANNEL_OF.search(line)
             if m:
                 s["channels"] = fact(int(m.group(1)), n, line)
-        for name, rx in _ALGO_LINES:
-            if name not in s["algorithms"] and rx.search(line):
-                s["algorithms"][name] = fact(True, n, line)
+        if "Connected" in line or "Trees" in line or "NVLS" in line or "CollNet" in line:
+            for name, rx in _ALGO_LINES:
+                if name not in s["algorithms"] and rx.search(line):
+                    s["algorithms"][name] = fact(True, n, line)
         if "nRanks" in line and "ranks" not in s:
             m = _COMM.search(line)
             if m:

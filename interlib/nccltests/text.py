@@ -98,12 +98,15 @@ def strip_tags(line: str) -> str:
     >>> strip_tags("[0]   1048576   262144  float  sum  -1[0]  1626.5  0.64  1.24  0")
     '  1048576   262144  float  sum  -1  1626.5  0.64  1.24  0'
     """
-    line = _OMPI_TAG.sub("", line)
-    line = _LEAD_RANK_TAG.sub("", line, count=1)
-    if is_nccl_line(line):
+    if ">:" in line:
+        line = _OMPI_TAG.sub("", line)
+    if "[" in line[:12]:
+        line = _LEAD_RANK_TAG.sub("", line, count=1)
+    if "NCCL " in line and is_nccl_line(line):
         return line
-    line = _LABEL.sub("", line, count=1)
-    if "[" in line and "#  Rank" not in line and "# Rank" not in line:
+    if ":" in line[:8] and line.lstrip()[:1].isdigit():
+        line = _LABEL.sub("", line, count=1)
+    if "[" in line and "Rank" not in line:
         line = _RANK_TAG.sub(" ", line)
     return line
 
@@ -134,7 +137,9 @@ def hosts_of(lines) -> list:
     """:func:`hosts_in` of ``(lineno, line)`` pairs whose tags are already stripped."""
     found = set()
     for _, line in lines:
-        for rx in (_RANK_HOST, _INFO_HOST, _FAIL_HOST, _PROMPT_HOST, _HOSTNAME_LINE):
+        for rx in ((_RANK_HOST,) if "Rank" in line else ()) + (_INFO_HOST, _FAIL_HOST) + (
+                (_PROMPT_HOST,) if "@" in line else ()) + (
+                (_HOSTNAME_LINE,) if "Hostname" in line else ()):
             m = rx.search(line)
             if m and not m.group(1).isdigit():
                 found.add(m.group(1))
