@@ -347,8 +347,8 @@ def test_share_link_prefills_the_form_and_becomes_table_rows(tmp_path):
 
 
 @pytest.mark.parametrize("drop, match", [
-    ("hardware", "the report has no hardware"), ("rows", "the report has no rows"),
-    ("shape", "the report has no shape"), ("collective", "the report has no collective"),
+    ("hardware", "^the report has no hardware"), ("rows", "^the report has no rows"),
+    ("shape", "^the report has no shape"), ("collective", "^the report has no collective"),
 ])
 def test_incomplete_reports_are_refused(drop, match):
     sys.path.insert(0, str(ROOT / "tools"))
@@ -371,7 +371,7 @@ def test_edited_reports_and_missing_consent_are_refused():
     with pytest.raises(ValueError, match=r"busbw 400 GB/s does not follow from its time"):
         C.rows_from(C.sections(_render(fields)), "https://github.com/o/r/issues/7", "RUN7")
     body = _render(N.share(cmp_, "dgx-h100")["fields"]).replace("- [X]", "- [ ]")
-    with pytest.raises(ValueError, match="the consent box is not ticked"):
+    with pytest.raises(ValueError, match="^the consent box is not ticked$"):
         C.rows_from(C.sections(body), "https://github.com/o/r/issues/7", "RUN7")
     with pytest.raises(ValueError, match="not a catalogue system .*missing nic_gbps="):
         fields = dict(N.share(cmp_, "gpu=h100-sxm nics_per_node=8 fabric=InfiniBand")["fields"])
