@@ -488,3 +488,65 @@ def test_the_page_share_block_becomes_table_rows():
     out = C.rows_from(C.sections(_render(fields)), "https://github.com/o/r/issues/8", "RUN8")
     assert len(out) == 31 and out[0]["fabric"] == "Ethernet (GPUDirect-TCPXO)"
     assert (out[0]["gpus_per_node"], out[0]["nodes"]) == (8, 2)
+
+
+JSON_DOC = ('{"args": ["./build/all_gather_perf"], "config": {"nthreads": 1, "ngpus": 1, '
+            '"devices": [{"rank": 0, "hostname": "h", "device_info": "NVIDIA H100 80GB HBM3"}]}, '
+            '"results": [%s]}')
+RESULT = ('{"size": 1048576, "count": 262144, "type": "float", "redop": "none", "root": '
+          '"    -1", "out_of_place": {"time": %s, "alg_bw": 12.25, "bus_bw": 0.0, '
+          '"nwrong": 0}, "in_place": {"time": 84.5, "alg_bw": 12.41, "bus_bw": 0.0, '
+          '"nwrong": 0}}')
+INSPECT = ('{"header": {"id": "%s", "n_ranks": 8, "nnodes": 1}, "coll_perf": {"coll": "%s", '
+           '"coll_msg_size_bytes": 1024, "coll_exec_time_us": 10, "coll_algobw_gbs": 0.1, '
+           '"coll_busbw_gbs": 0.1}}')
+
+
+@pytest.mark.parametrize("text, kw, match", [
+    ("{}\n[1]", {}, r"^expected JSON objects, found a list"),
+    (JSON_DOC % (RESULT % '"nan"'), {}, r"^results\[0\].out_of_place: 'time' is nan"),
+    (JSON_DOC % (RESULT % "-1"), {}, r"^results\[0\].out_of_place: expected a number >= 0 "
+                                     r"for 'time', found -1"),
+    (JSON_DOC % (RESULT % "85.58"), {"collective": "all_reduce"},
+     r"^collective='all_reduce' disagrees with the JSON, which ran all_gather_perf"),
+    (JSON_DOC % "[1]", {}, r"^results\[0\]: expected an object, found \[1\]"),
+    (INSPECT % ("a", "AllReduce") + "\n" + INSPECT % ("b", "AllGather"), {},
+     r"^the records hold 2 collectives or communicators: .*Choose one with test="),
+    (INSPECT % ("a", "AllReduce") + "\n" + INSPECT % ("b", "AllGather"), {"test": 5},
+     r"^test=5 matches none of the 2 in the records"),
+    (INSPECT % ("a", "AllReduce"), {"collective": "all_gather"},
+     r"^collective='all_gather' disagrees with the records, which are AllReduce"),
+    (HEADER + ROW.replace("85.58", "-85.58"), {},
+     r"^line 2: expected a non-negative number for the out-of-place time \(us\), found "),
+    (HEADER + ROW + "# Avg bus bandwidth : 1\n# gather_perf\n" + HEADER + ROW, {"test": "a"},
+     r"^test='a' matches several of the 2 tests in the file"),
+])
+def test_json_and_selection_refusals(text, kw, match):
+    with pytest.raises(ValueError, match=match) as e:
+        N.parse(text, **kw)
+    assert not PY_ARG.search(cli_words(str(e.value)))
+
+
+def test_json_reads_the_rank_count_from_its_devices():
+    run = N.parse(JSON_DOC % (RESULT % "85.58"))
+    assert (run.collective, run.ranks, run.nodes) == ("all_gather", 1, 1)
+    assert run.device == "NVIDIA H100 80GB HBM3" and run.source == "nccl-tests JSON"
+
+
+def test_other_refusals():
+    from interlib.nccltests.results import regime_bounds
+
+    with pytest.raises(ValueError, match="^name='huge' is not a regime"):
+        regime_bounds("huge")
+    cmp_ = N.compare(N.parse(read("a3mega_h100_2x8_all_reduce.log")), "dgx-h100")
+    with pytest.raises(ValueError, match="^hardware='' is empty"):
+        N.share(cmp_, " ")
+    with pytest.raises(ValueError, match="^the run's collective is unknown"):
+        N.share(N.parse(read("gke_a3high_h100_2x8_all_gather_tcpx_rows.log")), "dgx-h100")
+    r = _cli(str(FIX / "a3mega_h100_2x8_all_reduce.log"), "--system", "dgx-h100", "--gpu",
+             "h100-sxm")
+    assert r.returncode == 2 and r.stderr.decode().startswith(
+        "error: give either --system (a catalogue system) or --gpu")
+    r = _cli(str(FIX / "a3mega_h100_2x8_all_reduce.log"), "--system", "dgx-h100", "--json",
+             "/no/dir/x.json")
+    assert r.returncode == 2 and b"cannot write the JSON to '/no/dir/x.json'" in r.stderr

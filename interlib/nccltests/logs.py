@@ -134,10 +134,8 @@ def _row(toks: list, cols: dict, lineno: int) -> tuple:
         raise ValueError(f"line {lineno}: expected a results row of {cols['n']} columns "
                          f"({cols['names']}), found {len(toks)}: the log looks truncated "
                          "or two lines ran together")
-    size = _num(toks[0], "size", lineno)
+    size = _num(toks[0], "size", lineno)  # whole: a row starts with two digit strings
     count = _num(toks[1], "count", lineno)
-    if size != int(size):
-        raise ValueError(f"line {lineno}: expected a whole size in bytes, found {toks[0]!r}")
     cell = dict(zip(pre, toks[:len(pre)]))
     vals = {}
     for half in ("out", "in"):
