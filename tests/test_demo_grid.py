@@ -117,9 +117,6 @@ NOT_YET = {
     "your_cluster": "Appendix A's demo (interlib/widgets/appendix.py, owned by the model "
                     "helper, issue 26 item 5) still prints catalogue ids ('dgx-h100') and "
                     "'node(s)'; strict, so it fails once fixed and this entry must go",
-    "check_cluster": "issue 30's demo (merged from main at hand-back) prints catalogue ids "
-                     "('h100-sxm', 'a100-sxm-80gb') and its live path types a value "
-                     "differently from Demo.resolve on some grid points; not examined here",
 }
 
 
