@@ -774,8 +774,8 @@ AZURE_GB300_X800 = Source(
     "Blackwell Ultra GPUs connected via the Quantum-X800 InfiniBand platform' ... '800 Gbps "
     "per-GPU bandwidth'.", key="")
 CPO_AVAILABILITY = Source(
-    "Seyedi, Scaling AI Factories with Co-Packaged Optics for Better Power Efficiency, NVIDIA "
-    "technical blog (2025-08-18)",
+    "NVIDIA technical blog, Scaling AI Factories with Co-Packaged Optics for Better Power "
+    "Efficiency (Seyedi, 2025-08-18)",
     "https://developer.nvidia.com/blog/scaling-ai-factories-with-co-packaged-optics-for-"
     "better-power-efficiency/",
     "Quantum-X Photonics: '115 Tb/s of switching capacity, supporting 144 ports at 800 Gb/s "
@@ -1143,8 +1143,8 @@ H100_WHITEPAPER = Source(
 DGX_H100_PAGE = Source(
     "NVIDIA DGX H100 product page and datasheet (specifications)",
     "https://www.nvidia.com/en-us/data-center/dgx-h100/",
-    "'4x NVIDIA NVSwitches', '7.2TB/s of bidirectional GPU-to-GPU bandwidth, 1.5X more than "
-    "previous generation': the aggregate (8 GPUs x 900 GB/s), not a bisection. (Wording as "
+    "'7.2TB/s of bidirectional GPU-to-GPU bandwidth, 1.5X more than previous generation', "
+    "from four NVSwitch chips: the aggregate (8 GPUs x 900 GB/s), not a bisection. (Wording as "
     "reproduced in two independent copies of NVIDIA's page; the page itself was not "
     "retrieved here.)", key="")
 AZURE_GB200_BENCH = Source(
