@@ -106,12 +106,13 @@ def _other(system_name):
 
 def ladder_gaps(system_name="dgx-h100") -> dict[str, str]:
     """The rungs a system has but whose rate no source read gives, as ``{row: label}``
-    (rows of :data:`RUNG_NAMES`): empty for NVIDIA's systems; for Google's TPU v5p the host
-    link (``{"PCIe": "Host link"}``), for Intel's Gaudi 3 its HBM as well. The ladder
-    leaves these rungs out; the demo prints "not in our sources" in their rows.
+    (rows of :data:`RUNG_NAMES`): empty for NVIDIA's systems; for Google's TPU v5p and
+    Intel's Gaudi 3 the host link (``{"PCIe": "Host link"}``; both vendors' memory bandwidth
+    is catalogued). The ladder leaves these rungs out; the demo prints "not in our sources"
+    in their rows.
 
-    >>> ladder_gaps("TPU v5p")
-    {'PCIe': 'Host link'}
+    >>> ladder_gaps("TPU v5p"), ladder_gaps("Gaudi 3")
+    ({'PCIe': 'Host link'}, {'PCIe': 'Host link'})
     """
     other = _other(system_name)
     if other is None:
@@ -334,8 +335,9 @@ def hardware_latency(name: str) -> tuple[float, float] | None:
     Unlike :attr:`Rung.latency` (NCCL's tuning.cc step latency, a model constant that
     includes synchronisation and protocol costs), this is what the link and its chips
     add: a PCIe 5.0 peer-to-peer write (:data:`interlib.specs.PCIE_P2P_LATENCY`); for
-    InfiniBand, the adapters' end-to-end latency (HDR, the newest published) plus one
-    switch hop (:data:`interlib.specs.SWITCH_HOP_LATENCY`, low to high).
+    InfiniBand, the adapters' end-to-end latency (HDR: NVIDIA's "sub-600ns" for ConnectX-6,
+    the newest published) plus one switch hop (:data:`interlib.specs.SWITCH_HOP_LATENCY`,
+    low to high, a community figure).
     """
     from .specs import ADAPTER_LATENCY, PCIE_P2P_LATENCY, SWITCH_HOP_LATENCY
 
@@ -380,6 +382,7 @@ def link_table():
     [['64 GB/s', '128 GB/s', '63 GB/s']]
     """
     from .display import Table, fmt_pct, fmt_rate, fmt_time
+    from .specs import SWITCH_HOP_LATENCY as hop
 
     rows = [[r.name, fmt_rate(r.vendor_rate), fmt_rate(2 * r.vendor_rate), fmt_rate(r.peak),
              fmt_rate(r.effective), fmt_pct(r.efficiency), fmt_time(r.latency),
@@ -400,7 +403,10 @@ def link_table():
                  "algorithm step, software and protocol included, not the wire). Hardware "
                  "latency: PCIe peer-to-peer write measured on a PCIe 5.0 server; NVLink: "
                  "no like-for-like published measurement in our sources; InfiniBand: "
-                 "published HDR adapter latency (NDR not published) plus one switch hop.")
+                 "NVIDIA's HDR adapter latency (ConnectX-6, 'sub-600ns'; no NDR adapter "
+                 f"figure in our sources) plus one switch hop of {fmt_time(hop['low'].value)} "
+                 f"to {fmt_time(hop['high'].value)}, a community figure (no NVIDIA switch "
+                 "datasheet read gives one).")
 
 
 def grace_figures() -> dict:

@@ -331,7 +331,9 @@ def domain_bisection(name: str, both_directions: bool = False) -> float | None:
     computed: ``floor(n/2) x per-GPU bandwidth`` per direction (x2 with
     ``both_directions``) for a one-tier (non-blocking) domain or one the catalogue marks
     ``"multi-tier, assumed non-blocking"`` (then an upper bound, not a published figure);
-    None for ``"multi-tier, not published"``
+    the vendor's published bisection for ``"multi-tier, bisection published"`` (halved for
+    one direction: the tier above the nodes may be tapered, so it is never recomputed from
+    the GPU count); None for ``"multi-tier, not published"``
     (:data:`interlib.specs.inside_box.FABRICS`).
 
     Args:
@@ -340,6 +342,9 @@ def domain_bisection(name: str, both_directions: bool = False) -> float | None:
     """
     d = NVLINK_DOMAINS[v.choice("name", name, NVLINK_DOMAINS)]
     v.flag("both_directions", both_directions)
+    pub = d.published_bisection
+    if pub is not None:
+        return pub.value if both_directions else pub.value / 2
     if d.fabric == "multi-tier, not published":
         return None
     return bisection_bandwidth(int(d.gpus.value), NVLINK[d.nvlink_gen].per_gpu_per_direction,
@@ -359,7 +364,9 @@ def domain_table() -> display.Table:
         if bis[0] is None:
             cells = ["not published", "not published"]
         else:
-            mark = "" if d.bisection_known else " (if non-blocking)"
+            mark = ("" if d.bisection_known else
+                    " (published)" if d.published_bisection is not None else
+                    " (if non-blocking)")
             cells = [display.fmt_rate(b) + mark for b in bis]
         rows.append([
             d.name, str(n), nv.name, display.fmt_rate(nv.per_gpu_per_direction),
@@ -374,9 +381,11 @@ def domain_table() -> display.Table:
         rows, "Aggregate = GPUs x per-GPU bandwidth (both directions); bisection = half the "
               "GPUs x per-GPU bandwidth, which holds for one tier of switches (non-blocking "
               "by construction). For domains whose switches span several tiers the "
-              "bisection depends on how the tiers are wired: where our sources do not give "
-              "it, it is not computed, or (marked) computed assuming a non-blocking fabric, "
-              "an upper bound. Status: whether the domain was sold (the 256-GPU Hopper "
+              "bisection depends on how the tiers are wired: where the vendor publishes it, "
+              "it is quoted (marked published; the 256-GPU Hopper system's upper tier was "
+              "tapered, so half the GPUs x per-GPU bandwidth would overstate it); where our "
+              "sources do not give it, it is not computed, or (marked) computed assuming a "
+              "non-blocking fabric, an upper bound. Status: whether the domain was sold (the 256-GPU Hopper "
               "NVLink Switch Systems were announced but not shipped as products; the "
               "first multi-node NVLink product is GB200 NVL72). Sources in "
               "interlib.specs.inside_box.")

@@ -186,12 +186,12 @@ def test_vera_rubin_nvlink6_and_connectx9_from_nvidias_blog():
 
 
 # --------------------------------------------------------------- new: AMD (agreement 5)
-@pytest.mark.parametrize("key,accel", [("mi300x-8", "MI300X"), ("mi325x-8", "MI325X"),
-                                       ("mi355x-8", "MI355X")])
+@pytest.mark.parametrize("key,accel", [("mi300x-8", "MI300X"), ("mi325x-8", "MI325X")])
 def test_amd_xgmi_per_gpu_from_amds_driver(key, accel):
     """AMD's amdgpu driver: 32 GT/s x 16 lanes per xGMI link, 'unidirectional' (512 Gb/s =
     64 GB/s); ROCm docs: seven links form a fully connected 8-GPU system. 7 x 64 = 448 GB/s
-    per direction, 896 both ways."""
+    per direction, 896 both ways (AMD's own 128 GB/s per link for MI300X/MI325X, both ways).
+    MI355X is not on this footing since review R4/F3: test_amd_mi355x_from_amds_figure."""
     d = specs.scaleup_domain(key)
     assert d.vendor == "AMD" and d.accelerator == accel and d.domain_size.value == 8
     assert scaleup.XGMI_LINK.value == pytest.approx(32 * 16 * u.Gbit_per_s) == 64e9
@@ -281,8 +281,17 @@ def test_tools_nccl_tests_json_and_inspector():
     assert i.note.startswith("NCCL 2.28.3;") and i.date == "2025-09-02"
     assert "NCCL_INSPECTOR_ENABLE=1" in S.NCCL_INSPECTOR.says
     p = specs.NCCL_FEATURES["network planes"]
-    assert p.note.startswith("NCCL 2.30.3;")
+    # review F1: the graph-search rule is first in v2.30.7-1 (search.cc:596, tag date
+    # 2026-06-04); v2.30.3-1 only added planeId to the v12 plugin API, unused by the core
+    assert p.note.startswith("NCCL 2.30.7;") and p.date == "2026-06-04"
     assert "different networking planes" in S.NCCL_PLANES.says
+    assert "v2.30.3-1 (2026-04-14)" in S.NCCL_PLANES.says and "NCCL_NET_ID_UNDEF" in \
+        S.NCCL_PLANES.says
+    # review F6: Prometheus output is 2.29.3, GPU-only timing by default 2.30.3
+    assert "Prometheus output (NCCL_INSPECTOR_PROM_DUMP=1) since 2.29.3" in i.note
+    assert "(NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING=1) since 2.30.3" in i.note
+    assert "first in v2.29.3-1" in S.NCCL_INSPECTOR.says and \
+        "first in v2.30.3-1" in S.NCCL_INSPECTOR.says
 
 
 # ------------------------------------------ secondary citations replaced by primary ones
@@ -293,23 +302,30 @@ ALLOWED_SECONDARY_HOSTS = {
                           "figures cited through them where no NVIDIA page was retrieved)",
     "www.glennklockwood.com": "PCIe Gen6 flit efficiency (PCI-SIG's webinar is cited too)",
     "wccftech.com": "NVIDIA's Hot Chips 2025 ConnectX-8 talk (slides not retrieved)",
-    "convergedigest.com": "NVIDIA's GTC 2025 photonics switch figures",
-    "www.notebookcheck.net": "NVIDIA's Hot Chips 2025 co-packaged optics availability",
+    "convergedigest.com": "the Quantum-X800 Q3400's 144 ports (the photonics switches now "
+                          "cite NVIDIA's own blog)",
     "www.sipoch.com": "the GTC 2025 'NVL144' naming remark (keynote not retrieved)",
     "www.fibermall.com": "HGX B300 board specifications",
     "boston-uk-l-preview.azurewebsites.net": "GB200 superchip NVLink-C2C figure",
     "www.anandtech.com": "NVSwitch 1 port count (2018)",
     "people.ucsc.edu": "Arista VoQ defaults table",
     "www.wwt.com": "switch hop latency range",
-    "jax-ml.github.io": "the scaling book (a careful secondary; NVLink 4 and SuperPOD)",
+    "jax-ml.github.io": "the scaling book (a careful secondary; the DGX H100 wiring and "
+                        "NVL72 trays; NVLink 4 and the SuperPOD now cite NVIDIA's own "
+                        "documents)",
     "www.easymanua.ls": "DGX H100 user guide table (NVIDIA's PDF not retrieved)",
 }
 # primary documents whose Source also mentions a reproduction (for a detail or a date)
 PRIMARY_WITH_A_NOTE = {"www.infinibandta.org", "arxiv.org", "www.coreweave.com",
-                       "rocm.blogs.amd.com", "www.intel.com"}
+                       "rocm.blogs.amd.com", "www.intel.com",
+                       # review fixes: the vendor's own page is cited, its wording read in
+                       # reproductions (DGX H100 7.2 TB/s; AMD MI350 link and memory)
+                       "www.nvidia.com", "www.amd.com"}
 REPLACED = {  # issue 39: these secondaries were replaced by the primary document
     "www.tomshardware.com", "www.webpronews.com", "fibermall.com",
     "dev.convergedigest.com",
+    # review F15: NVIDIA's co-packaged optics blog replaces notebookcheck's report of it
+    "www.notebookcheck.net",
 }
 
 

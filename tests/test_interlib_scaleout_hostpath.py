@@ -277,9 +277,10 @@ def test_ethernet_table_rows_by_hand():
     sn6810 = [r for k, r in rows.items() if k.startswith("NVIDIA Spectrum-X Photonics SN6810")]
     assert len(sn6810) == 1 and sn6810[0][0].endswith("switch: 128 ports x 800 Gb/s")
     assert sn6810[0][1:3] == ["102 Tb/s", "12.8 TB/s"]
-    # Spectrum-4's port rate is from Bekman's ML Engineering (network chapter)
+    # Spectrum-4's port rate: NVIDIA's SN5000 manual ("SN5600 | 64 | 800GbE"; review F15,
+    # it was Bekman's ML Engineering before)
     assert rows["NVIDIA Spectrum-4 SN5600 switch: 64 ports x 800 Gb/s"][4] == \
-        "Stas Bekman, ML Engineering, network chapter"
+        "NVIDIA Spectrum SN5000 Ethernet switch systems hardware user manual"
     for r in t.rows:       # a source named in a few words, never cut at its first word
         assert " (" not in r[4] and len(r[4].split()) >= 3
     # and by the beginning of its title (the switches' titles, as every other row's)

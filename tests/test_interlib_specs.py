@@ -320,13 +320,15 @@ def test_gb200_host_link_is_nvlink_c2c_not_pcie():
     # Issue 14, error 3: the GB200 GPU talks to its Grace CPU over NVLink-C2C (MLPerf system
     # description: "accelerator_host_interconnect": "NVLink-C2C"). Issue 28, error 2: NVIDIA
     # quotes 900 GB/s (both directions) for the whole GB200 superchip, one Grace and TWO
-    # GPUs; the per-GPU share is unpublished, so a GPU gets the even split, 450 / 2 = 225
-    # GB/s per direction, and the basis says the split is unknown.
+    # GPUs; the per-GPU share is unpublished, so a GPU's peak is the even split, 450 / 2 =
+    # 225 GB/s per direction, and the basis says the split is unknown. Review R3: the achieved
+    # rate is Azure's GB200 measurement of one GPU, the slower direction ("Host to Device
+    # 201", "Device to Host 193", ND_GB200_v6_results.md), no longer 225 x GH200's 297/450.
     g = specs.gpu("gb200")
     assert g.host_link == "nvlink-c2c-superchip"
     assert g.host.name == "NVLink-C2C" and g.host.rung == "NVLink-C2C"
     assert g.host.peak == pytest.approx(900 / 2 / 2 * u.GB_per_s)
-    assert g.host.achieved == pytest.approx(225 * 297 / 450 * u.GB_per_s)
+    assert g.host.achieved == pytest.approx(193 * u.GB_per_s)
     assert "not published" in g.host.basis
     c = specs.NVLINK_C2C_SUPERCHIP
     assert c.gpus == 2 and c.bidirectional == pytest.approx(900 * u.GB_per_s)
@@ -347,7 +349,8 @@ def test_gb200_ladder_shows_the_c2c_rung_and_no_pcie_rung():
     assert "NVLink-C2C" in names and "PCIe" not in names
     rung = {r.name: r for r in hierarchy.ladder("gb200-nvl72")}["NVLink-C2C"]
     assert rung.peak == pytest.approx(225 * u.GB_per_s)
-    assert rung.effective == pytest.approx(225 * 297 / 450 * u.GB_per_s)
+    # review R3: Azure ND GB200 v6, nvbandwidth "Device to Host 193" (the slower direction)
+    assert rung.effective == pytest.approx(193 * u.GB_per_s)
     assert "PCIe" in [r.name for r in hierarchy.ladder("dgx-h100")]
     assert set(names) <= set(hierarchy.RUNG_NAMES)
 
@@ -563,15 +566,21 @@ def test_tpu_v5p_job_is_smaller_than_the_pod():
 
 
 def test_cpo_availability_dates_differ_per_switch_and_neither_is_shipped():
-    """Hot Chips 2025 as reported: Quantum-X Photonics early 2026, Spectrum-X Photonics
-    second half of 2026; no source read confirms either shipped."""
+    """NVIDIA's co-packaged optics blog (2025-08-18): 'commercial availability for NVIDIA
+    Quantum-X InfiniBand switches set for early 2026 and Spectrum-X Ethernet switches in the
+    second half of 2026'; no source read dates a volume shipment of either (review F13: the
+    Quantum-X Photonics model is documented in NVIDIA's switch manual, rev 1.3)."""
     from interlib.specs import fabric
     given = fabric.CPO_AVAILABILITY_GIVEN
     assert given["quantum-x-photonics"][0] == "early 2026"
     assert given["spectrum-x-photonics"][0] == "second half of 2026"
-    for name in given:
+    for name, (when, src) in given.items():
+        assert src.url.startswith("https://developer.nvidia.com/blog/")
+        assert f"switches set for {when}" in src.says or f"switches in the {when}" in src.says
         assert specs.switch(name).status.state == "announced"
-        assert "no source read" in specs.switch(name).status.note
+    assert "no source read" in specs.switch("spectrum-x-photonics").status.note
+    q = specs.switch("quantum-x-photonics").status.note
+    assert "Q3450-LD" in q and "no dated volume shipment" in q
 
 
 def test_nccl_gdr_default_limits():

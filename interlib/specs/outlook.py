@@ -62,15 +62,19 @@ ETHERNET_1600_STATUS = Status("announced", None, S.IEEE_8023DJ_PROJECT,
 
 # ------------------------------------------------------------ multi-plane scale-out networks
 DEEPSEEK_MPFT = {
-    "planes": Spec(8, "count", "measured", S.DEEPSEEK_MPFT,
-                   note="eight planes, one per GPU-NIC pair of a node"),
-    "switch ports": Spec(64, "count", "measured", S.DEEPSEEK_MPFT,
-                         note="64-port 400 Gb/s InfiniBand switches, two layers per plane"),
-    "gpus": Spec(16384, "count", "measured", S.DEEPSEEK_MPFT,
+    "planes": Spec(8, "count", "secondary", S.DEEPSEEK_MPFT,
+                   note="eight planes, one per GPU-NIC pair of a node (the paper's design "
+                        "description, not a measurement)"),
+    "switch ports": Spec(64, "count", "secondary", S.DEEPSEEK_MPFT,
+                         note="64-port 400 Gb/s InfiniBand switches, two layers per plane "
+                              "(the paper's design description)"),
+    "gpus": Spec(16384, "count", "derived", S.DEEPSEEK_MPFT,
                  note="'theoretically supporting up to 16,384 GPUs': 8 planes x the 2,048 "
-                      "hosts of a two-layer fat-tree of 64-port switches"),
-    "cx8 planes": Spec(4, "count", "measured", S.DEEPSEEK_MPFT,
-                       note="'InfiniBand ConnectX-8 natively supports four planes'"),
+                      "hosts of a two-layer fat-tree of 64-port switches (arithmetic, not a "
+                      "deployment)"),
+    "cx8 planes": Spec(4, "count", "secondary", S.DEEPSEEK_MPFT,
+                       note="'InfiniBand ConnectX-8 natively supports four planes' (the "
+                            "paper's statement about NVIDIA's NIC)"),
 }
 """DeepSeek's multi-plane fat-tree (Chapter 5): every plane a separate two-layer network."""
 

@@ -148,9 +148,19 @@ CONNECTX9_PER_GPU = Spec(
 """ConnectX-9, Vera Rubin's scale-out NIC: 1.6 Tb/s per GPU (Chapters 4 and 6)."""
 XGMI_LINK = Spec(
     32 * 16 * Gbit_per_s, "GB_per_s", "vendor peak", S.AMD_XGMI_DRIVER, "per direction",
-    "one xGMI (Infinity Fabric) link of MI300X, MI325X and MI355X: 32 GT/s x 16 lanes = "
-    "512 Gb/s = 64 GB/s, 'unidirectional' (AMD's amdgpu driver); 128 GB/s both directions")
-"""One Infinity Fabric (xGMI) link between AMD Instinct GPUs, per direction."""
+    "one xGMI (Infinity Fabric) link of MI300X and MI325X: 32 GT/s x 16 lanes = 512 Gb/s = "
+    "64 GB/s, 'unidirectional' (AMD's amdgpu driver); 128 GB/s both directions, AMD's 'Peak "
+    "Infinity Fabric Link Bandwidth' for MI300X/MI325X (sources.AMD_MI350_SPECS)")
+"""One Infinity Fabric (xGMI) link between AMD Instinct MI300X/MI325X GPUs, per direction."""
+XGMI_LINK_MI350 = Spec(
+    153.6 * GB_per_s / 2, "GB_per_s", "secondary", S.AMD_MI350_SPECS, "per direction",
+    "one Infinity Fabric link of MI350X/MI355X: AMD's 'Peak Infinity Fabric Link Bandwidth' "
+    "of 153.6 GB/s counts both directions (as MI300X's 128 GB/s is twice the driver's "
+    "unidirectional 64), so 76.8 GB/s each way (38.4 GT/s x 16 lanes). AMD's page read "
+    "only through reproductions; the amdgpu driver's 32 GT/s for GC 9.5.0 (64 GB/s) is a "
+    "reporting constant that this contradicts")
+"""One Infinity Fabric link between AMD Instinct MI350X/MI355X GPUs, per direction (review R4,
+F3: not the driver's 64 GB/s)."""
 AMD_8GPU_LINKS = Spec(
     7, "count", "vendor peak", S.AMD_ROCM_MI300,
     note="'seven high-bandwidth, low-latency AMD Infinity Fabric links ... to form a fully "
@@ -172,15 +182,17 @@ TRAINIUM3_ULTRASERVER_GA = Status(
     "AWS: 'general availability of Amazon EC2 Trn3 UltraServers'")
 
 
-def _amd8(accel, gc, status, memory=None, links_note=""):
+def _amd8(accel, gc, status, memory=None, links_note="", link=XGMI_LINK):
+    per_link = link.value / GB_per_s
+    total = AMD_8GPU_LINKS.value * link.value
     return ScaleUpDomain(
         f"AMD Instinct {accel} (8-GPU platform)", "AMD", accel,
         "7 Infinity Fabric (xGMI) links, one to each of the 7 peers", "all-to-all",
         _count(8, S.AMD_GIM_XGMI, "'Infinity Fabric (XGMI) Configuration: between 8 GPUs'"),
-        Spec(AMD_8GPU_LINKS.value * XGMI_LINK.value, "GB_per_s", "derived",
-             S.AMD_XGMI_DRIVER, "per direction",
-             f"7 links x 64 GB/s per direction = 448 GB/s (896 GB/s both directions); "
-             f"{accel} is amdgpu GC {gc}, 32 GT/s x16 per link" + links_note),
+        Spec(total, "GB_per_s", "derived", link.source, "per direction",
+             f"7 links x {per_link:g} GB/s per direction = {total / GB_per_s:g} GB/s "
+             f"({2 * total / GB_per_s:g} GB/s both directions); {accel} is amdgpu GC {gc}"
+             + links_note),
         None, "RCCL (the NCCL API on ROCm)", status, memory_bandwidth=memory)
 
 
@@ -198,10 +210,16 @@ SCALEUP_DOMAINS = {
                "2026. By 2026-11 NVIDIA documents the system (a Vera-Rubin NVL72 "
                "performance tuning guide, sources.VERA_RUBIN_TUNING) and NCCL 2.32.6 tunes "
                "for it (sources.NCCL_2326), but no primary source read states that it "
-               "ships, so it stays 'announced' (VERA_RUBIN_DOCUMENTED)"),
+               "ships, so it stays 'announced' (VERA_RUBIN_DOCUMENTED). Searched for "
+               "NVIDIA's own Computex 2026 (June) statement: only secondary reports were "
+               "found ('ramping into full production ... production shipments begin this "
+               "fall', ngtimes.org 2026-06-03), no NVIDIA newsroom text"),
         domain_headline=Spec(260 * TB_per_s, "TB_per_s", "vendor peak", S.VERA_RUBIN,
                              "bidirectional", "NVLink 6 across the rack: 72 x 3.6 TB/s, "
-                                              "rounded by NVIDIA")),
+                                              "rounded by NVIDIA"),
+        memory_bandwidth=Spec(22 * TB_per_s, "TB_per_s", "vendor peak", S.VERA_RUBIN,
+                              "read + write", "'Up to 288 GB of HBM4 per GPU', 'Aggregate "
+                                              "bandwidth of up to 22 TB/s' per Rubin GPU")),
     "gaudi3-hls3": ScaleUpDomain(
         "Intel Gaudi 3 (HLS-3 box)", "Intel", "Gaudi 3",
         "21 of 24 integrated 200 GbE RoCE v2 ports (3 to each of the 7 peers)", "all-to-all",
@@ -273,22 +291,30 @@ SCALEUP_DOMAINS = {
                "in a primary source read"),
         memory=Spec(5.3 * TB_per_s, "TB_per_s", "vendor peak", S.AMD_ROCM_MI300,
                     "read + write", "'theoretical aggregated peak memory bandwidth of the "
-                                    "GPU is 5.3 TB per second'")),
+                                    "GPU is 5.3 TB per second'"),
+        links_note="; 32 GT/s x16 per link"),
     "mi325x-8": _amd8(
         "MI325X", "9.4.4",
         Status("shipped", None, S.AMD_GIM_XGMI,
                "supported by AMD's GIM 8.5.0.K virtualization driver with xGMI between 8 "
                "GPUs; launch date not in a primary source read"),
-        links_note="; 7 links assumed from the fully connected 8-GPU xGMI platform (AMD "
-                   "states 7 for MI300X)"),
+        memory=Spec(6 * TB_per_s, "TB_per_s", "secondary", S.AMD_MI350_SPECS,
+                    "read + write", "MI325X: 256 GB HBM3E at 6.00 TB/s (AMD's figure as "
+                                    "tabulated by Bekman)"),
+        links_note="; 32 GT/s x16 per link; 7 links assumed from the fully connected 8-GPU "
+                   "xGMI platform (AMD states 7 for MI300X)"),
     "mi355x-8": _amd8(
         "MI355X", "9.5.0",
         Status("shipped", None, S.MLPERF_AMD,
                "MLPerf Inference v6.0 results for 8 x MI355X in the 'available' category; "
                "launch date not in a primary source read"),
-        links_note="; 7 links assumed from the fully connected 8-GPU xGMI platform (AMD "
-                   "states 7 for MI300X); the driver gives MI355X the same 32 GT/s x16 link "
-                   "as MI300X"),
+        memory=Spec(8 * TB_per_s, "TB_per_s", "secondary", S.AMD_MI350_SPECS,
+                    "read + write", "MI355X: 288 GB HBM3E at 8 TB/s (AMD's figure as "
+                                    "tabulated by Bekman)"),
+        links_note="; per link AMD's 153.6 GB/s both directions (XGMI_LINK_MI350), not the "
+                   "driver's 32 GT/s x16; 7 links, one to each peer (AMD's Hot Chips 2025 "
+                   "talk as reported: '7 IF links per socket')",
+        link=XGMI_LINK_MI350),
     "amd-helios": ScaleUpDomain(
         "AMD Helios (72 x MI455X, one rack)", "AMD", "MI455X",
         "UALink over Ethernet (UALoE): single-hop, multi-plane, 12 switches in 6 switch "

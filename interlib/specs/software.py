@@ -53,17 +53,22 @@ NCCL_FEATURES = {
         "2.28.3", "2025-09-02",
         "a profiler plugin (NCCL_PROFILER_PLUGIN=...libnccl-profiler-inspector.so, "
         "NCCL_INSPECTOR_ENABLE=1) that writes one JSON record per collective of a running "
-        "job: size, GPU-timed execution time, algbw and busbw (or Prometheus metrics)",
+        "job: size, execution time and its timing source (GPU, or a CPU-timed fallback), "
+        "algbw and busbw; Prometheus output (NCCL_INSPECTOR_PROM_DUMP=1) since 2.29.3; "
+        "GPU-timed records only by default (NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING=1) since "
+        "2.30.3",
         src=S.NCCL_INSPECTOR),
     "GPU-initiated networking (GIN)": _nccl(
         "2.28.7", "2025-10-17",
         "device-side put, signal and counter operations over the network (DOCA GPUNetIO "
         "transport), for fused MoE all-to-all kernels such as DeepEP's"),
     "network planes": Status(
-        "shipped", "2026-04-14", S.NCCL_PLANES,
-        "NCCL 2.30.3; net plugins report a rail and a plane per NIC (net API v12) and NCCL's "
-        "graph search never connects two NICs of different planes; 2.32.3 detects "
-        "ConnectX-9's rails and planes itself"),
+        "shipped", "2026-06-04", S.NCCL_PLANES,
+        "NCCL 2.30.7; NCCL's graph search never connects two NICs of different planes (when "
+        "both planes are known), and the IB plugin can take a NIC's plane from NCCL_IB_HCA; "
+        "the net plugin API v12 of 2.30.3 (2026-04-14) had added the rail and plane fields, "
+        "which the core did not yet use; 2.32.3 detects ConnectX-9's rails and planes "
+        "itself"),
     "IB port failover": Status(
         "shipped", "2026-02-27", S.NCCL_PORT_FAILOVER,
         "NCCL 2.29.7; NCCL_IB_RESILIENCY_PORT_FAILOVER, off by default: on a retry-exceeded "

@@ -73,17 +73,30 @@ DGX_BASEPOD = Source(
     "Four NVIDIA NVSwitch chips ... eight single-port NVIDIA ConnectX-7 VPI ... up to "
     "400 Gb/s InfiniBand/Ethernet.", key="dgxbasepod")
 NVSWITCH_BLOG = Source(
-    "NVIDIA technical blog, third-generation NVSwitch / NVLink Switch System",
-    "https://developer.nvidia.com/blog/nvidia-nvlink-and-nvidia-nvswitch-supercharge-large-"
-    "language-model-inference/",
-    "up to 256 connected NVIDIA H100 ... 57.6 TB/s of all-to-all bandwidth; NVSwitch "
-    "incorporates multicast and NVIDIA SHARP in-network reductions.", key="nvidianvswitchblog")
+    "NVIDIA technical blog, Upgrading Multi-GPU Interconnectivity with the Third-Generation "
+    "NVIDIA NVSwitch (2022)",
+    "https://developer.nvidia.com/blog/upgrading-multi-gpu-interconnectivity-with-the-third-"
+    "generation-nvidia-nvswitch/",
+    "'NVIDIA NVSwitch is also a critical enabler of the NVLink Switch networking appliance, "
+    "which enables the creation of clusters with up to 256 connected NVIDIA H100 Tensor Core "
+    "GPUs and 57.6 TB/s of all-to-all bandwidth. The appliance delivers 9x more bisection "
+    "bandwidth than was possible with HDR InfiniBand on NVIDIA Ampere Architecture GPUs.' "
+    "The third-generation NVSwitch 'incorporates hardware acceleration for collective "
+    "operations with multicast and NVIDIA ... SHARP in-network reductions'. (NVIDIA's NVLink "
+    "page of the time: 'each NVSwitch has 64 NVLink ports equipped with engines for NVIDIA "
+    "SHARP', read in an archived copy.)", key="nvidianvswitchblog")
 A100_WHITEPAPER = Source(
     "NVIDIA A100 Tensor Core GPU architecture whitepaper",
     "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-"
     "architecture-whitepaper.pdf",
-    "Six second-generation NVSwitch ... GPU to GPU communication to peak at 600 GB/s; "
-    "12 NVLink links per A100.", key="")
+    "Six second-generation NVSwitch ... GPU to GPU communication to peak at 600 GB/s. "
+    "Section 3.3.4: 'Third-generation NVLink has a data rate of 50 Gbit/sec per signal pair, "
+    "nearly doubling the 25.78 Gbits/sec rate in V100. A single A100 NVLink provides 25 "
+    "GB/second bandwidth in each direction similar to V100, but using only half the number of "
+    "signal pairs per link compared to V100. The total number of links is increased to twelve "
+    "in A100, versus 6 in V100, yielding 600 GB/sec total bandwidth versus 300 GB/sec for "
+    "V100.' (Whitepaper text read in a reproduction of the PDF and in NVIDIA's Ampere "
+    "in-depth blog, which carries the same paragraph.)", key="")
 GB200_PAGE = Source(
     "NVIDIA GB200 NVL72 product page",
     "https://www.nvidia.com/en-us/data-center/gb200-nvl72/",
@@ -341,15 +354,25 @@ QUANTUM2 = Source(
     "Quantum-2 NDR switches: 64 ports at 400Gbps or 128 ports at 200Gbps, in twin-port "
     "OSFP cages.", key="")
 SUPERPOD_RA = Source(
-    "NVIDIA DGX SuperPOD (H100) reference architecture, as summarised in Austin et al., "
-    "How to Scale Your Model, Part 12",
-    "https://jax-ml.github.io/scaling-book/gpus/",
-    "32 nodes (256 GPUs) per scalable unit under 8 leaf switches; 4 SUs and 16 spine "
-    "switches make 1,024 GPUs; NDR 64-port switches; full bisection.", key="austin2025")
+    "NVIDIA DGX SuperPOD: Next Generation Scalable Infrastructure for AI Leadership, "
+    "Reference Architecture featuring NVIDIA DGX H100 Systems (RA-11333-001, 2023)",
+    "https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/"
+    "latest/",
+    "'A modular architecture based on SUs of 32 DGX H100 systems each. A fully tested system "
+    "scales to four SUs'; 'This reference architecture is focused on 4 SU units with 128 DGX "
+    "nodes'; NDR (400 Gbps) InfiniBand compute fabric, rail-optimized. The leaf and spine "
+    "counts (8 leaf switches per SU; 32 leaves and 16 spines for 4 SUs, 1,024 GPUs) are the "
+    "component table NVIDIA gives for the same 32-node SU in the DGX B200 SuperPOD RA "
+    "(docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200: 'SU "
+    "Count 4, Node Count 128, GPU Count 1024, Leaf 32, Spine 16'); the H100 RA's own table "
+    "was not read here. (Austin et al.'s scaling book summarises the same figures.)",
+    key="austin2025")
 SPECTRUM4 = Source(
-    "Stas Bekman, ML Engineering, network chapter (from NVIDIA's Ethernet switching page)",
-    "https://github.com/stas00/ml-engineering/tree/master/network",
-    "Spectrum-4 SN5600: 64 x OSFP 800GbE, 51.2 Tb/s.", key="bekman")
+    "NVIDIA Spectrum SN5000 Ethernet switch systems hardware user manual (Data Interfaces)",
+    "https://docs.nvidia.com/networking/display/sn5000/data+interfaces",
+    "Ports and maximum speed per model family: 'SN5600 | 64 | 800GbE (100Gbps/lane)' (128 "
+    "at 400GbE, 256 at 200GbE and below); SN5400: 64 ports of 400GbE. SN5600 is the "
+    "Spectrum-4 switch (51.2 Tb/s = 64 x 800 Gb/s).", key="")
 
 # ------------------------------------------- systems catalogue (appended by fix worker A)
 NCCL_812 = Source(
@@ -404,13 +427,15 @@ IEEE_8023_FRAME = Source(
     "times (12 bytes).", key="ieee8023")
 BEKMAN_IB_LATENCY = Source(
     "Stas Bekman, Machine Learning Engineering Open Book, network chapter (InfiniBand "
-    "table, from Wikipedia's table citing Panda and Sur, CCGrid 2011)",
+    "table, a community figure: from Wikipedia's table citing Panda and Sur, CCGrid 2011, "
+    "which predates HDR)",
     "https://github.com/stas00/ml-engineering/tree/master/network",
     "Adapter (end-to-end) latency: EDR 0.5 us, HDR 0.6 us; NDR and later did not publish "
     "latency data.", key="bekman")
 WWT_SWITCH_LATENCY = Source(
-    "World Wide Technology (WWT), blog on AI networking fabrics (quoted secondhand; the "
-    "article's exact address was not retrieved)",
+    "World Wide Technology (WWT), blog on AI networking fabrics, a community figure (quoted "
+    "secondhand; the article's exact address was not retrieved, and no NVIDIA switch "
+    "datasheet read gives a port-to-port latency)",
     "https://www.wwt.com/",
     "NIC-to-NIC latency passing through a single switch ASIC usually clocks in somewhere "
     "in the 100-300 nanosecond range.", key="")
@@ -670,7 +695,9 @@ CX8_DIRECT_NIC = Source(
     "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/"
     "changes+and+new+features",
     "'supports 800Gb/s or XDR IB or 2 x 400GbE link speeds. Note: 800GbE link speed is not "
-    "supported on a single port.' 'Direct NIC-GPU Datapath: To read/write data "
+    "supported on a single port.' (The 40.44.1036 notes repeat it in their feature history; "
+    "the later notes read, 40.45.1200, 40.46.3048 and the 2025 LTS 40.47.1088/2682, neither "
+    "repeat nor lift it.) 'Direct NIC-GPU Datapath: To read/write data "
     "directly from the GPU and to overcome grace CPU PCIe bandwidth issue a direct NIC-GPU "
     "datapath is required ... the HCA exposes a side DMA engine as an additional PCIe "
     "function which is called Data Direct.'", key="cx8firmware")
@@ -747,13 +774,19 @@ AZURE_GB300_X800 = Source(
     "Blackwell Ultra GPUs connected via the Quantum-X800 InfiniBand platform' ... '800 Gbps "
     "per-GPU bandwidth'.", key="")
 CPO_AVAILABILITY = Source(
-    "NVIDIA at Hot Chips 2025 on co-packaged optics, as reported (particle.news, "
-    "notebookcheck, 2025-08)",
-    "https://www.notebookcheck.net/Nvidia-unveils-photonics-switches-to-scale-AI-networks-"
-    "with-millions-of-GPUs.1096181.0.html",
-    "Quantum-X Photonics InfiniBand switches early 2026; Spectrum-X Photonics second half "
-    "of 2026. Per 800G port: electrical loss ~22 dB -> ~4 dB, ~30 W -> ~9 W; '10x' "
-    "resiliency from fewer active components.", key="nvidiacpo")
+    "NVIDIA technical blog, Scaling AI Factories with Co-Packaged Optics for Better Power "
+    "Efficiency (Seyedi, 2025-08-18)",
+    "https://developer.nvidia.com/blog/scaling-ai-factories-with-co-packaged-optics-for-"
+    "better-power-efficiency/",
+    "Quantum-X Photonics: '115 Tb/s of switching capacity, supporting 144 ports at 800 Gb/s "
+    "each'; '14.4 teraflops of in-network computing with the fourth generation of NVIDIA "
+    "Scalable Hierarchical Aggregation Reduction Protocol (SHARP)'. Spectrum-X Photonics: "
+    "'Spectrum SN6810: 102.4 Tb/s bandwidth with 128 ports at 800 Gb/s', 'Spectrum SN6800: "
+    "409.6 Tb/s bandwidth with a remarkable 512 ports at 800 Gb/s'. Pluggable paths lose 'up "
+    "to 22 dB for 200 gigabit-per-second channels' and draw 'often 30W per interface'; CPO "
+    "'~4 dB' and 'as low as 9W'; '10x higher resiliency'. 'With commercial availability for "
+    "NVIDIA Quantum-X InfiniBand switches set for early 2026 and Spectrum-X Ethernet switches "
+    "in the second half of 2026'.", key="nvidiacpo")
 GAUDI3_NETWORK = Source(
     "Intel Gaudi documentation, Intel Gaudi Network Configuration",
     "https://docs.habana.ai/en/latest/Management_and_Monitoring/Network_Configuration/"
@@ -818,8 +851,10 @@ VERA_RUBIN = Source(
     "NVLink 6 switch trays; NVLink-C2C 1.8 TB/s; ConnectX-9 SuperNIC: 1.6 Tb/s of scale-out "
     "bandwidth per GPU; 'NVLink 6 allows 72 GPUs to behave as one "
     "coherent accelerator inside the rack' (NVIDIA later clarified: peer access with "
-    "software-managed synchronisation, not hardware cache coherence). Production targeted "
-    "for the second half of 2026 (secondary reports).", key="verarubin")
+    "software-managed synchronisation, not hardware cache coherence). Rubin GPU memory: 'Up "
+    "to 288 GB of HBM4 per GPU; Aggregate bandwidth of up to 22 TB/s'. (Blog text read in a "
+    "web clipping of the page, 2026-01-06.) Production targeted for the second half of 2026 "
+    "(secondary reports).", key="verarubin")
 VERA_RUBIN_TUNING = Source(
     "NVIDIA, Vera-Rubin NVL72 performance tuning guide (docs.nvidia.com, last updated "
     "2026-11-09)",
@@ -900,11 +935,14 @@ NCCL_INSPECTOR = Source(
     "'per-communicator, per-collective performance and metadata logging ... structured JSON "
     "output for each operation'; enabled with NCCL_PROFILER_PLUGIN=.../libnccl-profiler-"
     "inspector.so and NCCL_INSPECTOR_ENABLE=1; each record gives the collective, its "
-    "sequence number, message size, execution time (GPU-timed by default, "
-    "NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING=1), algbw and busbw (coll_algobw_gbs, "
-    "coll_busbw_gbs); NCCL_INSPECTOR_PROM_DUMP=1 writes Prometheus metrics "
-    "(nccl_bus_bandwidth_gbs ...) instead. Release notes 2.28.3: 'an Inspector plugin for "
-    "always-on performance monitoring'.", key="ncclinspector")
+    "sequence number, message size, execution time, algbw and busbw (coll_algobw_gbs, "
+    "coll_busbw_gbs) and the timing source (coll_timing_source: kernel_gpu, or a CPU-timed "
+    "fallback). Release notes 2.28.3: 'an Inspector plugin for always-on performance "
+    "monitoring'. Added later (git grep over the release tags): NCCL_INSPECTOR_PROM_DUMP=1, "
+    "Prometheus metrics (nccl_bus_bandwidth_gbs ...) instead of JSON, first in v2.29.3-1 "
+    "(ext-profiler/inspector/README.md); NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING, 'default: 1 "
+    "... only events with GPU-based kernel timing (kernel_gpu) are recorded', first in "
+    "v2.30.3-1 (plugins/profiler/inspector/README.md:101).", key="ncclinspector")
 NCCL_TESTS_JSON = Source(
     "NVIDIA nccl-tests README and src/util.cu: JSON output (-J), added in v2.17.3 "
     "(2025-10-17)",
@@ -915,13 +953,18 @@ NCCL_TESTS_JSON = Source(
     "nwrong and timing statistics (min/max/avg, p50/p95/p99 with -I), then the average bus "
     "bandwidth (src/util.cu).", key="nccltestsjson")
 NCCL_PLANES = Source(
-    "NVIDIA NCCL v2.30.7 source, src/graph/search.cc and the v12 net plugin interface "
-    "(railId, planeId); NCCL 2.32.3-1 release notes",
+    "NVIDIA NCCL source at v2.30.3-1 and v2.30.7-1: the v12 net plugin interface "
+    "(railId, planeId), src/graph/search.cc and src/graph/topo.cc; NCCL 2.32.3-1 release "
+    "notes",
     "https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/search.cc",
-    "search.cc: 'always forbid connections between different networking planes (if both "
-    "planes are defined)'; net_v12.h: 'int16_t planeId; // plane ID associated with the "
-    "netdev' (new in v2.30.3-1); 2.32.3-1: 'Adds initial Rubin platform support including "
-    "support for sm107, CX9 rail and plane detection'.", key="ncclsource")
+    "v2.30.3-1 (2026-04-14): net_v12.h:45 'int16_t planeId; // plane ID associated with the "
+    "netdev' is new, but the core does not use it (no planeId in src/graph; the IB plugin "
+    "sets 'props->planeId = NCCL_NET_ID_UNDEF', init.cc:490). v2.30.7-1 (2026-06-04): "
+    "search.cc:596 'always forbid connections between different networking planes (if both "
+    "planes are defined)'; topo.cc:428 reads the plugin's plane into the topology; the IB "
+    "plugin takes a plane from the user's NCCL_IB_HCA list (init.cc:437). 2.32.3-1: 'Adds "
+    "initial Rubin platform support including support for sm107, CX9 rail and plane "
+    "detection'.", key="ncclsource")
 GB300_FIRST_RACKS = Source(
     "CoreWeave press release (CoreWeave Becomes First Hyperscaler to Deploy NVIDIA GB300 "
     "NVL72 Platform, 2025-07-03)",
@@ -1076,3 +1119,62 @@ TRN3_GA = Source(
     "HBM3e memory, and 4.9 TB/s of memory bandwidth ... Trn3 UltraServers can scale up to "
     "144 Trainium3 chips ... feature the NeuronSwitch-v1, an all-to-all fabric that doubles "
     "interchip interconnect bandwidth over Trn2 UltraServer.'", key="awsneuron")
+# ------------------- the 2026.2 edition: expert-review fixes to the catalogue (R1-R14, F1-F17)
+P100_WHITEPAPER = Source(
+    "NVIDIA Tesla P100 whitepaper, NVIDIA Tesla P100: The Most Advanced Datacenter "
+    "Accelerator Ever Built (2016), section 4 and Appendix A",
+    "https://images.nvidia.com/content/pdf/tesla/whitepaper/pascal-architecture-whitepaper.pdf",
+    "'NVHS transmits data over a differential pair running at up to 20 Gb/sec. Eight of these "
+    "differential connections form a Sub-Link that sends data in one direction, and two "
+    "sub-links-one for each direction-form a Link ... A single Link supports up to 40 GB/sec "
+    "of bidirectional bandwidth ... The NVLink implementation in Tesla P100 supports up to "
+    "four Links, enabling ganged configurations with aggregate maximum bidirectional "
+    "bandwidth of 160 GB/sec.' (Read in a reproduction of the PDF.)", key="")
+H100_WHITEPAPER = Source(
+    "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), Fourth-Generation NVLink",
+    "https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper",
+    "'While third-generation NVLink in the A100 GPU uses four differential pairs (4 lanes) in "
+    "each direction to create a single link delivering 25 GB/sec effective bandwidth in each "
+    "direction, fourth-generation NVLink uses only two high-speed differential pairs in each "
+    "direction to form a single link, also delivering 25 GB/sec effective bandwidth in each "
+    "direction. H100 includes 18 fourth-generation NVLink links to provide 900 GB/sec total "
+    "bandwidth'. (Read in a reproduction of the PDF; NVIDIA's Hopper in-depth blog carries "
+    "the same paragraph.)", key="")
+DGX_H100_PAGE = Source(
+    "NVIDIA DGX H100 product page and datasheet (specifications)",
+    "https://www.nvidia.com/en-us/data-center/dgx-h100/",
+    "'7.2TB/s of bidirectional GPU-to-GPU bandwidth, 1.5X more than previous generation', "
+    "from four NVSwitch chips: the aggregate (8 GPUs x 900 GB/s), not a bisection. (Wording as "
+    "reproduced in two independent copies of NVIDIA's page; the page itself was not "
+    "retrieved here.)", key="")
+AZURE_GB200_BENCH = Source(
+    "Azure AI-benchmarking-guide, ND GB200 v6 results (Azure_Results/ND_GB200_v6_results.md "
+    "@ 2a370be)",
+    "https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/"
+    "ND_GB200_v6_results.md",
+    "'NV Bandwidth | ND GB200 v6 (GB/s)': 'Host to Device 201', 'Device to Host 193', "
+    "'Device to Device read 1530' (nvbandwidth, per GPU; NVIDIA GB200 185GB, CUDA 12.8, driver "
+    "570.133.20). The page does not say whether the copy-engine or SM variant ran; "
+    "nvbandwidth's per-GPU host tests copy one GPU at a time, so the other GPU of the "
+    "superchip was idle.", key="azurebench")
+AMD_MI350_SPECS = Source(
+    "AMD Instinct MI350X / MI355X specifications (amd.com product pages) and AMD's Hot Chips "
+    "2025 MI350 talk, as reproduced by Bekman (ML Engineering @ 744d01e) and press reports",
+    "https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html",
+    "AMD publishes one 'Peak Infinity Fabric Link Bandwidth' per link: 153.6 GB/s for "
+    "MI350X/MI355X ('a point-to-point network of 153.6 GB/s links connecting each package "
+    "with every other package on the node', AMD's Hot Chips 2025 talk as reported; Bekman "
+    "tabulates it as '153GBps', 76.5 per direction) and 128 GB/s for MI300X/MI325X; 7 "
+    "Infinity Fabric links to the peers. MI355X: 288 GB HBM3E, 8 TB/s; MI325X: 256 GB, "
+    "6 TB/s (Bekman's memory table). AMD's pages were not retrieved here. The MI300X figure, "
+    "128 GB/s, is twice the driver's 'unidirectional' 64 GB/s per link "
+    "(sources.AMD_XGMI_DRIVER), so AMD's per-link figure adds both directions; the driver "
+    "groups MI355X (GC 9.5.0) with MI300X at 32 GT/s, which AMD's 153.6 GB/s (38.4 GT/s x16 "
+    "x 2 directions) contradicts.", key="bekman")
+CX6_USER_MANUAL = Source(
+    "NVIDIA ConnectX-6 adapter card user manual, Introduction (docs.nvidia.com)",
+    "https://docs.nvidia.com/networking/display/ConnectX6EN/Introduction",
+    "'ConnectX-6 Virtual Protocol Interconnect adapter cards provide up to two ports of "
+    "200Gb/s for InfiniBand and Ethernet connectivity, sub-600ns latency and 215 million "
+    "messages per second'. What the figure measures (one adapter, or the two adapters of a "
+    "back-to-back link) is not stated.", key="")
