@@ -8,6 +8,8 @@
    by the student's check ("right: ...").
 3. Builds the site with a table of contents that adds an "Instructor's edition" part, into
    its own folder, _build/instructor/_build/html (the student edition stays in _build/html).
+4. Removes the generated notebook from book/ again (--keep keeps it), so the tree is the
+   student's and `make test` after `make instructor` sees what it saw before.
 
     .venv/bin/python tools/instructor_edition.py [--seed N] [--no-build]
 """
@@ -90,19 +92,27 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=int(os.environ.get("SEED", "0") or 0))
     ap.add_argument("--no-build", action="store_true", help="only generate and check")
+    ap.add_argument("--keep", action="store_true",
+                    help=f"keep {keys.SOLUTIONS_PATH} in the tree afterwards")
     args = ap.parse_args(argv)
     path = generate(args.seed)
-    bad = problems_in(path)
-    if bad:
-        print("the instructor's key has problems:\n" + "\n".join(bad), file=sys.stderr)
-        return 1
-    print(f"{path.relative_to(REPO)}: generated, executed, every key answer accepted")
-    if args.no_build:
-        return 0
-    rc = build()
-    if rc == 0:
-        print(f"instructor edition: {(OUT / '_build' / 'html').relative_to(REPO)}/index.html")
-    return rc
+    try:
+        bad = problems_in(path)
+        if bad:
+            print("the instructor's key has problems:\n" + "\n".join(bad), file=sys.stderr)
+            return 1
+        print(f"{path.relative_to(REPO)}: generated, executed, every key answer accepted")
+        if args.no_build:
+            return 0
+        rc = build()
+        if rc == 0:
+            print(f"instructor edition: {(OUT / '_build' / 'html').relative_to(REPO)}/index.html")
+        return rc
+    finally:
+        # the key lives on in the built edition; left in book/ it would be collected as a
+        # page of the student's tree (nbval, the JupyterLite count) by `make test`
+        if not args.keep:
+            path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

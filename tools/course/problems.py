@@ -438,7 +438,7 @@ def _p_d2(V):
     return dict(
         section=_sec(8, "What idle GPUs cost"),
         title="The price of waiting", difficulty="warm-up", fresh=False,
-        question=(f"A {n:,}-GPU job runs for {days:g} days at ${price:.2f} per GPU-hour and "
+        question=(f"{_a(n)} {n:,}-GPU job runs for {days:g} days at ${price:.2f} per GPU-hour and "
                   f"spends {D.fmt_pct(frac)} of every step waiting on communication. How "
                   "many dollars does the waiting cost?"),
         givens=(),
@@ -545,11 +545,12 @@ def apart(a: float, b: float, q: Numeric) -> bool:
 @functools.cache
 def variants(key: str, limit: int = 600) -> tuple[int, ...]:
     """The seeds of problem ``key``'s distinct variants, in order of discovery: each
-    variant's answer is apart (:func:`apart`) from every other's and from the book's
-    (seed 0), so no published answer is ever right for a variant and no two variants share
-    an answer. Searches seeds 1 to ``limit``."""
+    variant's answer is apart (:func:`apart`) from every other's, from the book's (seed 0)
+    and from 1 (the placeholder a class types everywhere), so no published answer is ever
+    right for a variant and no two variants share an answer. Searches seeds 1 to
+    ``limit``."""
     book = get(key, 0).numeric
-    found, answers = [], [book.answer]
+    found, answers = [], [book.answer, 1.0]
     for seed in range(1, limit + 1):
         a = get(key, seed).numeric.answer
         if all(apart(a, b, book) for b in answers):
