@@ -166,6 +166,11 @@ def test_the_site_wheel_carries_no_key_generator(book_build):
 
 
 def test_handouts_one_per_session_without_answers(tmp_path):
+    """Issue 35 item 7: a name and id field, room to work, no heading alone at a page's
+    foot; tagged PDF with the session's title (pdfinfo) and no answer in the text."""
+    import re
+    import subprocess
+
     from browser_support import require_chromium
     from pypdf import PdfReader
 
@@ -175,10 +180,29 @@ def test_handouts_one_per_session_without_answers(tmp_path):
     paths = handouts.build(0, tmp_path)
     assert [p.name for p in paths] == [f"session-{k}.pdf" for k in handouts.SESSIONS]
     for k, path in zip(handouts.SESSIONS, paths):
-        text = " ".join(pg.extract_text() for pg in PdfReader(path).pages)
-        text = " ".join(text.split())
-        _, quiz_names, sets = handouts.SESSIONS[k]
+        reader = PdfReader(path)
+        text = " ".join(" ".join(pg.extract_text().split()) for pg in reader.pages)
+        title, quiz_names, sets = handouts.SESSIONS[k]
+        headings = ["Exit tickets"]
         for s in sets:
+            headings.append(f"Problem set {s}")
             for key in problems.SETS[s]:
                 assert problems.get(key).title.split()[0] in text
+                headings.append(f"{key}. {problems.get(key).title}")
         assert "Right:" not in text and "Step by step" not in text and "Not quite" not in text
+        assert "Name:" in text and "Student id:" in text
+        assert text.count("Method:") == sum(len(problems.SETS[s]) for s in sets)
+        info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True,
+                              check=True).stdout
+        assert re.search(r"^Tagged:\s+yes$", info, re.M), info
+        assert re.search(rf"^Title:\s+Session {k}: {re.escape(title)}$", info, re.M), info
+        html_ = handouts.session_html(k)
+        assert "<html lang='en'>" in html_ and html_.count("class='work'") == len(headings) - 1 \
+            - len(sets)
+        # no orphan heading: a page never ends on a heading
+        for i in range(1, len(reader.pages) + 1):
+            page = subprocess.run(["pdftotext", "-f", str(i), "-l", str(i), "-layout",
+                                   str(path), "-"], capture_output=True, text=True,
+                                  check=True).stdout
+            lines = [ln.strip() for ln in page.splitlines() if ln.strip()]
+            assert not any(lines[-1].startswith(h) for h in headings), (k, i, lines[-1])
