@@ -280,3 +280,19 @@ def test_problem_sets_check_in_the_page(site, context):
     assert "JupyterLite" in page.content()
     assert not errors, errors
     page.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_quiz_touch_targets_are_44px(site, context, width):
+    """Issue 34: quiz inputs were 32 px tall on a phone. Every text box, Check button and
+    choice (its whole label) is at least 44 px tall, on a phone and on a desktop."""
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{site}/chapters/{CHAPTERS['ch04']}.html", wait_until="load")
+    heights = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '.interlib-quiz input[type=text], .interlib-quiz-check, .interlib-quiz-option'))
+        .map(e => [e.className || e.type, e.getBoundingClientRect().height])""")
+    assert len(heights) >= 4
+    small = [h for h in heights if h[1] < 44]
+    assert not small, small
+    page.close()

@@ -572,7 +572,7 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
               'D2': {'key': 'D2',
                      'title': 'The price of waiting',
                      'difficulty': 'warm-up',
-                     'question': 'A 8,192-GPU job runs for 14 days at $3.00 per GPU-hour and '
+                     'question': 'An 8,192-GPU job runs for 14 days at $3.00 per GPU-hour and '
                                  'spends 15 % of every step waiting on communication. How many '
                                  'dollars does the waiting cost?',
                      'givens': [],

@@ -142,7 +142,11 @@ _STYLE = (
     ".interlib-quiz-q{margin:0 0 1.2em;padding-bottom:.6em;border-bottom:1px solid #e4e4e4}"
     ".interlib-quiz-q:last-of-type{border-bottom:0}"
     ".interlib-quiz button{margin-left:.4em}"
-    ".interlib-quiz-option{display:block;margin:.15em 0}"
+    # touch targets of 44 px (WCAG 2.5.5; issue 34: 32 px on a phone)
+    ".interlib-quiz input[type=text],.interlib-quiz button{min-height:44px;box-sizing:"
+    "border-box;font-size:1em;padding:.3em .6em}"
+    ".interlib-quiz-option{display:flex;align-items:center;gap:.5em;min-height:44px;"
+    "margin:.15em 0}.interlib-quiz-option input{width:1.25em;height:1.25em;margin:0}"
     ".interlib-quiz-feedback{margin:.4em 0;font-weight:500}"
     ".interlib-quiz-feedback[data-verdict=right]{color:#0b6b2b}"
     ".interlib-quiz-feedback[data-verdict=close]{color:#7a5200}"
