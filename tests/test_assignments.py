@@ -173,6 +173,11 @@ def test_the_student_notebook_asks_for_the_id_and_carries_no_answer(built):
         assert P.get(key, seed_).statement in shown
         assert P.get(key, seed_).numeric.answer == k[key][0]
     assert "Set `student_id`" in sheet.show("C1", "")._repr_markdown_()
+    # keys in any case; a wrong key or a number for an id gets a message, not an error
+    assert sheet.show("c1", sid)._repr_markdown_() == sheet.show("C1", sid)._repr_markdown_()
+    assert "There is no problem 'Z9'" in sheet.show("Z9", sid)._repr_markdown_()
+    assert sheet.form("z9", 1.0).startswith("There is no problem 'z9'")
+    assert 'student_id = "12345678"' in sheet.show("C1", 12345678)._repr_markdown_()
     # the form check reads what a student writes and never says right or wrong
     assert sheet.form("C1", None).endswith("not answered yet (a number, in kB).")
     assert "graded as 20 kB" in sheet.form("C1", 20)

@@ -62,10 +62,18 @@ def test_the_readers_package_has_no_variant_and_no_solution():
     assert not hasattr(book, "answer") and not hasattr(book, "solution")
     assert not hasattr(book, "_BUILDERS") and not hasattr(book, "variants")
     assert not hasattr(book.get("A1"), "solution")
-    with pytest.raises(ValueError, match="seed=7: the book's problems are seed 0 only"):
-        book.show("A1", seed=7)
-    with pytest.raises(ValueError, match="seed=3"):
-        book.check("A1", 1.0, seed=3)
+    # a student's keys and seeds get a message, never a traceback
+    assert "seed=7: the book's problems are seed 0 only" in repr(book.show("A1", seed=7))
+    for seed in (3, "7", -1, 1.5, None, [0], "x"):
+        assert book.check("A1", 1.0, seed=seed).startswith(f"invalid: seed={seed!r}")
+    for seed in (0, 0.0, "0", __import__("numpy").int64(0)):
+        assert book.check("A1", "549.1 ms", seed=seed).startswith("right")
+    for key in ("a1", " A1 ", "a1\n"):
+        assert book.check(key, "549.1 ms").startswith("right")
+        assert isinstance(book.show(key), book.Problem)
+    for key in ("Z9", "", None, 1, "A"):
+        assert book.check(key, 1.0).startswith("invalid: There is no problem"), key
+        assert "There is no problem" in repr(book.show(key))
     shown = json.dumps(book.show("A1")._repr_mimebundle_())
     assert "Step by step" not in shown and "Check with interlib" not in shown
 

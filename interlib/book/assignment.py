@@ -96,14 +96,30 @@ class Sheet:
             return None
         return variant(student_id, self.salt, self.disp, self.q ** 3)
 
+    def _key(self, key):
+        k = key.strip().upper() if isinstance(key, str) else None
+        return k if k in self.problems else None
+
+    def _no_key(self, key) -> str:
+        return (f"There is no problem {key!r} in {self.name}: its problems are "
+                f"{', '.join(self.problems)}.")
+
     def show(self, key: str, student_id) -> _Markdown:
-        """Problem ``key`` as student ``student_id`` must solve it."""
-        v.choice("key", key, self.problems)
-        p = self.problems[key]
+        """Problem ``key`` as student ``student_id`` must solve it (a message, never an
+        error, for a key or an id it cannot use)."""
+        k = self._key(key)
+        if k is None:
+            return _Markdown(self._no_key(key))
+        p = self.problems[k]
+        key = k
         n = self._variant(student_id)
         head = (f"**Problem {key}: {html.escape(p['title'])}** ({p['difficulty']}, "
                 f"{p['points']} point{'s' if p['points'] != 1 else ''})\n\n")
         if n is None:
+            if student_id is not None and not isinstance(student_id, str):
+                return _Markdown(head + f"*Write your student id as text, in quotes: "
+                                 f"student_id = \"{html.escape(str(student_id))}\" (the "
+                                 "grader reads text).*")
             return _Markdown(head + "*Set `student_id` above to your student id (as your "
                              "instructor's class list has it) and run the notebook again: "
                              "your numbers depend on it.*")
@@ -116,7 +132,10 @@ class Sheet:
     def form(self, key: str, value) -> str:
         """How the grader will read ``value`` as the answer to ``key`` (never whether it is
         right): a number in the problem's unit, or what to change."""
-        v.choice("key", key, self.problems)
+        k = self._key(key)
+        if k is None:
+            return self._no_key(key)
+        key = k
         unit = self.problems[key]["unit"]
         var = f"answer_{key.lower()}"
         u = f" {unit}" if unit else ""

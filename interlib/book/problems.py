@@ -114,31 +114,64 @@ def get(key: str) -> Problem:
                    d["section"], q, d["fresh"])
 
 
-def show(key: str, seed: int = 0) -> Problem:
+class _Message:
+    """What :func:`show` gives for a key or seed it cannot show: the reason, as text."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def _repr_mimebundle_(self, **kwargs):
+        return {"text/plain": self.text, "text/markdown": self.text}
+
+    def __repr__(self):
+        return self.text
+
+
+def _resolve(key, seed) -> tuple[str | None, str | None]:
+    """``(key, None)`` for a problem of the book, else ``(None, the reason)``: keys in any
+    case (``"a1"``), a seed of 0 in any numeric type."""
+    keys = _data()["problems"]
+    k = key.strip().upper() if isinstance(key, str) else None
+    if k not in keys:
+        return None, (f"There is no problem {key!r} in the book: the problems are "
+                      f"{', '.join(keys)}.")
+    from .answers import as_number
+
+    if isinstance(seed, str):
+        try:
+            z = float(seed.strip())
+        except ValueError:
+            z = None
+    else:
+        z = as_number(seed)
+    if z != 0:
+        return None, (f"seed={seed!r}: the book's problems are seed 0 only (leave seed out); "
+                      "a variant of your own comes in your instructor's assignment notebook.")
+    return k, None
+
+
+def show(key: str, seed: int = 0):
     """The problem, for display: statement, givens, method, difficulty and an answer box.
-    ``seed`` is accepted only as 0 (the book's numbers): a variant comes in an
-    instructor's assignment notebook, with its own check of form."""
-    _book_only(seed)
-    return get(key)
+    ``seed`` is 0 only (the book's numbers): a variant comes in an instructor's assignment
+    notebook. A key or seed it cannot show gives the reason, as text (never an error)."""
+    k, why = _resolve(key, seed)
+    return get(k) if k else _Message(why)
 
 
 def check(key: str, answer, seed: int = 0) -> str:
     """``"right: ..."``, ``"close: ..."``, ``"wrong: ..."`` or ``"invalid: ..."`` for
-    ``answer`` to problem ``key`` (a number in the problem's unit, or text with a unit).
-    ``None`` (nothing entered yet) says what to do."""
-    _book_only(seed)
-    p = get(key)
+    ``answer`` to problem ``key`` (a number in the problem's unit, of any numeric type, or
+    text with a unit). ``None`` (nothing entered yet) says what to do; a key or seed it
+    cannot check says why."""
+    k, why = _resolve(key, seed)
+    if k is None:
+        return f"invalid: {why}"
+    p = get(k)
     if answer is None:
-        return (f"Problem {key}: not answered yet. Set answer to your result in "
+        return (f"Problem {k}: not answered yet. Set answer to your result in "
                 f"{p.numeric.unit or 'no unit'} and run this cell again.")
     verdict, why = _check(p.numeric, answer)
     return f"{verdict}: {why}"
-
-
-def _book_only(seed) -> None:
-    if isinstance(seed, bool) or seed != 0:
-        raise ValueError(f"seed={seed!r}: the book's problems are seed 0 only; a variant of "
-                         "your own comes in your instructor's assignment notebook")
 
 
 @dataclass(frozen=True)
