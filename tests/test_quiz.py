@@ -278,6 +278,10 @@ def test_problem_sets_check_in_the_page(site, context):
     verdict, text = _answer_and_check(page, "check-a1", f"{q.answer / 1000:.4g} s")
     assert verdict == "right", text
     assert "JupyterLite" in page.content()
+    # issue 34: no notebook scaffolding under the working in-page check
+    body = page.inner_text("main") if page.locator("main").count() else page.inner_text("body")
+    assert "answer = None" not in body and "problems.check(" not in body
+    assert "Method:" in body
     assert not errors, errors
     page.close()
 

@@ -110,7 +110,8 @@ def displacements(ids: list[str], salt_: str, n: int = VARIANTS,
     """Hash-and-displace: per bucket, a displacement (a decimal string) such that the
     ``ids`` get pairwise different variant numbers (``assignment.variant``)."""
     if len(ids) > n:
-        raise ValueError(f"{len(ids)} students but {n} variants: split the class")
+        raise ValueError(f"ids={len(ids)} students: more than the {n} variants; split the "
+                         "class into sections with different seeds")
     if not ids:
         return ("0",)
     buckets_n = max(1, (len(ids) + 2) // 3)
