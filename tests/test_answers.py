@@ -109,9 +109,9 @@ CASES = [
      "write 4.123"),
     (T4893, "4.893 s", "right", "Right: 4893 ms"),
     # long input is cut short in the echo
-    (MS, "x" * 5000, "invalid", "“" + "x" * 39 + "…”"),
+    (MS, "x" * 5000, "invalid", "“" + "x" * 79 + "…”"),
     (MS, "1" * 5000, "invalid", "…” is not a finite number"),
-    (MS, "549 " + "z" * 300, "invalid", "“" + "z" * 39 + "…”"),
+    (MS, "549 " + "z" * 300, "invalid", "“" + "z" * 79 + "…”"),
 ]
 
 

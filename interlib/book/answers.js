@@ -24,7 +24,7 @@
   }
   function tolText(tol) { return fmt(tol * 100) + " %"; }
   function example(unit) { return unit ? "e.g. 12.5 " + unit : "e.g. 12.5"; }
-  var ECHO = 40;
+  var ECHO = 80;
   function clip(text) {
     var c = Array.from(text);
     return c.length <= ECHO ? text : c.slice(0, ECHO - 1).join("") + "\u2026";

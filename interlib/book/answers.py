@@ -196,7 +196,7 @@ def _example(unit: str) -> str:
 
 
 #: How much of a typed text a message echoes before cutting it short ("…")
-ECHO = 40
+ECHO = 80
 
 
 def _clip(text: str) -> str:

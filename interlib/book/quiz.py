@@ -147,7 +147,7 @@ _STYLE = (
     "border-box;font-size:1em;padding:.3em .6em}"
     ".interlib-quiz-option{display:flex;align-items:center;gap:.5em;min-height:44px;"
     "margin:.15em 0}.interlib-quiz-option input{width:1.25em;height:1.25em;margin:0}"
-    ".interlib-quiz-feedback{margin:.4em 0;font-weight:500}"
+    ".interlib-quiz-feedback{margin:.4em 0;font-weight:500;overflow-wrap:anywhere}"
     ".interlib-quiz-feedback[data-verdict=right]{color:#0b6b2b}"
     ".interlib-quiz-feedback[data-verdict=close]{color:#7a5200}"
     ".interlib-quiz-feedback[data-verdict=wrong]{color:#a0141e}"
