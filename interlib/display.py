@@ -110,11 +110,19 @@ def fmt_ratio(x: float, digits: int = 2) -> str:
 
 
 def fmt_pct(fraction: float, digits: int = 3) -> str:
-    """A fraction as a percentage: ``0.875 -> '87.5 %'``."""
+    """A fraction as a percentage: ``0.875 -> '87.5 %'``. Below a thousandth of a per cent
+    it says so rather than print ``'0.000000000018 %'`` or ``'1.8 × 10⁻¹¹ %'`` (a power of
+    ten in a percentage reads as float noise; :func:`fmt_num` of the fraction gives the
+    magnitude where it matters); a negative one that small is a rounding residue of a
+    difference that is zero, and prints as ``'0 %'``.
+
+    >>> fmt_pct(0.875), fmt_pct(1.8e-13), fmt_pct(-2e-17), fmt_pct(0)
+    ('87.5 %', 'under 0.001 %', '0 %', '0 %')
+    """
     v.number("fraction", fraction)
     digits = _digits(digits)
-    if 0 < abs(100 * fraction) < 1e-3:  # not '0.000000000018 %'
-        return f"{fmt_num(100 * fraction)} %"
+    if 0 < abs(100 * fraction) < 1e-3:
+        return "under 0.001 %" if fraction > 0 else "0 %"
     return f"{_sig(100 * fraction, digits)} %"
 
 

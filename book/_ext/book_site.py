@@ -187,9 +187,10 @@ def stored_eval_variable(self, name: str) -> list:
 # is a tall blank one (TALL_ROW_LINES or more lines high because one cell holds fewer than
 # SQUEEZED_CHARS_PER_LINE characters a line: a column squeezed to the width of a word).
 # Else it gets .interlib-compact (smaller type), and if that does not fit either,
-# .interlib-cards (a card per row; each cell's data-label is its column's heading). Measured again whenever a box changes width
-# (a phone turned, a folded output opened, the window resized). tests/test_site_layout.py
-# checks the result on every page at 1280, 960 and 390 px.
+# .interlib-cards (a card per row; each cell's data-label is its column's heading).
+# Measured again whenever a box changes width (a phone turned, a folded output opened, the
+# window resized). tests/test_site_layout.py checks the result on every page at 1280, 960
+# and 390 px.
 TALL_ROW_LINES = 5
 SQUEEZED_CHARS_PER_LINE = 10
 TABLE_JS = r"""(function () {
@@ -199,7 +200,8 @@ TABLE_JS = r"""(function () {
     var r = document.createRange();
     r.selectNodeContents(el);
     var tops = Array.from(r.getClientRects()).filter(function (x) { return x.width > 0; })
-      .map(function (x) { return [x.top, x.height]; }).sort(function (a, b) { return a[0] - b[0]; });
+      .map(function (x) { return [x.top, x.height]; })
+      .sort(function (a, b) { return a[0] - b[0]; });
     var n = 0, last = -1e9;
     for (var t of tops) if (t[0] > last + 0.6 * t[1]) { n++; last = t[0]; }
     return n;
