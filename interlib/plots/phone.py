@@ -5,10 +5,9 @@ below :data:`NARROW_BELOW_PX`); so does a static figure a notebook shows
 (:class:`interlib.plots.BookFigure`, whose display carries a phone PNG that the site's build
 shows on a phone). Both use :func:`narrow_figure`.
 
-The code below is, line for line, ``interlib.widgets.core``'s phone layout (issue 34 asks
-for static figures laid out like the demos, and plots cannot import widgets): core.py is to
-import it from here instead of keeping its own copy (requested in /work/notes/requests.md,
-2026-11-29).
+It moved here from ``interlib.widgets.core`` unchanged (issue 34 asks for static figures
+laid out like the demos, and plots cannot import widgets); core imports it back under the
+same names.
 """
 
 from __future__ import annotations
