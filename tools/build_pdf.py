@@ -100,6 +100,9 @@ PRINT_CSS = """
         overflow: visible !important; }
   img { max-width: 100% !important; height: auto !important; }
   table td, table th { white-space: normal !important; }
+  /* a table set as cards (book_site.TABLE_JS) labels every cell: its heading row, kept for
+     screen readers on the site, is not printed */
+  table.interlib-cards thead { display: none !important; }
   pre, img, figure, table, .cell_output, .print-answer { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
   .print-settings { font-size: 90%; color: #333; margin: 0.3em 0; }
