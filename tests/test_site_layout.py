@@ -23,9 +23,12 @@ that load (the mode is switched in place, as the theme's switcher does), all in-
 * **Figures and formulas fit.** Every image (demo figures, diagrams, static plots) and every
   formula lies inside its box and the window.
 
-Counted on main at a78d13d before the fix (tables in 16 pages broken at 1280 px: 607 words;
-at 960 px: 694; 36 tables wider than a phone's column; 2 pages scrolling sideways at 390 px
-and 1 at 1280 px; 2 static figures of 600 px in a 358 px box; 1 clipped inline formula).
+Counted by this test on main at a78d13d, before the fix (the same in light and dark): at
+1280 px 607 table words on two lines on 16 pages, 25 tall blank rows on 7 pages, 1 page
+scrolling sideways (Appendix C); at 960 px 694 words on 16 pages, 26 tall rows on 8 pages, 1
+page sideways; at 390 px 37 tables wider than their box on 15 pages, 93 tall blank rows on
+14 pages, 2 pages sideways (the instructors' page, Appendix C), 2 static figures of 600 px in
+a 358 px box, 1 inline formula outside its box and 1 word on two lines outside tables.
 
 Needs /usr/bin/chromium (Debian package ``chromium``; never ``playwright install``);
 skipped with a message without it, failed under INTERCONNECTS_REQUIRE_BROWSER=1.
@@ -34,7 +37,6 @@ skipped with a message without it, failed under INTERCONNECTS_REQUIRE_BROWSER=1.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
