@@ -18,7 +18,7 @@
 #   make release   an edition's archives (site, PDF, notebooks) in _build/release/
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
 #   make lab       open the repository in JupyterLab (the reader's environment only)
-#   make bench     benchmarks (tools/bench.py): table, _build/bench.json, README section
+#   make bench     benchmarks (tools/bench.py): table, _build/bench.json, CONTRIBUTING.md section
 #   make mutation  mutation score of the models (tools/mutation.py, mutmut; slow, not in test)
 #   make lock      re-resolve requirements.txt and requirements-dev.txt from their .in files
 #   make vendor    re-vendor the site's JavaScript (tools/vendor_assets.sh; needs npm)
@@ -27,7 +27,7 @@ SHELL  := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Two locked environments in one venv (README, "Locks"): the reader's (requirements.txt,
+# Two locked environments in one venv (CONTRIBUTING.md, "Locks"): the reader's (requirements.txt,
 # what Binder installs) and the developer's on top of it (requirements-dev.txt). Stamps:
 # each is (re)installed only when its lock changes. Both locks carry hashes, so pip checks
 # every download. interlib itself is installed editable, without dependencies (they are
@@ -111,7 +111,7 @@ lite: $(VENV_STAMP)
 pdf: book
 	$(BIN)/python tools/build_pdf.py
 
-# An edition's versioned artefacts (tools/release.py; README "Cutting an edition"): the
+# An edition's versioned artefacts (tools/release.py; CONTRIBUTING.md, "Cutting an edition"): the
 # site, the PDFs and the notebooks, named with the version, in _build/release/. Refuses
 # uncommitted changes; RELEASE_ARGS=--allow-modified for a trial run.
 RELEASE_ARGS ?=

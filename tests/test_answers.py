@@ -202,7 +202,7 @@ def test_unit_factors_agree_with_pint():
 def js_results(tmp_path_factory):
     node = shutil.which("node")
     if not node:
-        pytest.skip("node is not installed (npm brings it; README 'Pyodide')")
+        pytest.skip("node is not installed (npm brings it; CONTRIBUTING.md, live demos)")
     d = tmp_path_factory.mktemp("answers")
     (d / "answers.js").write_text(answers.script(), encoding="utf-8")
     cases = [[q.spec(), typed] for q, typed, _, _ in CASES]

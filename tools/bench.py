@@ -1,7 +1,7 @@
 """`make bench`: how fast the book is where a reader or an author waits.
 
 Not a test: it prints a table of medians over repeated runs, writes ``_build/bench.json``
-and (with ``--readme``) the table into README.md's "## Benchmarks" section. Comparisons
+and (with ``--readme``) the table into CONTRIBUTING.md's "## Benchmarks" section. Comparisons
 are measured side by side in the same run:
 
 1. Slider move -> updated plot in JupyterLab (headless Debian Chromium, a throwaway
@@ -33,7 +33,7 @@ are measured side by side in the same run:
    controls moved in turn (``--live-moves`` per demo), each timed from the move to the
    demo's new live render, p50/p95 over all demos; the next chapter page in the same
    browser (files cached), at once and after reading. ``--live-only`` measures just this
-   (and page weights) and merges it into the last ``_build/bench.json`` and the README
+   (and page weights) and merges it into the last ``_build/bench.json`` and CONTRIBUTING.md's
    table; ``--live-pages N`` only the first N pages.
 
 Needs /usr/bin/chromium for part 1 (skipped with a message otherwise).
@@ -57,6 +57,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 import browser_support as bs  # noqa: E402
+from readme_section import DEVELOPER_GUIDE  # noqa: E402  (CONTRIBUTING.md)
 from toc import toc_notebooks  # noqa: E402
 
 HTML = REPO / "_build" / "html"
@@ -685,7 +686,7 @@ def live_rows(r) -> list[str]:
 
 
 def update_readme(text: str):
-    readme = REPO / "README.md"
+    readme = DEVELOPER_GUIDE
     src = readme.read_text()
     start, end = "<!-- bench:start -->", "<!-- bench:end -->"
     block = f"{start}\n{text}\n{end}"
@@ -708,7 +709,7 @@ def main(argv=None):
     ap.add_argument("--scalar-runs", type=int, default=3, help="runs of the scalar loop")
     ap.add_argument("--slow-runs", type=int, default=2, help="runs of nbval and the build")
     ap.add_argument("--skip-slow", action="store_true", help="skip nbval and the build")
-    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--readme", action="store_true", help="write the table into CONTRIBUTING.md")
     ap.add_argument("--live-moves", type=int, default=6,
                     help="control moves per demo on the live static site")
     ap.add_argument("--live-read", type=float, default=3.0,
@@ -769,7 +770,7 @@ def main(argv=None):
             print(f"  {name:28s} {d['fast']:7.0f} / {d['naive']:7.0f}")
     if args.readme:
         update_readme(text + note)
-        print("\nREADME.md: Benchmarks section updated")
+        print(f"\n{DEVELOPER_GUIDE.name}: Benchmarks section updated")
 
 
 def live_only(args, r):
@@ -790,7 +791,7 @@ def live_only(args, r):
                                "live_when": r["when"]}, indent=1))
     print("\n".join(rows))
     if args.readme:
-        readme = REPO / "README.md"
+        readme = DEVELOPER_GUIDE
         src = readme.read_text()
         start, end = "<!-- bench:start -->", "<!-- bench:end -->"
         block = src[src.index(start) + len(start):src.index(end)].strip("\n").splitlines()
@@ -811,7 +812,7 @@ def live_only(args, r):
         src = (src[:src.index(start)] + start + "\n" + "\n".join(new) + "\n" + end
                + src[src.index(end) + len(end):])
         readme.write_text(src)
-        print("\nREADME.md: live rows and page weights updated")
+        print(f"\n{DEVELOPER_GUIDE.name}: live rows and page weights updated")
     return 0
 
 

@@ -15,7 +15,7 @@ site's pages instead, with Debian's Chromium (``/usr/bin/chromium``) through Pla
    ("12 / 136") on every page (taken from one more print: a blank document with Chromium's
    page-number footer, merged onto each page), adds a bookmark per page, and drops links
    that point into the local server (links to other sites stay).
-4. The print edition (issue 29; README "PDF"): pages are laid out in print media at the
+4. The print edition (issue 29; CONTRIBUTING.md, "PDF"): pages are laid out in print media at the
    A4 content width; web-only controls are not printed; folded answers go to an "Answers"
    section at the end of each page; demo controls become a line of the settings shown;
    tables and formulas are made to fit. Besides the whole book, each page of _toc.yml
@@ -73,7 +73,7 @@ READY_JS = """async () => {
 WIDGETS_JS = """() => [...document.querySelectorAll(
     'script[type="application/vnd.jupyter.widget-view+json"]')]
   .every(s => s.parentElement.querySelector('.jupyter-widgets') !== null)"""
-# The print edition (README "PDF"). The page is laid out in print media at the width of the
+# The print edition (CONTRIBUTING.md, "PDF"). The page is laid out in print media at the width of the
 # A4 content box (PRINT_WIDTH_PX), so what PRINT_JS measures is what Chromium prints.
 # PRINT_CSS hides what only works on a screen: navigation, buttons, the footer's links, the
 # "Show code cell source" toggles and the code they fold (plumbing), the demos' live bar and
@@ -100,7 +100,9 @@ PRINT_CSS = """
         overflow: visible !important; }
   img { max-width: 100% !important; height: auto !important; }
   table td, table th { white-space: normal !important; }
-  table.print-wrap td, table.print-wrap th { overflow-wrap: anywhere !important; }
+  /* a table set as cards (book_site.TABLE_JS) labels every cell: its heading row, kept for
+     screen readers on the site, is not printed */
+  table.interlib-cards thead { display: none !important; }
   pre, img, figure, table, .cell_output, .print-answer { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
   .print-settings { font-size: 90%; color: #333; margin: 0.3em 0; }
@@ -187,14 +189,9 @@ PRINT_JS = r"""() => {
   // 3. Fit what is still too wide: the content box is the viewport (the printed width).
   const box = {left: 0, right: document.documentElement.clientWidth};
   const zooms = [];
-  // A table a little too wide is scaled; one much too wide first wraps its cells anywhere
-  // (long words, URLs), then is scaled if it still does not fit.
-  for (const table of article.querySelectorAll('table')) {
-    const r = table.getBoundingClientRect();
-    if (r.right > box.right + 0.5 && (box.right - r.left) / r.width < 0.8) {
-      table.classList.add('print-wrap');
-    }
-  }
+  // A table never breaks inside a word or a number (issue 34): one too wide for the page
+  // was set as cards by the site's table script (book_site.TABLE_JS), at this width too;
+  // anything left a little too wide is scaled.
   for (const el of article.querySelectorAll('*')) {
     if (el.closest('mjx-assistive-mml')) continue;
     const tag = el.tagName.toLowerCase();

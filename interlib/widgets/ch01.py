@@ -44,11 +44,15 @@ def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
     t = scaling.ring_sync_time(p, n_gpus, rung, bytes_per_param)
     t_peak = scaling.ring_sync_time(p, n_gpus, rung, bytes_per_param, achieved=False)
     g = scaling.gradient_bytes(p, bytes_per_param)
-    return (f"{display.fmt_bytes(g)} gradient, {n_gpus} GPUs over {link}: "
-            f"{display.fmt_time(t)} at {display.fmt_rate(rung.effective)} achieved "
+    text = (f"{display.fmt_bytes(g)} gradient, {display.fmt_count(n_gpus, 'GPU')} over "
+            f"{link}: {display.fmt_time(t)} at {display.fmt_rate(rung.effective)} achieved "
             f"({display.fmt_time(t_peak)} at the {display.fmt_rate(rung.peak)} usable line "
-            "rate); "
-            f"each GPU sends {display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
+            "rate); each GPU sends "
+            f"{display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
+    # A ring larger than any machine on this link rates hardware that does not exist:
+    # say so (STYLE.md, a demo a reader can trust).
+    beyond = A.beyond_machine(link, n_gpus)
+    return f"{text}; but {beyond}" if beyond else text
 
 
 register(Demo(
