@@ -67,6 +67,8 @@ ALLOWED = [
     (r"^references:", "trailing .0",
      r"SM\d0(_NVLINK_BW)? \d+\.0|(PCI|NET)_BW 12\.0|latency = 35\.0|p5e 75\.0",
      "NCCL's topo.h and AWS's plugin quoted as their source code writes the constants"),
+    (r"^references:", "trailing .0", r"\{0\.0, 96\.0, (43\.8|80\.0)\}|Delivers 128\.0\s?GT/s",
+     "NCCL's tuning.cc table row and PCI-SIG's PCIe 7.0 announcement quoted as they print"),
     (r"^appendix_errata:", "trailing .0", r"2\.0× (to 2\.2×|\s*quoted)",
      "Bekman's measured range, 2.0× to 2.2×, quoted at its one precision"),
 ]
@@ -79,23 +81,6 @@ KNOWN_ELSEWHERE = [
      "interlib.widgets.core.figure_alt (reader-controls): a demo's alt text lists its settings "
      "as Python names and reprs (n_gpus = 1e+05, failure = True); it should use each "
      "control's label and readout"),
-    (r"^(01_why_connect|problems_1_2):", "ascii subscript", r"E_(n|\d+)",
-     "interlib.book.worked / problems (course): E_n, write Eₙ"),
-    (r"^(02_pcie|05_infiniband):", "ascii subscript", r"B_(up|NIC)",
-     "interlib.book.worked (course): B_up, B_NIC"),
-    (r"^(03_nvlink|06_rocev2):cell (34|57|72) ", "e-notation", r"",
-     "interlib.book.worked (course): the worked steps format with :.3e / :.0e"),
-    (r"^06_rocev2:cell (56|57) ", "float noise", r"[01]\.000000",
-     "interlib.book.worked.drop_probability (course) and the chapter's {eval} of "
-     "p_drop with :.6f (facts): P(clean) = 0.000000"),
-    (r"^(06_rocev2:cell 64 |(problems_5_6|problems_7_8|practice_exam):)", "e-notation", r"",
-     "interlib.book quizzes and problems (course): givens such as 1.97e-05 per GPU-hour"),
-    (r"^problems_\d_\d:", "backtick", r"`answer`",
-     "interlib.book.problems (course): the problem pages show the notebook's scaffolding "
-     "('set `answer` to your result')"),
-    (r"^07_hierarchy:cell 30 ", "e-notation", r"of \d\.\d+e\+\d+ B",
-     "interlib.steptime.layout_traffic (no helper owns it; tests/test_steptime.py pins the "
-     "format): Phase.collective reads '1280 all-reduces of 6.71e+07 B'"),
 ]
 
 

@@ -43,26 +43,26 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                                  '(standard deviation ÷ mean) at 2 %. From how many GPUs on is '
                                  'the expected synchronous step at least 5 % slower than the '
                                  'average GPU? (A whole number.)',
-                     'givens': ['expected synchronous step ÷ mean = 1 + j × E_n, with E_n the '
+                     'givens': ['expected synchronous step ÷ mean = 1 + j × Eₙ, with Eₙ the '
                                 'expected maximum of n standard normal variables',
-                                'E_n (numerical integration): E_24 = 1.9477, E_49 = 2.2412, '
-                                'E_94 = 2.4854, E_95 = 2.4892, E_96 = 2.4930, E_97 = 2.4967, '
-                                'E_98 = 2.5004, E_99 = 2.5040, E_100 = 2.5076, E_101 = 2.5111, '
-                                'E_102 = 2.5147, E_196 = 2.7393, E_392 = 2.9619'],
+                                'Eₙ (numerical integration): E₂₄ = 1.9477, E₄₉ = 2.2412, E₉₄ = '
+                                '2.4854, E₉₅ = 2.4892, E₉₆ = 2.4930, E₉₇ = 2.4967, E₉₈ = '
+                                '2.5004, E₉₉ = 2.5040, E₁₀₀ = 2.5076, E₁₀₁ = 2.5111, E₁₀₂ = '
+                                '2.5147, E₁₉₆ = 2.7393, E₃₉₂ = 2.9619'],
                      'section': 'Chapter 1, “Everyone waits for the slowest”',
                      'fresh': True,
                      'numeric': {'question': 'GPU count',
                                  'answer': 98.0,
                                  'unit': 'GPUs',
                                  'tolerance': 0.02,
-                                 'explanation': 'Solve 1 + j·E_n ≥ T: E_n ≥ (T − 1) ÷ j = 2.5; '
+                                 'explanation': 'Solve 1 + j·Eₙ ≥ T: Eₙ ≥ (T − 1) ÷ j = 2.5; '
                                                 "the table's first n at or above it is 98.",
                                  'mistakes': [[23.0,
                                                'that is the √(2 ln n) approximation, which '
-                                               'overestimates E_n at small n: use the table.']],
-                                 'hint_low': 'E_n must reach (T − 1) ÷ j; at your n it is '
-                                             'still below.',
-                                 'hint_high': 'take the first n whose E_n reaches (T − 1) ÷ j.',
+                                               'overestimates Eₙ at small n: use the table.']],
+                                 'hint_low': 'Eₙ must reach (T − 1) ÷ j; at your n it is still '
+                                             'below.',
+                                 'hint_high': 'take the first n whose Eₙ reaches (T − 1) ÷ j.',
                                  'exact': True}},
               'A3': {'key': 'A3',
                      'title': 'Loading a model on a PCIe 4.0 server',
@@ -411,7 +411,7 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                      'title': 'Drops on a mid-size cluster',
                      'difficulty': 'standard',
                      'question': '4,096 GPUs each send 244,141 packets per step; the network '
-                                 'drops each packet with probability 1e-10, independently. '
+                                 'drops each packet with probability 1 × 10⁻¹⁰, independently. '
                                  'What share of steps contain at least one drop? Answer in %.',
                      'givens': ['P(at least one drop) = 1 − (1 − p)^(m·N) ≈ 1 − exp(−m·N·p)'],
                      'section': 'Chapter 6, “Why lossy Ethernet hurts RDMA”',
@@ -622,7 +622,7 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                      'difficulty': 'standard',
                      'question': 'How often should a training job on this cluster write a '
                                  'checkpoint? Answer in minutes.',
-                     'givens': ['interruptions: 1.97e-05 per GPU-hour (a cluster of N GPUs '
+                     'givens': ['interruptions: 1.97 × 10⁻⁵ per GPU-hour (a cluster of N GPUs '
                                 'fails N times as often)',
                                 'N = 16,384 GPUs; writing one checkpoint takes C = 60 s',
                                 "Young's rule: checkpoint every τ = √(2 × C × MTBI)"],
@@ -645,7 +645,7 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                      'difficulty': 'warm-up',
                      'question': 'On average, how many hours pass between interruptions of a '
                                  '24,576-GPU training job?',
-                     'givens': ['interruptions: 1.97e-05 per GPU-hour, independent across '
+                     'givens': ['interruptions: 1.97 × 10⁻⁵ per GPU-hour, independent across '
                                 'GPUs'],
                      'section': 'Chapter 8, “Failures at scale”',
                      'fresh': True,
@@ -848,8 +848,8 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                                            'write a checkpoint? Answer in minutes.\n'
                                            '\n'
                                            '*Given:*\n'
-                                           '- interruptions: 1.97e-05 per GPU-hour (a cluster '
-                                           'of N GPUs fails N times as often)\n'
+                                           '- interruptions: 1.97 × 10⁻⁵ per GPU-hour (a '
+                                           'cluster of N GPUs fails N times as often)\n'
                                            '- N = 8,192 GPUs; writing one checkpoint takes C = '
                                            '30 s\n'
                                            "- Young's rule: checkpoint every τ = √(2 × C × "

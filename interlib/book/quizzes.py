@@ -230,7 +230,7 @@ def ch06() -> Quiz:
     one = 1 - (1 - p) ** packets
     return Quiz("ch06", "Chapter 6 self-check", (
         Numeric(f"Each of {n:,} GPUs sends {packets:,} packets per step; each packet is "
-                f"dropped with probability {p:.0e}, independently. What is the probability "
+                f"dropped with probability {D.fmt_num(p)}, independently. What is the probability "
                 "that a step contains at least one drop (a number between 0 and 1)?",
                 hit, "", _TOL,
                 "1 − (1 − p)^(m·N), about 1 − exp(−m·N·p).",

@@ -89,6 +89,14 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
+_SUBSCRIPT = str.maketrans("0123456789n", "₀₁₂₃₄₅₆₇₈₉ₙ")
+
+
+def _e(k) -> str:
+    """The expected maximum of ``k`` standard normals as a reader writes it: Eₙ, E₂₄."""
+    return "E" + str(k).translate(_SUBSCRIPT)
+
+
 def _a(x: float) -> str:
     """The article before a number read aloud: "An 8-billion", "A 13-billion"."""
     return "An" if f"{x:g}".startswith(("8", "11", "18")) else "A"
@@ -141,13 +149,13 @@ def _p_a2(V):
     z = (target - 1) / jitter
     rows = sorted({max(2, n // 4), max(2, n // 2), *range(max(2, n - 4), n + 5), 2 * n,
                    4 * n})
-    table = ", ".join(f"E_{k} = {scaling.expected_max_standard_normal(k):.4f}" for k in rows)
+    table = ", ".join(f"{_e(k)} = {scaling.expected_max_standard_normal(k):.4f}" for k in rows)
     rough = float(round(math.exp(z * z / 2)))
     mistakes = [(float(n - 1), "one short: at that n the expected step is still below the "
-                 "target (compare E_n with (T − 1) ÷ j, at or above).")]
+                 "target (compare Eₙ with (T − 1) ÷ j, at or above).")]
     if abs(rough - n) > 0.05 * n:
         mistakes.append((rough, "that is the √(2 ln n) approximation, which overestimates "
-                         "E_n at small n: use the table."))
+                         "Eₙ at small n: use the table."))
     return dict(
         section=_sec(1, "Everyone waits for the slowest"),
         title="Jitter on a quiet cluster", difficulty="standard", fresh=True,
@@ -155,15 +163,15 @@ def _p_a2(V):
                   f"deviation ÷ mean) at {D.fmt_pct(jitter)}. From how many GPUs on is the "
                   f"expected synchronous step at least {D.fmt_pct(target - 1)} slower than "
                   "the average GPU? (A whole number.)"),
-        givens=("expected synchronous step ÷ mean = 1 + j × E_n, with E_n the expected "
+        givens=("expected synchronous step ÷ mean = 1 + j × Eₙ, with Eₙ the expected "
                 "maximum of n standard normal variables",
-                f"E_n (numerical integration): {table}"),
+                f"Eₙ (numerical integration): {table}"),
         numeric=_answer("GPU count", float(n), "GPUs", 0.02,
-                        f"Solve 1 + j·E_n ≥ T: E_n ≥ (T − 1) ÷ j = {z:.4g}; the table's first "
+                        f"Solve 1 + j·Eₙ ≥ T: Eₙ ≥ (T − 1) ÷ j = {z:.4g}; the table's first "
                         f"n at or above it is {n}.",
                         tuple(mistakes),
-                        low="E_n must reach (T − 1) ÷ j; at your n it is still below.",
-                        high="take the first n whose E_n reaches (T − 1) ÷ j.",
+                        low="Eₙ must reach (T − 1) ÷ j; at your n it is still below.",
+                        high="take the first n whose Eₙ reaches (T − 1) ÷ j.",
                         exact=True),
         solution=worked.straggler_gpus(target, jitter))
 
@@ -371,7 +379,7 @@ def _p_c3(V):
         section=_sec(6, "Why lossy Ethernet hurts RDMA"),
         title="Drops on a mid-size cluster", difficulty="standard", fresh=False,
         question=(f"{n:,} GPUs each send {m:,} packets per step; the network drops each "
-                  f"packet with probability {p:.0e}, independently. What share of steps "
+                  f"packet with probability {D.fmt_num(p)}, independently. What share of steps "
                   "contain at least one drop? Answer in %."),
         givens=("P(at least one drop) = 1 − (1 − p)^(m·N) ≈ 1 − exp(−m·N·p)",),
         numeric=_answer("share of steps", s.p_step_hit * 100, "%", 0.02,

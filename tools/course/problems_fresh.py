@@ -21,6 +21,17 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _sci(x: float) -> str:
+    """A small rate to three significant figures as a person writes it: ``1.97 × 10⁻⁵``
+    (``display.fmt_num`` keeps two)."""
+    mant, exp = format(x, ".2e").split("e")
+    mant = mant.rstrip("0").rstrip(".")
+    return f"{mant} × 10{str(int(exp)).translate(_SUPERSCRIPT)}"
+
+
 def _sec(chapter: int, title: str) -> str:
     """How a statement names the section that teaches its method."""
     return f"Chapter {chapter}, \u201c{title}\u201d"
@@ -481,15 +492,15 @@ def d4_checkpoint(V):
     lam = cost.interruption_rate_per_gpu_hour()
     mtbi = float(cost.mean_time_between_interruptions(n))
     tau = float(cost.young_checkpoint_interval(c, mtbi))
-    givens = (f"interruptions: {lam:.3g} per GPU-hour (a cluster of N GPUs fails N times as "
+    givens = (f"interruptions: {_sci(lam)} per GPU-hour (a cluster of N GPUs fails N times as "
               "often)",
               f"N = {n:,} GPUs; writing one checkpoint takes C = {_g(c)} s",
               "Young's rule: checkpoint every τ = √(2 × C × MTBI)")
     sol = _solution(
         "How often to checkpoint", givens,
         "MTBI = 1 ÷ (N × λ);  τ = √(2 C × MTBI)",
-        [f"MTBI = 1 ÷ ({n:,} × {lam:.3g}) h = {D.fmt_time(mtbi)}",
-         f"τ = √(2 × {_g(c)} s × {mtbi:.4g} s) = {tau:.4g} s = **{tau / minute:.3g} min**"],
+        [f"MTBI = 1 ÷ ({n:,} × {_sci(lam)}) h = {D.fmt_time(mtbi)}",
+         f"τ = √(2 × {_g(c)} s × {mtbi:,.0f} s) = {tau:,.0f} s = **{tau / minute:.3g} min**"],
         f"cost.young_checkpoint_interval({_g(c)}, cost.mean_time_between_interruptions({n}))",
         math.sqrt(2 * c / (n * lam) * hour), tau, D.fmt_time)
     return dict(
@@ -514,10 +525,10 @@ def d5_mtbi(V):
     n = V.pick(24576, (2048, 4096, 8192, 16384, 32768, 49152, 65536, 100000, 131072))
     lam = cost.interruption_rate_per_gpu_hour()
     mtbi = float(cost.mean_time_between_interruptions(n))
-    givens = (f"interruptions: {lam:.3g} per GPU-hour, independent across GPUs",)
+    givens = (f"interruptions: {_sci(lam)} per GPU-hour, independent across GPUs",)
     sol = _solution(
         "Time between interruptions", givens, "MTBI = 1 ÷ (N × λ)",
-        [f"MTBI = 1 ÷ ({n:,} × {lam:.3g}) h = **{mtbi / hour:.3g} h**"],
+        [f"MTBI = 1 ÷ ({n:,} × {_sci(lam)}) h = **{mtbi / hour:.3g} h**"],
         f"cost.mean_time_between_interruptions({n})", hour / (n * lam), mtbi, D.fmt_time)
     return dict(
         section=_sec(8, "Failures at scale"),
