@@ -366,7 +366,7 @@ SUPERPOD_RA = Source(
     "(docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200: 'SU "
     "Count 4, Node Count 128, GPU Count 1024, Leaf 32, Spine 16'); the H100 RA's own table "
     "was not read here. (Austin et al.'s scaling book summarises the same figures.)",
-    key="austin2025")
+    key="nvidiasuperpodh100")
 SPECTRUM4 = Source(
     "NVIDIA Spectrum SN5000 Ethernet switch systems hardware user manual (Data Interfaces)",
     "https://docs.nvidia.com/networking/display/sn5000/data+interfaces",
@@ -869,9 +869,10 @@ NCCL_2326 = Source(
     "'Adds a pipeline-based cost model with Vera Rubin tuning data for Ring, Tree, NVLS, and "
     "NVLSTree'; 'Speeds up the topology graph search on large NVLink domains such as 32 to "
     "40 GPU VR200 systems'. Not read as source here: the book's tuning.cc figures are from "
-    "NCCL 2.30.7 (master 5067397). Its tuner constants equal v2.29.7-1's but for one "
-    "(sources.NCCL_TUNING_2303): Blackwell's perChMaxNVLSTreeBws on 3 or more nodes, 43.8 "
-    "in v2.29.7-1, 80.0 from v2.30.3-1.", key="nccl2326")
+    "NCCL 2.30.7 (master 5067397). NCCL 2.30.7's tuner constants equal v2.29.7-1's but for "
+    "one (sources.NCCL_TUNING_2303): Blackwell's per-channel NVLSTree cap on 3 or more nodes, "
+    "perChMaxNVLSTreeBws '{0.0, 96.0, 43.8}' in v2.29.7-1 and '{0.0, 96.0, 80.0}' from "
+    "v2.30.3-1; the book has not compared 2.32.6's.", key="nccl2326")
 VERA_RUBIN_NAMING = Source(
     "NVIDIA GTC 2025 keynote roadmap, as reported by HotHardware (copy on sipoch.com)",
     "https://www.sipoch.com/en/articles/300330019909058",
