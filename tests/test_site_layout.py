@@ -197,7 +197,7 @@ def measure(page, url, docname, width) -> dict[str, dict]:
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{url}/{docname}.html", wait_until="load")
     if page.locator("div.math, span.math").count():
-        page.wait_for_selector("mjx-container", timeout=20000)
+        page.wait_for_selector("mjx-container", state="attached", timeout=20000)
         page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
     found = {}
     for mode in MODES:

@@ -65,7 +65,9 @@ def _open(page, url, docname, viewport):
     page.set_viewport_size(viewport)
     page.goto(f"{url}/{docname}.html", wait_until="load")
     if page.locator("div.math, span.math").count():
-        page.wait_for_selector("mjx-container", timeout=20000)
+        # attached, not visible: a page whose first formula sits in a folded answer
+        # (Chapter 7's worked problem) has it typeset but hidden
+        page.wait_for_selector("mjx-container", state="attached", timeout=20000)
         page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
 
 
