@@ -63,13 +63,15 @@ def test_generated_tables_live_in_the_developers_guide(tmp_path):
 
 
 def test_no_section_named_elsewhere_is_missing():
-    """A test's, a tool's or the Makefile's pointer to a section (the file's name, then
-    the heading in double quotes) names a heading of the file it names."""
+    """A test's, a tool's, the Makefile's or a book page's pointer to a section (the
+    file's name, then the heading in double quotes: `CONTRIBUTING.md, "Locks"`, `the
+    README's "Forking"`) names a heading of the file it names."""
     files = {"README": set(_headings(README)), "CONTRIBUTING.md": set(_headings(GUIDE))}
     missing = []
     for path in [*(REPO / "tests").glob("*.py"), *(REPO / "tools").glob("*.py"),
-                 REPO / "Makefile"]:
-        for m in re.finditer(r'(README|CONTRIBUTING\.md),? "([^"]+)"', path.read_text()):
+                 REPO / "Makefile", *(REPO / "book").glob("*.md")]:
+        for m in re.finditer(r'(README|CONTRIBUTING\.md)(?:\'s)?,?\s\(?"(?:#+ )?([^"]+)"',
+                             path.read_text()):
             if m.group(2) not in files[m.group(1)]:
                 missing.append(f"{path.name}: {m.group(0)}")
     assert not missing, "\n".join(missing)

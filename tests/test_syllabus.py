@@ -75,3 +75,20 @@ def test_every_make_target_the_guide_names_exists():
         assert name in targets, name
     for tool in set(re.findall(r"tools/([a-z_]+\.py)", GUIDE)):
         assert (REPO / "tools" / tool).exists(), tool
+
+
+def test_reading_times_are_the_chapters_own():
+    """Each plan's reading time for a chapter is the chapter's own "Estimated time" line:
+    the main path, plus the folded "Going deeper" blocks when it has them ("40 + 5 min")."""
+    import nbformat
+
+    for table in (_section(SYLLABUS, "## The ten-week term"),
+                  _section(SYLLABUS, "## The eight-week plan")):
+        found = re.findall(r"chapters/(0\d_[a-z0-9_]+)` \((\d+)(?: \+ (\d+))? min\)", table)
+        assert len(found) == 8, found
+        for doc, main, deeper in found:
+            nb = nbformat.read(REPO / "chapters" / f"{doc}.ipynb", as_version=4)
+            line = re.search(r"Estimated time\*\*: (\d+) minutes(?:, plus (\d+) for the "
+                             r"folded)?", nb.cells[0].source)
+            assert line, doc
+            assert (main, deeper) == (line.group(1), line.group(2) or ""), doc

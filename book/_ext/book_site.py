@@ -304,9 +304,45 @@ def setup(app):
     app.connect("html-page-context", add_live_script)
     app.connect("build-finished", write_live_assets)
     app.connect("builder-inited", plain_data_docstrings)
+    app.connect("autodoc-process-docstring", reexported_data_docstring, priority=400)
     app.connect("builder-inited", readable_constants)
     app.add_js_file(None, body=TABLE_JS)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def reexported_data_docstring(app, what, name, obj, options, lines) -> None:
+    """Appendix C: a constant a package re-exports (``interlib.nccltests.MAX_CHARS``, defined
+    in ``interlib.nccltests.runs``) is documented under the package's name, where autodoc
+    finds no docstring and falls back to its type's (``int([x]) -> integer ...``). Take the
+    docstring written under the assignment in the submodule that defines it instead."""
+    if what != "data" or "." not in name:
+        return
+    import importlib
+    import inspect
+    import pkgutil
+
+    from sphinx.pycode import ModuleAnalyzer
+
+    modname, attr = name.rsplit(".", 1)
+    try:
+        package = importlib.import_module(modname)
+    except ImportError:
+        return
+    own = inspect.cleandoc(type(obj).__doc__ or "").splitlines()
+    if not hasattr(package, "__path__") or not lines or not own or lines[0] != own[0]:
+        return  # not a package, or the constant has a docstring of its own
+    for sub in pkgutil.iter_modules(package.__path__):
+        full = f"{modname}.{sub.name}"
+        try:
+            module = importlib.import_module(full)
+            analyzer = ModuleAnalyzer.for_module(full)
+            analyzer.analyze()
+        except Exception:  # noqa: BLE001 - a submodule autodoc cannot read is skipped
+            continue
+        doc = analyzer.attr_docs.get(("", attr))
+        if doc and getattr(module, attr, None) is obj:
+            lines[:] = list(doc)
+            return
 
 
 def plain_data_docstrings(app) -> None:

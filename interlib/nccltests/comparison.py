@@ -170,7 +170,7 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
 
     Raises:
         ValueError: for a run read exactly that the model does not predict (AMD GPUs;
-            gather, scatter, hypercube, alltoallv, sendrecv): a ``NotModelled``, saying what
+            gather, scatter, hypercube, alltoallv, sendrecv): a :class:`NotModelled`, saying what
             the book can; for a run whose collective is unknown (pass ``collective=`` to
             :func:`parse`), a shape the system cannot hold, or a rank count that
             disagrees with the shape.

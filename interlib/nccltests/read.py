@@ -17,7 +17,7 @@ def parse(text: str, collective: str | None = None, test=None) -> Run:
 
     Args:
         text: The log as printed (``str``, UTF-16 read as text is undone), at most
-            :data:`MAX_CHARS` characters. Bytes from a file: ``decode`` them first.
+            :data:`MAX_CHARS` characters. Bytes from a file: :func:`decode` them first.
         collective: What the run measured, when the log does not say (one of
             :data:`COLLECTIVES`); a log that names its program wins only if they agree.
         test: Which test to read when the file holds several (its number from 1, or a

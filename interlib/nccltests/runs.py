@@ -59,7 +59,7 @@ class Run:
         program: The nccl-tests program the log names (``"all_reduce_perf"``), or None.
         vendor: ``"NVIDIA"`` or ``"AMD"`` when the log says (the GPU's name, RCCL's
             lines), else None.
-        setup: What the log's NCCL lines state (a ``RunSetup``).
+        setup: What the log's NCCL lines state (a :class:`RunSetup`).
         rank_lines: How many ``Rank`` lines the log has (0: none).
         tests: Names of the tests the file holds when it holds several (the one read is
             ``test``), else ().
