@@ -140,8 +140,9 @@ def share(obj, hardware: str, *, where: str = "", repository: str = REPOSITORY) 
 
     Returns:
         ``{"title", "fields", "url", "note"}``: the issue title, the form's fields by id,
-        the prefilled link (rows cut to fit :data:`MAX_URL`, the note then says so) and a
-        note on what was left out (host names and addresses: never included).
+        the prefilled link (rows cut to fit
+        :data:`~interlib.nccltests.sharing.MAX_URL`, the note then says so) and a note on
+        what was left out (host names and addresses: never included).
     """
     v.instance("obj", obj, (Run, Comparison), "a Run or a Comparison")
     v.instance("hardware", hardware, str, "a catalogue id or 'gpu=... nics_per_node=...'")
