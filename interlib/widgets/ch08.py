@@ -124,6 +124,19 @@ def _capstone_update(fig, **params):
     return P._fill_capstone_design(fig, **_capstone(**params))
 
 
+def _capstone_servers(tp, pp):
+    """The servers slider's valid values: 1 to 2,048, in multiples of the servers one
+    TP x PP group fills (:func:`interlib.capstone.server_multiple`), so every position is a
+    design whose GPUs split into whole data-parallel replicas."""
+    m = capstone.server_multiple(tp, pp, _GPUS_PER_SERVER)
+    return (1, _MAX_SERVERS, m,
+            f"TP {tp} × PP {pp} = {tp * pp} GPUs, "
+            f"{display.fmt_count(m, 'server')}' worth, must divide the GPUs"
+            if m > 1 else "")
+
+
+_GPUS_PER_SERVER = 8
+_MAX_SERVERS = 2048
 R = capstone.REFERENCE
 _GPUS = ("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300")
 _RATES = (100.0, 200.0, 400.0, 800.0)
@@ -135,7 +148,8 @@ _ZERO_LABELS = ("nothing (ZeRO off)", "optimizer state (ZeRO-1)",
 register(Demo(
     "capstone", _capstone_plot,
     {"gpu": Dropdown(_GPUS, R["gpu"], "GPU", tuple(GPUS[g].name for g in _GPUS)),
-     "nodes": IntSlider(1, 2048, R["nodes"], "servers (8 GPUs each)", log=True,
+     "nodes": IntSlider(1, _MAX_SERVERS, R["nodes"],
+                        f"servers ({_GPUS_PER_SERVER} GPUs each)", log=True,
                         readout_format="num"),
      "nics_per_node": Dropdown((1, 2, 4, 8), R["nics_per_node"], "NICs per server"),
      "nic_gbps": Dropdown(_RATES, R["nic_gbps"], "port rate per NIC",
@@ -165,4 +179,9 @@ register(Demo(
      ("Try B200 GPUs with the same network. Why does efficiency fall although nothing in the "
       "network changed?",
       A.cap_b200)),
-    update=_capstone_update))
+    update=_capstone_update,
+    limits=lambda tp, pp, **_: {"nodes": _capstone_servers(tp, pp)},
+    groups=(("Model", ("model", "tp", "pp", "zero", "mfu", "overlap")),
+            ("Cluster", ("gpu", "nodes", "price_per_gpu_hour")),
+            ("Network", ("nics_per_node", "nic_gbps", "fabric", "radix",
+                         "oversubscription")))))

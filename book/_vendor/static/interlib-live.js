@@ -108,23 +108,36 @@
   }
 
   // --- reading the controls ---------------------------------------------------------
-  // A control the reader has not moved has its exact default (data-default), as in
-  // JupyterLab: a range input snaps its value to its step grid, which the default (e.g.
-  // log10(64) on a 0.01 grid) need not be on.
-  // A value typed into a log slider's box (data-exact) is used as typed.
+  // A slider is a range over the indices of its positions (data-values, Python's values:
+  // its ends are its labelled ends and its default is one of them). A control the reader
+  // has not moved has its exact default (data-default), as in JupyterLab. A value typed
+  // into a log slider's box (data-exact) is used as typed.
+  const parsed = new WeakMap();  // slider -> [data-values text, its values]
+  function valuesOf(el) {
+    const text = el.dataset.values || "[]";
+    const got = parsed.get(el);
+    if (got && got[0] === text) return got[1];
+    const values = JSON.parse(text);
+    parsed.set(el, [text, values]);
+    return values;
+  }
+  function isSlider(el) { return el.dataset.values !== undefined; }
   function controlValue(el) {
     const kind = el.dataset.kind;
     if (kind === "choice") return JSON.parse(el.value);
     if (el.dataset.exact !== undefined) return JSON.parse(el.dataset.exact);
     if (el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
     if (kind === "text") return el.value;  // a pasted log: stays in this page's worker
-    const x = Number(el.value);
-    if (kind === "log") return Math.pow(10, x);
-    if (kind === "intlog") return Math.round(Math.pow(10, x));
-    return x;
+    const values = valuesOf(el);
+    return values[Math.max(0, Math.min(values.length - 1, Math.round(Number(el.value))))];
   }
-  function position(el, value) {  // the range input's position for a value
-    return (el.dataset.kind === "log" || el.dataset.kind === "intlog") ? Math.log10(value) : value;
+  function nearestIndex(values, x) {  // the position nearest x (in log terms when > 0)
+    let best = 0, bestD = Infinity;
+    values.forEach((v, i) => {
+      const d = (x > 0 && v > 0) ? Math.abs(Math.log(v / x)) : Math.abs(v - x);
+      if (d < bestD) { bestD = d; best = i; }
+    });
+    return best;
   }
   function readParams(demo) {
     const params = {};
@@ -133,35 +146,124 @@
     }
     return params;
   }
-  function updateReadout(el) {
-    if (el.dataset.kind === "choice") return;
-    const row = el.closest(".interlib-control");
-    const out = row?.querySelector("output.interlib-readout");
-    if (out) out.textContent = pyFormat(controlValue(el), el.dataset.format);
-    const typed = row?.querySelector("input.interlib-typed");
-    if (typed && document.activeElement !== typed) typed.value = String(controlValue(el));
+  // A number for the number box: plain decimals, no exponent (interlib.widgets.core.plain_decimal).
+  function plainDecimal(x) {
+    const s = String(x);
+    const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+    if (!m) return s;
+    const digits = m[2] + (m[3] || ""), e = Number(m[4]);
+    if (e < 0) return m[1] + "0." + "0".repeat(-e - 1) + digits;
+    return m[1] + digits + "0".repeat(Math.max(0, e - digits.length + 1));
   }
-  // After a frame: each dependent slider's range, then every slider shows the value used.
+  // A number as a reader types it, exactly (interlib.widgets.core.value_text).
+  function valueText(x) {
+    if (typeof x !== "number" || !Number.isFinite(x)) return String(x);
+    if (Number.isInteger(x) && Math.abs(x) < 1e15) return group(String(x));
+    if (Math.abs(x) >= 1e-4) {
+      const t = trimZeros(toFixedEven(x, 6));
+      return Number(t) === x ? group(t) : group(pyFormat(x, ".10g"));
+    }
+    return fmtNum(x);
+  }
+  function labelOf(el) {
+    const lab = document.querySelector(`label[for="${el.id}"]`);
+    const t = lab ? lab.textContent : el.name;
+    return t.slice(0, 1).toUpperCase() + t.slice(1);
+  }
+  // Why a typed value cannot be used, in the words of interlib.widgets.core.Demo.refusal;
+  // null when it can. Range and multiple: data-lo/hi/multiple of a slider whose valid
+  // values follow other controls, else its positions' ends.
+  function refusal(el, typed) {
+    const label = labelOf(el);
+    const keeps = " The demo keeps " + pyFormat(controlValue(el), el.dataset.format) + ".";
+    const text = String(typed).trim().replace(/,/g, "");
+    const x = text === "" ? NaN : Number(text);
+    if (!Number.isFinite(x)) {
+      const shown = String(typed).trim();
+      return label + ": “" + (shown.length <= 20 ? shown : shown.slice(0, 19) + "…") +
+             "” is not a number." + keeps;
+    }
+    const whole = el.dataset.kind === "int" || el.dataset.kind === "intlog";
+    if (whole && !Number.isInteger(x)) return label + ": " + valueText(x) + " is not a whole number." + keeps;
+    const values = valuesOf(el);
+    const dep = el.dataset.lo !== undefined;
+    const lo = dep ? JSON.parse(el.dataset.lo) : values[0];
+    const hi = dep ? JSON.parse(el.dataset.hi) : values[values.length - 1];
+    const m = dep ? Number(el.dataset.multiple || 1) : 1;
+    const why = dep ? (el.dataset.why || "") : "";
+    const because = why ? " (" + why + ")" : "";
+    if (!(lo <= x && x <= hi)) {
+      return label + ": " + valueText(x) + " is outside " + valueText(lo) + " to " +
+             valueText(hi) + because + "." + keeps;
+    }
+    if (m > 1 && x % m !== 0) {
+      const below = Math.floor(x / m) * m;
+      const near = [below, below + m].filter((v) => lo <= v && v <= hi);
+      return label + ": " + valueText(x) + " is not a multiple of " + valueText(m) +
+             (why ? " (" + why + ")" : "") + "; the nearest " + (near.length > 1 ? "are " : "is ") +
+             near.map(valueText).join(" and ") + "." + keeps;
+    }
+    return null;
+  }
+  function showValue(el, value) {  // point a slider at a value (a position, or exactly)
+    const values = valuesOf(el);
+    const i = values.indexOf(value);
+    el.value = String(i >= 0 ? i : nearestIndex(values, value));
+    el.dataset.moved = "1";
+    if (i >= 0) delete el.dataset.exact;
+    else el.dataset.exact = JSON.stringify(value);
+    updateReadout(el);
+  }
+  function updateReadout(el) {
+    if (el.dataset.kind === "choice" || el.dataset.kind === "text") return;
+    const row = el.closest(".interlib-control");
+    const shown = pyFormat(controlValue(el), el.dataset.format);
+    const out = row?.querySelector("output.interlib-readout");
+    if (out) out.textContent = shown;
+    el.setAttribute("aria-valuetext", shown);
+    const typed = row?.querySelector("input.interlib-typed");
+    if (typed && document.activeElement !== typed) typed.value = plainDecimal(controlValue(el));
+  }
+  function controlNote(el, text) {  // a refusal under its control (role=status), or none
+    const row = el.closest(".interlib-control");
+    if (!row) return;
+    let note = row.querySelector(".interlib-control-msg");
+    if (!text) { if (note) { note.hidden = true; note.textContent = ""; } return; }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "interlib-control-msg";
+      note.setAttribute("role", "status");
+      row.appendChild(note);
+    }
+    note.textContent = text;
+    note.hidden = false;
+  }
+  // After a frame: each dependent slider's valid values, then every slider shows the value
+  // used.
   function applyUsed(demo, r) {
     let used;
     try { used = JSON.parse(r.params); } catch (err) { return; }
-    for (const [key, [lo, hi]] of Object.entries(r.ranges || {})) {
+    for (const [key, lim] of Object.entries(r.limits || {})) {
       const el = demo.querySelector(`form.interlib-controls [name="${key}"]`);
-      if (!el) continue;
-      el.dataset.lo = String(lo);
-      el.dataset.hi = String(hi);
-      el.min = String(position(el, lo));
-      el.max = String(position(el, hi));
+      if (!el || !isSlider(el)) continue;
+      el.dataset.lo = JSON.stringify(lim.lo);
+      el.dataset.hi = JSON.stringify(lim.hi);
+      el.dataset.multiple = String(lim.multiple);
+      el.dataset.why = lim.why || "";
+      el.dataset.values = JSON.stringify(lim.values);
+      el.max = String(lim.values.length - 1);
+      const typed = el.closest(".interlib-control")?.querySelector("input.interlib-typed");
+      if (typed) { typed.min = plainDecimal(lim.lo); typed.max = plainDecimal(lim.hi); }
     }
     for (const el of demo.querySelectorAll("form.interlib-controls [data-kind]")) {
-      if (el.dataset.kind === "choice" || el.dataset.kind === "text" || !(el.name in used)) continue;
-      const want = used[el.name], have = controlValue(el);
-      if (have === want || Math.abs(have - want) <= 1e-12 * Math.abs(want)) continue;
-      el.value = String(position(el, want));
-      el.dataset.moved = "1";
-      if (controlValue(el) !== want) el.dataset.exact = JSON.stringify(want);
-      else delete el.dataset.exact;
-      updateReadout(el);
+      if (!isSlider(el) || !(el.name in used)) continue;
+      const want = used[el.name];
+      if (controlValue(el) === want) {  // the same value: its positions may have changed
+        const i = valuesOf(el).indexOf(want);
+        if (i >= 0 && el.dataset.exact === undefined) el.value = String(i);
+        continue;
+      }
+      showValue(el, want);
     }
   }
 
@@ -451,7 +553,10 @@
       demo.dataset.liveRenders = String(st.renders);
       clearError(demo);
     } else {
+      // interlib's reason in the reader's words (live.frame's "error"); the figure,
+      // numbers and readouts stay at the last setting computed
       showError(demo, "This setting could not be computed: " + r.error);
+      if (r.detail && window.console) console.info("interlib: " + r.detail);
       demo.dataset.failedParams = sent;
       demo.dataset.liveErrors = String(Number(demo.dataset.liveErrors || 0) + 1);
     }
@@ -464,18 +569,22 @@
     }
   }
 
-  // A number typed into a log slider's box: used exactly (interlib checks its range and
-  // says so in the demo if it is outside); the slider moves to it.
+  // A number typed into a log slider's box: used exactly if the demo can use it (the
+  // slider moves to it); else refused in place, in words, and the box, the readout and the
+  // figure stay at the value in use.
   function typedValue(demo, box) {
     const el = document.getElementById(box.dataset.for);
-    const x = Number(box.value);
-    if (!el || box.value.trim() === "" || !Number.isFinite(x)) return;
-    const value = el.dataset.kind === "intlog" ? Math.round(x) : x;
-    el.dataset.moved = "1";
-    el.dataset.exact = JSON.stringify(value);
-    if (value > 0) el.value = String(position(el, value));
-    const out = el.closest(".interlib-control")?.querySelector("output.interlib-readout");
-    if (out) out.textContent = pyFormat(value, el.dataset.format);
+    if (!el) return;
+    const said = refusal(el, box.value);
+    if (said !== null) {
+      controlNote(el, said);
+      box.value = plainDecimal(controlValue(el));
+      return;
+    }
+    controlNote(el, null);
+    const x = Number(String(box.value).trim().replace(/,/g, ""));
+    if (x === controlValue(el)) return;
+    showValue(el, x);
     request(demo);
   }
 
@@ -488,6 +597,7 @@
         if (!el || !el.dataset || !el.dataset.kind) return;
         el.dataset.moved = "1";
         delete el.dataset.exact;
+        controlNote(el, null);
         updateReadout(el);
         request(demo);
       });
