@@ -181,7 +181,7 @@ register(Demo(
       A.cap_b200)),
     update=_capstone_update,
     limits=lambda tp, pp, **_: {"nodes": _capstone_servers(tp, pp)},
-    groups=(("Model", ("model", "tp", "pp", "zero", "mfu", "overlap")),
-            ("Cluster", ("gpu", "nodes", "price_per_gpu_hour")),
+    groups=(("Cluster", ("gpu", "nodes", "price_per_gpu_hour")),
             ("Network", ("nics_per_node", "nic_gbps", "fabric", "radix",
-                         "oversubscription")))))
+                         "oversubscription")),
+            ("Model", ("model", "tp", "pp", "zero", "mfu", "overlap")))))

@@ -369,7 +369,8 @@ class Demo:
             (:meth:`resolve`), so its readout is always the value the figure uses.
         groups: Optional ``((title, (key, ...)), ...)``: the controls in titled groups, in
             that order (every control in exactly one), for a demo with many controls (the
-            capstone's model, cluster and network), so a phone shows them compactly.
+            capstone's cluster, network and model). On a phone the page shows the first
+            group open and the others folded, so the figure is within the first screen.
     """
 
     name: str
@@ -484,6 +485,10 @@ class Demo:
 
 DEMOS: dict[str, Demo] = {}
 
+DEMO_MODULES: dict[str, str] = {}
+"""Demo name -> the module that registered it (``interlib.widgets.ch04``): what the live
+site's worker imports for a page's demos instead of every chapter's."""
+
 
 def register(demo: Demo) -> Demo:
     """Add ``demo`` to :data:`DEMOS` (names must be unique)."""
@@ -498,6 +503,7 @@ def register(demo: Demo) -> Demo:
     if demo.name in DEMOS:
         raise ValueError(f"demo name={demo.name!r} is already registered")
     DEMOS[demo.name] = demo
+    DEMO_MODULES[demo.name] = sys._getframe(1).f_globals.get("__name__", "")
     return demo
 
 

@@ -11,14 +11,16 @@ control's value with the typing rules written into its ``data-`` attributes here
 
 Control encoding (the contract with the browser script):
 
-- Every slider is an ``<input type=range>`` over the *indices* ``0 .. n-1`` of its
-  positions, listed in ``data-values`` (JSON, Python's values: a log slider's
-  :func:`~interlib.widgets.core.log_positions`, a linear one's steps; a slider whose valid
-  values follow other controls, only the valid ones at the defaults). So its ends are its
-  labelled ends and its default is a position: moved away and back, it returns to it.
-  ``aria-valuetext`` holds the readout (a screen reader says "1,024", not the index).
-- ``data-kind``: ``int`` and ``float`` (linear), ``intlog`` and ``log`` (logarithmic);
-  the value is ``data-values[index]``.
+- ``data-kind="int"`` / ``"float"``: a linear slider, ``<input type=range>`` over its values
+  (``min``, ``max``, ``step``: its step grid, which its ends and default are on; a slider
+  whose range follows other controls has the range at the defaults); value is the number.
+- ``data-kind="intlog"`` / ``"log"``: a logarithmic slider, ``<input type=range>`` over the
+  *indices* ``0 .. n-1`` of its positions, listed in ``data-values`` (JSON, Python's values,
+  :func:`~interlib.widgets.core.log_positions`; for one whose valid values follow other
+  controls, only the valid ones at the defaults); value is ``data-values[index]``. So its
+  ends are its labelled ends and its default is a position: moved away and back, it
+  returns to it.
+- Every slider's ``aria-valuetext`` is its readout (a screen reader says "1,024").
 - ``data-kind="choice"``: ``<select>``; each option's ``value`` is the JSON of the Python
   value (so ``16`` stays an int and ``"5.0"`` a string), its text the option's label.
 - ``data-format``: the readout's format (``<output>`` beside the slider): a Python format
@@ -35,8 +37,11 @@ Control encoding (the contract with the browser script):
   is its text. Beside it an ``<input type=file data-file-for=ID data-max-chars=N>``: the
   script reads the chosen file in the browser (never uploaded) into that textarea, refusing
   a file over ``N`` characters with a message.
-- Controls may sit in ``<fieldset class="interlib-group">`` blocks with a ``<legend>``
-  (``Demo.groups``), in the order the demo declares them.
+- Controls may sit in groups (``Demo.groups``), in the order the demo declares them: each a
+  ``<details class="interlib-group" open>`` whose ``<summary>`` is its title, holding a
+  ``<fieldset>`` named by it. On a phone (a demo box under
+  :data:`~interlib.widgets.core.NARROW_BELOW_PX`) the script closes every group but the
+  first, so the figure is within the first screen; a tap opens one.
 """
 
 from __future__ import annotations
@@ -99,9 +104,14 @@ def control_html(demo_name: str, key: str, control, limits=None, positions=None)
         lo, hi, m, why = limits
         dep = (f' data-lo="{_attr(json.dumps(lo))}" data-hi="{_attr(json.dumps(hi))}" '
                f'data-multiple="{m}" data-why="{_attr(why)}"')
+    if control.log:  # over the indices of its positions
+        grid = (f'data-values="{_attr(json.dumps(values))}" min="0" max="{len(values) - 1}" '
+                f'step="1" value="{values.index(control.default)}"')
+    else:  # over its values, on its step grid (its ends and default are on it)
+        grid = (f'min="{values[0]!r}" max="{values[-1]!r}" step="{control.step!r}" '
+                f'value="{control.default!r}"')
     field = (f'<input type="range" {common} data-kind="{kind}" data-format="{_attr(fmt)}" '
-             f'data-values="{_attr(json.dumps(values))}" min="0" max="{len(values) - 1}" '
-             f'step="1" value="{values.index(control.default)}" aria-valuetext="{shown}"{dep}>')
+             f'{grid} aria-valuetext="{shown}"{dep}>')
     out = f'<output for="{cid}" class="interlib-readout">{shown}</output>'
     typed = ""
     if control.log:
@@ -117,7 +127,7 @@ def control_html(demo_name: str, key: str, control, limits=None, positions=None)
 
 def static_html(name: str) -> str:
     """The demo at its defaults as static HTML: controls, figure, numbers, questions."""
-    from .core import NARROW_BELOW_PX, get, render
+    from .core import DEMO_MODULES, NARROW_BELOW_PX, get, render
     from .questions import questions_html
 
     demo = get(name)
@@ -133,13 +143,17 @@ def static_html(name: str) -> str:
                for k, c in demo.controls.items()}
     if demo.groups:
         controls = "".join(
-            f'<fieldset class="interlib-group"><legend>{html.escape(title)}</legend>'
-            + "".join(html_of[k] for k in keys) + "</fieldset>" for title, keys in demo.groups)
+            f'<details class="interlib-group" open><summary>{html.escape(title)} '
+            f'<span class="interlib-group-count">({len(keys)} settings)</span></summary>'
+            f'<fieldset aria-label="{_attr(title)}">'
+            + "".join(html_of[k] for k in keys) + "</fieldset></details>"
+            for title, keys in demo.groups)
     else:
         controls = "".join(html_of.values())
     defaults = _attr(json.dumps(demo.defaults()))
     return (
-        f'<div class="interlib-demo" data-demo="{_attr(name)}" data-defaults="{defaults}">'
+        f'<div class="interlib-demo" data-demo="{_attr(name)}" '
+        f'data-module="{_attr(DEMO_MODULES.get(name, ""))}" data-defaults="{defaults}">'
         f'<form class="interlib-controls" aria-label="Controls of the '
         f'{_attr(name.replace("_", " "))} demo" onsubmit="return false">{controls}</form>'
         '<div class="interlib-live-bar"><button type="button" class="interlib-live-button">'

@@ -8,7 +8,7 @@
 // or the page's own where there is none) and from then on every control of every demo on
 // the page recomputes its figure and numbers with interlib's own code.
 //
-// Contract with page.py: div.interlib-demo[data-demo][data-defaults] holds
+// Contract with page.py: div.interlib-demo[data-demo][data-module][data-defaults] holds
 // form.interlib-controls (inputs/selects/textareas with data-kind
 // int|intlog|float|log|choice|text, data-format, data-default; a log slider's
 // input.interlib-typed box for an exact value; data-lo/data-hi on a slider whose range
@@ -24,6 +24,7 @@
 
   const script = document.currentScript;
   const NARROW_BELOW_PX = 600;  // interlib.widgets.core.NARROW_BELOW_PX
+  const HELLO_MS = 60000;       // the worker's first answer comes within this, or it failed
   const STATIC = new URL(".", script ? script.src : document.baseURI);
 
   // --- Python-style format specs for the readouts: [,][.precision](d|f|e|g|%) ---------
@@ -108,10 +109,11 @@
   }
 
   // --- reading the controls ---------------------------------------------------------
-  // A slider is a range over the indices of its positions (data-values, Python's values:
-  // its ends are its labelled ends and its default is one of them). A control the reader
-  // has not moved has its exact default (data-default), as in JupyterLab. A value typed
-  // into a log slider's box (data-exact) is used as typed.
+  // A linear slider is a range over its values; a log slider a range over the indices of
+  // its positions (data-values, Python's values: its ends are its labelled ends and its
+  // default is one of them). A control the reader has not moved has its exact default
+  // (data-default), as in JupyterLab. A value typed into a log slider's box (data-exact)
+  // is used as typed.
   const parsed = new WeakMap();  // slider -> [data-values text, its values]
   function valuesOf(el) {
     const text = el.dataset.values || "[]";
@@ -121,13 +123,16 @@
     parsed.set(el, [text, values]);
     return values;
   }
-  function isSlider(el) { return el.dataset.values !== undefined; }
+  const SLIDER = new Set(["int", "float", "intlog", "log"]);
+  function isSlider(el) { return SLIDER.has(el.dataset.kind); }
+  function indexed(el) { return el.dataset.values !== undefined; }  // a log slider
   function controlValue(el) {
     const kind = el.dataset.kind;
     if (kind === "choice") return JSON.parse(el.value);
     if (el.dataset.exact !== undefined) return JSON.parse(el.dataset.exact);
     if (el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
     if (kind === "text") return el.value;  // a pasted log: stays in this page's worker
+    if (!indexed(el)) return Number(el.value);
     const values = valuesOf(el);
     return values[Math.max(0, Math.min(values.length - 1, Math.round(Number(el.value))))];
   }
@@ -185,7 +190,7 @@
     }
     const whole = el.dataset.kind === "int" || el.dataset.kind === "intlog";
     if (whole && !Number.isInteger(x)) return label + ": " + valueText(x) + " is not a whole number." + keeps;
-    const values = valuesOf(el);
+    const values = indexed(el) ? valuesOf(el) : [Number(el.min), Number(el.max)];
     const dep = el.dataset.lo !== undefined;
     const lo = dep ? JSON.parse(el.dataset.lo) : values[0];
     const hi = dep ? JSON.parse(el.dataset.hi) : values[values.length - 1];
@@ -206,12 +211,18 @@
     return null;
   }
   function showValue(el, value) {  // point a slider at a value (a position, or exactly)
-    const values = valuesOf(el);
-    const i = values.indexOf(value);
-    el.value = String(i >= 0 ? i : nearestIndex(values, value));
     el.dataset.moved = "1";
-    if (i >= 0) delete el.dataset.exact;
-    else el.dataset.exact = JSON.stringify(value);
+    if (indexed(el)) {
+      const values = valuesOf(el);
+      const i = values.indexOf(value);
+      el.value = String(i >= 0 ? i : nearestIndex(values, value));
+      if (i >= 0) delete el.dataset.exact;
+      else el.dataset.exact = JSON.stringify(value);
+    } else {
+      el.value = String(value);
+      if (Number(el.value) !== value) el.dataset.exact = JSON.stringify(value);
+      else delete el.dataset.exact;
+    }
     updateReadout(el);
   }
   function updateReadout(el) {
@@ -250,8 +261,16 @@
       el.dataset.hi = JSON.stringify(lim.hi);
       el.dataset.multiple = String(lim.multiple);
       el.dataset.why = lim.why || "";
-      el.dataset.values = JSON.stringify(lim.values);
-      el.max = String(lim.values.length - 1);
+      if (indexed(el)) {
+        el.dataset.values = JSON.stringify(lim.values);
+        el.max = String(lim.values.length - 1);
+      } else if (lim.hi < Number(el.min)) {
+        el.min = String(lim.lo);
+        el.max = String(lim.hi);
+      } else {
+        el.max = String(lim.hi);
+        el.min = String(lim.lo);
+      }
       const typed = el.closest(".interlib-control")?.querySelector("input.interlib-typed");
       if (typed) { typed.min = plainDecimal(lim.lo); typed.max = plainDecimal(lim.hi); }
     }
@@ -259,8 +278,10 @@
       if (!isSlider(el) || !(el.name in used)) continue;
       const want = used[el.name];
       if (controlValue(el) === want) {  // the same value: its positions may have changed
-        const i = valuesOf(el).indexOf(want);
-        if (i >= 0 && el.dataset.exact === undefined) el.value = String(i);
+        if (indexed(el) && el.dataset.exact === undefined) {
+          const i = valuesOf(el).indexOf(want);
+          if (i >= 0) el.value = String(i);
+        }
         continue;
       }
       showValue(el, want);
@@ -451,13 +472,26 @@
       fail("the Python worker stopped (" + ((e && e.message) || "script error") + ")");
     };
     worker.onmessageerror = () => fail("the Python worker sent an unreadable message");
-    worker.onmessage = (e) => onMessage(e.data, total, mb);
+    // The worker says hello as soon as its script runs. A worker script that cannot be
+    // fetched fires an error event above; should a browser not report it (a shared worker
+    // under load), no hello within HELLO_MS says it instead of a page waiting for ever.
+    let hello = setTimeout(() => {
+      fail("the Python worker did not start (no answer from interlib-live-worker.js within " +
+           HELLO_MS / 1000 + " s)");
+    }, HELLO_MS);
+    worker.onmessage = (e) => {
+      if (hello !== null) { clearTimeout(hello); hello = null; }
+      onMessage(e.data, total, mb);
+    };
     const wheel = new URL(manifest.wheel, STATIC);
     wheel.search = "v=" + version;
     worker.postMessage({
       type: "init",
       pyodide: new URL("pyodide/", STATIC).href,
       wheel: wheel.href,
+      // the chapter modules of this page's demos (the worker imports only those)
+      modules: [...new Set(demos.map((d) => d.dataset.module).filter(Boolean))],
+      levers: window.interlibLiveLevers,  // make bench only (tools/bench.py): each on if unset
       total,
       share: total ? {runtime: b.runtime / total, packages: (b.runtime + b.packages) / total}
                    : null,
@@ -466,7 +500,7 @@
   }
 
   function onMessage(m, total, mb) {
-    if (!m) return;
+    if (!m || m.type === "hello") return;
     if (m.type === "progress") {
       if (phase !== "loading") return;  // a late report from the worker's download watcher
       // The status line (a polite live region) changes once per stage; the percentage goes
@@ -525,7 +559,8 @@
     // A box narrower than the page's breakpoint (a phone) gets the phone layout.
     const plot = demo.querySelector(".interlib-plot");
     const narrow = !!plot && plot.clientWidth > 0 && plot.clientWidth < NARROW_BELOW_PX;
-    worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params, narrow});
+    worker.postMessage({type: "frame", id, demo: demo.dataset.demo,
+                        module: demo.dataset.module, params, narrow});
   }
 
   function show(demo, resultText, sent, discard) {
@@ -590,6 +625,12 @@
 
   // --- wiring -----------------------------------------------------------------------
   for (const demo of demos) {
+    // A demo with many controls in groups (the capstone): on a phone only the first group
+    // stays open, so the figure is within the first screen; a tap on a title opens another.
+    const groups = demo.querySelectorAll("details.interlib-group");
+    if (groups.length > 1 && demo.clientWidth > 0 && demo.clientWidth < NARROW_BELOW_PX) {
+      groups.forEach((g, i) => { if (i > 0) g.open = false; });
+    }
     const form = demo.querySelector("form.interlib-controls");
     if (form) {
       form.addEventListener("input", (e) => {
@@ -647,5 +688,7 @@
     }, {rootMargin: "0px 0px 50% 0px"});
     for (const d of demos) near.observe(d);
   }
-  window.interlibLive.state = () => ({phase, asked, saveData});  // for the tests and bench
+  // for the tests and bench: sent = frames asked of Python so far
+  window.interlibLive.state = () => ({phase, asked, saveData, sent: nextId - 1,
+                                      inflight: waiting.size});
 })();
