@@ -62,8 +62,8 @@ def test_frame_reports_errors_instead_of_raising():
     assert r["ok"] is False and "no_such_demo" in r["error"]
     # what the reader reads for a value of a control: its label and its range, in words
     # (the range by hand: PCIe transfer sizes 1 kB = 1e-6 GB to 100 GB, ch02)
-    plain = {json.dumps({"lanes": 3}): "Lanes: that choice is not one of its options.",
-             json.dumps({"size_gb": 1e9}): "Copy size (GB): 1,000,000,000 is outside "
+    plain = {json.dumps({"lanes": 3}): "lanes: that choice is not one of its options.",
+             json.dumps({"size_gb": 1e9}): "copy size (GB): 1,000,000,000 is outside "
                                            "1 × 10⁻⁶ to 100."}
     for text, said in plain.items():
         assert json.loads(live.frame(name, text))["error"] == said

@@ -172,7 +172,7 @@ def test_a_typed_value_out_of_range_is_refused_in_plain_words(name, key):
     for typed in (hi * 10, str(hi * 10), lo / 10 if lo > 0.5 else -1, "abc", ""):
         said = demo.refusal(key, typed, params)
         assert said is not None, (name, key, typed)
-        label = c.label[:1].upper() + c.label[1:]
+        label = c.label
         assert said.startswith(label + ":") and said.endswith(keeps), said
         assert not PYTHON_NAME.search(said), said
         assert not re.search(r"\d[eE][+-]?\d", said), said
@@ -186,10 +186,10 @@ def test_capstone_refusals_name_the_multiple():
     demo = widgets.get("capstone")
     p = demo.defaults()  # TP 8 x PP 4: servers in multiples of 4
     assert demo.refusal("nodes", 33, p) == (
-        "Servers (8 GPUs each): 33 is not a multiple of 4 (TP 8 × PP 4 = 32 GPUs, 4 servers' "
+        "servers (8 GPUs each): 33 is not a multiple of 4 (TP 8 × PP 4 = 32 GPUs, 4 servers' "
         "worth, must divide the GPUs); the nearest are 32 and 36. The demo keeps 32.")
     assert demo.refusal("nodes", "100000", p).startswith(
-        "Servers (8 GPUs each): 100,000 is outside 4 to 2,048")
+        "servers (8 GPUs each): 100,000 is outside 4 to 2,048")
     assert demo.refusal("nodes", 36, p) is None
 
 

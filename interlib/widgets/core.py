@@ -450,7 +450,7 @@ class Demo:
 
         params = self.defaults() if params is None else params
         c = self.controls[v.choice("key", key, list(self.controls))]
-        label = c.label[:1].upper() + c.label[1:]
+        label = c.label
         keeps = (f" The demo keeps {display.fmt_readout(params.get(key, c.default), c.readout_format)}."
                  if keeps else "")
         if isinstance(value, str):

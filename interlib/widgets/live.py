@@ -49,11 +49,11 @@ def check_params(name: str, params) -> dict:
     if refused is not None:
         key, e = refused
         control, value = demo.controls[key], params.get(key)
-        label = control.label[:1].upper() + control.label[1:]
+        label = control.label
         if isinstance(control, Dropdown):
             plain = f"{label}: that choice is not one of its options."
         elif isinstance(control, TextArea):
-            plain = (f"{label}: the text must be at most {control.max_chars:,} characters."
+            plain = (f"{label}: {len(value):,} characters; the limit is {control.max_chars:,}."
                      if isinstance(value, str) else f"{label}: not text.")
         else:
             plain = (demo.refusal(key, value, {**demo.defaults(), **out}, keeps=False)

@@ -172,8 +172,7 @@
   }
   function labelOf(el) {
     const lab = document.querySelector(`label[for="${el.id}"]`);
-    const t = lab ? lab.textContent : el.name;
-    return t.slice(0, 1).toUpperCase() + t.slice(1);
+    return lab ? lab.textContent : el.name;  // as written: "nccl-tests ...", "servers ..."
   }
   // Why a typed value cannot be used, in the words of interlib.widgets.core.Demo.refusal;
   // null when it can. Range and multiple: data-lo/hi/multiple of a slider whose valid
