@@ -197,3 +197,75 @@ def test_capstone_typed_servers_live(server, browser):
         assert got["box"] == "36" and got["readout"] == "36"
     finally:
         page.close()
+
+
+# ---------------------------------------------------------------- the capstone on a phone
+PHONE = {"width": 390, "height": 844}  # an iPhone 12-15's CSS viewport
+
+
+def test_capstone_controls_grouped_and_its_figure_within_the_first_phone_screen(server, browser):
+    """The capstone's 14 controls sit in three titled groups (cluster, network, model: the
+    order Demo.groups gives). At 1280 px all are open; on a 390 x 844 phone only the first,
+    so that, with the demo's top at the top of the screen, its figure starts within that
+    screen (at least 100 px of it shows); opening another group shows its controls."""
+    from interlib import widgets
+
+    demo = widgets.get("capstone")
+    docname = next(d for d, names in demo_sources().items() if "capstone" in names)
+    js = """() => { const d = document.querySelector('.interlib-demo[data-demo="capstone"]');
+        const top = d.getBoundingClientRect().top;
+        return {groups: [...d.querySelectorAll('details.interlib-group')].map(g => ({
+                    title: g.querySelector('summary').textContent, open: g.open,
+                    keys: [...g.querySelectorAll('[data-kind]')].map(e => e.name)})),
+                plot: d.querySelector('.interlib-plot').getBoundingClientRect().top - top}; }"""
+    for viewport, phone in (({"width": 1280, "height": 900}, False), (PHONE, True)):
+        page = browser.new_page()
+        page.set_viewport_size(viewport)
+        page.add_init_script(SAVE_DATA_JS)
+        try:
+            page.goto(f"{server}/{docname}.html", wait_until="load")
+            got = page.evaluate(js)
+            assert [(g["title"].split(" (")[0], g["keys"]) for g in got["groups"]] == [
+                (t, list(k)) for t, k in demo.groups]
+            assert [g["open"] for g in got["groups"]] == (
+                [True, False, False] if phone else [True, True, True]), got
+            if phone:
+                assert got["plot"] <= PHONE["height"] - 100, (
+                    f"the figure starts {got['plot']:.0f} px below the demo's top")
+                page.locator('.interlib-demo[data-demo="capstone"] details.interlib-group '
+                             'summary').nth(1).click()
+                assert page.locator('.interlib-demo[data-demo="capstone"] '
+                                    '[name="nic_gbps"]').is_visible()
+        finally:
+            page.close()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "interlib.css (reader-pages) lets a log slider's number box stick out of the demo "
+    "border at 1280 and 960 px in the 6 chapters with one; the CSS that fixes it is in "
+    "/work/notes/requests.md (2026-11-29, reader-controls). Strict: remove this mark once "
+    "it lands"))
+def test_no_control_sticks_out_of_its_demo(server, browser):
+    """At 1280, 960 and 390 px, every control of every demo (inputs, selects, readouts,
+    number boxes) lies inside its demo's border."""
+    bad = []
+    for width in (1280, 960, 390):
+        page = browser.new_page()
+        page.set_viewport_size({"width": width, "height": 900})
+        page.add_init_script(SAVE_DATA_JS)
+        try:
+            for docname in sorted(demo_sources()):
+                page.goto(f"{server}/{docname}.html", wait_until="load")
+                bad += [f"{width} px {docname}: {x}" for x in page.evaluate(
+                    """() => { const out = [];
+                      for (const d of document.querySelectorAll('.interlib-demo')) {
+                        const r = d.getBoundingClientRect();
+                        for (const el of d.querySelectorAll('input, select, output, textarea')) {
+                          const b = el.getBoundingClientRect();
+                          if (b.width && (b.right > r.right || b.left < r.left))
+                            out.push(`${d.dataset.demo}.${el.name || el.className} sticks out `
+                                     + `by ${Math.round(b.right - r.right)} px`);
+                        } } return out; }""")]
+        finally:
+            page.close()
+    assert not bad, "\n".join(bad)

@@ -230,8 +230,16 @@ class FloatSlider:
         return _linear_positions(self, whole=False)
 
     def value_of(self, x) -> float:
-        """The control's value from a widget's."""
-        return float(x)
+        """The control's value from a widget's: a value a rounding error off one of its
+        positions (JupyterLab's slider computes min + k x step in binary: 0.6000000000000001)
+        is that position, so the default comes back exactly."""
+        x = float(x)
+        if not self.log:
+            n = int(round((self.max - self.min) / self.step))
+            pos = self.positions()[min(max(int(round((x - self.min) / self.step)), 0), n)]
+            if abs(pos - x) <= 1e-9 * max(1.0, abs(x)):
+                return pos
+        return x
 
     def make(self):
         import ipywidgets as W
@@ -368,7 +376,8 @@ class Demo:
             and move a value that the others made invalid to the nearest valid one
             (:meth:`resolve`), so its readout is always the value the figure uses.
         groups: Optional ``((title, (key, ...)), ...)``: the controls in titled groups, in
-            that order (every control in exactly one), for a demo with many controls (the
+            the controls' own order (every control in exactly one), for a demo with many
+            controls (the
             capstone's cluster, network and model). On a phone the page shows the first
             group open and the others folded, so the figure is within the first screen.
     """
@@ -495,11 +504,12 @@ def register(demo: Demo) -> Demo:
     v.instance("demo", demo, Demo, "a widgets.Demo")
     if demo.groups:
         keys = [k for _, ks in demo.groups for k in ks]
-        if sorted(keys) != sorted(demo.controls) or not all(
+        if keys != list(demo.controls) or not all(
                 isinstance(t, str) and t for t, _ in demo.groups):
             raise ValueError(f"groups={demo.groups!r} must give every control of "
-                             f"{demo.name!r} ({', '.join(demo.controls)}) exactly once, "
-                             "under a title")
+                             f"{demo.name!r} exactly once, under a title, in the controls' "
+                             f"order ({', '.join(demo.controls)}): one order for the page, "
+                             "JupyterLab and the values sent")
     if demo.name in DEMOS:
         raise ValueError(f"demo name={demo.name!r} is already registered")
     DEMOS[demo.name] = demo

@@ -409,12 +409,17 @@
       fail("this browser has no WebAssembly or Web Workers");
       return;
     }
+    // The worker also fetches the interpreter's snapshot (pyodide-snapshot.json gives its
+    // size): counted in the bytes the page says going live downloads.
+    const snapshotBytes = fetch(new URL("pyodide/pyodide-snapshot.json", STATIC))
+      .then((r) => (r.ok ? r.json() : null)).then((i) => (i && i.gz_bytes) || 0)
+      .catch(() => 0);
     fetch(new URL("interlib-live.json", STATIC), {cache: "no-cache"})
       .then((r) => {
         if (!r.ok) throw new Error("interlib-live.json answered HTTP " + r.status);
         return r.json();
       })
-      .then((manifest) => launch(manifest))
+      .then((manifest) => snapshotBytes.then((extra) => launch(manifest, extra)))
       .catch((err) => fail(String((err && err.message) || err)));
   }
 
@@ -455,9 +460,10 @@
     return w;
   }
 
-  function launch(manifest) {
+  function launch(manifest, snapshotBytes) {
     const b = manifest.bytes || {};
-    const total = (b.runtime || 0) + (b.packages || 0) + (b.interlib || 0);
+    const runtime = (b.runtime || 0) + (snapshotBytes || 0);
+    const total = runtime + (b.packages || 0) + (b.interlib || 0);
     const mb = (n) => (n / 1e6).toFixed(1) + " MB";
     const version = String(manifest.wheel_sha256 || "").slice(0, 12);
     try {
@@ -492,7 +498,7 @@
       modules: [...new Set(demos.map((d) => d.dataset.module).filter(Boolean))],
       levers: window.interlibLiveLevers,  // make bench only (tools/bench.py): each on if unset
       total,
-      share: total ? {runtime: b.runtime / total, packages: (b.runtime + b.packages) / total}
+      share: total ? {runtime: runtime / total, packages: (runtime + b.packages) / total}
                    : null,
     });
     loading("Loading Python in your browser (" + mb(total) + ", downloaded once; the book's other pages use the same Python)…");
