@@ -36,6 +36,23 @@ are measured side by side in the same run:
    (and page weights) and merges it into the last ``_build/bench.json`` and the README
    table; ``--live-pages N`` only the first N pages.
 
+6. The levers of the first live figure (``--phases levers``): per chapter page (the first
+   ``--live-pages``, default 3) and round (``--lever-runs``), each in a fresh browser, scroll
+   and click at once with each lever of the worker alone (the interpreter snapshot, the
+   page's own chapter module, the wheels prefetched while Python starts), all of them, what
+   the site ships, and none; beside them in the same round Pyodide's own bare start
+   (``loadPyodide``, no package) and the snapshot's restore alone. Each is reported as a
+   median, its difference from "none", its ratio to the bare start, and the worker's
+   stages (which stage a lever moves).
+7. JupyterLite: kernel ready, as built (the kernel's packages preloaded with Pyodide's
+   start, tools/build_lite.py KERNEL_PRELOAD) and, alternating, one at a time as before.
+
+Every phase runs in a child process with a time limit (``PHASE_LIMITS_S``, about four times
+an idle 2-core machine's time; ``--limit-scale`` stretches them): one that passes it is
+stopped with what it started, and the table says which measurement was not taken, why, and
+the last thing the phase reported. ``--phases a,b`` runs only those phases and keeps the
+others from the last ``_build/bench.json``.
+
 Needs /usr/bin/chromium for part 1 (skipped with a message otherwise).
 """
 
@@ -932,7 +949,8 @@ def lite_rows(r) -> list[str]:
     if not lt:
         return []
     n = len(lt["ready_ms"]["all"])
-    bare = ((r.get("levers") or {}).get("median_ms") or {}).get("bare")
+    together = {"levers", "lite"} <= set(r.get("measured_together", []))
+    bare = ((r.get("levers") or {}).get("median_ms") or {}).get("bare") if together else None
     of_bare = (f"; {lt['ready_ms']['median'] / bare:.1f}× Pyodide's bare start in the same run"
                if bare else "")
     rows = [f"| JupyterLite: open Chapter 1's notebook → kernel ready, cold cache, median (max) "
@@ -1096,9 +1114,12 @@ def main(argv=None):
         prev = json.loads(OUT.read_text()) if OUT.exists() else {}
         r.update({k: v for k, v in prev.items() if k in PHASE_LIMITS_S and k not in only})
 
+    r["measured_together"] = []  # the phases of this run (a ratio between two needs both)
+
     def phase(key, fn, *a):
         if only is not None and key not in only:
             return
+        r["measured_together"].append(key)
         got, why = run_phase(key, limit(key), fn, *a)
         if why:
             not_measured[key] = why
@@ -1143,6 +1164,7 @@ def live_only(args, r):
     if not bs.CHROMIUM.exists():
         sys.exit(bs.SKIP_REASON)
     r["not_measured"] = {}
+    r["measured_together"] = ["live", "levers", "lite"]
     for key, fn, a in (("live", bench_live, (args.live_moves, args.live_read, args.live_pages)),
                        ("levers", bench_levers, (args.lever_runs, args.live_pages)),
                        ("lite", bench_lite, ())):
