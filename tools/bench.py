@@ -1085,6 +1085,8 @@ def main(argv=None):
                     help="measure only the first N chapter pages with demos")
     ap.add_argument("--lever-runs", type=int, default=3,
                     help="cold starts per lever and page in the levers phase")
+    ap.add_argument("--lite-runs", type=int, default=4,
+                    help="cold JupyterLite starts per way (preloaded, one at a time)")
     ap.add_argument("--limit-scale", type=float, default=1.0,
                     help="multiply every phase's time limit (a busy machine: 2 or 3)")
     ap.add_argument("--phases", default=None,
@@ -1140,7 +1142,7 @@ def main(argv=None):
             r["slider_failures"] = r["sliders"].pop("failures")
         phase("live", bench_live, args.live_moves, args.live_read, args.live_pages)
         phase("levers", bench_levers, args.lever_runs, args.live_pages)
-        phase("lite", bench_lite)
+        phase("lite", bench_lite, args.lite_runs)
     else:
         r["sliders_skipped"] = bs.SKIP_REASON
     OUT.parent.mkdir(exist_ok=True)
@@ -1167,7 +1169,7 @@ def live_only(args, r):
     r["measured_together"] = ["live", "levers", "lite"]
     for key, fn, a in (("live", bench_live, (args.live_moves, args.live_read, args.live_pages)),
                        ("levers", bench_levers, (args.lever_runs, args.live_pages)),
-                       ("lite", bench_lite, ())):
+                       ("lite", bench_lite, (args.lite_runs,))):
         got, why = run_phase(key, PHASE_LIMITS_S[key] * args.limit_scale, fn, *a)
         if why:
             r["not_measured"][key] = why
