@@ -8,6 +8,7 @@ these names.
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
@@ -41,10 +42,120 @@ def _check_readout(fmt):
                          "or 'num'") from None
 
 
+LOG_MANTISSAS = (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8)
+"""The values a logarithmic slider steps through in each decade (x 10^k), with every power
+of two in its range when it counts whole things or both its ends are powers of two (GPUs,
+hosts, MiB), and always its two ends and its default, exactly: so its ends are the labelled
+ends and a slider moved away and back returns to the default (:meth:`IntSlider.positions`)."""
+
+
+def _power_of_two(x) -> bool:
+    return x > 0 and math.log2(x).is_integer()
+
+
+def log_positions(lo, hi, default, whole: bool) -> list:
+    """The positions of a logarithmic slider from ``lo`` to ``hi`` (both > 0): the
+    :data:`LOG_MANTISSAS` of every decade within the range, the powers of two (``whole``
+    numbers, or both ends powers of two), ``lo``, ``hi`` and ``default``; sorted, whole
+    numbers as ints.
+
+    >>> log_positions(2, 64, 8, whole=True)
+    [2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 25, 30, 32, 40, 50, 60, 64]
+    >>> log_positions(101.0, 2000.0, 200.0, whole=False)[:4], log_positions(101.0, 2000.0, 200.0, whole=False)[-1]
+    ([101.0, 120.0, 150.0, 200.0], 2000.0)
+    """
+    out = {lo, hi, default}
+    for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in LOG_MANTISSAS:
+            x = float(f"{m}e{e}")  # the decimal value itself, not m * 10.0 ** e
+            if lo <= x <= hi:
+                out.add(x)
+    if whole or (_power_of_two(lo) and _power_of_two(hi)):
+        for e in range(math.ceil(math.log2(lo)), math.floor(math.log2(hi)) + 1):
+            out.add(2.0 ** e)
+    if whole:
+        return sorted({int(round(x)) for x in out})
+    return sorted({float(x) for x in out})
+
+
+def _linear_positions(c, whole: bool) -> list:
+    """The positions of a linear slider: ``min + k * step`` up to ``max`` (the definition
+    is checked to put ``max`` and ``default`` on that grid), the default and ends exact."""
+    n = int(round((c.max - c.min) / c.step))
+    if whole:
+        return list(range(c.min, c.max + 1, c.step))
+    out = [round(c.min + k * c.step, 12) for k in range(n + 1)]
+    out[0], out[-1] = float(c.min), float(c.max)
+    out[int(round((c.default - c.min) / c.step))] = float(c.default)
+    return out
+
+
+def _check_grid(c):
+    """A linear slider's ``max`` and ``default`` lie on its step grid from ``min`` (else it
+    could not reach its labelled end, or would leave its default once touched)."""
+    if c.log:
+        return
+    for name, x in (("max", c.max), ("default", c.default)):
+        k = (x - c.min) / c.step
+        if abs(k - round(k)) > 1e-9 * max(1.0, abs(k)):
+            raise ValueError(f"{name}={x!r} is not on the slider's grid: min={c.min!r} plus "
+                             f"a whole number of steps of {c.step!r}")
+
+
+def _log_slider_widget(c):
+    """JupyterLab's view of a logarithmic slider: a SelectionSlider over its positions,
+    labelled as its readout (the page's number box is :func:`interlib.widgets.lab.show`'s)."""
+    import ipywidgets as W
+
+    return W.SelectionSlider(options=position_options(c, c.positions()), value=c.default,
+                             description=c.label, continuous_update=False,
+                             style={"description_width": "initial"},
+                             layout=W.Layout(width="95%"))
+
+
+def position_options(c, values) -> list[tuple[str, object]]:
+    """``(readout, value)`` for each of ``values`` of slider ``c``: a SelectionSlider's
+    options (two values that read the same are told apart by their exact text)."""
+    from .. import display
+
+    labels = [display.fmt_readout(x, c.readout_format) for x in values]
+    seen = {}
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+    return [(lab if seen[lab] == 1 else value_text(x), x) for lab, x in zip(labels, values)]
+
+
+def value_text(x) -> str:
+    """A number as a reader types it, exactly and without an exponent: ``2,048``,
+    ``0.0625``, ``1 × 10⁻⁹`` (below 10⁻⁴, where decimals get long), ``100,000``."""
+    from .. import display
+
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return str(x)
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+        x = int(x)
+    if isinstance(x, int):
+        return f"{x:,}"
+    if abs(x) >= 1e-4:
+        text = f"{x:,.6f}".rstrip("0").rstrip(".")
+        return text if float(text.replace(",", "")) == x else f"{x:,.10g}"
+    return display.fmt_num(x)
+
+
+def plain_decimal(x) -> str:
+    """A number for a number box: plain decimal digits, no grouping and no exponent
+    (``0.000001``, ``2048``)."""
+    from decimal import Decimal
+
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    return format(Decimal(repr(x)), "f") if isinstance(x, float) else str(x)
+
+
 @dataclass(frozen=True)
 class IntSlider:
-    """An integer slider from ``min`` to ``max`` (``log=True``: logarithmic, its value the
-    nearest whole number; the page adds a box to type an exact value)."""
+    """An integer slider from ``min`` to ``max`` (``log=True``: logarithmic, stepping
+    through :func:`log_positions`; the page adds a box to type an exact value)."""
 
     min: int
     max: int
@@ -62,33 +173,36 @@ class IntSlider:
         v.integer("step", self.step, lo=1)
         v.flag("log", self.log)
         _check_readout(self.readout_format)
+        _check_grid(self)
 
     def values(self):
         """Extremes and default: what the tests try."""
         return sorted({self.min, self.max, self.default})
 
+    def positions(self) -> list[int]:
+        """Every value the slider steps through, ends and default included."""
+        if self.log:
+            return log_positions(self.min, self.max, self.default, whole=True)
+        return _linear_positions(self, whole=True)
+
     def value_of(self, x) -> int:
-        """The control's value from a widget's (a log slider's is a float)."""
+        """The control's value from a widget's."""
         return int(round(x))
 
     def make(self):
-        import math
-
         import ipywidgets as W
 
-        common = dict(description=self.label, continuous_update=False,
-                      style={"description_width": "initial"}, layout=W.Layout(width="95%"))
         if self.log:
-            return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
-                                    max=math.log10(self.max), step=0.01,
-                                    readout_format=",.0f", **common)
+            return _log_slider_widget(self)
         return W.IntSlider(value=self.default, min=self.min, max=self.max, step=self.step,
-                           **common)
+                           description=self.label, continuous_update=False,
+                           style={"description_width": "initial"}, layout=W.Layout(width="95%"))
 
 
 @dataclass(frozen=True)
 class FloatSlider:
-    """A float slider from ``min`` to ``max`` (``log=True``: logarithmic, base 10)."""
+    """A float slider from ``min`` to ``max`` (``log=True``: logarithmic, stepping through
+    :func:`log_positions`; ``step`` is then unused)."""
 
     min: float
     max: float
@@ -108,31 +222,43 @@ class FloatSlider:
         _check_readout(self.readout_format)
         if self.log and self.min <= 0:
             raise ValueError(f"min={self.min} must be > 0 for a log slider")
+        _check_grid(self)
 
     def values(self):
         return sorted({self.min, self.max, self.default})
 
+    def positions(self) -> list[float]:
+        """Every value the slider steps through, ends and default included."""
+        if self.log:
+            return log_positions(float(self.min), float(self.max), float(self.default),
+                                 whole=False)
+        return _linear_positions(self, whole=False)
+
     def value_of(self, x) -> float:
-        """The control's value from a widget's."""
-        return float(x)
+        """The control's value from a widget's: a value a rounding error off one of its
+        positions (JupyterLab's slider computes min + k x step in binary: 0.6000000000000001)
+        is that position, so the default comes back exactly."""
+        x = float(x)
+        if not self.log:
+            n = int(round((self.max - self.min) / self.step))
+            pos = self.positions()[min(max(int(round((x - self.min) / self.step)), 0), n)]
+            if abs(pos - x) <= 1e-9 * max(1.0, abs(x)):
+                return pos
+        return x
 
     def make(self):
-        import math
-
         import ipywidgets as W
 
         from .. import display
 
+        if self.log:
+            return _log_slider_widget(self)
         fmt = JUPYTER_NUM_FORMAT if self.readout_format == display.READOUT_NUM else \
             self.readout_format
-        common = dict(description=self.label, continuous_update=False,
-                      readout_format=fmt,
-                      style={"description_width": "initial"}, layout=W.Layout(width="95%"))
-        if self.log:
-            return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
-                                    max=math.log10(self.max), step=self.step, **common)
         return W.FloatSlider(value=self.default, min=self.min, max=self.max, step=self.step,
-                             **common)
+                             description=self.label, continuous_update=False,
+                             readout_format=fmt, style={"description_width": "initial"},
+                             layout=W.Layout(width="95%"))
 
 
 def option_label(o) -> str:
@@ -247,9 +373,18 @@ class Demo:
             pixel. Without it, ``show`` calls ``func`` on every move.
         limits: Optional ``limits(**params) -> {key: (lo, hi)}``: the range of each slider
             that depends on other controls (a ring's steps on its GPU count, the GPUs on
-            one side on the domain). JupyterLab, the static page and its live mode all
-            move the slider into that range (:meth:`resolve`), so its readout is always
-            the value the figure uses.
+            one side on the domain), or ``(lo, hi, multiple)`` when its value must also
+            be a multiple of a number the others set (the capstone's servers, of TP x PP's
+            servers), or ``(lo, hi, multiple, why)`` with the reason in words, for the
+            message that refuses a typed value. JupyterLab, the static page and its live
+            mode all step the slider through the valid values only (:meth:`positions`)
+            and move a value that the others made invalid to the nearest valid one
+            (:meth:`resolve`), so its readout is always the value the figure uses.
+        groups: Optional ``((title, (key, ...)), ...)``: the controls in titled groups, in
+            the controls' own order (every control in exactly one), for a demo with many
+            controls (the
+            capstone's cluster, network and model). On a phone the page shows the first
+            group open and the others folded, so the figure is within the first screen.
     """
 
     name: str
@@ -259,41 +394,131 @@ class Demo:
     questions: tuple = field(default_factory=tuple)
     update: Callable | None = None
     limits: Callable | None = None
+    groups: tuple = ()
 
     def defaults(self) -> dict:
         return {k: c.default for k, c in self.controls.items()}
 
-    def ranges(self, params: dict) -> dict:
-        """``{key: (lo, hi)}`` of the sliders whose range follows other controls, at the
-        control values ``params`` (``limits(**params)``, each within the slider's own
-        range); empty without a ``limits`` hook."""
+    def valid(self, params: dict) -> dict:
+        """``{key: (lo, hi, multiple, why)}`` of the sliders whose valid values follow
+        other controls, at the control values ``params``: ``lo``/``hi`` the smallest and
+        largest valid values (within the slider's own range), ``multiple`` what every
+        valid value is a multiple of (1: any), ``why`` the reason in words (may be "")."""
         if self.limits is None:
             return {}
         out = {}
-        for key, (lo, hi) in self.limits(**params).items():
+        for key, spec in self.limits(**params).items():
             c = self.controls[key]
+            lo, hi, *rest = spec
+            m = rest[0] if rest else 1
+            why = rest[1] if len(rest) > 1 else ""
             lo, hi = max(lo, c.min), min(hi, c.max)
-            out[key] = (lo, max(lo, hi))
+            if m > 1:
+                lo, hi = -(-lo // m) * m, hi // m * m
+            out[key] = (lo, max(lo, hi), m, why)
         return out
 
+    def ranges(self, params: dict) -> dict:
+        """``{key: (lo, hi)}`` of the sliders whose range follows other controls, at the
+        control values ``params`` (:meth:`valid`'s smallest and largest valid values);
+        empty without a ``limits`` hook."""
+        return {k: (lo, hi) for k, (lo, hi, _, _) in self.valid(params).items()}
+
+    def positions(self, key: str, params: dict | None = None) -> list:
+        """The values slider ``key`` steps through at the control values ``params``
+        (default: the defaults): its own positions (:meth:`IntSlider.positions`) that are
+        valid there (in range, and multiples where the others ask for one), with the
+        smallest and largest valid values and the default (when valid)."""
+        c = self.controls[v.choice("key", key, list(self.controls))]
+        base = c.positions()
+        lim = self.valid(self.defaults() if params is None else params).get(key)
+        if lim is None:
+            return base
+        lo, hi, m, _ = lim
+        out = {lo, hi} | {x for x in base if lo <= x <= hi and x % m == 0}
+        if lo <= c.default <= hi and c.default % m == 0:
+            out.add(c.default)
+        return sorted(out)
+
     def resolve(self, params: dict) -> dict:
-        """``params`` with every dependent slider moved into its range at the others'
-        values (:meth:`ranges`): the values the figure uses and the readouts show."""
+        """``params`` with every dependent slider moved to the nearest valid value at the
+        others' values (:meth:`valid`): the values the figure uses and the readouts show.
+        A value already valid is kept as it is."""
         out = dict(params)
-        for key, (lo, hi) in self.ranges(out).items():
-            out[key] = type(self.controls[key].default)(min(max(out[key], lo), hi))
+        for key, (lo, hi, m, _) in self.valid(out).items():
+            x = min(max(out[key], lo), hi)
+            if m > 1 and x % m:
+                x = min(max(round(x / m) * m, lo), hi)
+            out[key] = type(self.controls[key].default)(x)
         return out
+
+    def refusal(self, key: str, value, params: dict | None = None,
+                keeps: bool = True) -> str | None:
+        """Why ``value`` typed for slider ``key`` cannot be used at the control values
+        ``params`` (default: the defaults), in plain words naming the control by its label
+        and (``keeps``) saying which value the demo keeps, ``params[key]``; None when it
+        can be used. JupyterLab's and
+        the page's number boxes refuse with it (``interlib-live.js`` words its own the
+        same way; tests/test_slider_ends.py compares them)."""
+        from .. import display
+
+        params = self.defaults() if params is None else params
+        c = self.controls[v.choice("key", key, list(self.controls))]
+        label = c.label
+        keeps = (f" The demo keeps {display.fmt_readout(params.get(key, c.default), c.readout_format)}."
+                 if keeps else "")
+        if isinstance(value, str):
+            text = value.strip().replace(",", "")
+            try:
+                value = float(text)
+            except ValueError:
+                shown = value.strip()
+                shown = shown if len(shown) <= 20 else shown[:19] + "…"
+                return f"{label}: “{shown}” is not a number.{keeps}"
+            if value.is_integer() and "." not in text and "e" not in text.lower():
+                value = int(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value):
+            return f"{label}: {value!r} is not a number.{keeps}"
+        if isinstance(c, IntSlider) and not float(value).is_integer():
+            return f"{label}: {value_text(value)} is not a whole number.{keeps}"
+        lo, hi, m, why = self.valid(params).get(key, (c.min, c.max, 1, ""))
+        because = f" ({why})" if why else ""
+        if not lo <= value <= hi:
+            return (f"{label}: {value_text(value)} is outside {value_text(lo)} to "
+                    f"{value_text(hi)}{because}.{keeps}")
+        if m > 1 and value % m:
+            below = value // m * m
+            near = [x for x in (below, below + m) if lo <= x <= hi]
+            return (f"{label}: {value_text(value)} is not a multiple of {value_text(m)}" +
+                    (f" ({why})" if why else "") + f"; the nearest "
+                    f"{'are' if len(near) > 1 else 'is'} "
+                    f"{' and '.join(value_text(x) for x in near)}.{keeps}")
+        return None
 
 
 DEMOS: dict[str, Demo] = {}
+
+DEMO_MODULES: dict[str, str] = {}
+"""Demo name -> the module that registered it (``interlib.widgets.ch04``): what the live
+site's worker imports for a page's demos instead of every chapter's."""
 
 
 def register(demo: Demo) -> Demo:
     """Add ``demo`` to :data:`DEMOS` (names must be unique)."""
     v.instance("demo", demo, Demo, "a widgets.Demo")
+    if demo.groups:
+        keys = [k for _, ks in demo.groups for k in ks]
+        if keys != list(demo.controls) or not all(
+                isinstance(t, str) and t for t, _ in demo.groups):
+            raise ValueError(f"groups={demo.groups!r} must give every control of "
+                             f"{demo.name!r} exactly once, under a title, in the controls' "
+                             f"order ({', '.join(demo.controls)}): one order for the page, "
+                             "JupyterLab and the values sent")
     if demo.name in DEMOS:
         raise ValueError(f"demo name={demo.name!r} is already registered")
     DEMOS[demo.name] = demo
+    DEMO_MODULES[demo.name] = sys._getframe(1).f_globals.get("__name__", "")
     return demo
 
 
