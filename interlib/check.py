@@ -201,7 +201,7 @@ def run(argv=None) -> tuple:
             return _not_modelled(args, log, str(e)), 3
     except ValueError as e:
         raise ValueError(cli_words(str(e))) from None
-    report = cmp_.report()
+    report = cli_words(cmp_.report())
     if args.plot:
         from .plots import check as plots_check
 
@@ -254,7 +254,10 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(text)
+    try:
+        print(text)
+    except BrokenPipeError:  # the reader piped the report into head, less ...
+        sys.stderr.close()
     return status
 
 
