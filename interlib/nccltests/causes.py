@@ -326,7 +326,7 @@ def diagnose(cmp_: Comparison, system) -> list:
                 "'NET/Socket', in the 'Using network' line; ibv_devinfo; the switch hops "
                 "between the nodes", min(1.0, math.log(ratio) / math.log(4 * FLOOR_FACTOR))))
     if middle and any(status.get(r) == "below" for r in middle) and \
-            status.get(large) == "within":
+            status.get(large) in ("within", "above"):
         lo, hi = intervals.REGIMES[1][1], intervals.REGIMES[-2][2]
         out.append(Diagnosis(
             "mid_sizes", "Mid sizes only: protocol, channel or buffer settings",
