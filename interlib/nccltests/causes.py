@@ -77,6 +77,11 @@ match, everything else was measured against the wrong prediction, so they rank f
 _CH4_DOMAINS = ("chapters/04_nvswitch", "Beyond one box: NVL72 and multi-rack domains")
 
 
+# The check names the two fields of ``nvidia-smi -q``'s Fabric section that NVIDIA's own
+# topology tool groups nodes into NVLink domains by (NVIDIA/topograph, pkg/providers:
+# 'CliqueId' and 'ClusterUUID'): equal on every tray of one domain.
+
+
 def _trays(sys_):
     """``(tray GPUs, domain GPUs)`` of a rack-scale NVLink system (a domain of several
     trays, each its own host), or None."""
