@@ -77,9 +77,11 @@ match, everything else was measured against the wrong prediction, so they rank f
 _CH4_DOMAINS = ("chapters/04_nvswitch", "Beyond one box: NVL72 and multi-rack domains")
 
 
-# The check names the two fields of ``nvidia-smi -q``'s Fabric section that NVIDIA's own
-# topology tool groups nodes into NVLink domains by (NVIDIA/topograph, pkg/providers:
-# 'CliqueId' and 'ClusterUUID'): equal on every tray of one domain.
+# The check names the fields of ``nvidia-smi -q``'s Fabric section that NVIDIA's own topology
+# tool groups nodes into NVLink domains by: ClusterUUID (NVIDIA/topograph
+# pkg/providers/baremetal/mnnvl.go at 05725b4, one domain per ClusterUUID: "nvidia-smi -q |
+# grep ClusterUUID"), with CliqueId in its InfiniBand provider's domain key; equal on every
+# tray of one domain.
 
 
 def _trays(sys_):
