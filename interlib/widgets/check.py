@@ -163,7 +163,9 @@ def check_summary(hardware=A3M, gpu="H100 SXM", nics_per_node=8, nic_gbps=200.0,
     if cmp_ is None:
         return f"Read, not compared: {why}" if run is not None else f"No comparison: {why}"
     system, _ = _hardware(hardware, gpu, nics_per_node, nic_gbps, fabric, intra, cmp_.run)
-    return page_words(cmp_.report()) + "\n\n" + _share_block(cmp_, system)
+    report = "\n".join(x if x.startswith("- ") else page_words(x)
+                       for x in cmp_.report().split("\n"))  # quotes of the log as printed
+    return report + "\n\n" + _share_block(cmp_, system)
 
 
 def example_notes() -> dict:
