@@ -49,6 +49,12 @@ def cli_words(message: str) -> str:
     return _PY_ARG.sub(flag, message)
 
 
+def _in_cli_words(report: str) -> str:
+    """A report with its Python arguments in the command line's words, except in the lines
+    that quote the log (``- ...`` under 'What the log states'), which stay as printed."""
+    return "\n".join(x if x.startswith("- ") else cli_words(x) for x in report.split("\n"))
+
+
 _INTRA_HELP = ("how the GPUs of your node reach each other: 'nvswitch' (every GPU at its "
                "full NVLink rate through NVSwitch, as on HGX/DGX boards; also a 4-GPU "
                "NVLink board, assumed all-to-all at that rate), 'pcie' (PCIe only: H100 "
@@ -201,7 +207,7 @@ def run(argv=None) -> tuple:
             return _not_modelled(args, log, str(e)), 3
     except ValueError as e:
         raise ValueError(cli_words(str(e))) from None
-    report = cmp_.report()
+    report = _in_cli_words(cmp_.report())
     if args.plot:
         from .plots import check as plots_check
 
@@ -254,7 +260,10 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(text)
+    try:
+        print(text)
+    except BrokenPipeError:  # the reader piped the report into head, less ...
+        sys.stderr.close()
     return status
 
 

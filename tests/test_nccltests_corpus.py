@@ -124,6 +124,41 @@ READ = [
      (8, 45.82, 0.00, 0.00, 38.17, 0.00, 0.00)),
     ("a100pcie_2x1_all_reduce_rows_issue293.log", {"collective": "all_reduce"},
      ("all_reduce", 2, 10, 8, 4096), (4096, 22.37, 0.18, 0.18, 22.33, 0.18, 0.18)),
+    # GB300, B300, MI355X (session 2): Google's A4X Max page, Oracle's quick starts, OKE
+    ("gcloud_a4xmax_gb300_2x4_all_gather_two_domains.log", {}, ("all_gather", 8, 23, 4096, 2**34),
+     (2**34, 42091.7, 408.15, 357.13, 40243.2, 426.90, 373.54)),
+    ("gcloud_a4xmax_gb300_jobset_all_gather_elided.log", {}, ("all_gather", 8, 24, 1024, 2**33),
+     (2**33, 20853.9, 411.91, 360.42, 20194.7, 425.36, 372.19)),
+    ("oci_gb300_1tray_all_reduce_truncated.log", {}, ("all_reduce", 4, 2, 2**33, 2**34),
+     (2**34, 37610, 456.79, 685.19, 37605, 456.85, 685.27)),
+    ("oci_gb300_2trays_all_reduce_elided.log", {}, ("all_reduce", 8, 2, 2**33, 2**34),
+     (2**33, 17930, 479.07, 838.38, 17928, 479.15, 838.50)),
+    ("oci_gb300_16trays_1rack_all_reduce_elided.log", {}, ("all_reduce", 64, 2, 2**33, 2**34),
+     (2**34, 36350, 472.63, 930.48, 36345, 472.69, 930.60)),
+    ("oci_gb300_32trays_2racks_all_reduce_elided.log", {}, ("all_reduce", 128, 2, 2**33, 2**34),
+     (2**33, 24050, 357.16, 708.75, 24006, 357.83, 710.06)),
+    ("oci_gb300_1tray_alltoall_truncated.log", {}, ("all_to_all", 4, 2, 2**33, 2**34),
+     (2**33, 10308, 833.31, 624.98, 9568.2, 897.76, 673.32)),
+    ("oci_gb300_2trays_alltoall_elided.log", {}, ("all_to_all", 8, 2, 2**33, 2**34),
+     (2**34, 21943, 782.92, 685.06, 22211, 773.49, 676.81)),
+    ("oci_gb300_16trays_1rack_alltoall_elided.log", {}, ("all_to_all", 64, 2, 2**33, 2**34),
+     (2**33, 13028, 659.33, 649.03, 12953, 663.18, 652.82)),
+    ("oci_gb300_32trays_2racks_alltoall_elided.log", {}, ("all_to_all", 128, 2, 2**33, 2**34),
+     (2**34, 357610, 48.04, 47.67, 358715, 47.89, 47.52)),
+    ("oci_b300_1x8_all_reduce_one_process.log", {}, ("all_reduce", 8, 1, 2**33, 2**33),
+     (2**33, 18006, 477.05, 834.84, 17990, 477.49, 835.61)),
+    ("oci_b300_2x8_all_reduce_no_header.log", {}, ("all_reduce", 16, 2, 2**33, 2**34),
+     (2**34, 42007, 408.98, 766.84, 41935, 409.68, 768.15)),
+    ("oci_b300_2x8_alltoall_one_row.log", {}, ("all_to_all", 16, 1, 2**33, 2**33),
+     (2**33, 44498, 193.04, 180.98, 44500, 193.03, 180.97)),
+    ("oci_mi355x_1x8_all_reduce_one_process.log", {}, ("all_reduce", 8, 2, 2**33, 2**34),
+     (2**33, 36956, 232.43, 406.76, 36911, 232.72, 407.26)),
+    ("oci_mi355x_2x8_all_reduce_pollara_rows.log", {}, ("all_reduce", 16, 2, 2**33, 2**34),
+     (2**34, 86980, 197.52, 370.34, 86978, 197.52, 370.35)),
+    ("oci_mi355x_2x8_alltoall_pollara_rows.log", {}, ("all_to_all", 16, 2, 2**33, 2**34),
+     (2**33, 92988, 92.38, 86.60, 92968, 92.40, 86.62)),
+    ("oke_gb300_4x4_imex_all_reduce_two_blocks.md.log", {}, ("all_reduce", 16, 11, 2**23, 2**33),
+     (2**30, 2968.27, 361.74, 678.26, 2968.85, 361.67, 678.13)),
 ]
 
 
@@ -300,3 +335,163 @@ def test_what_the_book_says_of_amd_comes_from_the_catalogue():
     none = N.parse(text("amd_mi355x_2x8_all_reduce_pollara.log"))  # names no GPU
     with pytest.raises(N.NotModelled, match="no entry for this run's GPU") as e:
         N.compare(none, "dgx-h100")
+
+
+
+# ------------------------------------------------- GB300 trays: one NVLink domain or several
+
+def _first(cmp_):
+    return cmp_.diagnoses[0] if cmp_.diagnoses else None
+
+
+@pytest.mark.parametrize("name, hosts", [
+    ("gcloud_a4xmax_gb300_2x4_all_gather_two_domains.log",
+     "The Rank lines name 2 hosts of 4 GPUs"),
+    ("gcloud_a4xmax_gb300_jobset_all_gather_elided.log", "8 ranks fill at least 2 trays of 4"),
+])
+def test_trays_in_distinct_nvlink_domains_are_diagnosed_as_such(name, hosts):
+    """Google's page: the two A4X Max Pods run 'on node pools created in distinct NVLink
+    domains, so the test represents cross-domain RDMA throughput'. Compared as one NVL72
+    domain, the plateau is about half the model's; the first cause named must be that the
+    trays crossed the network, with the shape to compare it as, not 'clocks, other jobs'."""
+    run = N.parse(text(name))
+    cmp_ = N.compare(run, "gb300-nvl72")
+    assert (cmp_.gpus_per_node, cmp_.nodes) == (8, 1)  # the default: one domain of 8
+    d = _first(cmp_)
+    assert d.key == "separate_domains" and d.title.startswith(
+        "These trays look like different NVLink domains")
+    assert hosts in d.evidence and "gpus_per_node=4, nodes=2" in d.evidence
+    # the plateau: median busbw of the three largest sizes, as printed (out-of-place):
+    # 355.22 357.69 357.13 (first run) and 355.78 358.73 360.42 (JobSet)
+    plateau = {"gcloud_a4xmax_gb300_2x4_all_gather_two_domains.log": "357 GB/s",
+               "gcloud_a4xmax_gb300_jobset_all_gather_elided.log": "359 GB/s"}[name]
+    assert f"The plateau, {plateau}," in d.evidence
+    assert d.chapter == "chapters/04_nvswitch" and d.score > 0.5
+    assert "slow_everywhere" not in [x.key for x in cmp_.diagnoses]
+    # as it ran: each tray a node over the network; the large sizes meet the model (Google's
+    # own runs: within 5 % of its prediction, at or within a hair of the band's top)
+    as_ran = N.compare(run, "gb300-nvl72", 4, 2)
+    big = next(v for v in as_ran.verdicts if v.regime == intervals_large())
+    assert big.status != "below" and abs(big.ratio - 1) < 0.05
+    assert not {"separate_domains", "slow_everywhere"} & {x.key for x in as_ran.diagnoses}
+
+
+def intervals_large():
+    from interlib import intervals
+
+    return intervals.REGIMES[-1][0]
+
+
+@pytest.mark.parametrize("name, shape, as_ran", [
+    ("oke_gb300_4x4_imex_all_reduce_two_blocks.md.log", (4, 4), "gpus_per_node=16, nodes=1"),
+    ("oci_gb300_2trays_all_reduce_elided.log", (4, 2), "gpus_per_node=8, nodes=1"),
+])
+def test_trays_of_one_domain_compared_as_separate_nodes_are_diagnosed(name, shape, as_ran):
+    """The reverse: trays in one NVLink domain (OKE with IMEX; Oracle's '2 Nodes on a Single
+    Rack') compared as nodes over the network run far above that prediction; the first
+    cause named is that they are one domain."""
+    cmp_ = N.compare(N.parse(text(name)), "gb300-nvl72", *shape)
+    assert any(v.status == "above" for v in cmp_.verdicts)
+    d = _first(cmp_)
+    assert d.key == "one_domain" and as_ran in d.evidence
+
+
+def test_trays_of_one_domain_compared_as_one_domain_need_no_diagnosis():
+    cmp_ = N.compare(N.parse(text("oke_gb300_4x4_imex_all_reduce_two_blocks.md.log")),
+                     "gb300-nvl72")
+    assert (cmp_.gpus_per_node, cmp_.nodes) == (16, 1)
+    assert {v.status for v in cmp_.verdicts} == {"within"} and not cmp_.diagnoses
+
+
+def test_shape_diagnoses_need_a_rack_scale_system():
+    """On an HGX/DGX system a node is a host: no tray-shape diagnosis, whatever the curve."""
+    cmp_ = N.compare(N.parse(text("a3mega_h100_2x8_all_reduce.log")), "dgx-h100")
+    keys = [d.key for d in cmp_.diagnoses]
+    assert keys and not {"separate_domains", "one_domain"} & set(keys)
+
+
+def test_two_racks_not_filled_are_refused_with_the_shapes_that_hold_them():
+    """Oracle's '2 Racks - 32 nodes': 128 ranks, not whole domains of 72; the message says
+    why and names 64 x 2 (two racks of 16 trays) and 4 x 32 (each tray its own domain)."""
+    from interlib.check import cli_words
+
+    run = N.parse(text("oci_gb300_32trays_2racks_all_reduce_elided.log"))
+    with pytest.raises(ValueError, match=r"^the log's 128 ranks are not whole NVLink domains "
+                       r"of 72 GPUs .*they span at least 2 domains without filling them") as e:
+        N.compare(run, "gb300-nvl72")
+    msg = str(e.value)
+    assert ("gpus_per_node=64 and nodes=2 if they ran as 2 NVLink domains (racks) of 16 trays "
+            "of 4 each") in msg
+    assert "gpus_per_node=4 and nodes=32 if every 4-GPU tray was an NVLink domain" in msg
+    assert "--gpus-per-node 64 and --nodes 2" in cli_words(msg)
+    big = N.compare(run, "gb300-nvl72", 64, 2).verdicts[-1]
+    assert big.status == "within"
+
+
+def test_a_closing_line_names_the_collective_of_a_rows_only_paste():
+    """'# Collective test concluded: alltoall_perf' after rows whose columns fit all-gather
+    and all-to-all alike decides; without it the collective is asked for."""
+    raw = text("oci_mi355x_2x8_alltoall_pollara_rows.log")
+    run = N.parse(raw)
+    assert (run.program, run.collective) == ("alltoall_perf", "all_to_all")
+    cut = N.parse(raw.split("# Collective test concluded")[0])
+    assert cut.collective is None
+    b = N.parse(text("oci_b300_2x8_all_reduce_no_header.log"))
+    assert b.program == "all_reduce_perf" and not any("inferred" in n for n in b.notes)
+
+
+def test_the_command_line_and_the_page_say_it_in_their_own_words(tmp_path, capsys):
+    from interlib.check import main
+    from interlib.widgets.check import check_summary
+
+    path = FIX / "gcloud_a4xmax_gb300_2x4_all_gather_two_domains.log"
+    out = tmp_path / "run.json"
+    assert main([str(path), "--system", "gb300-nvl72", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    first = next(x for x in printed.splitlines() if x.startswith("1. "))
+    assert "These trays look like different NVLink domains" in first
+    assert "--gpus-per-node 4, --nodes 2" in first and "gpus_per_node=" not in printed
+    import json
+
+    keys = [d["key"] for d in json.loads(out.read_text())["comparison"]["diagnoses"]]
+    assert keys[0] == "separate_domains"
+    page = check_summary(hardware="NVIDIA GB300 NVL72 (one rack)", log=text(path.name))
+    first = next(x for x in page.splitlines() if x.startswith("1. "))
+    assert "These trays look like different NVLink domains" in first
+    assert ("--gpus-per-node 4, --nodes 2 (options of python -m interlib.check: this page "
+            "reads the shape from the log)") in first
+    assert "gpus_per_node=" not in page
+
+
+@pytest.mark.parametrize("cut, match", [
+    (lambda raw: "\n".join(x for x in raw.splitlines() if x[:1].isdigit()),
+     r"^error: the log does not say which collective it measured: give --collective"),
+    (lambda raw: "\n".join(raw.splitlines()[:12]),
+     r"^error: the paste ends on line 12 before the results table: it has 7 Rank lines"),
+    (lambda raw: raw[:2500], r"^error: line 36: expected a results row of 13 columns"),
+])
+def test_partial_pastes_of_the_a4x_max_log_get_a_message(cut, match, tmp_path, capsys):
+    """Only the rows, only the head, a paste cut inside a row: a message, also with --json,
+    never a traceback (exit status 2, nothing written)."""
+    from interlib.check import main
+
+    path = tmp_path / "paste.log"
+    path.write_text(cut(text("gcloud_a4xmax_gb300_2x4_all_gather_two_domains.log")))
+    out = tmp_path / "run.json"
+    assert main([str(path), "--system", "gb300-nvl72", "--json", str(out)]) == 2
+    assert re.search(match, capsys.readouterr().err) and not out.exists()
+
+
+def test_mid_sizes_below_with_large_sizes_above_is_named_not_called_nothing_below():
+    """Google's JobSet run as it ran (4 x 2): 1 MiB to 256 MiB below the band, the largest
+    sizes at its top: the report names the mid-size cause, never 'Nothing is below'."""
+    import dataclasses
+
+    cmp_ = N.compare(N.parse(text("gcloud_a4xmax_gb300_jobset_all_gather_elided.log")),
+                     "gb300-nvl72", 4, 2)
+    status = {v.regime: v.status for v in cmp_.verdicts}
+    assert "below" in status.values() and status[intervals_large()] != "below"
+    assert "mid_sizes" in [d.key for d in cmp_.diagnoses]
+    assert "Nothing is below the band" not in cmp_.report()
+    bare = dataclasses.replace(cmp_, diagnoses=())
+    assert "No likely cause matches what is below the band" in bare.report()

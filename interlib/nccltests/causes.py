@@ -69,6 +69,97 @@ def _alternative(cmp_, sys_, **node_changes):
     return float(np.median(p.busbw))
 
 
+SHAPE_KEYS = ("separate_domains", "one_domain")
+"""Diagnoses that say the comparison's shape is not the run's (trays of a rack-scale NVLink
+system compared as one domain when the run crossed the network, or the reverse): when they
+match, everything else was measured against the wrong prediction, so they rank first."""
+
+_CH4_DOMAINS = ("chapters/04_nvswitch", "Beyond one box: NVL72 and multi-rack domains")
+
+
+# The check names the fields of ``nvidia-smi -q``'s Fabric section that NVIDIA's own topology
+# tool groups nodes into NVLink domains by: ClusterUUID (NVIDIA/topograph
+# pkg/providers/baremetal/mnnvl.go at 05725b4, one domain per ClusterUUID: "nvidia-smi -q |
+# grep ClusterUUID"), with CliqueId in its InfiniBand provider's domain key; equal on every
+# tray of one domain.
+
+
+def _trays(sys_):
+    """``(tray GPUs, domain GPUs)`` of a rack-scale NVLink system (a domain of several
+    trays, each its own host), or None."""
+    domain = sys_.gpus_per_node
+    server = getattr(sys_, "gpus_per_server", domain) or domain
+    return (server, domain) if domain > server else None
+
+
+def _shape_plateau(cmp_, sys_, g: int, k: int) -> float:
+    """The model's busbw at the run's largest sizes on ``sys_`` as ``k`` nodes of ``g``."""
+    from .. import collectives
+
+    return float(np.median(collectives.predict(cmp_.collective, cmp_.sizes[-3:], sys_, g,
+                                               k).busbw))
+
+
+def _hosts_said(run, server: int, n: int) -> str:
+    """What the log says of its trays: its Rank lines' hosts, or the rank count alone."""
+    if run.nodes and run.nodes > 1 and run.gpus_per_node:
+        return (f"The Rank lines name {run.nodes} hosts of {run.gpus_per_node} GPUs: "
+                f"{server}-GPU trays")
+    return f"{n} ranks fill at least {-(-n // server)} trays of {server} GPUs"
+
+
+def _separate_domains(cmp_, sys_, plateau: float, pred: float, fmt):
+    """Trays compared as one NVLink domain whose plateau matches them as separate nodes
+    over the network (the run crossed domains), or None."""
+    trays = _trays(sys_)
+    n = cmp_.gpus_per_node * cmp_.nodes
+    if trays is None or cmp_.gpus_per_node <= trays[0] or n % trays[0]:
+        return None
+    server = trays[0]
+    alt = _shape_plateau(cmp_, sys_, server, n // server)
+    if not alt < pred * 0.9 or _match(plateau, alt) <= _match(plateau, pred):
+        return None
+    dom = (f"as {cmp_.nodes} NVLink domain{'s' if cmp_.nodes != 1 else ''} of "
+           f"{cmp_.gpus_per_node}")
+    return Diagnosis(
+        "separate_domains", "These trays look like different NVLink domains: the run "
+        "crossed the network",
+        f"{_hosts_said(cmp_.run, server, n)}. The plateau, {fmt(plateau)}, is near the "
+        f"model's {fmt(alt)} with each tray a node of its own over the network "
+        f"({n // server} nodes of {server}); {dom}: {fmt(pred)}. Compare it as it ran: "
+        f"gpus_per_node={server}, nodes={n // server}.", *_CH4_DOMAINS,
+        "whether the trays share one NVLink domain: nvidia-smi -q | grep -i -A3 fabric "
+        "(the same ClusterUUID and CliqueId on every tray, State Completed); where the "
+        "scheduler placed them (one rack, one node pool or topology block); nvidia-imex "
+        "running", _match(plateau, alt))
+
+
+def _one_domain(cmp_, sys_, plateau: float, pred: float, fmt):
+    """Trays compared as separate nodes over the network whose plateau matches them in one
+    NVLink domain (the run never left NVLink), or None."""
+    trays = _trays(sys_)
+    n = cmp_.gpus_per_node * cmp_.nodes
+    if trays is None or cmp_.nodes == 1 or cmp_.gpus_per_node > trays[0]:
+        return None
+    g = min(trays[1], n)
+    if n % g:
+        return None
+    alt = _shape_plateau(cmp_, sys_, g, n // g)
+    if not alt > pred / 0.9 or _match(plateau, alt) <= _match(plateau, pred):
+        return None
+    return Diagnosis(
+        "one_domain", "These trays look like one NVLink domain: the run did not cross the "
+        "network",
+        f"{_hosts_said(cmp_.run, trays[0], n)}. The plateau, {fmt(plateau)}, is near the "
+        f"model's {fmt(alt)} with them in NVLink domains of {g} ({n // g} node"
+        f"{'s' if n // g != 1 else ''} of {g}); as {cmp_.nodes} nodes of "
+        f"{cmp_.gpus_per_node} over the network: {fmt(pred)}. Compare it as it ran: "
+        f"gpus_per_node={g}, nodes={n // g}.", *_CH4_DOMAINS,
+        "nvidia-smi -q | grep -i -A3 fabric (the same ClusterUUID and CliqueId on every "
+        "tray: one NVLink domain); with NCCL_DEBUG=INFO, 'via P2P' or NVLS rather than "
+        "'via NET' between the trays", _match(plateau, alt))
+
+
 def _stated(cmp_, sys_) -> list:
     """Causes the log states: the socket transport, GPUDirect RDMA off, shared memory
     inside a node, fewer NICs than the system has, few channels, variables set by hand."""
@@ -162,14 +253,21 @@ def diagnose(cmp_: Comparison, system) -> list:
     status = {x.regime: x.status for x in cmp_.verdicts}
     small, large, middle = regimes[0], regimes[-1], regimes[1:-1]
     below = [r for r in regimes if status.get(r) == "below"]
-    if not below:
-        return sorted(out, key=lambda d: -d.score)
-    out += _stated(cmp_, sys_)
     plateau = float(np.median(cmp_.measured[-3:]))
     pred = float(np.median(cmp_.predicted[-3:]))
     fmt = lambda x: f"{x / GB_per_s:.0f} GB/s"  # noqa: E731
     top = max((r for r in regimes if r in status), key=regimes.index)
+    if status.get(top) == "above" and top != small:  # far above: maybe one NVLink domain
+        d = _one_domain(cmp_, sys_, plateau, pred, fmt)
+        if d is not None and d.score > 0:
+            out.append(d)
+    if not below:
+        return _ranked(out)
+    out += _stated(cmp_, sys_)
     if status.get(top) == "below" and top != small:  # the plateau: the largest sizes
+        d = _separate_domains(cmp_, sys_, plateau, pred, fmt)
+        if d is not None:
+            out.append(d)
         if cmp_.nodes > 1:
             alt = _alternative(cmp_, sys_, nics_per_node=max(1, sys_.nics_per_node // 2))
             if alt and alt < pred * 0.9:
@@ -235,7 +333,7 @@ def diagnose(cmp_: Comparison, system) -> list:
                 "'NET/Socket', in the 'Using network' line; ibv_devinfo; the switch hops "
                 "between the nodes", min(1.0, math.log(ratio) / math.log(4 * FLOOR_FACTOR))))
     if middle and any(status.get(r) == "below" for r in middle) and \
-            status.get(large) == "within":
+            status.get(large) in ("within", "above"):
         lo, hi = intervals.REGIMES[1][1], intervals.REGIMES[-2][2]
         out.append(Diagnosis(
             "mid_sizes", "Mid sizes only: protocol, channel or buffer settings",
@@ -244,5 +342,12 @@ def diagnose(cmp_: Comparison, system) -> list:
             "How NCCL runs a collective: channels, protocols and trees",
             "env | grep NCCL_ (NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS, "
             "NCCL_MAX_NCHANNELS set by hand?); NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING", 0.5))
+    return _ranked(out)
+
+
+def _ranked(out) -> list:
+    """Data errors first, then a shape that matches better than the one compared
+    (:data:`SHAPE_KEYS`), then what the log states, then by score; no zero scores."""
     keep = [d for d in out if d.score > 0]
-    return sorted(keep, key=lambda d: (not d.key == "data_errors", not d.stated, -d.score))
+    return sorted(keep, key=lambda d: (d.key != "data_errors", d.key not in SHAPE_KEYS,
+                                       not d.stated, -d.score))

@@ -27,6 +27,9 @@ from .text import PROGRAMS, hosts_of, is_nccl_line, program_in, scrub, strip_tag
 
 _NTHREAD = re.compile(r"^\s*#?\s*nThreads?:?\s+\d+\s+nGpus:?\s+\d+")
 _STARTING = re.compile(r"#\s*Collective test starting:\s*(\S+)")
+_CONCLUDED = re.compile(r"#\s*Collective test concluded:\s*(\S+)")
+"""The line nccl-tests prints after a test's table: it names the program that printed the
+rows above it (what a paste that starts at the table still carries)."""
 _TESTS_VERSION = re.compile(r"#\s*nccl-tests version\s+(\S+)")
 _RANK_LINE = re.compile(r"#\s+Rank\s+(\d+)\b(?:\s+Group\s+\d+)?(?:\s+Pid\s+(\d+))?\s+on\s+"
                         r"(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s*(.*?)\s*$")
@@ -215,6 +218,10 @@ def _blocks(lines) -> tuple:
         if prog and not b.rows:
             b.program = prog
             b.version = b.version or pending_version
+            continue
+        m = _CONCLUDED.search(line) if "concluded" in line else None
+        if m and b.rows:  # names the test whose rows are above, not the next one's
+            b.program = b.program or program_in(m.group(1)) or prog
             continue
         if prog:
             pending_program = prog

@@ -208,6 +208,9 @@ class Comparison:
                 how = "stated by the log" if d.stated else f"match {d.score:.2f}"
                 out += [f"{i}. {d.title} ({how}). {d.evidence}",
                         f"   Read: {d.chapter}, '{d.heading}'.", f"   Check: {d.check}"]
+        elif any(x.status == "below" for x in self.verdicts):
+            out.append("No likely cause matches what is below the band: see the nearest "
+                       "published runs.")
         else:
             out.append("Nothing is below the band: no diagnosis.")
         out += ["", "Nearest published runs:"]

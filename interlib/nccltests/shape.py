@@ -88,9 +88,7 @@ def shape(run, system, gpus_per_node: int | None = None, nodes: int | None = Non
     if domain > server:  # a rack-scale NVLink domain: hosts are trays
         g = min(domain, ranks)
         if ranks % g:
-            raise ValueError(f"the log's {ranks} ranks are not whole NVLink domains of "
-                             f"{domain} GPUs ({system.title}): give gpus_per_node= and "
-                             "nodes=")
+            raise ValueError(_split_unknown(ranks, domain, server, system.title))
         trays = (f"; the Rank lines' {run.nodes} hosts are its {server}-GPU trays"
                  if hosts_ok and run.gpus_per_node <= server else
                  f"; the log's hosts hold {run.gpus_per_node} ranks each, more than a "
@@ -116,3 +114,24 @@ def shape(run, system, gpus_per_node: int | None = None, nodes: int | None = Non
     notes.append(f"{why}, so the host count is not used: {ranks} ranks over {g} GPUs per "
                  f"node ({system.title}) = {ranks // g} node{'s' if ranks // g != 1 else ''}")
     return Shape(g, ranks // g, tuple(notes))
+
+
+def _split_unknown(ranks: int, domain: int, server: int, title: str) -> str:
+    """Why a run of more GPUs than one rack-scale NVLink domain, not a whole number of them,
+    has no default shape, and the shapes that would hold it: the fewest domains the ranks
+    fit in, split evenly (when that is whole trays), and every tray a domain of its own."""
+    few = -(-ranks // domain)
+    options = []
+    if ranks % few == 0 and (ranks // few) % server == 0:
+        g = ranks // few
+        options.append(f"gpus_per_node={g} and nodes={few} if they ran as {few} NVLink "
+                       f"domains (racks) of {g // server} trays of {server} each")
+    if ranks % server == 0:
+        options.append(f"gpus_per_node={server} and nodes={ranks // server} if every "
+                       f"{server}-GPU tray was an NVLink domain of its own (the trays "
+                       "reached each other over the network only)")
+    how = ("; e.g. " + ", or ".join(options)) if options else ""
+    return (f"the log's {ranks} ranks are not whole NVLink domains of {domain} GPUs "
+            f"({title}): they span at least {few} domains without filling them, and how "
+            f"many GPUs ran in each domain is not in the log. Give gpus_per_node= and "
+            f"nodes={how}")

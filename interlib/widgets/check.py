@@ -61,15 +61,28 @@ _PAGE = {"collective": ("'what the run measured'",
 _PY_ARG = re.compile(r"\b(" + "|".join(_PAGE) + r")=(?: to parse\b)?('[^']*'|[^\s,;:)]+)?")
 
 
+_NO_CONTROL = ("gpus_per_node", "nodes")
+"""Arguments the page has no control for (it reads the shape from the log): with a value,
+they become the command line's flags, said once to be the command line's."""
+_FLAG_RUN = re.compile(r"--(?:gpus-per-node|nodes) \d+(?:(?:,| and) --nodes \d+)?")
+
+
 def page_words(message: str) -> str:
     """A library message in the page's words: a Python argument (``collective=``) becomes
     the control that sets it (with the value, when the message quotes one), or the
     command line's flag where the page has none."""
     def words(m):
+        if m.group(2) and m.group(1) in _NO_CONTROL:
+            return f"--{m.group(1).replace('_', '-')} {m.group(2)}"
         noun, verb = _PAGE[m.group(1)]
         return f"{noun} ({m.group(2)})" if m.group(2) else verb
 
-    return _PY_ARG.sub(words, message)
+    out = _PY_ARG.sub(words, message)
+    m = _FLAG_RUN.search(out)
+    if m is None or "python -m interlib.check" in out[:m.start()]:
+        return out
+    return (out[:m.end()] + " (options of python -m interlib.check: this page reads the "
+            "shape from the log)" + out[m.end():])
 
 
 @functools.lru_cache(maxsize=1)
@@ -150,7 +163,9 @@ def check_summary(hardware=A3M, gpu="H100 SXM", nics_per_node=8, nic_gbps=200.0,
     if cmp_ is None:
         return f"Read, not compared: {why}" if run is not None else f"No comparison: {why}"
     system, _ = _hardware(hardware, gpu, nics_per_node, nic_gbps, fabric, intra, cmp_.run)
-    return cmp_.report() + "\n\n" + _share_block(cmp_, system)
+    report = "\n".join(x if x.startswith("- ") else page_words(x)
+                       for x in cmp_.report().split("\n"))  # quotes of the log as printed
+    return report + "\n\n" + _share_block(cmp_, system)
 
 
 def example_notes() -> dict:
