@@ -119,10 +119,13 @@ def test_live_frame_returns_a_hostile_choice_escaped(hostile_demo):
 
 
 def test_live_frame_error_for_a_hostile_value_is_plain_text():
-    # a value outside a control comes back as an error message (shown with textContent)
+    # a value outside a control comes back as a refusal in the reader's words (shown with
+    # textContent) that does not echo the value, and the developer's message as detail
     r = json.loads(live.frame("pcie_transfer", json.dumps({"lanes": HOSTILE})))
     assert r["ok"] is False and "summary_html" not in r
-    assert r["error"].startswith("ValueError: lanes='\"><script>alert(")
+    assert r["error"].startswith("lanes: ") and "<" not in r["error"]
+    assert "ValueError" not in r["error"] and "script" not in r["error"]
+    assert r["detail"].startswith("lanes='\"><script>alert(")
 
 
 # ------------------------------------------------------------------ quizzes
