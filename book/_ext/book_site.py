@@ -188,7 +188,8 @@ def stored_eval_variable(self, name: str) -> list:
 # SQUEEZED_CHARS_PER_LINE characters a line: a column squeezed to the width of a word).
 # Else it gets .interlib-compact (smaller type), and if that does not fit either,
 # .interlib-cards (a card per row; each cell's data-label is its column's heading, and a
-# cell's nodes are held in one span, the value beside its label in the card's grid).
+# cell's nodes are held in one span, the value beside its label in the card's grid, or
+# under it when a word of the value is too long for the column beside it).
 # Measured again whenever a box changes width (a phone turned, a folded output opened, the
 # window resized). tests/test_site_layout.py checks the result on every page at 1280, 960
 # and 390 px.
@@ -247,10 +248,16 @@ TABLE_JS = r"""(function () {
     var room = box.clientWidth;
     if (!room) return;                                   // not shown (a folded output)
     t.classList.remove('interlib-compact', 'interlib-cards');
+    for (var s of t.querySelectorAll('.interlib-card-stacked'))
+      s.classList.remove('interlib-card-stacked');
     if (fits(t, room)) return;
     t.classList.add('interlib-compact');
     if (fits(t, room)) return;
-    if (label(t)) t.classList.replace('interlib-compact', 'interlib-cards');
+    if (!label(t)) return;
+    t.classList.replace('interlib-compact', 'interlib-cards');
+    // A value with a word too long for its column beside the label goes under the label.
+    for (var body of t.tBodies) for (var r of body.rows) for (var c of r.cells)
+      if (c.scrollWidth > c.clientWidth + 1) c.classList.add('interlib-card-stacked');
   }
   function start() {
     var seen = new Map();
@@ -562,8 +569,10 @@ def fix_page_accessibility(app, exception) -> None:
 _PRE_SPAN = re.compile(r'<span class="pre">([^<]{%d,})</span>' % 18)
 # A link whose text is a URL or a path (the bibliography's, a source's): no tags inside.
 _LINK_TEXT = re.compile(r'(<a [^>]*>)([^<]*[^\s<]{%d,}[^<]*)</a>' % 18)
-# A bibliography note (a footnote citation): its plain-text paths get breaks too.
-_NOTE = re.compile(r'<aside class="footnote[^"]*"[^>]*>.*?</aside>', re.S)
+# A bibliography entry (a chapter's footnote citation, the References page's list): its
+# plain-text paths get breaks too.
+_NOTE = re.compile(r'<aside class="footnote[^"]*"[^>]*>.*?</aside>'
+                   r'|<div class="citation"[^>]*>.*?</div>', re.S)
 # An API entry's module path and its name are two spans with nothing between them.
 _SIG_NAME = '</span></span><span class="sig-name descname">'
 
