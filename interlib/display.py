@@ -267,6 +267,8 @@ def _cell_html(text: str) -> str:
 
     >>> _cell_html("408 ms at 4,096 GPUs, see https://a.io/b")
     '408\xa0ms at 4,096\xa0GPUs, see <a href="https://a.io/b">https://a.io/b</a>'
+    >>> _cell_html("Simple row .9 .9 .8 1 GiB")
+    'Simple row .9 .9 .8 1\xa0GiB'
     """
     out, pos = [], 0
     for m in _URL.finditer(text):
@@ -279,8 +281,9 @@ def _cell_html(text: str) -> str:
 
 
 # A number and the short unit or noun after it ("408 ms", "4,096 GPUs", "57.6 GB/s") stay on
-# one line: the space between them becomes a no-break space in the HTML.
-_NUMBER_UNIT = re.compile(r"(?<=\d) (?=[^\s\d][^\s]{0,6}(?:[\s,;:)]|$))")
+# one line: the space between them becomes a no-break space in the HTML. A number is no
+# unit: a list of numbers (".9 .9 .9 .8", a quoted table row) may break at each space.
+_NUMBER_UNIT = re.compile(r"(?<=\d) (?=[^\s\d.,][^\s]{0,6}(?:[\s,;:)]|$))")
 
 
 def _wbr_text(text: str) -> str:

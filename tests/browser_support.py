@@ -522,11 +522,13 @@ class LabNotebook:
 def expected_numbers_after(text_before: str, alt_after: str) -> str | None:
     """What CPython's ``interlib`` prints for the demo whose numbers at its defaults are
     ``text_before`` (exactly one demo must print them), at the control values the kernel
-    used for the figure now shown: read from the figure's alt text, whose "(settings: k =
-    v, ...)" lists every control (floats to 4 significant figures;
-    :func:`interlib.widgets.figure_alt`). None if no single demo prints ``text_before``."""
+    used for the figure now shown: read from the figure's alt text, whose "(settings: label:
+    value; ...)" lists every control as the reader sees it (a slider's readout, a dropdown's
+    label; :func:`interlib.widgets.figure_alt`): each value is the control's position (or
+    option) that reads so. None if no single demo prints ``text_before``."""
     from interlib import widgets
     from interlib.widgets import Dropdown, FloatSlider, IntSlider
+    from interlib.widgets.core import setting_text
 
     text_before = text_before.strip()
     names = [n for n, d in widgets.DEMOS.items() if d.summary is not None
@@ -534,23 +536,28 @@ def expected_numbers_after(text_before: str, alt_after: str) -> str | None:
     if len(names) != 1:
         return None
     demo = widgets.get(names[0])
-    settings = alt_after.rsplit("(settings: ", 1)[1].rstrip(")")
+    settings = alt_after.rsplit("(settings: ", 1)[1]
+    settings = settings[:-1] if settings.endswith(")") else settings  # the one closing it
     params = {}
-    keys = list(demo.controls)
-    # values may contain ", " (a dropdown label): split on ", key = " for known keys
-    pattern = "|".join(re.escape(k) for k in keys)
-    parts = re.split(rf"(?:^|, )({pattern}) = ", settings)[1:]
-    for key, val in zip(parts[::2], parts[1::2]):
+    by_label = {c.label: k for k, c in demo.controls.items()}
+    # values may contain "; " or ": " (a label): split on "; label: " for known labels,
+    # longest first so that no label is read as the tail of another
+    pattern = "|".join(re.escape(lab) for lab in sorted(by_label, key=len, reverse=True))
+    parts = re.split(rf"(?:^|; )({pattern}): ", settings)[1:]
+    for label, val in zip(parts[::2], parts[1::2]):
+        key = by_label[label]
         c = demo.controls[key]
         if isinstance(c, Dropdown):
-            (params[key],) = [o for o in c.options if
-                              (f"{o:.4g}" if isinstance(o, float) else str(o)) == val]
-        elif isinstance(c, IntSlider):
-            params[key] = int(val)
-        elif isinstance(c, FloatSlider):
-            params[key] = float(val)
+            (params[key],) = [o for o in c.options if setting_text(c, o) == val]
+        elif isinstance(c, (IntSlider, FloatSlider)):
+            near = [x for x in c.positions() if setting_text(c, x) == val]
+            if near:
+                params[key] = near[len(near) // 2]
+            else:  # a value valid at the others' values (Demo.resolve), off the full grid
+                params[key] = type(c.default)(float(val.replace(",", "")))
         else:  # a text control (a pasted log): the alt text summarises it; no move edits it
             params[key] = c.default
+    keys = list(demo.controls)
     assert set(params) == set(keys), (settings, keys)
     return widgets.summary(names[0], **params).strip()
 

@@ -114,15 +114,7 @@ def hbm_fits(gpu_id, model, tp, pp, dp, zero, seq_len=4096, micro_batch=1) -> bo
     return weights + grads + opt + act <= GPUS[gpu_id].hbm_capacity.value
 
 
-NOT_YET = {
-    "your_cluster": "Appendix A's demo (interlib/widgets/appendix.py, owned by the model "
-                    "helper, issue 26 item 5) still prints catalogue ids ('dgx-h100') and "
-                    "'node(s)'; strict, so it fails once fixed and this entry must go",
-}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason=NOT_YET[n])) if n in NOT_YET else n for n in DEMO_NAMES])
+@pytest.mark.parametrize("name", DEMO_NAMES)
 def test_every_point_of_the_grid(name):
     demo = widgets.get(name)
     problems = []
@@ -192,8 +184,7 @@ def _seconds(text: str) -> float:
     return float(value) * _UNITS[unit]
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason=NOT_YET[n])) if n == "your_cluster" else n for n in DEMO_NAMES])
+@pytest.mark.parametrize("name", DEMO_NAMES)
 def test_controls_are_settable_and_read_as_words(name):
     demo = widgets.get(name)
     for key, c in demo.controls.items():

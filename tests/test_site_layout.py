@@ -16,6 +16,9 @@ that load (the mode is switched in place, as the theme's switcher does), all in-
 * **No table wider than its box** (nothing hidden behind a sideways scroll), except on a
   phone a table that keeps its first column in place (``position: sticky``) while the rest
   scrolls, the layout the site falls back to without its script.
+* **Columns that do not run together.** In a table laid out as a table (not as cards), the
+  text of each cell ends at least :data:`MIN_COLUMN_GAP` px before the text of the cell to
+  its right begins ("AWS Trainium3 (Trn3" and "NeuronLink-v3" 2 px apart read as one run).
 * **No tall blank rows.** No table row :data:`TALL_ROW_LINES` or more lines high because one
   of its cells holds fewer than :data:`SQUEEZED_CHARS_PER_LINE` characters a line (a column
   squeezed to a word's width, the rest of the row blank); a table too wide for a phone
@@ -52,13 +55,15 @@ PAGES = toc_docnames()
 WIDTHS = (1280, 960, 390)
 PHONE = 600  # below this a table may scroll with its first column held (no script)
 MODES = ("light", "dark")
+#: The least space (CSS px) between the text of two neighbouring cells of a row.
+MIN_COLUMN_GAP = 6
 
 # Everything is measured by this one function, in the page; ``opts`` sets the thresholds.
 _JS_LAYOUT = r"""(opts) => {
   const col = document.querySelector('.bd-content') || document.body;
   const W = document.documentElement.clientWidth;
   const out = {broken: [], brokenText: [], sideways: null, wide: [], tall: [], figures: [],
-               maths: [], tables: col.querySelectorAll('table').length};
+               maths: [], cramped: [], tables: col.querySelectorAll('table').length};
   const lineCount = (rects) => {
     const tops = [...rects].filter(r => r.width > 0 && r.height > 0)
                            .sort((a, b) => a.top - b.top);
@@ -125,6 +130,27 @@ _JS_LAYOUT = r"""(opts) => {
         out.wide.push(`${Math.round(r.width)} px table in a ${box.clientWidth} px box` +
                       `${sticky ? ' (first column held)' : ''}: ${name}`);
     }
+    // Columns that run together: the text of neighbouring cells closer than opts.gap px.
+    const textBox = (c) => {
+      const range = document.createRange(); range.selectNodeContents(c);
+      const rs = [...range.getClientRects()].filter(x => x.width > 0 && x.height > 0);
+      return rs.length ? {left: Math.min(...rs.map(x => x.left)),
+                          right: Math.max(...rs.map(x => x.right))} : null;
+    };
+    if (!t.classList.contains('interlib-cards'))
+      for (const row of t.rows) {
+        if (!shown(row)) continue;
+        const boxes = [...row.cells].map(textBox);
+        for (let i = 0; i + 1 < boxes.length; i++) {
+          const a = boxes[i], b = boxes[i + 1];
+          if (a && b && b.left - a.right < opts.gap && b.left > a.left) {
+            out.cramped.push(`${(b.left - a.right).toFixed(1)} px between ` +
+              `"${row.cells[i].textContent.trim().slice(-20)}" and ` +
+              `"${row.cells[i + 1].textContent.trim().slice(0, 20)}" (in ${name})`);
+            break;
+          }
+        }
+      }
     // Tall blank rows: a row opts.tall lines or more high whose tallest cell holds fewer
     // than opts.squeezed characters per line.
     for (const row of t.rows) {
@@ -164,7 +190,8 @@ _JS_LAYOUT = r"""(opts) => {
   return out;
 }"""
 
-_OPTS = {"phone": PHONE, "tall": TALL_ROW_LINES, "squeezed": SQUEEZED_CHARS_PER_LINE}
+_OPTS = {"phone": PHONE, "tall": TALL_ROW_LINES, "squeezed": SQUEEZED_CHARS_PER_LINE,
+         "gap": MIN_COLUMN_GAP}
 
 _WHAT = {
     "broken": "table words laid out on two lines",
@@ -172,6 +199,7 @@ _WHAT = {
     "sideways": "the page scrolls sideways",
     "wide": "tables wider than their box",
     "tall": "tall blank table rows",
+    "cramped": "table columns whose text runs together",
     "figures": "images outside their box",
     "maths": "formulas outside their box",
 }
@@ -239,6 +267,8 @@ _DEFECTS = """<!doctype html><html><head><style>body{margin:8px;font:16px sans-s
 <table id="fine"><tr><td style="width:60px">NVLink-C2C links</td>
 <td style="width:40px"><a href="#">github.com/<wbr>NVIDIA/</a></td></tr></table>
 <table id="tall"><tr><td>one</td><td style="width:20px">a b c d e f</td></tr></table>
+<table id="cramped" style="border-collapse:collapse"><tr><td style="padding:1px">AWS (Trn3</td>
+<td style="padding:1px">NeuronLink</td></tr></table>
 <p style="width:40px;overflow-wrap:anywhere">Infiniband</p>
 <div style="overflow-x:auto"><table id="wide"><tr><td style="white-space:nowrap">a table
 far wider than the three hundred and sixty pixel column it sits in, scrolled</td></tr></table></div>
@@ -260,4 +290,6 @@ def test_checker_catches_known_defects(site):
     assert got["sideways"] and got["sideways"].startswith("2")
     assert any("table in a" in w for w in got["wide"]), got["wide"]
     assert any(" lines of 11 characters" in t for t in got["tall"]), got["tall"]
+    assert [c for c in got["cramped"] if '"AWS (Trn3" and "NeuronLink"' in c], got["cramped"]
+    assert not [c for c in got["cramped"] if "NVLink-C2C" in c], got["cramped"]
     assert any("too wide" in f for f in got["figures"]), got["figures"]

@@ -26,6 +26,7 @@ skipped with a message without it, failed under INTERCONNECTS_REQUIRE_BROWSER=1.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -310,19 +311,47 @@ def test_each_figure_once_and_no_plumbing(site):
 
 # --- one way to report a problem --------------------------------------------------------------
 
+#: Where the cluster checker lives: its "Share your run" section links to the share-a-run issue
+#: form (interlib.nccltests.sharing.FORM), which is a contribution, not a report.
+SHARE_PAGES = {"book/check_cluster"}
+
+
+def _issue_template(href: str) -> str | None:
+    from urllib.parse import parse_qs, urlsplit
+
+    return parse_qs(urlsplit(html.unescape(href)).query).get("template", [None])[0]
+
+
 def test_one_report_link_per_page(book_build):
-    """Every page links to a new issue exactly once: the footer's prefilled "Report a
+    """Every page links to a new *report* exactly once: the footer's prefilled "Report a
     problem with this page" (book/_ext/open_book.py). The theme's own issue button, whose
-    issue body reads "Your issue content here.", is off (_config.yml)."""
+    issue body reads "Your issue content here.", is off (_config.yml). The only other
+    new-issue link a page may have is the cluster checker's share-a-run form, and only where
+    the checker lives (:data:`SHARE_PAGES`): a link with no template, or another one, fails."""
+    from interlib.nccltests.sharing import FORM
+
     assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
     problems = []
+    shared = set()
     for docname in PAGES:
         text = (HTML / f"{docname}.html").read_text(encoding="utf-8")
         links = re.findall(r'href="([^"]*/issues/new[^"]*)"', text)
-        if len(links) != 1 or "template=report-a-problem.yml" not in links[0]:
-            problems.append(f"{docname}: {len(links)} new-issue links: {links}")
+        templates = [_issue_template(h) for h in links]
+        reports = [h for h, t in zip(links, templates) if t == "report-a-problem.yml"]
+        if len(reports) != 1:
+            problems.append(f"{docname}: {len(reports)} report links: {reports}")
+        for h, t in zip(links, templates):
+            if t == "report-a-problem.yml":
+                continue
+            if t == FORM and docname in SHARE_PAGES:
+                shared.add(docname)
+                continue
+            problems.append(f"{docname}: a new-issue link that is neither its report link "
+                            f"nor the checker's {FORM}: {h[:120]}")
         if "Your issue content here" in text:
             problems.append(f"{docname}: the theme's empty issue link is there")
+    # the exception is used where it is granted (else it is a hole in the rule)
+    assert shared == SHARE_PAGES, f"no share-a-run link on {sorted(SHARE_PAGES - shared)}"
     assert not problems, "\n".join(problems)
 
 

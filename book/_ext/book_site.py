@@ -187,7 +187,9 @@ def stored_eval_variable(self, name: str) -> list:
 # is a tall blank one (TALL_ROW_LINES or more lines high because one cell holds fewer than
 # SQUEEZED_CHARS_PER_LINE characters a line: a column squeezed to the width of a word).
 # Else it gets .interlib-compact (smaller type), and if that does not fit either,
-# .interlib-cards (a card per row; each cell's data-label is its column's heading).
+# .interlib-cards (a card per row; each cell's data-label is its column's heading, and a
+# cell's nodes are held in one span, the value beside its label in the card's grid, or
+# under it when a word of the value is too long for the column beside it).
 # Measured again whenever a box changes width (a phone turned, a folded output opened, the
 # window resized). tests/test_site_layout.py checks the result on every page at 1280, 960
 # and 390 px.
@@ -225,6 +227,14 @@ TABLE_JS = r"""(function () {
       var i = 0;
       for (var cell of r.cells) {
         if (!cell.hasAttribute('data-label')) cell.setAttribute('data-label', names[i] || '');
+        // A card's line is a grid of two items, the label and the value: a cell of several
+        // nodes (text, <wbr>, links) gets them in one span, else each would be an item.
+        if (cell.childNodes.length > 1) {
+          var value = document.createElement('span');
+          value.className = 'interlib-card-value';
+          while (cell.firstChild) value.appendChild(cell.firstChild);
+          cell.appendChild(value);
+        }
         i += cell.colSpan || 1;
       }
     }
@@ -238,10 +248,16 @@ TABLE_JS = r"""(function () {
     var room = box.clientWidth;
     if (!room) return;                                   // not shown (a folded output)
     t.classList.remove('interlib-compact', 'interlib-cards');
+    for (var s of t.querySelectorAll('.interlib-card-stacked'))
+      s.classList.remove('interlib-card-stacked');
     if (fits(t, room)) return;
     t.classList.add('interlib-compact');
     if (fits(t, room)) return;
-    if (label(t)) t.classList.replace('interlib-compact', 'interlib-cards');
+    if (!label(t)) return;
+    t.classList.replace('interlib-compact', 'interlib-cards');
+    // A value with a word too long for its column beside the label goes under the label.
+    for (var body of t.tBodies) for (var r of body.rows) for (var c of r.cells)
+      if (c.scrollWidth > c.clientWidth + 1) c.classList.add('interlib-card-stacked');
   }
   function start() {
     var seen = new Map();
@@ -553,6 +569,10 @@ def fix_page_accessibility(app, exception) -> None:
 _PRE_SPAN = re.compile(r'<span class="pre">([^<]{%d,})</span>' % 18)
 # A link whose text is a URL or a path (the bibliography's, a source's): no tags inside.
 _LINK_TEXT = re.compile(r'(<a [^>]*>)([^<]*[^\s<]{%d,}[^<]*)</a>' % 18)
+# A bibliography entry (a chapter's footnote citation, the References page's list): its
+# plain-text paths get breaks too.
+_NOTE = re.compile(r'<aside class="footnote[^"]*"[^>]*>.*?</aside>'
+                   r'|<div class="citation"[^>]*>.*?</div>', re.S)
 # An API entry's module path and its name are two spans with nothing between them.
 _SIG_NAME = '</span></span><span class="sig-name descname">'
 
@@ -586,7 +606,38 @@ def breakable_code(page: str) -> str:
 
     page = page.replace(_SIG_NAME, '</span></span><wbr><span class="sig-name descname">')
     page = _LINK_TEXT.sub(link, page)
+    page = _NOTE.sub(lambda m: breakable_paths(m.group(0)), page)
     return _PRE_SPAN.sub(cut, page)
+
+
+def breakable_paths(markup: str) -> str:
+    """``markup`` with a ``<wbr>`` where a long path in its text may break
+    (``interlib.display.breakable``), outside tags and links (their text is
+    :func:`breakable_code`'s). A bibliography note's plain-text path ("src/transport/net_ib/
+    p2p_resiliency.cc") otherwise runs past a phone's edge or breaks mid-word.
+
+    >>> breakable_paths("<p>NCCL: src/transport/net_ib/p2p_resiliency.cc.</p>")
+    '<p>NCCL: src/<wbr>transport/<wbr>net_<wbr>ib/<wbr>p2p_<wbr>resiliency<wbr>.cc.</p>'
+    >>> breakable_paths('<a href="x/y">a/very/long/path/in/a/link/text</a> 4,096,000,000,000')
+    '<a href="x/y">a/very/long/path/in/a/link/text</a> 4,096,000,000,000'
+    """
+    import html
+
+    from interlib.display import breakable
+
+    out, in_link = [], 0
+    for part in re.split(r"(<[^>]+>)", markup):
+        if part.startswith("<"):
+            in_link += part.startswith("<a ") or part == "<a>"
+            in_link -= part == "</a>"
+            out.append(part)
+        elif in_link or "/" not in part:
+            out.append(part)
+        else:
+            out.append("".join(
+                "<wbr>".join(html.escape(p, quote=False) for p in breakable(html.unescape(t)))
+                if "/" in t else t for t in re.split(r"(\s+)", part)))
+    return "".join(out)
 
 
 def setup_accessibility(app) -> None:

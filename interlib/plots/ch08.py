@@ -256,7 +256,9 @@ def capstone_design(**params):
     ax.legend(fontsize=8, ncol=6, loc="upper center", frameon=False)
     ax.text(0.5, 0.5, "", ha="center", va="center", fontsize=9, wrap=True,
             transform=ax.transAxes, visible=False)  # shown for an impossible design
-    fig.text(0.05, 0.03, "", fontsize=8)
+    # The note under the axes: three lines, each broken again at the figure's right edge
+    # (wrap) when the design is large (16,384 GPUs name four switch tiers).
+    fig.text(0.02, 0.02, "", fontsize=8, va="bottom", wrap=True)
     _fill_capstone_design(fig, **params)
     return fig
 
@@ -309,11 +311,12 @@ def _fill_capstone_design(fig, **params):
     bubble, comm_cost = d.waiting_split
     note.set_text(
         f"Network: {capstone.switches_text(t)}, {display.fmt_count(t.cables, 'cable')}, "
-        f"bisection {display.fmt_rate(t.bisection_per_direction)} per direction. "
+        f"bisection {display.fmt_rate(t.bisection_per_direction)} per direction.\n"
         f"Memory: {display.fmt_bytes(s.memory.total)} of "
-        f"{display.fmt_bytes(s.memory.capacity)} per GPU\nNot computing: "
-        f"{display.fmt_pct(1 - s.efficiency)} of GPU time = ${d.not_computing.dollars_lost:,.0f} per "
-        f"{display.fmt_time(d.period_s)} (bubble ${bubble:,.0f}, communication "
-        f"${comm_cost:,.0f}); an interruption every {display.fmt_time(d.mtbi_s)}"
+        f"{display.fmt_bytes(s.memory.capacity)} per GPU. Not computing: "
+        f"{display.fmt_pct(1 - s.efficiency)} of GPU time = "
+        f"{_dollars(d.not_computing.dollars_lost)} per {display.fmt_time(d.period_s)}\n"
+        f"(bubble {_dollars(bubble)}, communication {_dollars(comm_cost)}); "
+        f"an interruption every {display.fmt_time(d.mtbi_s)}."
         .replace("$", r"\$"))  # dollars, not maths
     return [*bars, *ax.lines, ax.spines["left"], ax.title, note]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import collectives, display, validation
-from ..specs import GPUS, custom
+from ..specs import GPUS, SYSTEMS, custom
 from ..units import GB_per_s
 from . import COLORS, binary_size_axis, new_figure
 
@@ -25,6 +25,20 @@ def build(gpu: str, gpus_per_node: int, intra: str, nodes: int, nics_per_gpu: fl
                            fabric=fabric, intra=intra, name="your-node")
     except ValueError as e:
         return e
+
+
+def system_title(system: str) -> str:
+    """A published run's system as a reader knows it (``NVIDIA DGX H100``), not its
+    catalogue id; without the title's note on its size ("(one rack)"), since a run may span
+    several."""
+    s = SYSTEMS.get(system)
+    return s.title.split(" (")[0] if s is not None else system
+
+
+def _nodes_of(nodes: int, gpus_per_node: int) -> str:
+    """``2 nodes of 64 GPUs``, ``1 node of 8 GPUs``."""
+    return (f"{display.fmt_count(nodes, 'node')} of "
+            f"{display.fmt_count(gpus_per_node, 'GPU')}")
 
 
 def nearest_published(gpu: str, n_gpus: int, max_curves: int = 2) -> list[dict]:
@@ -82,8 +96,8 @@ def your_cluster(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nv
                          (COLORS["vermillion"], COLORS["green"])):
         g, k = c["gpus_per_node"], c["nodes"]
         ax.plot(c["size"], c["busbw"] / GB_per_s, m, color=col, markerfacecolor="white",
-                label=f"published {validation.id_runs(c['ids'])}: {g} x {k} GPUs, "
-                      f"{c['system']} ({c['algorithm']})")
+                label=f"published {validation.id_runs(c['ids'])}: {_nodes_of(k, g)}, "
+                      f"{system_title(c['system'])} ({c['algorithm']})")
     ax.legend(loc="upper left", fontsize=8, frameon=False)
     ax.set_title(f"{node.title}; {nodes} node{'s' if nodes > 1 else ''}, "
                  f"{gpus_per_node * nodes:,} GPUs", fontsize=10)
@@ -103,8 +117,9 @@ def your_cluster_summary(gpu: str = "h100-sxm", gpus_per_node: int = 8,
     parts = ", ".join(f"{display.fmt_bytes(s, binary=True)} {display.fmt_rate(b)} "
                       f"({a}/{pr})" for s, b, a, pr in zip(sizes, p.busbw, p.algorithm,
                                                           p.protocol))
-    near = "; ".join(f"{validation.id_runs(c['ids'])} ({c['gpus_per_node']} x {c['nodes']} "
-                     f"GPUs, {c['system']})" for c in nearest_published(
+    near = "; ".join(f"{validation.id_runs(c['ids'])} ({_nodes_of(c['nodes'], c['gpus_per_node'])}"
+                     f", {system_title(c['system'])})" for c in nearest_published(
                          gpu, gpus_per_node * nodes))
-    return (f"{node.title}, {nodes} node(s), {gpus_per_node * nodes:,} GPUs. Predicted "
+    return (f"{node.title}, {display.fmt_count(nodes, 'node')}, {gpus_per_node * nodes:,} GPUs. "
+            f"Predicted "
             f"busbw: {parts}. Nearest published: {near or 'none on this GPU generation'}")

@@ -63,7 +63,7 @@ def _pcie_answer() -> str:
 
 register(Demo(
     "your_cluster", P.your_cluster,
-    {"gpu": Dropdown(tuple(GPUS), "h100-sxm", "GPU"),
+    {"gpu": Dropdown(tuple(GPUS), "h100-sxm", "GPU", tuple(g.name for g in GPUS.values())),
      "gpus_per_node": Dropdown((1, 2, 4, 8, 16, 36, 72), 8, "GPUs per node"),
      "intra": Dropdown(custom.INTRA, "nvswitch", "GPU-to-GPU link"),
      "nodes": Dropdown((1, 2, 4, 8, 16, 64, 256), 16, "nodes"),

@@ -607,9 +607,28 @@ def _text_size(text: str) -> str:
     return f"{n} line{'s' if n != 1 else ''} of text"
 
 
+def setting_text(control, value) -> str:
+    """How a control's value reads to a reader: a slider's readout (``2,048``, ``64``), a
+    dropdown's shown label (``NVLink 4``, ``on``), a long text (a pasted log) by its size."""
+    from .. import display
+
+    if isinstance(control, (IntSlider, FloatSlider)) and isinstance(value, (int, float)) \
+            and not isinstance(value, bool):
+        return display.fmt_readout(value, control.readout_format)
+    if isinstance(control, Dropdown):
+        for o, shown in zip(control.options, control.shown()):
+            if o == value and type(o) is type(value):
+                return shown
+        return option_label(value)
+    if isinstance(value, str):
+        return _text_size(value) if _long(value) else value
+    return option_label(value)
+
+
 def figure_alt(fig, demo_name: str, params: dict) -> str:
-    """Alt text for a demo image: the figure's titles and axis labels, then the settings (a
-    long text, such as a pasted log, by its number of lines)."""
+    """Alt text for a demo image: the figure's titles and axis labels, then the settings,
+    each by its control's label and as the reader sees it (:func:`setting_text`): "(settings:
+    GPUs: 2,048; NVLink generation: NVLink 4)"."""
     _check_fig(fig)
     v.choice("demo_name", demo_name, DEMOS)
     v.instance("params", params, dict, "a dict of control values")
@@ -622,9 +641,10 @@ def figure_alt(fig, demo_name: str, params: dict) -> str:
             bits.append(f"{ax.get_ylabel()} against {ax.get_xlabel()}")
         if bits:
             parts.append("; ".join(bits))
-    settings = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else
-                         f"{k} = {_text_size(v)}" if isinstance(v, str) and _long(v) else
-                         f"{k} = {v}" for k, v in params.items())
+    controls = DEMOS[demo_name].controls
+    settings = "; ".join(
+        f"{controls[k].label}: {setting_text(controls[k], x)}" if k in controls
+        else f"{k.replace('_', ' ')}: {option_label(x)}" for k, x in params.items())
     head = " | ".join(parts) or f"Figure of the {demo_name.replace('_', ' ')} demo"
     return f"{head} (settings: {settings})".replace("\n", " ")
 
