@@ -109,6 +109,9 @@ def build_interlib_wheel(dest: Path) -> Path:
     entries.append((f"{info}/RECORD", ("\n".join(record) + "\n").encode()))
     dest.mkdir(parents=True, exist_ok=True)
     out = dest / f"interlib-{version}-py3-none-any.whl"
+    for stale in dest.glob("interlib-*-py3-none-any.whl"):  # an earlier edition's, on a rebuild
+        if stale != out:
+            stale.unlink()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in entries:
             zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
