@@ -114,9 +114,6 @@ def hbm_fits(gpu_id, model, tp, pp, dp, zero, seq_len=4096, micro_batch=1) -> bo
 
 
 NOT_YET = {
-    "your_cluster": "Appendix A's demo (interlib/widgets/appendix.py, owned by the model "
-                    "helper, issue 26 item 5) still prints catalogue ids ('dgx-h100') and "
-                    "'node(s)'; strict, so it fails once fixed and this entry must go",
     "check_cluster": "issue 30's demo (merged from main at hand-back) prints catalogue ids "
                      "('h100-sxm', 'a100-sxm-80gb') and its live path types a value "
                      "differently from Demo.resolve on some grid points; not examined here",
@@ -194,8 +191,7 @@ def _seconds(text: str) -> float:
     return float(value) * _UNITS[unit]
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason=NOT_YET[n])) if n == "your_cluster" else n for n in DEMO_NAMES])
+@pytest.mark.parametrize("name", DEMO_NAMES)
 def test_controls_are_settable_and_read_as_words(name):
     demo = widgets.get(name)
     for key, c in demo.controls.items():
