@@ -13,7 +13,7 @@ The procedure (deterministic, no randomness):
    held, and keep the one with the smallest loss: the sum over the training points of
    ``|log(predicted busbw / measured busbw)|`` (an L1 loss on the log ratio, which a few
    wild points cannot dominate). A tie (values the training points cannot tell apart)
-   keeps the one nearest the starting value (:func:`_best`).
+   keeps the one nearest the starting value (``_best``).
 3. Repeat step 2 :data:`PASSES` times.
 
 Only points whose prediction depends on a constant enter its search (the others add the

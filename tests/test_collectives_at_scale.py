@@ -793,13 +793,16 @@ def test_custom_node_rejects_a_bad_buffsize(value):
 
 
 def test_gb300_is_in_the_catalogue_as_its_source_says():
-    # Lockwood's B300 page: 288 GB HBM3e, 8 TB/s, NVLink 5, PCIe Gen6; a Grace host whose
-    # NVLink-C2C two GPUs share (the superchip, as GB200: main's catalogue since 2daa178)
+    # NVIDIA's Blackwell Ultra blog (the catalogue's source since issue 39; Lockwood's B300
+    # page said the same): '288 GB of HBM3E per GPU' in 8 stacks, 8 TB/s, NVLink 5, PCIe
+    # Gen 6; a Grace host whose NVLink-C2C two GPUs share (the superchip, as GB200)
     g = specs.GPUS["gb300"]
     assert (g.arch, g.nvlink_gen, g.pcie_gen, g.host_link) == ("Blackwell", 5, "6.0",
                                                                "nvlink-c2c-superchip")
     assert g.hbm_capacity.value == 288e9 and g.hbm_bandwidth.value == 8e12
-    assert "B300" in g.hbm_capacity.source.url
+    src = g.hbm_capacity.source
+    assert "Blackwell Ultra" in src.title and "288 GB of HBM3E per GPU" in src.says
+    assert "8 TB/s per GPU" in g.hbm_bandwidth.source.says
 
 
 def test_nvls_rate_and_one_rank_estimate_refuse_with_a_message():

@@ -46,9 +46,16 @@ def test_busbw_and_algbw_reproduce_a_printed_nccl_tests_table():
 
 
 def test_wire_bytes_ring_vs_in_network():
-    # facts.md 4g: ring all-reduce sends 2(N-1)/N x K per GPU; with NVLS/SHARP about K
+    # facts.md 4g: ring all-reduce sends 2(N-1)/N x K per GPU; with in-network reduction
+    # about K: a SHARP switch tree exactly K; NVLS K + K/N (the switch reads the whole buffer,
+    # and each GPU multicast-stores its 1/N share's sum: NCCL all_reduce.h, NVLS; Ch 8
+    # Problem 1's count, review F8): 140 + 140/8 = 157.5 GB by hand
     assert co.wire_bytes_per_rank("all_reduce", 140e9, 8) == pytest.approx(245e9)
-    assert co.wire_bytes_per_rank("all_reduce", 140e9, 8, "nvls") == pytest.approx(140e9)
+    assert co.wire_bytes_per_rank("all_reduce", 140e9, 8, "nvls") == pytest.approx(157.5e9)
+    assert co.wire_bytes_per_rank("all_reduce", 140e9, 8, "sharp") == pytest.approx(140e9)
+    # ring over NVLS at 8 GPUs: 245 / 157.5 = 1.556 (not 1.75)
+    assert (co.wire_bytes_per_rank("all_reduce", 1.0, 8)
+            / co.wire_bytes_per_rank("all_reduce", 1.0, 8, "nvls")) == pytest.approx(14 / 9)
 
 
 # ------------------------------------------------------------ textbook formulas
@@ -534,16 +541,19 @@ def test_alpha_beta_grid_matches_alpha_beta():
 @given(size=st.floats(1, 1e12), t=st.floats(1e-6, 10), n=st.integers(1, 4096))
 def test_wire_rate_is_busbw_for_ring_and_algbw_for_in_network(size, t, n):
     # nccl-tests: busbw is the link rate only for point-to-point algorithms; with in-switch
-    # reduction each rank sends its buffer once (facts.md 4g caveat)
+    # reduction each rank sends its buffer once (facts.md 4g caveat), plus with NVLS the
+    # multicast store of its 1/n share
     assert co.wire_rate("all_reduce", size, t, n) == pytest.approx(
         co.busbw("all_reduce", size, t, n))
-    assert co.wire_rate("all_reduce", size, t, n, "nvls") == pytest.approx(co.algbw(size, t))
+    assert co.wire_rate("all_reduce", size, t, n, "sharp") == pytest.approx(co.algbw(size, t))
+    assert co.wire_rate("all_reduce", size, t, n, "nvls") == pytest.approx(
+        co.algbw(size, t) * (n + 1) / n)
 
 
 def test_nvls_busbw_exceeds_what_the_links_carry_on_8_gpus():
     r = co.predict("all_reduce", 140e9, "dgx-h100", 8, 1, "nvls")
     wire = co.wire_rate("all_reduce", 140e9, r.time_s, 8, "nvls")
-    assert r.busbw == pytest.approx(wire * 1.75)  # 2(n-1)/n with n = 8
+    assert r.busbw == pytest.approx(wire * 1.75 / 1.125)  # 2(n-1)/n over (n+1)/n, n = 8
     assert wire < specs.nvlink(4).per_gpu_per_direction < r.busbw
 
 

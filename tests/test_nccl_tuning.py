@@ -547,6 +547,17 @@ def test_a_release_that_cannot_be_read_is_refused_by_name(bad):
 
 
 # ----------------------------------------------------- NCCL's estimate, by release
+def test_a_node_on_an_older_nccl_than_any_read_takes_the_oldest_and_says_so():
+    # a reader's log from NCCL 2.9.9 (tests/fixtures/nccltests, aws-ofi-nccl's p4d run):
+    # compared with 2.18.1's constants, the oldest read, and the result names 2.18.1; asking
+    # for 2.9.9 explicitly is still refused by name
+    node = custom.node("h100-sxm", 8, nccl_version="2.9.9")
+    assert co.predict("all_reduce", MiB, node, 8, 2).nccl_version == T.TAGS[0] == "2.18.1"
+    assert co.nccl_estimate("all_reduce", MiB, node, 8, 2).nccl_version == "2.18.1"
+    with pytest.raises(ValueError, match="^nccl_version='2.9.9'"):
+        co.nccl_estimate("all_reduce", MiB, node, 8, 2, nccl_version="2.9.9")
+
+
 def test_nccl_estimate_says_which_release_it_used():
     e = co.nccl_estimate("all_reduce", MiB, "dgx-h100", 8, 2)
     assert e.nccl_version == T.DEFAULT_VERSION

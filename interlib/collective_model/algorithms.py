@@ -119,7 +119,7 @@ def ring(r: Run):
     """Ring: ``t = t0 + lat + fill + S / algbw``, with ``algbw`` NCCL's ring bandwidth for the
     protocol (the bottleneck ``B`` on one node or ``min(B, N)`` across nodes, x 0.5 up to
     ``llMaxBw`` for LL, x 0.92 up to ``channels x perChMaxRingLL128Bw`` for LL128, over
-    the bus factor) at the share of NCCL's channels the size gets (:func:`_bandwidth`), and
+    the bus factor) at the share of NCCL's channels the size gets (``_bandwidth``), and
     ``lat = base + (steps - inter) h(hop) + inter h(net)`` over the 2(n-1) steps (n-1 for
     the others), 2(k-1) of them across nodes, where across nodes an intra-node step costs
     at least NCCL's network post overhead (1 us on an Intel or Arm host, 2 us on AMD; x 3
@@ -161,7 +161,7 @@ def tree(r: Run):
     ring; 2 S from four up); the
     per-channel caps are those of the run's NCCL release and bind in the measured runs
     (B200, ``NCCL_ALGO=Tree``: 8 x 42.8 GB/s on 2 nodes, 8 x 24 from 3). ``algbw =
-    busBw / 2`` at the share of NCCL's channels the size gets (:func:`_bandwidth`); fill
+    busBw / 2`` at the share of NCCL's channels the size gets (``_bandwidth``); fill
     over ``2 (g - 1 + log2 k)`` stages."""
     g, k, p, S = r.g, r.k, r.p, r.S
     lat = C.BASE_LATENCY[("tree", p)].value + 2 * ((g - 1) * r.hl(r.hop)

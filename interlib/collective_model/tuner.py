@@ -47,9 +47,18 @@ def version_of(sys_, nccl_version: str | None = None) -> str:
     """The release whose constants a run's estimate uses: ``nccl_version`` if given, else
     the node's own (``Node.nccl_version``, set for a published run that states it), else
     :data:`interlib.specs.nccl_tuning.DEFAULT_VERSION`; always one of the releases read
-    (:func:`interlib.specs.nccl_tuning.release`)."""
-    return T.release(nccl_version if nccl_version is not None
-                     else getattr(sys_, "nccl_version", None))
+    (:func:`interlib.specs.nccl_tuning.release`).
+
+    A node whose own release is older than the oldest read (a log from NCCL 2.9.9, say)
+    takes the oldest read release's constants, and the result names that release, so a
+    reader's old run is still compared; an ``nccl_version`` asked for explicitly must be one
+    the book has read (older ones are refused by name)."""
+    if nccl_version is None:
+        own = getattr(sys_, "nccl_version", None)
+        if own is not None and T.parse_version(own) < T.parse_version(T.TAGS[0]):
+            return T.TAGS[0]
+        return T.release(own)
+    return T.release(nccl_version)
 
 
 def _row(consts: dict, table: str, arch: str):
