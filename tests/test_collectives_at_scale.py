@@ -1231,3 +1231,34 @@ def test_nvls_tree_on_b200_takes_ncclS_x86_correction_in_the_books_view_only():
     _close(time(b200, "all_reduce", "hierarchical", "Simple", _S, 8, 2),
            t0 + ring8 + 2 * _hop("net", "ring") + _fill(14, bb, 8) + _fill(3, n8)
            + np.maximum(14 / 8 * _S / bb, _S / n8))
+
+
+# ------------------------------------------- NVLSTree's per-channel ceiling (issue 37)
+def test_two_node_nvls_tree_plateau_is_nccls_per_channel_ceiling():
+    # tuning.cc perChMaxNVLSTreeBws, Hopper {0.0, 57.7, 45.5} (v2.28.3-1 line 196), one
+    # channel per head GPU (8 on a DGX H100 with 8 NICs): 8 x 57.7 = 461.6 GB/s of busbw on
+    # two nodes, under the ~520 the links alone give; the published two-node plateaus are
+    # 430-487 GB/s (NVIDIA/nccl-tests#309 469 at 16 GiB on NCCL 2.26.2)
+    from interlib.collective_model import algorithms as A
+
+    p = co.predict("all_reduce", 16 * GiB, "dgx-h100", 8, 2, "nvls_tree")
+    assert p.busbw == pytest.approx(8 * 57.7e9, rel=1e-9)
+    assert A.nvls_tree_cap(specs.system("dgx-h100"), 8, 2, "2.18.5") == pytest.approx(461.6e9)
+    # three nodes and more: the N4 column, 8 x 45.5 = 364 GB/s
+    assert A.nvls_tree_cap(specs.system("dgx-h100"), 8, 4, "2.30.7") == pytest.approx(364e9)
+    # NCCL's own estimate applies its cap through tuner.algbw, not twice
+    e = co.nccl_estimate("all_reduce", 16 * GiB, "dgx-h100", 8, 2, "nvls_tree")
+    assert e.busbw <= 8 * 57.7e9 * (1 + 1e-9)
+
+
+def test_nvls_tree_ceiling_follows_the_release_on_blackwell():
+    # Blackwell's 3+-node column: 43.1 from v2.28.3, 43.8 from v2.28.9, 80.0 from v2.30.3
+    # (tuning.cc at each tag); a release before 2.28.3 takes 2.28.3's
+    from interlib.collective_model import algorithms as A
+
+    b200 = specs.system("dgx-b200")
+    got = [A.nvls_tree_cap(b200, 8, 4, v) / 1e9 for v in ("2.26.2", "2.28.3", "2.29.7", "2.30.7")]
+    assert got == pytest.approx([8 * 43.1, 8 * 43.1, 8 * 43.8, 8 * 80.0])
+    assert A.nvls_tree_cap(b200, 8, 2, "2.30.7") == pytest.approx(8 * 96.0e9)
+    # no NVLS on Ampere: no row, no cap
+    assert A.nvls_tree_cap(specs.system("dgx-a100"), 8, 2, "2.30.7") is None

@@ -34,7 +34,8 @@ from ..specs import nccl_tuning as T
 from .calibrated import cal
 from . import tuner
 from .fabrics import buffsize_scale, plugin_latency
-from .links import links, nvls_algbw, tree_cap, tree_channels, tree_node_traffic
+from .links import (links, nvls_algbw, nvls_heads, tree_cap, tree_channels,
+                    tree_node_traffic)
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,13 @@ def nvls_tree(r: Run):
     1.5 S on three, 2 S from four up; NCCL's own estimate is
     :func:`interlib.collective_model.tuner.algbw`'s). ``2 ceil(log2 k)`` network steps of
     ``h(net, NVLSTree)``; the phases pipeline (``_two_level``), with NCCL v2.29's x86
-    Blackwell correction in the book's view."""
+    Blackwell correction in the book's view.
+
+    In the book's view the NVLSTree pipeline also runs no faster than NCCL's own
+    per-channel NVLSTree ceiling (:func:`nvls_tree_cap`): busbw at most
+    ``heads x perChMaxNVLSTreeBw(arch, nodes)``, e.g. on two nodes of 8 H100 8 x 57.7 =
+    461.6 GB/s where the links alone allow about 520; measured 469 (NCCL 2.26.2,
+    InfiniBand), 479-487 (EFA), 430 (RoCE) at 8-16 GiB."""
     sys_, g, k, S = r.sys_, r.g, r.k, r.S
     intra = _nvls_in_node(r)
     if k == 1:
@@ -284,8 +291,46 @@ def nvls_tree(r: Run):
                             / max(1.0, min(sys_.nics_per_node, g * sys_.nics_per_gpu)))
     t_inter = tree_node_traffic(k) * S / b_heads
     inter_steps = 2 * math.ceil(math.log2(k))
-    return _two_level(r, intra, t_inter, r.hl("net", "nvls_tree", "Simple") * inter_steps,
-                      inter_steps, b_heads, correction=True)
+    t = _two_level(r, intra, t_inter, r.hl("net", "nvls_tree", "Simple") * inter_steps,
+                   inter_steps, b_heads, correction=True)
+    if r.nccl_view:  # NCCL's own estimate applies its cap in tuner.algbw
+        return t
+    cap = nvls_tree_cap(sys_, g, k, r.version)
+    if cap is None:
+        return t
+    return np.maximum(t, S * bus_factor("all_reduce", g * k) / cap)
+
+
+def nvls_tree_cap(sys_, g: int, k: int, version: str) -> float | None:
+    """The busbw NVLSTree reaches at most on ``k`` nodes of ``g`` GPUs, bytes/s:
+    ``heads x perChMaxNVLSTreeBw`` (``tuning.cc``'s per-channel NVLSTree ceiling, GB/s
+    per channel, columns 2 nodes and 3+; :func:`interlib.collective_model.links.nvls_heads`
+    channels, one per head GPU), or None where NCCL has no such row (no NVLS: Ampere).
+
+    Source: NVIDIA/nccl ``src/graph/tuning.cc`` ``perChMaxNVLSTreeBws``, read at every
+    release (:data:`interlib.specs.nccl_tuning.HISTORY`): Hopper {0, 57.7, 45.5}, Blackwell
+    {0, 96.0, 43.1} from v2.28.3-1, 43.8 from v2.28.9, 80.0 from v2.30.3 (when
+    ``ncclNvlsTreeSm100Tuning`` changed the NVLSTree chunks and channels on Blackwell). It
+    is NCCL's statement of what the NVLSTree kernel delivers per channel; NCCL uses it to
+    choose, and the book takes it as the pipeline's ceiling. A run on a release older
+    than 2.28.3, before NCCL stated one, takes 2.28.3's (the same kernel's chunking up to
+    2.30.3). Units: bytes/s of busbw (per GPU, per direction).
+
+    >>> from interlib.specs import system
+    >>> round(nvls_tree_cap(system("dgx-h100"), 8, 2, "2.26.2") / 1e9, 1)
+    461.6
+    """
+    arch = sys_.gpu.arch
+    key = ("perChMaxNVLSTreeBws", arch)
+    if key not in T.HISTORY:
+        return None
+    first = T.HISTORY[key][0]
+    row = (first.value if T.parse_version(T.release(version)) < T.parse_version(first.since)
+           else T.reading(key, version).value)
+    per_channel = row[min(k, 3) - 1]
+    if per_channel <= 0:
+        return None
+    return nvls_heads(sys_, g, k) * per_channel * 1e9
 
 
 def hierarchical(r: Run):
