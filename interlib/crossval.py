@@ -328,7 +328,7 @@ def held_out_intervals(results, by_group: bool = True) -> list[tuple]:
 
 def covered(results, by_group: bool = True) -> list[bool]:
     """Whether each point's measured busbw lies in its interval
-    (:func:`held_out_intervals`). With ``by_group`` (the honest check) the interval never
+    (:func:`interlib.crossval.held_out_intervals`). With ``by_group`` (the honest check) the interval never
     saw the point's source; otherwise it is built from all of them."""
     results = list(results)
     return [lo <= residual(r) <= hi

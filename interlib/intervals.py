@@ -102,7 +102,7 @@ def bucket_name(n_gpus: int) -> str:
     return next(name for name, lo, hi in SCALES if lo <= n_gpus <= hi)
 
 
-def regime_names(size_bytes) -> np.ndarray:
+def regime_names(size_bytes):
     """The :data:`REGIMES` name of each size: the regime whose lower bound is at most the
     size and whose upper bound is above it (a size on a boundary belongs to the upper
     regime). The one size-regime classifier of the book.
@@ -126,7 +126,7 @@ def regime_names(size_bytes) -> np.ndarray:
 
 def regime(size_bytes):
     """The :data:`REGIMES` name of a size (a str), or of each size of an array (an array of
-    str of the same shape): :func:`regime_names` for one value.
+    str of the same shape): :func:`interlib.intervals.regime_names` for one value.
 
     >>> regime(32 * 1024), regime(64 * 2**20), regime(2**30)
     ('latency-bound', 'transition', 'bandwidth-bound')

@@ -1133,7 +1133,8 @@ def test_nvls_tree_time_by_hand():
     nodes) in 2 ceil(log2 k) network steps (+ 2 x 35 us each); the slower phase sets the
     pace. NCCL's view (tuning.cc): busBw = the NVLS graph's 8 channels (one per head GPU:
     search.cc maxChannels = min(NCCL_MAX_NVLS_ARITY, GPUs)) x min(per-channel NVLS rate,
-    NIC rate, perChMaxNVLSTreeBw)."""
+    NIC rate, perChMaxNVLSTreeBw). The book's view also runs no faster than that last cap:
+    busbw <= 8 heads x perChMaxNVLSTreeBw (57.7 GB/s on 2 nodes, 45.5 from 3: tuning.cc)."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     efa = custom.node("h100-sxm", 8, fabric="EFA")
     b = 0.85 * _B * 8 / 9
@@ -1141,9 +1142,10 @@ def test_nvls_tree_time_by_hand():
     n8 = 400 * GB_per_s * ne
     for k, traffic, steps in ((2, 1.0, 2), (3, 1.5, 4), (4, 2.0, 4)):
         lat = _hop("nvlink", "nvls") + steps * (_hop("net", "nvls_tree") + 2 * _EFA)
+        cap_alg = 8 * _NVLS_TREE_HOPPER[min(k, 3) - 1] * GB_per_s * (8 * k) / (2 * (8 * k - 1))
         _close(_time(efa, "all_reduce", "nvls_tree", "Simple", 8, k),
-               t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(steps + 1, n8)
-               + np.maximum(_S / b, traffic * _S / n8))
+               np.maximum(t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(steps + 1, n8)
+                          + np.maximum(_S / b, traffic * _S / n8), _S / cap_alg))
         # NCCL's view (tuning.cc from 2.28.3): busBw = min(B x 0.85 x 7/8 x 2, 2 or 1 x
         # the heads' NICs at line rate, 8 channels x perChMaxNVLSTreeBw), algbw = busBw x
         # n / (2 (n - 1)); intraLat 25 + 2 log2i(k) x (20.9 + 2 x 35) us
@@ -1159,15 +1161,19 @@ def test_nvls_tree_heads_cross_the_network_through_all_their_nics():
     """Each head GPU crosses the network through its own NICs: one NIC per two GPUs (4 NICs
     for 8 GPUs) gives the tree those 4 NICs, 200 GB/s x eff, not more; two NICs per GPU
     (16) give 800 GB/s. In NCCL's view on 3 nodes the NVLS graph's 8 channels (one per
-    head GPU, not per NIC) x perChMaxNVLSTreeBw 45.5 = 364 GB/s is then the bound."""
+    head GPU, not per NIC) x perChMaxNVLSTreeBw 45.5 = 364 GB/s is then the bound. The
+    book's view is held to the same ceiling on two nodes: 4 heads x 57.7 GB/s with 4 NICs
+    (one head per GPU with a NIC), 8 x 57.7 with 16."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     b = 0.85 * _B * 8 / 9
     d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
     half = custom.node("h100-sxm", 8, nics_per_gpu=0.5)
     n4 = 4 * 50 * GB_per_s * ne
     lat = _hop("nvlink", "nvls") + 2 * _hop("net", "nvls_tree")
+    to_alg = 16 / (2 * 15)  # busbw -> algbw on 16 GPUs
     _close(_time(half, "all_reduce", "nvls_tree", "Simple", 8, 2),
-           t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n4) + np.maximum(_S / b, _S / n4))
+           np.maximum(t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n4)
+                      + np.maximum(_S / b, _S / n4), _S / (4 * 57.7 * GB_per_s * to_alg)))
     two = custom.node("h100-sxm", 8, nics_per_gpu=2)
     n16 = 16 * 50 * GB_per_s
     # NCCL's view on 3 nodes: the 16 NICs (800 GB/s) and B x 0.85 x 7/8 x 2 = 552 GB/s
@@ -1178,8 +1184,8 @@ def test_nvls_tree_heads_cross_the_network_through_all_their_nics():
     _close(_time(two, "all_reduce", "nvls_tree", "Simple", 8, 3, True),
            lat3 + _S / (bus * 24 / 46))
     _close(_time(two, "all_reduce", "nvls_tree", "Simple", 8, 2),
-           t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n16 * ne)
-           + np.maximum(_S / b, _S / (n16 * ne)))
+           np.maximum(t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n16 * ne)
+                      + np.maximum(_S / b, _S / (n16 * ne)), _S / (8 * 57.7 * GB_per_s * to_alg)))
 
 
 def test_nvls_tree_crosses_the_network_through_32_heads_in_a_rack():

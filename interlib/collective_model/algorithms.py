@@ -274,7 +274,7 @@ def nvls_tree(r: Run):
     Blackwell correction in the book's view.
 
     In the book's view the NVLSTree pipeline also runs no faster than NCCL's own
-    per-channel NVLSTree ceiling (:func:`nvls_tree_cap`): busbw at most
+    per-channel NVLSTree ceiling (:func:`interlib.collective_model.algorithms.nvls_tree_cap`): busbw at most
     ``heads x perChMaxNVLSTreeBw(arch, nodes)``, e.g. on two nodes of 8 H100 8 x 57.7 =
     461.6 GB/s where the links alone allow about 520; measured 469 (NCCL 2.26.2,
     InfiniBand), 479-487 (EFA), 430 (RoCE) at 8-16 GiB."""

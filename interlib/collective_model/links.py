@@ -58,7 +58,7 @@ def tree_channels(sys_, g: int, k: int) -> int:
     Hopper and Blackwell nodes and two per NIC on Ampere, whose channels ``search.cc``
     duplicates (only compute capability > 8.0 skips it); the tree graph takes
     ``ringGraph->nChannels`` (``init.cc``); never more than NCCL's ``MAXCHANNELS``
-    (:data:`interlib.specs.NCCL_MAX_CHANNELS`, 64: an NVL72 rack's 72 NICs give 64)."""
+    (``interlib.specs.NCCL_MAX_CHANNELS``, 64: an NVL72 rack's 72 NICs give 64)."""
     from ..specs import NCCL_MAX_CHANNELS
 
     arch = sys_.gpu.arch

@@ -126,7 +126,7 @@ def algbw(sys_, collective, a, p, S, g, k, version, book: bool = False):
     """NCCL's algorithm bandwidth of ``a``/``p`` at ``version``, bytes/s, for each size
     (the tree correction applied); see the module docstring for the formulas. With
     ``book`` the NICs run at the book's fitted share of their line rate
-    (:data:`~interlib.specs.calibration.NET_EFFICIENCY`) instead of NCCL's full rate: the
+    (``interlib.specs.calibration.NET_EFFICIENCY``) instead of NCCL's full rate: the
     bandwidth the book's timing starts from."""
     consts = T.constants(version)
     arch = sys_.gpu.arch
