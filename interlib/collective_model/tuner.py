@@ -237,7 +237,8 @@ def _heads_bw(sys_, g, k, N):
 def time(sys_, collective, a, p, S, g, k, version=None):
     """NCCL's estimate of one call, seconds for each size: ``latency (x the ring plateau
     factor for a multi-node Ring/Simple all-reduce once a channel's share of a rank is 64
-    bytes or more) + size / algbw``."""
+    bytes or more) + size / algbw``; infinite where NCCL's model gives the pair no
+    bandwidth (``busBw`` 0: ``tuning.cc`` never picks it)."""
     version = T.release(version)
     consts = T.constants(version)
     S = np.asarray(S, dtype=float)
@@ -247,4 +248,5 @@ def time(sys_, collective, a, p, S, g, k, version=None):
     if a == "ring" and p == "Simple" and k > 1 and collective == "all_reduce":
         plateau = S / (tree_channels(sys_, g, k) * g * k) >= 64
         lat = np.where(plateau, lat * consts[("rule", "ringPlateau")], lat)
-    return lat + S / bw
+    with np.errstate(divide="ignore"):
+        return lat + np.where(bw > 0, S / bw, np.inf)
