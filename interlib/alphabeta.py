@@ -77,13 +77,33 @@ def wire_bytes_per_rank(collective: str, size_bytes, n, algorithm: str = "ring")
     """Bytes each rank sends (and receives) for a bandwidth-optimal ring-style algorithm.
 
     All-reduce: 2(n-1)/n x size; all-gather / reduce-scatter / all-to-all: (n-1)/n x size;
-    broadcast / reduce (pipelined chain): size. With in-network reduction (``"nvls"``,
-    ``"sharp"``) each rank sends its buffer once and receives the result once: size.
+    broadcast / reduce (pipelined chain): size.
+
+    With in-network reduction, all-reduce only:
+
+    * ``"nvls"`` (NVLink SHARP): size x (n + 1)/n per direction. The switch reads every
+      rank's whole buffer once for the reductions (``multimem.ld_reduce``: size out of each
+      rank), and each rank, the head of one 1/n share, returns that share's sum with one
+      multicast store (``multimem.st``: size/n more out; in, the n shares' sums, size, plus
+      its own reduced share, size/n). NCCL v2.30.7-1 ``src/device/all_reduce.h`` lines
+      390-455 (``RunWorkColl<..., NCCL_ALGO_NVLS, ...>``: "Reduce, broadcast through NVLS",
+      one ``directRecvDirectSend`` of ``chunkSize`` per head; the scatter and gather warps
+      copy within a GPU). This is Chapter 8's worked count (S + S/n), and the model's NVLS
+      rate ``eta x B x n/(n + 1)`` (:func:`interlib.collectives.nvls_rate`); at 8 GPUs a
+      ring sends 1.75 / 1.125 = 1.56x as much, approaching 2x only for large n.
+    * ``"sharp"`` (a SHARP switch in the network): size. Each rank sends its buffer up once
+      and the switch tree sends the sum down once; no rank stores a share for the others.
+
+    >>> wire_bytes_per_rank("all_reduce", 8.0, 8, "nvls"), wire_bytes_per_rank("all_reduce", 8.0, 8, "sharp")
+    (9.0, 8.0)
     """
     v.choice("algorithm", algorithm, ("ring", "nvls", "sharp"))
     v.non_negative("size_bytes", size_bytes)
     _ranks(n)
-    if algorithm in ("nvls", "sharp"):
+    if algorithm == "nvls":
+        v.choice("collective", collective, ("all_reduce",))
+        return v.result(np.asarray(size_bytes, dtype=float) * (n + 1) / n)
+    if algorithm == "sharp":
         v.choice("collective", collective, ("all_reduce",))
         return v.result(size_bytes)
     return v.result(np.asarray(size_bytes, dtype=float) * bus_factor(collective, n))
@@ -94,14 +114,17 @@ def wire_rate(collective: str, size_bytes, time_s, n, algorithm: str = "ring"):
     :func:`wire_bytes_per_rank` / ``time_s``.
 
     For point-to-point algorithms (ring) this equals busbw (nccl-tests' definition). With
-    in-network reduction (``"nvls"``, ``"sharp"``) each rank sends its buffer only once, so
-    the wire rate is algbw and busbw = algbw x 2(n-1)/n overstates the link's traffic:
-    busbw then says what link speed a ring would need to keep up (Chapter 4).
+    in-network reduction each rank sends about its buffer once (``"sharp"``: exactly, so the
+    wire rate is algbw; ``"nvls"``: plus its share's multicast store, algbw x (n + 1)/n), and
+    busbw = algbw x 2(n-1)/n overstates the link's traffic: busbw then says what link speed
+    a ring would need to keep up (Chapter 4).
 
     >>> wire_rate("all_reduce", 8e9, 0.02, 8) == busbw("all_reduce", 8e9, 0.02, 8)
     True
-    >>> wire_rate("all_reduce", 8e9, 0.02, 8, "nvls") == algbw(8e9, 0.02)
+    >>> wire_rate("all_reduce", 8e9, 0.02, 8, "sharp") == algbw(8e9, 0.02)
     True
+    >>> float(wire_rate("all_reduce", 8e9, 0.02, 8, "nvls") / algbw(8e9, 0.02))
+    1.125
     """
     v.positive("time_s", time_s)
     return v.result(wire_bytes_per_rank(collective, size_bytes, n, algorithm)

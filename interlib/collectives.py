@@ -23,7 +23,7 @@ Two layers:
 2. :func:`predict`: what a real 8-GPU node or cluster achieves. It follows NCCL's own
    performance model (``tuning.cc``): each (algorithm, protocol) pair has a latency and a
    bandwidth built from NCCL's constants, and ``"auto"`` takes the fastest, as NCCL does.
-   Calibrated constants (launch overhead, LL efficiency, the pipeline window and chunk
+   Calibrated constants (launch overhead, the host's launch per GPU, the pipeline window and chunk
    count that set how long a chunked pipeline takes to fill, and the NVLS pipeline depth;
    all in :mod:`interlib.specs.calibration`) cover what NCCL's model leaves out;
    Appendix A measures the error against published runs.
@@ -40,12 +40,23 @@ plus one calibrated per-step latency its plugin does not report), and a ring fil
 first chunk crosses the NVLink stages at NVLink speed and is never larger than
 ``size / ranks``.
 
+Issue 37 added what sets mid-size and small-message times: NCCL's own estimate is made with
+the tuner constants of the NCCL release a run used (:mod:`interlib.specs.nccl_tuning`, every
+release from 2.18.1 to 2.30.7), so ``"auto"`` takes the LL/LL128/Simple switch points NCCL
+itself takes; a ring or tree runs on the share of NCCL's channels its size gets
+(``enqueue.cc``: one channel per 32 KiB for Simple, :func:`~interlib.collective_model.tuner.channels_used`);
+LL and LL128 run at NCCL's own protocol bandwidths (``llMaxBw``, the per-channel caps);
+every step of an inter-node ring costs at least NCCL's network post overhead; EFA's plugin
+latency is that of its generation (75 us on the 100 Gb/s ports of p4d and p5, 35 us on p5en
+and p6); and a measurement whose nccl-tests thread drove several GPUs (``-g N``) waits on
+the host's N launches (:func:`interlib.validation.method_time`).
+
 Limits of :func:`predict` (stated, not hidden): one communicator, no contention with other
-traffic, no compute overlap, full-bisection network, NCCL's channel counts for ring and tree
-not modelled (so mid-size messages, 1-64 MiB, are the least accurate), no PXN/PAT/
-CollNet-Direct variants; Google's GPUDirect-TCPXO has one calibrated per-step latency and
-no model of its mid-size pipeline (1-64 MiB are 2-3x optimistic there).
-Appendix A gives the error on held-out published runs by size and GPU count.
+traffic, no compute overlap, full-bisection network, no PXN/PAT/CollNet-Direct variants;
+Google's GPUDirect-TCPXO has one calibrated per-step latency and no model of its mid-size
+pipeline (1-64 MiB are 2-3x optimistic there). Appendix A gives the error on held-out
+published runs by size, algorithm and node count, and lists the known misses with their
+cause.
 """
 
 from __future__ import annotations
@@ -68,6 +79,7 @@ from .collective_model.fabrics import (aws_tuned as _aws_tuned, aws_tuner_choice
                                        fabric_kind as _fabric)
 from .collective_model.links import nvls_algbw as _nvls_algbw
 from .collective_model.links import tree_node_traffic as _tree_node_traffic
+from .collective_model.tuner import version_of as _tuner_version
 from .specs import calibration as C
 
 __all__ = ["ALGORITHMS", "BUS_FACTOR", "COLLECTIVES", "NCCL_NAMES", "Prediction", "algbw",
@@ -91,9 +103,14 @@ class Prediction:
         protocol: NCCL protocol used: ``"LL"``, ``"LL128"`` or ``"Simple"``.
         n: Total ranks.
         busbw_low, busbw_high: Bounds of the 80 % prediction interval of busbw, bytes/s:
-            the model's cross-validated error on published runs of the same class (size
-            regime, GPU count, network; :mod:`interlib.intervals`). None for
-            :func:`nccl_estimate`.
+            the model's cross-validated error on published runs of the same class
+            (:mod:`interlib.intervals`; :func:`interlib.intervals.describe` says which).
+            None for :func:`nccl_estimate`.
+        nccl_version: The NCCL release whose tuner constants NCCL's estimate (and so the
+            choice of ``"auto"``) used (:mod:`interlib.specs.nccl_tuning`): the one asked
+            for, else the node's, else the newest read.
+        interval_class: The class of each size's interval (a tuple of str, one per size;
+            :func:`interlib.intervals.describe` puts it in words), None without intervals.
     """
 
     time_s: object
@@ -104,6 +121,8 @@ class Prediction:
     n: int
     busbw_low: object = None
     busbw_high: object = None
+    nccl_version: str | None = None
+    interval_class: tuple | None = None
 
 
 def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float:
@@ -136,7 +155,8 @@ def nvls_rate(system, gpus_per_node: int | None = None, nodes: int = 1) -> float
 
 
 def predict(collective: str, size_bytes, system, gpus_per_node: int | None = None,
-            nodes: int = 1, algorithm: str = "auto", *, nvls: bool = True) -> Prediction:
+            nodes: int = 1, algorithm: str = "auto", *, nvls: bool = True,
+            nccl_version: str | None = None) -> Prediction:
     """Predict one collective as nccl-tests would measure it.
 
     Args:
@@ -160,6 +180,10 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
             does not cover. ``"nvls_tree"`` needs two nodes or more, as in NCCL.
         nvls: Whether NCCL may use NVLS / NVLSTree (``False``: the run set
             ``NCCL_NVLS_ENABLE=0``, so ``"auto"`` and ``"fastest"`` choose among the others).
+        nccl_version: The NCCL release the run uses (``"2.21.5"``): ``"auto"`` takes the
+            choice NCCL's estimate makes with that release's tuner constants
+            (:mod:`interlib.specs.nccl_tuning`). Default: the node's own
+            (``Node.nccl_version``), else the newest release read; the result names it.
 
     Returns:
         A :class:`Prediction` (time_s in s, algbw and busbw in bytes/s).
@@ -192,6 +216,7 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     v.choice("algorithm", algorithm, ALGORITHMS)
     sys_, g, k, S = _checked(collective, size_bytes, system, gpus_per_node, nodes,
                              algorithm, nvls)
+    version = _version_of(sys_, nccl_version)
     pairs = _candidates(sys_, collective, "auto" if algorithm == "fastest" else algorithm,
                         g, k, nvls)
     times = _times(sys_, collective, pairs, S, g, k)
@@ -200,7 +225,7 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
         # it picks the fastest pair its profile allows
         best = np.argmin(times, axis=0)
     elif algorithm == "auto":  # what NCCL picks: the fastest by NCCL's own estimate
-        est = _times(sys_, collective, pairs, S, g, k, nccl_view=True)
+        est = _times(sys_, collective, pairs, S, g, k, nccl_view=True, nccl_version=version)
         best = np.argmin(est, axis=0)
         if _aws_tuned(sys_, collective, g, k):  # the network plugin's tuner decides
             for i, size in enumerate(S):
@@ -210,8 +235,17 @@ def predict(collective: str, size_bytes, system, gpus_per_node: int | None = Non
     else:  # a forced algorithm's best protocol, or the fastest by the book's model
         best = np.argmin(times, axis=0)
     out = _prediction(collective, size_bytes, S, times, best, pairs, g * k)
-    low, high = intervals.bounds(out.busbw, size_bytes, g * k, k, _fabric(sys_))
-    return replace(out, busbw_low=low, busbw_high=high)
+    low, high, cls = intervals.bounds(out.busbw, size_bytes, sys_.gpu.arch, k, _fabric(sys_))
+    return replace(out, busbw_low=low, busbw_high=high, nccl_version=version,
+                   interval_class=cls)
+
+
+def _version_of(sys_, nccl_version) -> str:
+    """The release NCCL's estimate uses (:func:`~interlib.collective_model.tuner.version_of`),
+    with a bad ``nccl_version`` refused by name."""
+    if nccl_version is not None:
+        v.instance("nccl_version", nccl_version, str, "an NCCL release like '2.21.5'")
+    return _tuner_version(sys_, nccl_version)
 
 
 def _prediction(collective, size_bytes, S, times, best, pairs, n) -> Prediction:
@@ -229,7 +263,8 @@ def _prediction(collective, size_bytes, S, times, best, pairs, n) -> Prediction:
 
 
 def nccl_estimate(collective: str, size_bytes, system, gpus_per_node: int | None = None,
-                  nodes: int = 1, algorithm: str = "auto", *, nvls: bool = True) -> Prediction:
+                  nodes: int = 1, algorithm: str = "auto", *, nvls: bool = True,
+                  nccl_version: str | None = None) -> Prediction:
     """NCCL's own estimate of one collective, as its tuning model (``tuning.cc``) makes it
     to choose an algorithm and protocol: the pair :func:`predict` calls ``"auto"``, timed
     with NCCL's latencies and bandwidths alone. The book's time differs both ways: it adds
@@ -243,13 +278,23 @@ def nccl_estimate(collective: str, size_bytes, system, gpus_per_node: int | None
     cloud's TCPXO profile) may override NCCL's choice; this is the choice NCCL's own model
     would make.
 
+    NCCL's constants changed from release to release (e.g. the Blackwell NVLSTree
+    per-channel cap from 4 nodes up: 43.8 GB/s to 2.29.7, 80 from 2.30.3): the estimate
+    is made with those of the run's release (:mod:`interlib.specs.nccl_tuning`, every
+    release from 2.18.1 to 2.30.7), and the result's ``nccl_version`` says which was used.
+
     Args:
         collective, size_bytes, system, gpus_per_node, nodes, nvls: As :func:`predict`.
         algorithm: ``"auto"`` (NCCL's choice) or a named algorithm, whose protocol NCCL's
             estimate picks (``"fastest"`` is the book's notion and not accepted here).
+        nccl_version: The run's NCCL release (``"2.21.5"``); a release between two read
+            ones takes the older one's constants, one newer than all of them the newest's.
+            Default: the node's own (``Node.nccl_version``), else the newest read
+            (:data:`interlib.specs.nccl_tuning.DEFAULT_VERSION`).
 
     Returns:
-        A :class:`Prediction` of NCCL's estimate (time_s in s, algbw and busbw in bytes/s).
+        A :class:`Prediction` of NCCL's estimate (time_s in s, algbw and busbw in bytes/s),
+        whose ``nccl_version`` is the release whose constants it used.
 
     >>> from interlib.units import GiB
     >>> e = nccl_estimate("all_reduce", GiB, "dgx-h100", 8, 2)
@@ -263,9 +308,11 @@ def nccl_estimate(collective: str, size_bytes, system, gpus_per_node: int | None
         raise ValueError("gpus_per_node x nodes = 1: NCCL's estimate needs 2 ranks or more "
                          "(for one rank its tuning model times nothing; predict() gives the "
                          "launch cost)")
+    version = _version_of(sys_, nccl_version)
     pairs = _candidates(sys_, collective, algorithm, g, k, nvls)
-    est = _times(sys_, collective, pairs, S, g, k, nccl_view=True)
-    return _prediction(collective, size_bytes, S, est, np.argmin(est, axis=0), pairs, g * k)
+    est = _times(sys_, collective, pairs, S, g, k, nccl_view=True, nccl_version=version)
+    return replace(_prediction(collective, size_bytes, S, est, np.argmin(est, axis=0), pairs,
+                               g * k), nccl_version=version)
 
 
 def figures_2026() -> dict:

@@ -12,7 +12,8 @@ The procedure (deterministic, no randomness):
 2. For each constant in :data:`FIT_GRID`'s order, try every value of its grid, the others
    held, and keep the one with the smallest loss: the sum over the training points of
    ``|log(predicted busbw / measured busbw)|`` (an L1 loss on the log ratio, which a few
-   wild points cannot dominate). A tie keeps the smaller grid value.
+   wild points cannot dominate). A tie (values the training points cannot tell apart)
+   keeps the one nearest the starting value (``_best``).
 3. Repeat step 2 :data:`PASSES` times.
 
 Only points whose prediction depends on a constant enter its search (the others add the
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import collectives, intervals, validation as V
+from . import collectives, display, intervals, validation as V
 from .specs import calibration as C
 from .units import KiB, MiB, us
 
@@ -49,19 +50,20 @@ FIT_GRID = {
     "NET_EFFICIENCY": tuple(round(0.70 + 0.01 * i, 2) for i in range(31)),
     "NVLS_CHUNK_TIME_RACK": _geo(4 * us, 24 * us, 25),
     "TCPXO_STEP_LATENCY": tuple(i * us for i in range(0, 41)),
-    "LL_EFFICIENCY": _geo(0.01, 0.5, 23),
     "PIPELINE_WINDOW": tuple(float(2 ** (e / 2)) for e in range(32, 51)),  # 64 KiB..32 MiB
-    "PIPELINE_CHUNKS": (1.0, 2.0, 4.0, 8.0, 16.0, 32.0),
+    "PIPELINE_CHUNKS": (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0),
     "NVLS_PIPELINE_STEPS_PER_GPU": (0.0, 0.5, 1.0, 2.0, 3.0),
     "LAUNCH_OVERHEAD": tuple(i * 0.5 * us for i in range(0, 81)),
+    "HOST_LAUNCH_PER_GPU": tuple(i * 0.25 * us for i in range(0, 41)),
 }
 """The values each calibrated constant may take, in the order :func:`fit` fits them (units:
-fraction, s, s, fraction, bytes, count, count, s)."""
+fraction, s, s, bytes, count, count, s, s)."""
 
 PASSES = 2
 """How many times :func:`fit` goes through :data:`FIT_GRID`."""
 
-PROCEDURE = "L1 log-ratio, grid coordinate descent, 2 passes, leave-one-source-out (v1)"
+PROCEDURE = ("L1 log-ratio, grid coordinate descent, 2 passes, ties to the starting value, "
+             "leave-one-source-out (v2)")
 """A name for the procedure, stored with the fits: changing the procedure changes it."""
 
 
@@ -103,10 +105,10 @@ class _Series:
 
     idx: np.ndarray          # positions of the rows in the list given
     args: tuple              # predict's arguments without the size
-    nvls: bool
+    kwargs: dict             # predict's keyword arguments (NVLS setting, NCCL release)
     sizes: np.ndarray
     measured: np.ndarray     # busbw, bytes/s
-    one_call: bool           # timed one call at a time through PyTorch
+    row: object              # a row of the series (its measurement method)
     depends: frozenset = frozenset()
 
 
@@ -115,26 +117,24 @@ def _series(rows) -> list:
     for i, r in enumerate(rows):
         key = (r.series, r.system, r.gpu, r.gpus_per_node, r.nodes, r.nics_per_node,
                r.nic_gbps, r.fabric, r.nccl_version, r.collective, r.algorithm,
-               V.nvls_disabled(r), V.stated_buffsize(r), V.timed_one_call(r))
+               V.nvls_disabled(r), V.stated_buffsize(r), V.timed_one_call(r),
+               V.gpus_per_thread(r))
         groups.setdefault(key, []).append(i)
     out = []
     for key, idx in groups.items():
         first = rows[idx[0]]
         coll, _, node, g, k, alg = V._call_args(first)
-        out.append(_Series(np.array(idx), (coll, node, g, k, alg), not key[11],
+        out.append(_Series(np.array(idx), (coll, node, g, k, alg), V._call_kwargs(first),
                            np.array([rows[i].size_bytes for i in idx]),
-                           np.array([rows[i].busbw for i in idx]), key[13]))
+                           np.array([rows[i].busbw for i in idx]), first))
     return out
 
 
 def _busbw(s: _Series) -> np.ndarray:
     coll, node, g, k, alg = s.args
-    p = collectives.predict(coll, s.sizes, node, g, k, alg, nvls=s.nvls)
-    bb = np.asarray(p.busbw, dtype=float)
-    if s.one_call:
-        t = np.asarray(p.time_s, dtype=float)
-        bb = bb * t / (t + C.TORCH_HOST_OVERHEAD.value)
-    return bb
+    p = collectives.predict(coll, s.sizes, node, g, k, alg, **s.kwargs)
+    t = np.asarray(p.time_s, dtype=float)
+    return np.asarray(p.busbw, dtype=float) * t / V.method_time(s.row, t)
 
 
 def _dependencies(series) -> None:
@@ -177,14 +177,19 @@ def fit(rows=None, start: dict | None = None) -> dict:
 def _launch_losses(series, values: dict, grid) -> np.ndarray:
     """The loss at every launch overhead of ``grid`` from one evaluation: the overhead adds
     the same time to every (algorithm, protocol) candidate, so it never changes a choice,
-    and a point's predicted time is its time without it plus the overhead."""
-    with collectives.calibrated({**values, "LAUNCH_OVERHEAD": 0.0}):
-        t0 = np.concatenate([1.0 / _busbw(s) for s in series])  # time per busbw unit
-    tm = np.concatenate([1.0 / s.measured for s in series])
-    work = np.concatenate([s.sizes * collectives.bus_factor(s.args[0], s.args[2] * s.args[3])
-                           for s in series])
+    and a point's collective time is its time without it plus the overhead (the
+    measurement method, :func:`interlib.validation.method_time`, applies after)."""
     x = np.asarray(grid)[:, None]
-    return np.abs(np.log((work * t0 + x) / (work * tm))).sum(axis=1)
+    losses = np.zeros(len(grid))
+    with collectives.calibrated({**values, "LAUNCH_OVERHEAD": 0.0}):
+        for s in series:
+            coll, node, g, k, alg = s.args
+            t0 = np.asarray(collectives.predict(coll, s.sizes, node, g, k, alg,
+                                                **s.kwargs).time_s, dtype=float)
+            work = s.sizes * collectives.bus_factor(coll, g * k)
+            t = V.method_time(s.row, t0[None, :] + x)
+            losses += np.abs(np.log(work / t / s.measured)).sum(axis=1)
+    return losses
 
 
 def _fit_series(series, values: dict) -> dict:
@@ -197,8 +202,21 @@ def _fit_series(series, values: dict) -> dict:
                 losses = _launch_losses(mine, values, grid)
             else:
                 losses = [_loss(mine, {**values, name: x}) for x in grid]
-            values[name] = grid[int(np.argmin(losses))]
+            values[name] = _best(grid, losses, START[name])
     return values
+
+
+def _best(grid, losses, start: float) -> float:
+    """The grid value of least loss; among values whose loss ties the least (to 1e-9 of
+    it: the training points do not tell them apart), the one nearest ``start``, the value
+    the constant had before the fit (a constant the data say nothing about keeps it).
+
+    >>> _best((0.0, 1.0, 2.0, 3.0), [5.0, 5.0, 5.0, 6.0], 2.5)
+    2.0
+    """
+    losses = np.asarray(losses, dtype=float)
+    tied = np.flatnonzero(losses <= losses.min() + 1e-9 * max(abs(losses.min()), 1e-300))
+    return grid[int(min(tied, key=lambda i: (abs(grid[i] - start), grid[i])))]
 
 
 # ------------------------------------------------------------- the folds, stored
@@ -272,59 +290,112 @@ def residual(result) -> float:
     return math.log(result.measurement.busbw / result.predicted)
 
 
-def class_of(result) -> tuple:
-    """(regime, bucket, network) of a result (:mod:`interlib.intervals`)."""
-    m = result.measurement
-    return (result.regime, intervals.bucket_name(m.total_gpus),
-            intervals.network(m.nodes, V.fabric_kind(m.fabric)))
+def configuration_of(m) -> str:
+    """The configuration (GPU architecture and network) of a measurement
+    (:func:`interlib.intervals.configuration`)."""
+    from .specs import GPUS
+
+    return intervals.configuration(GPUS[m.gpu].arch, m.nodes, V.fabric_kind(m.fabric))
 
 
 def interval_classes(results) -> dict:
     """Interval bounds per class from cross-validated results
     (:func:`interlib.intervals.fit_classes`)."""
-    return intervals.fit_classes((*class_of(r), residual(r)) for r in results)
+    return intervals.fit_classes((r.regime, residual(r)) for r in results)
 
 
-def covered(results, by_group: bool = True) -> list[bool]:
-    """Whether each point's measured busbw lies in its 80 % interval. With ``by_group``
-    the interval of a point is built without its own source's residuals (the honest
-    check: the bounds never saw the point); otherwise from all of them."""
+def held_out_intervals(results, by_group: bool = True) -> list[tuple]:
+    """Each point's interval ``(lo, hi, class key)`` on ``log(measured / predicted)``. With
+    ``by_group`` it is built as a new source's would be: from the other sources' residuals
+    only, and the point's configuration counts as measured only if another source measured
+    it; otherwise from every point."""
     results = list(results)
     groups = [source_group(r.measurement) for r in results]
+    configs = [configuration_of(r.measurement) for r in results]
     cache: dict = {}
     out = []
-    for r, g in zip(results, groups):
+    for r, g, c in zip(results, groups, configs):
         key = g if by_group else None
         if key not in cache:
-            cache[key] = interval_classes([q for q, h in zip(results, groups)
-                                           if key is None or h != key])
-        (lo, hi, _), _ = intervals.lookup(cache[key], *class_of(r))
-        out.append(lo <= residual(r) <= hi)
+            others = [i for i, h in enumerate(groups) if key is None or h != key]
+            cache[key] = (interval_classes([results[i] for i in others]),
+                          {configs[i] for i in others})
+        classes, seen = cache[key]
+        (lo, hi, _), cls = intervals.lookup(classes, r.regime, c in seen)
+        out.append((lo, hi, cls))
     return out
 
 
-def write(rows=None) -> dict:
-    """Refit everything (:func:`refit_all`) and write :data:`intervals.CROSSVAL_PATH`."""
+def covered(results, by_group: bool = True) -> list[bool]:
+    """Whether each point's measured busbw lies in its interval
+    (:func:`interlib.crossval.held_out_intervals`). With ``by_group`` (the honest check) the interval never
+    saw the point's source; otherwise it is built from all of them."""
+    results = list(results)
+    return [lo <= residual(r) <= hi
+            for r, (lo, hi, _) in zip(results, held_out_intervals(results, by_group))]
+
+
+def interval_stats(results, key=None) -> dict:
+    """How the intervals did on sources they never saw (:func:`held_out_intervals`), by
+    ``key(result, class key)`` (default: the class the point's interval came from):
+    ``{name: {"coverage", "width", "points", "sources"}}``, coverage the share of points
+    inside, width the median high / low of their intervals."""
+    results = V._results(results)
+    held = held_out_intervals(results)
+    key = key or (lambda r, cls: cls)
+    groups: dict = {}
+    for r, (lo, hi, cls) in zip(results, held):
+        groups.setdefault(key(r, cls), []).append((lo <= residual(r) <= hi, math.exp(hi - lo),
+                                                   source_group(r.measurement)))
+    return {k: {"coverage": float(np.mean([c for c, _, _ in v])),
+                "width": float(np.median([w for _, w, _ in v])), "points": len(v),
+                "sources": len({g for _, _, g in v})} for k, v in groups.items()}
+
+
+def write_intervals(rows=None) -> dict:
+    """The interval classes of the stored folds' cross-validated errors, with what they
+    did out of sample, written into :data:`intervals.CROSSVAL_PATH` (the folds kept)."""
     rows = V._measurements(rows)
-    fits = refit_all(rows)
-    data = {"procedure": PROCEDURE, "digest": _digest(rows), "all": fits["all"],
-            "folds": fits["folds"], "intervals": []}
-    intervals.CROSSVAL_PATH.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    data = stored()
     results = cross_validate(rows)
-    data["intervals"] = [{"class": list(k), "lo": lo, "hi": hi, "n": n}
+    stats = interval_stats(results)
+    data["intervals"] = [{"class": list(k), "lo": lo, "hi": hi, "n": n, **stats.get(k, {})}
                          for k, (lo, hi, n) in sorted(interval_classes(results).items())]
+    data["configurations"] = sorted({configuration_of(r) for r in rows})
     intervals.CROSSVAL_PATH.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    intervals.stored_classes.cache_clear()
+    intervals.clear_cache()
     return data
 
 
-if __name__ == "__main__":  # python -m interlib.crossval
-    import time
+def write(rows=None) -> dict:
+    """Refit everything (:func:`refit_all`) and write :data:`intervals.CROSSVAL_PATH`: the
+    fits, then the intervals of their cross-validated errors (:func:`write_intervals`)."""
+    rows = V._measurements(rows)
+    if intervals.CROSSVAL_PATH.is_file():  # no intervals while fitting: predict skips them
+        old = stored()
+        old.update(intervals=[], configurations=[])
+        intervals.CROSSVAL_PATH.write_text(json.dumps(old, indent=1) + "\n", encoding="utf-8")
+        intervals.clear_cache()
+    fits = refit_all(rows)
+    data = {"procedure": PROCEDURE, "digest": _digest(rows), "all": fits["all"],
+            "folds": fits["folds"], "intervals": [], "configurations": []}
+    intervals.CROSSVAL_PATH.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    intervals.clear_cache()
+    return write_intervals(rows)
 
-    t = time.time()
-    d = write()
-    print(f"{len(d['folds'])} folds refitted in {time.time() - t:.0f} s; all rows: "
-          + ", ".join(f"{k}={v:.4g}" for k, v in d["all"].items()))
+
+def report(results=None) -> str:
+    """The cross-validated figures ``python -m interlib.crossval`` prints: the error by
+    size, regime, algorithm and node count against NCCL's version-aware estimate, and
+    the intervals' coverage and width by regime, all out of sample."""
+    results = cross_validate() if results is None else V._results(results)
+    out = []
+    for title, lines_ in (("size", by_size(results)), ("size regime", by_regime(results)),
+                          ("algorithm (as run)", by_algorithm(results)),
+                          ("nodes", by_nodes(results)), ("GPUs", by_bucket(results))):
+        out.append(repr(table(lines_, title)))
+    out.append(repr(interval_table(results)))
+    return "\n\n".join(out)
 
 
 # ------------------------------------------------------------ trust and ratchets
@@ -348,40 +419,60 @@ def trusted(results) -> list:
                      and r.measurement.total_gpus <= 8))]
 
 
-RATCHET_MARGIN = {
-    "median all": 0.005, "median 9-72": 0.005, "median 73-512": 0.01,
-    "median > 512": 0.01, "worst fold >= 1 MiB 9-72": 0.05,
-    "worst fold >= 1 MiB 73-512": 0.1, "points >= 1 MiB off > 2x": 0.5,
-    "worst source median": 0.01, "coverage by source": 0.01,
-}
-"""How far a ratcheted figure may rise above the value it had when its ceiling was set
-(fractions for medians and coverage, a fold for the worst folds, a count)."""
+@dataclass(frozen=True)
+class Ratchet:
+    """A ceiling on a cross-validated figure that misses its target.
+
+    Attributes:
+        value: The figure when the ceiling was last set.
+        margin: How far the figure may rise above it (noise); the ceiling is ``value +
+            margin``.
+        why: Why the ceiling is where it is: what moved it last, in the commit that moved
+            it (``tests/test_crossval.py`` refuses a ratchet without one).
+    """
+
+    value: float
+    margin: float
+    why: str
+
+    @property
+    def ceiling(self) -> float:
+        return self.value + self.margin
+
+
+_ISSUE37 = ("issue 37: NCCL's channel counts, protocol choice and tuner constants by "
+            "release, the EFA plugin latency by generation, one thread driving N GPUs, "
+            "ties to the starting value; two H100 sources added (nccl-tests#309)")
 
 RATCHETS = {
-    "median all": 0.107 + 0.005,
-    "median 9-72": 0.125 + 0.005,
-    "median 73-512": 0.131 + 0.01,
-    "median > 512": 0.138 + 0.01,
-    "worst fold >= 1 MiB 9-72": 2.52 + 0.05,
-    "worst fold >= 1 MiB 73-512": 5.99 + 0.1,
-    "points >= 1 MiB off > 2x": 13 + 0.5,
-    "worst source median": 0.474 + 0.01,
-    "coverage by source": -0.732 + 0.01,
+    "median all": Ratchet(0.1015, 0.005, _ISSUE37 + "; then NVLSTree no faster than NCCL's "
+                          "per-channel ceiling (algorithms.nvls_tree_cap: two-node H100 "
+                          "plateaus 1.12x -> 1.01x of nccl-tests#309; leak tests pass)"),
+    "median below 64 MiB": Ratchet(0.1863, 0.01, _ISSUE37),
+    "median > 512": Ratchet(0.1112, 0.01, _ISSUE37),
+    "worst fold >= 1 MiB <= 8": Ratchet(2.40, 0.05, _ISSUE37 + "; V3-02, NCCL version not "
+                                       "stated (KNOWN_MISSES)"),
+    "worst fold >= 1 MiB 9-72": Ratchet(2.70, 0.05, _ISSUE37),
+    "worst fold >= 1 MiB 73-512": Ratchet(6.13, 0.1, _ISSUE37),
+    "points >= 1 MiB off > 2x": Ratchet(11, 0.5, _ISSUE37 + "; each listed in KNOWN_MISSES"),
+    "worst source median": Ratchet(0.486, 0.01, _ISSUE37),
 }
-"""Ceilings on the cross-validated figures that miss their targets (issue 25: median
-<= 10 % overall and <= 15 % per bucket of 10 points or more; no point of 1 MiB or more off
-by more than 2x; an interval that covers 80 % of a source it never saw), and on the
-> 512 bucket, too thin for a target: each at its value when last moved,
-plus :data:`RATCHET_MARGIN`. Lowered in the commit that improves a figure, never raised
-without saying why (``tests/test_crossval.py``). Coverage is stored negated, so its floor
-is a ceiling too."""
+"""Ceilings on the cross-validated figures that miss their targets (issue 37: median
+<= 8 % overall and <= 12 % below 64 MiB; issue 25: <= 15 % per GPU-count bucket of 10
+points or more; no point of 1 MiB or more off by more than 2x), and on the > 512 bucket,
+too thin for a target: each at its value when last moved plus a margin. A figure over its
+ceiling fails ``tests/test_crossval.py``; one far under it (more than a margin below the
+value) fails too, with "investigate: a leak or a real gain?", until the ceiling is lowered
+in the same commit with the reason (``why``): a held-out source leaking into its fold's fit
+also makes a figure fall."""
 
 
 # ------------------------------------------------------------------------ the tables
 BEFORE_PATH = intervals.CROSSVAL_PATH.parent / "model_error_before.json"
-"""predicted / measured busbw of every row under the model before cross-validation (main at
-0050a06, its constants fitted by hand to named rows) and under NCCL's estimate of that
-commit: the "before" of Appendix A's before/after table."""
+"""predicted / measured busbw of every row under the model before issue 37 (main at
+a78d13d), cross-validated by source as this module does (each row with its source's fold;
+a source that model never had, with its all-rows fit, which never saw it either): the
+"before" of Appendix A's before/after table."""
 
 
 def _before() -> dict:
@@ -397,8 +488,8 @@ class Line:
         count: Points.
         median: Median relative error of the model, out of sample.
         nccl_median: Median relative error of NCCL's own estimate on the same points.
-        before_median: Median relative error of the model before cross-validation (in
-            sample on its calibration rows), or None if a point has no "before".
+        before_median: Median relative error of the model before issue 37 (main at
+            a78d13d), also out of sample, or None if a point has no "before".
         over_2x: Points of 1 MiB or more off by more than 2x.
         worst_fold: Largest fold error of the points of 1 MiB or more (None if none).
         coverage: Share of points inside their 80 % interval (bounds from all sources).
@@ -455,16 +546,79 @@ def by_regime(results) -> list[Line]:
     return [got[n] for n in order if n in got]
 
 
+SIZE_BANDS = ((0.0, MiB, "below 1 MiB"), (MiB, 64 * MiB, "1 MiB to 64 MiB"),
+              (64 * MiB, float("inf"), "64 MiB and above"))
+"""The size bands issue 37's targets are stated in (below 1 MiB, 1-64 MiB where training
+traffic lives, 64 MiB and above): a reporting split of the error tables, not a class of
+the intervals (which use :data:`interlib.intervals.REGIMES`)."""
+
+BELOW_64_MIB = "below 64 MiB"
+"""The name of the line of every point below 64 MiB in :func:`by_size`."""
+
+
+def size_band(size_bytes: float) -> str:
+    """The :data:`SIZE_BANDS` name of a size (bytes > 0)."""
+    return next(name for lo, hi, name in SIZE_BANDS if lo <= size_bytes < hi)
+
+
+def by_size(results) -> list[Line]:
+    """:func:`lines` by :data:`SIZE_BANDS`, then every point below 64 MiB, then all."""
+    results = V._results(results)
+    order = [b[2] for b in SIZE_BANDS]
+    got = {ln.name: ln for ln in lines(results, lambda r: size_band(r.measurement.size_bytes))}
+    below = [ln for ln in lines([r for r in results if r.measurement.size_bytes < 64 * MiB],
+                                lambda r: BELOW_64_MIB) if ln.name == BELOW_64_MIB]
+    return [got[n] for n in order if n in got] + below + [got["all"]]
+
+
 def by_algorithm(results) -> list[Line]:
     """:func:`lines` by the algorithm the source ran (``auto``: NCCL's own choice)."""
     return sorted(lines(results, lambda r: r.measurement.algorithm),
                   key=lambda ln: (ln.name == "all", -ln.count))
 
 
+def by_nodes(results) -> list[Line]:
+    """:func:`lines` by node count: one node, two nodes, three or more."""
+    name = lambda r: {1: "1 node", 2: "2 nodes"}.get(r.measurement.nodes,  # noqa: E731
+                                                      "3 nodes or more")
+    order = ["1 node", "2 nodes", "3 nodes or more", "all"]
+    got = {ln.name: ln for ln in lines(results, name)}
+    return [got[n] for n in order if n in got]
+
+
+def interval_table(results):
+    """How the prediction intervals did on sources they never saw, by size regime: the
+    share of points inside their range (nominal 80 %; 90 % for a configuration no other
+    source measured) and the median width of the ranges, high over low."""
+    results = V._results(results)
+    by_reg = interval_stats(results, key=lambda r, cls: r.regime)
+    every = interval_stats(results, key=lambda r, cls: "all")["all"]
+    new = interval_stats(results, key=lambda r, cls: cls[-1])
+    rows = []
+    for name, _, _ in V.REGIMES:
+        if name in by_reg:
+            st = by_reg[name]
+            rows.append([f"{name} ({intervals.regime_bounds(name)})", st["points"],
+                         st["sources"], display.fmt_pct(st["coverage"], 2),
+                         display.fmt_ratio(st["width"], 3)])
+    for status in (intervals.MEASURED, intervals.NOT_MEASURED):
+        if status in new:
+            st = new[status]
+            rows.append([f"configuration {status}", st["points"], st["sources"],
+                         display.fmt_pct(st["coverage"], 2), display.fmt_ratio(st["width"], 3)])
+    rows.append(["all", every["points"], every["sources"], display.fmt_pct(every["coverage"], 2),
+                 display.fmt_ratio(every["width"], 3)])
+    return display.Table(
+        ["points of", "points", "sources", "inside their range", "median width (high / low)"],
+        rows,
+        caption="Each point's range is built as a new source's would be: from the other "
+                "sources' out-of-sample errors, the 10th to 90th percentile of its size "
+                "regime's, or the 5th to 95th if no other source measured its GPU and "
+                "network ('configuration not measured'); interlib.intervals.")
+
+
 def table(lines_, first: str = "GPUs"):
     """Lines as a :class:`interlib.display.Table`."""
-    from . import display
-
     pct = lambda x: "-" if x is None else display.fmt_pct(x, 3)  # noqa: E731
     rows = [[ln.name, ln.count, pct(ln.median), pct(ln.nccl_median), pct(ln.before_median),
              ln.over_2x if ln.worst_fold else "-",
@@ -472,25 +626,24 @@ def table(lines_, first: str = "GPUs"):
              display.fmt_pct(ln.coverage, 2), display.fmt_pct(ln.coverage_by_source, 2)]
             for ln in lines_]
     return display.Table(
-        [first, "points", "median error", "NCCL's estimate", "before (in sample)",
+        [first, "points", "median error", "NCCL's estimate", "before (a78d13d)",
          ">= 1 MiB off > 2x", "worst fold >= 1 MiB", "in 80 % interval",
          "in interval, source unseen"], rows,
         caption="Every error is out of sample: a source's points are predicted by the model "
                 "fitted without that source (interlib.crossval). Error = |predicted - "
                 "measured| / measured busbw. NCCL's estimate: collectives.nccl_estimate on "
-                "the same points. Before: the model before cross-validation, whose "
-                "constants had been fitted by hand to some of these points. Interval "
-                "coverage: share of points inside their 80 % interval, with the bounds "
-                "built from all sources' cross-validated errors, and without the point's "
-                "own source.")
+                "the same points, with the tuner constants of the NCCL release each run "
+                "states (2.30.7's if it states none). Before: the model of this book's "
+                "previous revision (a78d13d), cross-validated the same way. Interval "
+                "coverage: share of points inside their range (80 %; 90 % for a GPU and "
+                "network no other source measured), with the bounds built from all "
+                "sources' cross-validated errors, and without the point's own source.")
 
 
 def weak_sources(results, threshold: float = 0.15) -> list[str]:
     """The sources (:func:`source_group`) whose cross-validated median error exceeds
     ``threshold`` or that have a point of 1 MiB or more off by more than 2x, worst first,
     in words with their numbers."""
-    from . import display
-
     results = V._results(results)
     groups: dict = {}
     for r in results:
@@ -514,11 +667,69 @@ def weak_sources(results, threshold: float = 0.15) -> list[str]:
     return out
 
 
+KNOWN_MISSES = {
+    "V3": "one DGX A100 (stas00's ml-engineering), NCCL release not stated: its 1 MiB point "
+          "is far slower than the model, which runs Ring/LL there as NCCL's own estimate "
+          "does under every release the book read, while the run's 4 MiB point is within "
+          "10 % of the model; no mechanism the model has explains the step, and the source "
+          "does not state what would find one (release, settings)",
+    "A3M": "Google's GPUDirect-TCPXO moves data through the host's TCP stack and its plugin's "
+           "own pipeline, which the model does not have: one calibrated per-step latency, so "
+           "sizes from 4 to 32 MiB come out up to 3x optimistic (the limit collectives "
+           "states)",
+    "OG128": "two GB300 NVL72 racks of 64 over RoCE, NVLSTree, 1-16 MiB: the run is several "
+             "times slower than the model there, although the model is within 2x of the same "
+             "racks' one-rack runs (OG64) at every size and within 20 % of this run from 512 "
+             "MiB up; no mechanism the model has, nor a sourced one, explains a collapse at "
+             "mid sizes only",
+    "AWK5": "NCCL 2.18.5 on two p5 (EFA, aws-ofi-nccl 1.7.3), NVLSTree's first release: at "
+            "128 MiB it reaches less than half the busbw the same instances reach with NCCL "
+            "2.20.3 (AWP5, where the model is within 10 %), a software difference the model "
+            "does not have",
+    "OGA128": "all-to-all between two GB300 racks over RoCE: far below the model, which sends "
+              "each GPU's off-rack share through its own NICs at their line rate; the model is "
+              "within 10 % of the same racks' one-rack all-to-all (OGA64), so the loss is "
+              "between the racks, for a cause the source does not state (the fabric's "
+              "topology between racks is not published)",
+}
+"""Why each published point of 1 MiB or more is still off by more than 2x out of sample, by
+series: the known misses Appendix A lists (``tests/test_crossval.py`` checks every such
+point has its entry, so a new miss must be explained or fixed). The two misses issue 37
+named are explained by mechanisms: B200 4 x 8 at 1 MiB (SB4-06, 3.6x before, 1.5x now: NCCL's
+channel counts and LL128 bandwidths) and GB200 3 trays x 4 with the tree forced at 16 GiB
+(N1801T-01, 2.7x before, 0.87 now: the tree's per-channel caps of NCCL 2.27.3 and the 1.5 S
+a node sends through a tree of three)."""
+
+
+def known_misses(results):
+    """The points of 1 MiB or more off by more than 2x out of sample, one row per series
+    with its cause (:data:`KNOWN_MISSES`), as a :class:`interlib.display.Table`."""
+    results = V._results(results)
+    series: dict = {}
+    for r in results:
+        m = r.measurement
+        if m.size_bytes >= MiB and r.fold > V.TARGET_FOLD:
+            series.setdefault(m.series, []).append(r)
+    rows = []
+    for name, rs in series.items():
+        sizes = sorted(r.measurement.size_bytes for r in rs)
+        worst = max(rs, key=lambda r: r.fold)
+        side = {("optimistic" if r.ratio > 1 else "pessimistic") for r in rs}
+        rows.append([V.id_runs([r.measurement.id for r in rs]), len(rs),
+                     V._fmt_size(sizes[0]) if len(sizes) == 1 else
+                     f"{V._fmt_size(sizes[0])} to {V._fmt_size(sizes[-1])}",
+                     display.fmt_ratio(worst.fold, 3), " and ".join(sorted(side)),
+                     KNOWN_MISSES.get(name, "not yet explained")])
+    return display.Table(["points", "how many", "sizes", "worst off by", "the model is",
+                          "cause"], rows,
+                         caption="Every published point of 1 MiB or more that the model, "
+                                 "fitted without its source, misses by more than 2x, by "
+                                 "series, with its cause (interlib.crossval.KNOWN_MISSES).")
+
+
 def constants_table():
     """The calibrated constants: the value fitted to every row (the catalogue's), the range
     over the folds (each fitted without one source) and the grid searched."""
-    from . import display
-
     data = stored()
 
     def fmt(name, x):
@@ -538,8 +749,26 @@ def constants_table():
                      fmt(name, START[name])])
     return display.Table(
         ["constant", "fitted to every row", "over the folds", "grid searched",
-         "before (fitted by hand)"], rows,
+         "starting value"], rows,
         caption="The book's calibrated constants (interlib.specs.calibration), fitted by "
                 "interlib.crossval.fit: coordinate descent over each constant's grid, in "
-                "this order, twice, minimising the sum of |log(predicted / measured busbw)|. "
-                "Each fold is fitted without one source; its constants predict that source.")
+                "this order, twice, minimising the sum of |log(predicted / measured busbw)|; "
+                "a tie keeps the value nearest the starting one (each constant's value "
+                "when it was first fitted by hand, or a round value inside its grid for one "
+                "added later). Each fold is fitted without one source; its constants predict "
+                "that source.")
+
+
+if __name__ == "__main__":  # python -m interlib.crossval [--stored]
+    import sys
+    import time
+
+    t = time.time()
+    if "--stored" in sys.argv[1:]:  # the intervals of the stored folds, no refit
+        d = write_intervals()
+        print(f"intervals of the stored folds written in {time.time() - t:.0f} s")
+    else:
+        d = write()
+        print(f"{len(d['folds'])} folds refitted in {time.time() - t:.0f} s; all rows: "
+              + ", ".join(f"{k}={v:.4g}" for k, v in d["all"].items()))
+    print(report())

@@ -14,7 +14,8 @@ Error measures, per point (predicted ``p``, measured ``m``, both busbw in bytes/
 * relative error ``|p - m| / m`` (0.1 = 10 %);
 * fold error ``max(p/m, m/p)`` (1 = exact, 2 = off by a factor of two either way).
 
-Message-size regimes are defined once, in :data:`REGIMES`.
+Message-size regimes are defined once, in :data:`interlib.intervals.REGIMES` (``REGIMES``
+here is the same object).
 
 >>> rows = load_measurements()
 >>> sorted({r.role for r in rows})
@@ -33,7 +34,8 @@ import numpy as np
 
 from . import _validate as v
 from . import collectives, display, intervals
-from .specs import GPUS, SYSTEMS, custom
+from .specs import GPUS, SYSTEMS, custom, nccl_tuning
+from .collective_model.calibrated import cal
 from .specs import calibration as C
 from .units import GB_per_s, Gbit_per_s, MiB
 
@@ -49,20 +51,8 @@ COLUMNS = ("id", "role", "source", "url", "system", "gpu", "gpus_per_node", "nod
 SCALES, REGIMES = intervals.SCALES, intervals.REGIMES  # defined once, in interlib.intervals
 
 
-def regime_bounds(name: str) -> str:
-    """The size range of a regime (:data:`REGIMES`) in words, from its bounds.
-
-    >>> [regime_bounds(r[0]) for r in REGIMES]
-    ['below 1 MiB', '1 MiB to 256 MiB', '256 MiB and above']
-    """
-    v.choice("name", name, [r[0] for r in REGIMES])
-    _, lo, hi = next(r for r in REGIMES if r[0] == name)
-    f = lambda x: display.fmt_bytes(x, binary=True)  # noqa: E731
-    if lo <= 0:
-        return f"below {f(hi)}"
-    if hi == float("inf"):
-        return f"{f(lo)} and above"
-    return f"{f(lo)} to {f(hi)}"
+regime_bounds = intervals.regime_bounds
+"""A regime's size range in words: :func:`interlib.intervals.regime_bounds`."""
 
 
 def pipeline_saturation_size() -> float:
@@ -211,24 +201,9 @@ def load_measurements(path=None, role: str | None = None) -> list[Measurement]:
     return [r for r in rows if role is None or r.role == role]
 
 
-def regime(size_bytes):
-    """Name of the size regime (:data:`REGIMES`) of each size.
-
-    Args:
-        size_bytes: Message size(s), bytes (> 0), scalar or array.
-
-    Returns:
-        A string, or an array of strings for an array input.
-
-    >>> regime(32 * 1024), regime(64 * 2**20), regime(2**30)
-    ('latency-bound', 'transition', 'bandwidth-bound')
-    """
-    v.positive("size_bytes", size_bytes)
-    s = np.asarray(size_bytes, dtype=float)
-    out = np.empty(s.shape, dtype=object)
-    for name, lo, hi in REGIMES:
-        out[(s >= lo) & (s < hi)] = name
-    return str(out[()]) if out.ndim == 0 else out.astype(str)
+regime = intervals.regime
+"""The size regime of each size: :func:`interlib.intervals.regime` itself (the one
+classifier; this name is kept for the modules and notebooks that call it here)."""
 
 
 def fabric_kind(fabric: str) -> str:
@@ -376,6 +351,51 @@ def _call_args(row) -> tuple:
             row.nodes, row.algorithm)
 
 
+def stated_version(row) -> str | None:
+    """The NCCL release a measurement states (``"2.21.5"``), or None (``"not stated"``):
+    NCCL's choice and estimate for the row use that release's tuner constants."""
+    v.instance("row", row, Measurement, "a validation.Measurement")
+    return row.nccl_version if re.fullmatch(r"2\.\d+\.\d+", row.nccl_version) else None
+
+
+def _call_kwargs(row) -> dict:
+    """The keyword arguments of :func:`interlib.collectives.predict` (and
+    ``nccl_estimate``) for a measurement: the NVLS setting and NCCL release it states."""
+    return {"nvls": not nvls_disabled(row), "nccl_version": stated_version(row)}
+
+
+GPUS_PER_THREAD_MARKER = re.compile(r"(?<![\w-])-g (\d+)\b")
+"""A row whose note states nccl-tests' ``-g N`` ran one thread driving N GPUs."""
+
+
+def gpus_per_thread(row) -> int:
+    """The GPUs one nccl-tests thread drove in a measurement (``-g N`` in its note; 1, one
+    process per GPU, the way MPI or Slurm launches it, when the note does not say): the
+    rule is the setting the source states, not the model's error."""
+    v.instance("row", row, Measurement, "a validation.Measurement")
+    found = GPUS_PER_THREAD_MARKER.search(row.note)
+    return int(found.group(1)) if found else 1
+
+
+def method_time(row, time_s):
+    """The time a measurement's method adds to a collective's time ``time_s`` (s, scalar or
+    array), the benchmark's own cost, not the collective's:
+
+    * one call at a time through PyTorch (:func:`timed_one_call`): plus
+      :data:`~interlib.specs.calibration.TORCH_HOST_OVERHEAD` per call;
+    * one nccl-tests thread driving N GPUs (:func:`gpus_per_thread`): the thread launches
+      the N GPUs' kernels one after another while the GPUs work, so an iteration takes at
+      least ``N x HOST_LAUNCH_PER_GPU`` (calibrated): ``max(time, N x launch)``; one GPU
+      per process never waits on it (the model's own launch overhead covers it)."""
+    t = np.asarray(time_s, dtype=float)
+    if timed_one_call(row):
+        t = t + C.TORCH_HOST_OVERHEAD.value
+    n = gpus_per_thread(row)
+    if n > 1:
+        t = np.maximum(t, n * cal("HOST_LAUNCH_PER_GPU"))
+    return t
+
+
 def evaluate(rows=None) -> list[PointResult]:
     """Predict every measurement with :func:`interlib.collectives.predict` and compare.
 
@@ -390,11 +410,9 @@ def evaluate(rows=None) -> list[PointResult]:
     rows = _measurements(rows)
     out = []
     for r in rows:
-        p = collectives.predict(*_call_args(r), nvls=not nvls_disabled(r))
-        busbw = p.busbw
-        if timed_one_call(r):
-            # the benchmark's own per-call host cost, not the collective's (measurement method)
-            busbw = busbw * p.time_s / (p.time_s + C.TORCH_HOST_OVERHEAD.value)
+        p = collectives.predict(*_call_args(r), **_call_kwargs(r))
+        # the benchmark's own host cost, not the collective's (measurement method)
+        busbw = float(p.busbw * p.time_s / method_time(r, p.time_s))
         ratio = busbw / r.busbw
         out.append(PointResult(r, busbw, abs(ratio - 1.0), max(ratio, 1.0 / ratio),
                                regime(r.size_bytes), p.algorithm, p.protocol))
@@ -676,7 +694,7 @@ def calibrated_constants() -> dict:
     ``"calibrated"``), by name; every other constant there is NCCL's own.
 
     >>> sorted(calibrated_constants())[:2]
-    ['LAUNCH_OVERHEAD', 'LL_EFFICIENCY']
+    ['HOST_LAUNCH_PER_GPU', 'LAUNCH_OVERHEAD']
     """
     from .specs import calibration as C
     from .specs._base import Spec
@@ -702,7 +720,8 @@ def calibration_table() -> display.Table:
             return f"{s.value:.3g}"
         return f"{s.value:g}"
 
-    items = [("launch overhead", C.LAUNCH_OVERHEAD), ("LL efficiency", C.LL_EFFICIENCY),
+    items = [("launch overhead", C.LAUNCH_OVERHEAD),
+             ("host launch per GPU (one thread driving N GPUs, -g N)", C.HOST_LAUNCH_PER_GPU),
              ("pipeline window", C.PIPELINE_WINDOW), ("pipeline chunks", C.PIPELINE_CHUNKS),
              ("NVLS pipeline steps per GPU", C.NVLS_PIPELINE_STEPS_PER_GPU),
              ("NVLS chunk time, rack-scale domain", C.NVLS_CHUNK_TIME_RACK),
@@ -710,15 +729,20 @@ def calibration_table() -> display.Table:
              ("tree efficiency", C.TREE_EFFICIENCY),
              ("NVLS efficiency, Hopper", C.NVLS_EFFICIENCY["Hopper"]),
              ("NVLS efficiency, Blackwell", C.NVLS_EFFICIENCY["Blackwell"]),
-             ("network efficiency (fitted to V9-04)", C.NET_EFFICIENCY),
+             ("network efficiency (fitted)", C.NET_EFFICIENCY),
              ("NVLS channels, Hopper", C.NVLS_CHANNELS["Hopper"]),
-             ("NVLS channels, Blackwell", C.NVLS_CHANNELS["Blackwell"]),
+             ("NVLS channels, Blackwell, across NVLink domains", C.NVLS_CHANNELS["Blackwell"]),
+             ("NVLS channels, Blackwell, one NVLink domain (NCCL 2.27.3 on)",
+              C.NVLS_CHANNELS["Blackwell, one NVLink domain"]),
              ("NVLS chunk", C.NVLS_CHUNK),
              ("NVLSTree chunk from 4 nodes", C.NVLS_TREE_CHUNK_MANY_NODES),
              ("NVLSTree heads per domain, at most", C.NVLS_MAX_HEADS),
-             ("network plugin latency, EFA", C.NET_PLUGIN_LATENCY["EFA"]),
+             ("network plugin latency, EFA (p5en, p6)", C.NET_PLUGIN_LATENCY["EFA"]),
+             ("network plugin latency, EFA (p4d, p5)", C.NET_PLUGIN_LATENCY["EFA 100G"]),
+             ("NCCL network post overhead, Intel host", C.NCCL_NET_OVERHEAD["Intel"]),
+             ("NCCL network post overhead, AMD host", C.NCCL_NET_OVERHEAD["AMD"]),
              ("network plugin latency, GPUDirect-TCPXO", C.NET_PLUGIN_LATENCY["GPUDirect-TCPXO"]),
-             ("GPUDirect-TCPXO step latency (fitted to A3M-01)", C.TCPXO_STEP_LATENCY),
+             ("GPUDirect-TCPXO step latency (fitted)", C.TCPXO_STEP_LATENCY),
              ("Simple buffer, GPUDirect-TCPXO profile", C.FABRIC_BUFFSIZE["GPUDirect-TCPXO"]),
              ("Simple buffer, NCCL default", C.NCCL_DEFAULT_BUFFSIZE),
              ("AWS region tuner from nodes", C.AWS_TUNER_MIN_NODES),
@@ -731,8 +755,10 @@ def calibration_table() -> display.Table:
     return display.Table(["constant", "value", "kind", "source"],
                          [[name, fmt(s), s.kind, s.source.title] for name, s in items],
                          caption="Besides these, predict() uses NCCL's per-algorithm base and "
-                                 "per-hop latencies and NCCL's effective NVLink rates "
-                                 "(topo.h), all in interlib.specs.")
+                                 "per-hop latencies, its protocol and per-channel bandwidth "
+                                 "caps and tree corrections (every release's in "
+                                 "interlib.specs.nccl_tuning) and NCCL's effective NVLink "
+                                 "rates (topo.h), all in interlib.specs.")
 
 
 # ------------------------------------------------------------------ error by scale
@@ -975,10 +1001,12 @@ def measured_time(row) -> float:
     return row.size_bytes * collectives.bus_factor(row.collective, row.total_gpus) / row.busbw
 
 
-def versus_nccl(results=None) -> list[float]:
+def versus_nccl(results=None, release: str | None = None) -> list[float]:
     """Measured time over NCCL's own estimate (:func:`interlib.collectives.nccl_estimate`:
     the pair NCCL's tuning model picks, timed by that model alone) for each result's row,
-    with the same arguments and NVLS setting as :func:`evaluate` uses.
+    with the same arguments and NVLS setting as :func:`evaluate` uses, and the tuner
+    constants of the NCCL release the row states (:func:`stated_version`; the default
+    release's if it states none), or of ``release`` for every row if given.
 
     Above 1 the run took longer than NCCL's model expects. Where this ratio is steady over
     sizes while :func:`evaluate`'s ratio drifts, the miss is in a mechanism the book adds
@@ -986,14 +1014,53 @@ def versus_nccl(results=None) -> list[float]:
     (:func:`timed_one_call`) gets the benchmark's per-call host overhead added: that is the
     measurement's, not the model's.
     """
+    results = _results(results)
+    if release is not None:
+        v.instance("release", release, str, "an NCCL release like '2.21.5'")
+        try:
+            nccl_tuning.release(release)
+        except ValueError as e:
+            raise ValueError(f"release={release!r}: {e}") from None
     out = []
-    for r in _results(results):
+    for r in results:
         m = r.measurement
-        t = collectives.nccl_estimate(*_call_args(m), nvls=not nvls_disabled(m)).time_s
-        if timed_one_call(m):
-            t += C.TORCH_HOST_OVERHEAD.value
+        kw = _call_kwargs(m) | ({} if release is None else {"nccl_version": release})
+        t = float(method_time(m, collectives.nccl_estimate(*_call_args(m), **kw).time_s))
         out.append(measured_time(m) / t)
     return out
+
+
+def nccl_median_error(results=None, release: str | None = None) -> float:
+    """Median error ``|ratio - 1|`` of NCCL's own estimate over ``results``
+    (:func:`versus_nccl`, with each run's stated release, or ``release`` for all)."""
+    return float(np.median([abs(f - 1) for f in versus_nccl(results, release)]))
+
+
+def nccl_release_table(results=None, releases=("2.18.5", "2.21.5", "2.26.2", "2.30.7")):
+    """Median error of NCCL's own estimate (:func:`versus_nccl`) on every point, with the
+    tuner constants of the release each run states, then of each of ``releases`` for every
+    run: what taking the run's own release is worth (issue 37 item 4)."""
+    results = _results(results)
+    v.instance("releases", releases, (tuple, list), "a tuple of NCCL releases like '2.21.5'")
+    if not releases:
+        raise ValueError("releases=() must name at least one NCCL release")
+    stated = [stated_version(r.measurement) for r in results]
+    rows = [["the release each run states", len(results),
+             f"{sum(s is not None for s in stated)} state one",
+             display.fmt_pct(nccl_median_error(results), 3)]]
+    for rel in releases:
+        rows.append([f"{rel} for every run", len(results),
+                     f"{sum(s == rel for s in stated)} ran it",
+                     display.fmt_pct(nccl_median_error(results, rel), 3)])
+    return display.Table(
+        ["NCCL's estimate with the tuner constants of", "points", "runs on that release",
+         "median error"], rows,
+        caption="NCCL's own estimate (collectives.nccl_estimate) of every published point "
+                "under the tuner constants of one release or another "
+                "(interlib.specs.nccl_tuning: each constant read from tuning.cc at the "
+                "release's tag). A run that states no release is estimated with the "
+                "default release's constants in the first row. Error = |predicted - "
+                "measured| / measured, as busbw.")
 
 
 def nccl_baseline_table(results=None) -> display.Table:

@@ -295,6 +295,47 @@ def test_nvls_tree_halves_its_chunk_from_four_nodes():
     two = co.nvls_rate("gb200-nvl72", 72, 2)
     four = co.nvls_rate("gb200-nvl72", 72, 4)
     assert four == pytest.approx(two * (64 * KiB) / (128 * KiB))
+
+
+def test_nvls_channels_by_release_and_shape():
+    # nvls.cc: NCCL_NVLS_NCHANNELS default 16 for every GPU before 2.25.1 (v2.18.1-1 line
+    # 231); from 2.25.1 NVLS_NCHANNELS_SM90 16 / NVLS_NCHANNELS_SM100 32 (lines 144-145);
+    # from 2.27.3 NVLS_NCHANNELS_SM100_NVL 24 inside one NVLink domain (line 149, review
+    # R7); from 2.30.3 the multi-node SM100 rule (lines 166-185)
+    from interlib.specs import nccl_tuning as T
+    from interlib.collective_model.links import nvls_channels
+
+    bw = "Blackwell"
+    assert T.nvls_channels("Hopper", 1, 8, 50, "2.20.3") == 16
+    assert T.nvls_channels(bw, 1, 72, 50, "2.24.3") == 16
+    assert T.nvls_channels(bw, 1, 72, 50, "2.26.2") == 32
+    assert T.nvls_channels(bw, 1, 72, 50, "2.27.3") == 24     # one NVL72 rack
+    assert T.nvls_channels(bw, 2, 72, 50, "2.27.3") == 32     # two racks
+    assert T.nvls_channels(bw, 1, 8, 50, "2.30.7") == 24      # one DGX B200
+    assert T.nvls_channels(bw, 2, 8, 50, "2.30.7") == 32      # 2 nodes, NIC >= 48 GB/s
+    assert T.nvls_channels(bw, 4, 8, 50, "2.30.7") == 24      # NIC 48-96 GB/s
+    assert T.nvls_channels(bw, 4, 8, 100, "2.30.7") == 24     # NIC >= 96, <= 8 per node
+    assert T.nvls_channels(bw, 4, 72, 100, "2.30.7") == 32    # NIC >= 96, > 8 per node
+    assert T.nvls_channels(bw, 4, 8, 25, "2.30.7") == 32      # slower NICs keep 32
+    assert T.nvls_channels(bw, 4, 8, 50, "2.29.7") == 32
+    assert T.nvls_channels("Hopper", 4, 8, 50, "2.30.7") == 16
+    # the catalogue's nodes: a GB300 NVL72 rack (800G CX8: 100 GB/s) on two racks at
+    # 2.28.7 (32) and one (24); the default-release constants of the catalogue
+    gb300 = specs.system("gb300-nvl72")
+    assert [nvls_channels(gb300, 72, k, "2.28.7") for k in (1, 2)] == [24, 32]
+    assert C.NVLS_CHANNELS["Blackwell, one NVLink domain"].value == 24
+    assert C.NVLS_CHANNELS["Blackwell"].value == 32 and C.NVLS_CHANNELS["Hopper"].value == 16
+
+
+def test_one_racks_nvls_pace_keeps_32_ctas_in_every_release():
+    # NCCL gives one Blackwell NVLink domain 24 NVLS CTAs from 2.27.3 (32 before), but the
+    # book's pace in a rack (channels x chunk / chunk time) keeps 2.26.2's 32: taking 24
+    # made the rack-scale runs' cross-validated error worse (links.nvls_algbw says by how
+    # much), so the rate is the same whatever the release
+    old = custom.node("gb200", 72, nics_per_gpu=1, nic_gbps=400, nccl_version="2.26.2")
+    new = custom.node("gb200", 72, nics_per_gpu=1, nic_gbps=400, nccl_version="2.27.3")
+    assert co.nvls_rate(new) == co.nvls_rate(old) == pytest.approx(
+        32 * 128 * KiB / C.NVLS_CHUNK_TIME_RACK.value)
     assert C.NVLS_TREE_CHUNK_MANY_NODES.value == 64 * KiB
     assert C.NVLS_CHUNK.value == 128 * KiB
 
@@ -643,7 +684,9 @@ def test_nvls_tree_correction_on_x86_blackwell_below_one_gib(monkeypatch):
 
     before = {s: nvls("dgx-b200", 4, s) for s in (256 * MiB, GiB)}
     gb = nvls("gb200-nvl72", 4, 256 * MiB).time_s
-    monkeypatch.setattr(C, "X86_HOST_GPUS", ())
+    assert C.host_cpu(specs.system("dgx-b200")) == "Intel"
+    assert C.host_cpu(specs.system("gb200-nvl72")) == "Arm"
+    monkeypatch.setattr(C, "host_cpu", lambda s: "Arm")  # as if a B200 sat on an Arm host
     after = {s: nvls("dgx-b200", 4, s) for s in (256 * MiB, GiB)}
     # 256 MiB: log2(2^28 / 64) = 22, factor .9 in NCCL's Simple row: only the bandwidth
     # term is stretched, so the call takes longer, by at most 1 / .9
@@ -656,7 +699,7 @@ def test_nvls_tree_correction_on_x86_blackwell_below_one_gib(monkeypatch):
     # one node runs NVLS, not NVLSTree: never corrected
     monkeypatch.undo()
     one = nvls("dgx-b200", 1, 256 * MiB).time_s
-    monkeypatch.setattr(C, "X86_HOST_GPUS", ())
+    monkeypatch.setattr(C, "host_cpu", lambda s: "Arm")
     assert nvls("dgx-b200", 1, 256 * MiB).time_s == one
 
 
@@ -750,13 +793,16 @@ def test_custom_node_rejects_a_bad_buffsize(value):
 
 
 def test_gb300_is_in_the_catalogue_as_its_source_says():
-    # Lockwood's B300 page: 288 GB HBM3e, 8 TB/s, NVLink 5, PCIe Gen6; a Grace host whose
-    # NVLink-C2C two GPUs share (the superchip, as GB200: main's catalogue since 2daa178)
+    # NVIDIA's Blackwell Ultra blog (the catalogue's source since issue 39; Lockwood's B300
+    # page said the same): '288 GB of HBM3E per GPU' in 8 stacks, 8 TB/s, NVLink 5, PCIe
+    # Gen 6; a Grace host whose NVLink-C2C two GPUs share (the superchip, as GB200)
     g = specs.GPUS["gb300"]
     assert (g.arch, g.nvlink_gen, g.pcie_gen, g.host_link) == ("Blackwell", 5, "6.0",
                                                                "nvlink-c2c-superchip")
     assert g.hbm_capacity.value == 288e9 and g.hbm_bandwidth.value == 8e12
-    assert "B300" in g.hbm_capacity.source.url
+    src = g.hbm_capacity.source
+    assert "Blackwell Ultra" in src.title and "288 GB of HBM3E per GPU" in src.says
+    assert "8 TB/s per GPU" in g.hbm_bandwidth.source.says
 
 
 def test_nvls_rate_and_one_rank_estimate_refuse_with_a_message():
@@ -856,94 +902,153 @@ def test_direct_all_to_all_time_by_hand():
            lat + net + np.maximum(7 / 16 * _S / _B, 8 / 16 * _S / (50 * GB_per_s)))
 
 
+def _share(size, threads, threshold, channels):
+    """enqueue.cc's channel rule, by hand: a call gets size / (threads x threshold)
+    channels, at least one and at most all of them (the model takes the quotient whole)."""
+    return np.clip(size / (threads * threshold), 1, channels) / channels
+
+
+# tuning.cc v2.30.7-1 literals used below (tests/test_nccl_tuning.py pins each to its line)
+_LL_MAX_HOPPER_1 = 141.0      # llMaxBws, Hopper row, 1 node
+_LL_MAX_INTEL_2 = 39.0        # llMaxBws, Volta/Intel row, 2 nodes (an Intel host)
+_RING_LL128_HOPPER = 36.7     # perChMaxRingLL128Bws, Hopper
+_TREE_HOPPER = (38.7, 41.4, 36.0)          # perChMaxTreeBws, Hopper
+_TREE_LL128_HOPPER = (36.7, 36.7, 29.0)    # perChMaxTreeLL128Bws, Hopper
+_NVLS_TREE_HOPPER = (0.0, 57.7, 45.5)      # perChMaxNVLSTreeBws, Hopper
+# (threads, bytes per thread) of each protocol: device.h NCCL_*_MAX_NTHREADS and comm.h
+# NCCL_*_THREAD_THRESHOLD
+_NT = {"LL": (512, 8), "LL128": (640, 8), "Simple": (512, 64)}
+
+
 def test_ring_time_by_hand_across_two_nodes_for_each_protocol():
-    """All-gather on 2 x 8 GPUs: n - 1 = 15 steps, one of them across nodes; latency base
-    + 14 NVLink hops + 1 network hop (+ EFA's 35 us, twice for Simple), x 1.4 for a
-    multi-node Ring/Simple (tuning.cc); bandwidth eff x min(B, N) with N = 8 x 50 GB/s x
-    NET_EFFICIENCY; the first chunk crosses the 14 NVLink stages at B x eff and the network
-    stage at the ring's rate, a chunk at most S / 16. One node: no x 1.4."""
+    """All-gather on 2 x 8 H100 (EFA, Intel host): n - 1 = 15 steps, one across nodes;
+    latency base + 14 intra steps, each at least NCCL's network post overhead (1 us, x 3
+    for Simple: tuning.cc) + 1 network hop (+ EFA's 35 us, twice for Simple); no x 1.4
+    (all-reduce only). Bus bandwidth min(B, N), N = 8 x 50 GB/s x NET_EFFICIENCY: LL
+    min(llMaxBw Intel 2 nodes 39, x 0.5), LL128 min(x 0.92, 8 channels x 36.7), as algbw
+    x 16 / 15, at the share of the 8 channels the size gets (a ring's LL threshold x 16
+    ranks). The first chunk crosses the 14 NVLink stages at the bus rate x B / min(B, N)
+    and the network stage at the bus rate, a chunk at most S / 16. One node: 7 steps of
+    NVLink, LL min(141, B / 2), 16 channels."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     efa = custom.node("h100-sxm", 8, fabric="EFA")
+    n_book = 400 * GB_per_s * ne
+    raw = min(_B, n_book)
     for p in C.PROTOCOLS:
-        eff = C.LL_EFFICIENCY.value if p == "LL" else C.PROTOCOL_EFFICIENCY[p].value
-        b = min(_B, 400 * GB_per_s * ne) * eff
-        lat = _base("ring", p) + 14 * _hop("nvlink", "ring", p) \
-            + _hop("net", "ring", p) + _EFA * (2 if p == "Simple" else 1)
-        lat *= 1.4 if p == "Simple" else 1.0
-        assert C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR.value == 1.4
+        bus = {"LL": min(_LL_MAX_INTEL_2 * GB_per_s, 0.5 * raw),
+               "LL128": min(0.92 * raw, 8 * _RING_LL128_HOPPER * GB_per_s),
+               "Simple": raw}[p]
+        nt, thr = _NT[p]
+        alg = bus * 16 / 15 * _share(_S, nt, thr * (16 if p == "LL" else 1), 8)
+        intra = max(_hop("nvlink", "ring", p), (3e-6 if p == "Simple" else 1e-6))
+        lat = _base("ring", p) + 14 * intra + _hop("net", "ring", p) \
+            + _EFA * (2 if p == "Simple" else 1)
+        b = alg * 15 / 16
         _close(_time(efa, "all_gather", "ring", p, 8, 2),
-               t0 + lat + _fill(14, _B * eff, 16) + _fill(2, b, 16) + 15 / 16 * _S / b)
+               t0 + lat + _fill(14, b * _B / raw, 16) + _fill(2, b, 16) + _S / alg)
+        bus1 = {"LL": min(_LL_MAX_HOPPER_1 * GB_per_s, 0.5 * _B),
+                "LL128": min(0.92 * _B, 16 * _RING_LL128_HOPPER * GB_per_s), "Simple": _B}[p]
+        alg1 = bus1 * 8 / 7 * _share(_S, nt, thr * (8 if p == "LL" else 1), 16)
         one = _base("ring", p) + 7 * _hop("nvlink", "ring", p)
         _close(_time(efa, "all_gather", "ring", p, 8, 1),
-               t0 + one + _fill(7, _B * eff, 8) + 7 / 8 * _S / (_B * eff))
-    # 4 nodes, 32 ranks: a chunk is at most S / 32 (more slices than PIPELINE_CHUNKS)
+               t0 + one + _fill(7, alg1 * 7 / 8, 8) + _S / alg1)
+    # 4 nodes, 32 ranks, Simple: a chunk is at most S / 32 (more slices than PIPELINE_CHUNKS)
     assert C.PIPELINE_CHUNKS.value < 32
-    b = min(_B, 400 * GB_per_s * ne)
-    lat = 1.4 * (_base("ring") + 28 * _hop("nvlink", "ring") + 3 * (_hop("net", "ring") + 2 * _EFA))
+    alg = raw * 32 / 31 * _share(_S, 512, 64, 8)
+    lat = _base("ring") + 28 * 3.4e-6 + 3 * (_hop("net", "ring") + 2 * _EFA)
+    assert _hop("nvlink", "ring") == pytest.approx(3.4e-6)
     _close(_time(efa, "all_gather", "ring", "Simple", 8, 4),
-           t0 + lat + _fill(28, _B, 32) + _fill(4, b, 32) + 31 / 32 * _S / b)
+           t0 + lat + _fill(28, alg * 31 / 32 * _B / raw, 32) + _fill(4, alg * 31 / 32, 32)
+           + _S / alg)
+    # all-reduce across nodes: x 1.4 once a channel's share of a rank reaches 64 bytes
+    # (tuning.cc: nBytes / (nChannels x nRanks) >= 64): 8 channels x 16 ranks x 64 = 8 KiB
+    t_small = _time(efa, "all_reduce", "ring", "Simple", 8, 2)
+    lat_ar = _base("ring") + 28 * 3.4e-6 + 2 * (_hop("net", "ring") + 2 * _EFA)
+    alg = raw * 16 / 30 * _share(_S, 512, 64, 8)
+    b = alg * 30 / 16
+    want = t0 + np.where(_S >= 8 * KiB, 1.4, 1.0) * lat_ar + _fill(28, b * _B / raw, 16) \
+        + _fill(3, b, 16) + _S / alg
+    _close(t_small, want)
 
 
-def _tree_scale(p):
-    """tuning.cc's tree bandwidth factor: 0.92 x the protocol's efficiency (not for Simple)
-    x treeCorrectionFactor[p][log2(S / 64)] (1 beyond the table)."""
-    eff = C.LL_EFFICIENCY.value if p == "LL" else C.PROTOCOL_EFFICIENCY[p].value
+def _tree_alg(p, link, channels, caps, ll128_caps, ll_max, k, share=None):
+    """tuning.cc's tree algbw by hand: busBw = min(0.92 link, channels x cap) (LL: / 3.8 up
+    to llMaxBw; LL128: x 7/9 on one node, x 120/128 across, up to channels x LL128 cap),
+    / 2, x treeCorrectionFactor[p][log2(S / 64)] (below 23), x the channel share."""
+    idx = min(k, 3) - 1
+    bus = min(0.92 * link, channels * caps[idx] * GB_per_s)
+    if p == "LL":
+        bus = min(bus / 3.8, ll_max * GB_per_s)
+    elif p == "LL128":
+        bus = min(bus * (7 / 9 if k == 1 else 120 / 128), channels * ll128_caps[idx] * GB_per_s)
     corr = C.TREE_CORRECTION[p]
-    idx = [int(math.floor(math.log2(max(s / 64, 1)))) for s in _S]
-    return 0.92 * (eff if p != "Simple" else 1.0) * np.array(
-        [corr[i] if i < len(corr) else 1.0 for i in idx])
+    f = np.array([corr[i] if i < 23 else 1.0
+                  for i in (int(math.floor(math.log2(max(s // 64, 0.5)))) for s in _S)])
+    nt, thr = _NT[p]
+    sh = _share(_S, nt, thr, channels) if share is None else share
+    return bus / 2 * f * sh
 
 
 def test_tree_time_by_hand_in_one_node_and_across_two():
-    """NCCL's tree: latency base + 2 ((g - 1) NVLink hops + log2 k network hops); bandwidth
-    B x scale (_tree_scale). One node: 2 S / (B x scale). Two nodes of 8 (EFA): also each
-    node sends S through its NICs (S / (N x scale)) and, for Simple and LL128, NCCL's
-    per-channel cap binds: 8 channels x 41.4 GB/s (Hopper, 2 nodes) / 0.92 x scale; the fill
-    crosses 2 (7 + 1) stages at the slower of B and N. NCCL's view: no launch, no fill;
-    2 S / min(link x scale, cap x scale / 0.92), link B on one node."""
+    """NCCL's tree: latency base + 2 ((g - 1) NVLink hops + log2 k network hops), algbw by
+    tuning.cc's formula (_tree_alg) on 16 channels in one node, 8 (one per NIC) across two;
+    the book adds the launch overhead, the fill over 2 (g - 1 + log2 k) stages at the bus
+    rate (2 x algbw), NICs at NET_EFFICIENCY, and the channel share of the size. Two H100
+    nodes: the link is min(B, 2 N / traffic(2) = 2 N), and the per-channel cap 8 x 41.4
+    GB/s binds. NCCL's view: line-rate NICs, all channels, no launch or fill."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     efa = custom.node("h100-sxm", 8, fabric="EFA")
-    assert C.PER_CHANNEL_TREE_BW["Hopper"][1].value == 41.4 * GB_per_s
-    cap2 = 8 * 41.4 * GB_per_s
     n_book = 400 * GB_per_s * ne
     for p in C.PROTOCOLS:
-        sc = _tree_scale(p)
         lat1 = _base("tree", p) + 2 * 7 * _hop("nvlink", "tree", p)
+        alg1 = _tree_alg(p, _B, 16, _TREE_HOPPER, _TREE_LL128_HOPPER, _LL_MAX_HOPPER_1, 1)
         _close(_time(efa, "all_reduce", "tree", p, 8, 1),
-               t0 + lat1 + _fill(14, _B * sc) + 2 * _S / (_B * sc))
-        _close(_time(efa, "all_reduce", "tree", p, 8, 1, True), lat1 + 2 * _S / (_B * sc))
+               t0 + lat1 + _fill(14, 2 * alg1) + _S / alg1)
+        nccl1 = _tree_alg(p, _B, 16, _TREE_HOPPER, _TREE_LL128_HOPPER, _LL_MAX_HOPPER_1, 1,
+                          share=1.0)
+        _close(_time(efa, "all_reduce", "tree", p, 8, 1, True), lat1 + _S / nccl1)
         lat2 = _base("tree", p) + 2 * (7 * _hop("nvlink", "tree", p) + _hop("net", "tree", p)
                                        + _EFA * (2 if p == "Simple" else 1))
-        t_bw = np.maximum(2 * _S / (_B * sc), _S / (n_book * sc))
-        if p != "LL":
-            t_bw = np.maximum(t_bw, 2 * _S / (cap2 / 0.92 * sc))
+        alg2 = _tree_alg(p, min(_B, 2 * n_book), 8, _TREE_HOPPER, _TREE_LL128_HOPPER,
+                         _LL_MAX_INTEL_2, 2)
         _close(_time(efa, "all_reduce", "tree", p, 8, 2),
-               t0 + lat2 + _fill(16, np.minimum(_B * sc, n_book * sc)) + t_bw)
-        # NCCL's view on two nodes: min(B, 2 N) = B, but the cap 8 x 41.4 / 0.92 = 360 GB/s
-        # is lower
-        _close(_time(efa, "all_reduce", "tree", p, 8, 2, True), lat2 + 2 * _S / (cap2 / 0.92 * sc))
-    # Blackwell from NCCL 2.28.3: LL128 trees have their own cap, 8 x 31.67 GB/s on 2 nodes
-    b200 = specs.system("dgx-b200")
-    bb, sc = b200.gpu.nvlink.per_gpu_effective, _tree_scale("LL128")
-    assert C.PER_CHANNEL_TREE_LL128_BW_BLACKWELL[1].value == 31.67 * GB_per_s
-    lat = _base("tree", "LL128") + 2 * (7 * _hop("nvlink", "tree", "LL128") + _hop("net", "tree", "LL128"))
-    _close(_time(b200, "all_reduce", "tree", "LL128", 8, 2),
-           t0 + lat + _fill(16, np.minimum(bb * sc, n_book * sc))
-           + np.maximum.reduce([2 * _S / (bb * sc), _S / (n_book * sc),
-                                2 * _S / (8 * 31.67 * GB_per_s / 0.92 * sc)]))
+               t0 + lat2 + _fill(16, 2 * alg2) + _S / alg2)
+        nccl2 = _tree_alg(p, min(_B, 800 * GB_per_s), 8, _TREE_HOPPER, _TREE_LL128_HOPPER,
+                          _LL_MAX_INTEL_2, 2, share=1.0)
+        _close(_time(efa, "all_reduce", "tree", p, 8, 2, True), lat2 + _S / nccl2)
+    # the cap binds on two nodes: 8 x 41.4 = 331.2 GB/s under 0.92 x 370.8 = 341.1
+    assert 8 * 41.4 < 0.92 * 370.8
+
+
+def test_three_nodes_send_one_and_a_half_times_the_data_through_a_tree():
+    """On three nodes the double binary tree sends 1.5 S per node (tree_node_traffic): the
+    book's tree link is min(B, 2 N / 1.5); NCCL's estimate takes min(B, N) (bwInter). On
+    GB200 trays of 4 (4 x 400G, NCCL 2.27.3, Blackwell caps twice Hopper's: 4 x 72 GB/s)
+    the NICs bind: tree / ring busbw = (0.92 x 4/3 N / 2) / (N x 12/22) = 1.124; measured
+    1.19 (NVIDIA/nccl#1801)."""
+    part = custom.node("gb200", 4, nics_per_gpu=1, nic_gbps=400, nccl_version="2.27.3")
+    ring = co.predict("all_reduce", 16 * GiB, part, 4, 3, "ring").busbw
+    tree = co.predict("all_reduce", 16 * GiB, part, 4, 3, "tree").busbw
+    assert tree / ring == pytest.approx(0.92 * 4 / 3 / 2 / (12 / 22), rel=0.02)
+    e_ring = co.nccl_estimate("all_reduce", 16 * GiB, part, 4, 3, "ring").busbw
+    e_tree = co.nccl_estimate("all_reduce", 16 * GiB, part, 4, 3, "tree").busbw
+    assert e_tree / e_ring == pytest.approx(0.92 / 2 / (12 / 22), rel=0.02)
 
 
 def test_nccl_view_of_a_tree_doubles_the_network_on_two_nodes_only():
     """search.cc raises a two-node tree's bwIntra to twice bwInter: on a node whose NICs
     bind (8 x 100 Gb/s = 100 GB/s), NCCL's tree link is min(B, 2 x 100) = 200 GB/s on two
     nodes and min(B, 100) = 100 GB/s from three up, under the per-channel cap (8 channels x
-    41.4 GB/s on 2 nodes, 36 GB/s on 3+, / 0.92), which does not bind here."""
+    41.4 GB/s on 2 nodes, 36 GB/s on 3+), which does not bind here; log2i(k) network steps
+    (an integer: one on three nodes)."""
     slow = custom.node("h100-sxm", 8, nic_gbps=100)
-    for k, link in ((1, _B), (2, 200 * GB_per_s), (3, 100 * GB_per_s), (4, 100 * GB_per_s)):
-        sc = _tree_scale("Simple")
-        lat = _base("tree") + 2 * (7 * _hop("nvlink", "tree") + math.log2(k) * _hop("net", "tree"))
-        _close(_time(slow, "all_reduce", "tree", "Simple", 8, k, True),
-               lat + 2 * _S / (link * sc))
+    for k, link, steps in ((1, _B, 0), (2, 200 * GB_per_s, 1), (3, 100 * GB_per_s, 1),
+                           (4, 100 * GB_per_s, 2)):
+        ch = 16 if k == 1 else 8
+        alg = _tree_alg("Simple", link, ch, _TREE_HOPPER, _TREE_LL128_HOPPER, 39.0, k,
+                        share=1.0)
+        lat = _base("tree") + 2 * (7 * _hop("nvlink", "tree") + steps * _hop("net", "tree"))
+        _close(_time(slow, "all_reduce", "tree", "Simple", 8, k, True), lat + _S / alg)
 
 
 def test_hierarchical_and_sharp_times_by_hand():
@@ -1026,8 +1131,10 @@ def test_nvls_tree_time_by_hand():
     a pipeline 2 x 8 chunks deep at b x 9/8, a chunk at most S/8) and a double binary tree
     across nodes through the 8 heads' NICs (N): traffic(k) S / N (S, 1.5 S, 2 S for 2, 3, 4
     nodes) in 2 ceil(log2 k) network steps (+ 2 x 35 us each); the slower phase sets the
-    pace. NCCL's view: no launch or fill, NICs at line rate, c S / N with c = 1 on two
-    nodes and 2 beyond, or S / (16 NVLS channels x 57.7 | 45.5 GB/s / 2) if slower."""
+    pace. NCCL's view (tuning.cc): busBw = the NVLS graph's 8 channels (one per head GPU:
+    search.cc maxChannels = min(NCCL_MAX_NVLS_ARITY, GPUs)) x min(per-channel NVLS rate,
+    NIC rate, perChMaxNVLSTreeBw). The book's view also runs no faster than that last cap:
+    busbw <= 8 heads x perChMaxNVLSTreeBw (57.7 GB/s on 2 nodes, 45.5 from 3: tuning.cc)."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     efa = custom.node("h100-sxm", 8, fabric="EFA")
     b = 0.85 * _B * 8 / 9
@@ -1035,37 +1142,50 @@ def test_nvls_tree_time_by_hand():
     n8 = 400 * GB_per_s * ne
     for k, traffic, steps in ((2, 1.0, 2), (3, 1.5, 4), (4, 2.0, 4)):
         lat = _hop("nvlink", "nvls") + steps * (_hop("net", "nvls_tree") + 2 * _EFA)
+        cap_alg = 8 * _NVLS_TREE_HOPPER[min(k, 3) - 1] * GB_per_s * (8 * k) / (2 * (8 * k - 1))
         _close(_time(efa, "all_reduce", "nvls_tree", "Simple", 8, k),
-               t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(steps + 1, n8)
-               + np.maximum(_S / b, traffic * _S / n8))
-        cap = 16 * (57.7 if k == 2 else 45.5) * GB_per_s / 2
-        c = 1.0 if k == 2 else 2.0
+               np.maximum(t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(steps + 1, n8)
+                          + np.maximum(_S / b, traffic * _S / n8), _S / cap_alg))
+        # NCCL's view (tuning.cc from 2.28.3): busBw = min(B x 0.85 x 7/8 x 2, 2 or 1 x
+        # the heads' NICs at line rate, 8 channels x perChMaxNVLSTreeBw), algbw = busBw x
+        # n / (2 (n - 1)); intraLat 25 + 2 log2i(k) x (20.9 + 2 x 35) us
+        n = 8 * k
+        bus = min(_B * 0.85 * 7 / 8 * 2, (2 if k == 2 else 1) * 400 * GB_per_s,
+                  8 * _NVLS_TREE_HOPPER[min(k, 3) - 1] * GB_per_s)
+        nccl_lat = 25e-6 + 2 * int(math.log2(k)) * (20.9e-6 + 2 * _EFA)
         _close(_time(efa, "all_reduce", "nvls_tree", "Simple", 8, k, True),
-               lat + np.maximum(_S / b, np.maximum(c * _S / (400 * GB_per_s), _S / cap)))
+               nccl_lat + _S / (bus * n / (2 * (n - 1))))
 
 
 def test_nvls_tree_heads_cross_the_network_through_all_their_nics():
     """Each head GPU crosses the network through its own NICs: one NIC per two GPUs (4 NICs
     for 8 GPUs) gives the tree those 4 NICs, 200 GB/s x eff, not more; two NICs per GPU
-    (16) give 800 GB/s. In NCCL's view on 3 nodes (c = 2) the 16 NVLS channels' cap,
-    16 x 45.5 / 2 = 364 GB/s, is then the bound: max(2 S / 800, S / 364) over the NVLS
-    phase's S / b."""
+    (16) give 800 GB/s. In NCCL's view on 3 nodes the NVLS graph's 8 channels (one per
+    head GPU, not per NIC) x perChMaxNVLSTreeBw 45.5 = 364 GB/s is then the bound. The
+    book's view is held to the same ceiling on two nodes: 4 heads x 57.7 GB/s with 4 NICs
+    (one head per GPU with a NIC), 8 x 57.7 with 16."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     b = 0.85 * _B * 8 / 9
     d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
     half = custom.node("h100-sxm", 8, nics_per_gpu=0.5)
     n4 = 4 * 50 * GB_per_s * ne
     lat = _hop("nvlink", "nvls") + 2 * _hop("net", "nvls_tree")
+    to_alg = 16 / (2 * 15)  # busbw -> algbw on 16 GPUs
     _close(_time(half, "all_reduce", "nvls_tree", "Simple", 8, 2),
-           t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n4) + np.maximum(_S / b, _S / n4))
+           np.maximum(t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n4)
+                      + np.maximum(_S / b, _S / n4), _S / (4 * 57.7 * GB_per_s * to_alg)))
     two = custom.node("h100-sxm", 8, nics_per_gpu=2)
     n16 = 16 * 50 * GB_per_s
-    lat3 = _hop("nvlink", "nvls") + 4 * _hop("net", "nvls_tree")
+    # NCCL's view on 3 nodes: the 16 NICs (800 GB/s) and B x 0.85 x 7/8 x 2 = 552 GB/s
+    # against 8 channels x 45.5 GB/s = 364 GB/s: the cap binds; log2i(3) = 1 step up, 1 down
+    lat3 = 25e-6 + 2 * 20.9e-6
+    bus = min(_B * 0.85 * 7 / 8 * 2, n16, 8 * 45.5 * GB_per_s)
+    assert bus == 8 * 45.5 * GB_per_s
     _close(_time(two, "all_reduce", "nvls_tree", "Simple", 8, 3, True),
-           lat3 + np.maximum(_S / b, np.maximum(2 * _S / n16, _S / (16 * 45.5 * GB_per_s / 2))))
+           lat3 + _S / (bus * 24 / 46))
     _close(_time(two, "all_reduce", "nvls_tree", "Simple", 8, 2),
-           t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n16 * ne)
-           + np.maximum(_S / b, _S / (n16 * ne)))
+           np.maximum(t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(3, n16 * ne)
+                      + np.maximum(_S / b, _S / (n16 * ne)), _S / (8 * 57.7 * GB_per_s * to_alg)))
 
 
 def test_nvls_tree_crosses_the_network_through_32_heads_in_a_rack():
@@ -1117,3 +1237,34 @@ def test_nvls_tree_on_b200_takes_ncclS_x86_correction_in_the_books_view_only():
     _close(time(b200, "all_reduce", "hierarchical", "Simple", _S, 8, 2),
            t0 + ring8 + 2 * _hop("net", "ring") + _fill(14, bb, 8) + _fill(3, n8)
            + np.maximum(14 / 8 * _S / bb, _S / n8))
+
+
+# ------------------------------------------- NVLSTree's per-channel ceiling (issue 37)
+def test_two_node_nvls_tree_plateau_is_nccls_per_channel_ceiling():
+    # tuning.cc perChMaxNVLSTreeBws, Hopper {0.0, 57.7, 45.5} (v2.28.3-1 line 196), one
+    # channel per head GPU (8 on a DGX H100 with 8 NICs): 8 x 57.7 = 461.6 GB/s of busbw on
+    # two nodes, under the ~520 the links alone give; the published two-node plateaus are
+    # 430-487 GB/s (NVIDIA/nccl-tests#309 469 at 16 GiB on NCCL 2.26.2)
+    from interlib.collective_model import algorithms as A
+
+    p = co.predict("all_reduce", 16 * GiB, "dgx-h100", 8, 2, "nvls_tree")
+    assert p.busbw == pytest.approx(8 * 57.7e9, rel=1e-9)
+    assert A.nvls_tree_cap(specs.system("dgx-h100"), 8, 2, "2.18.5") == pytest.approx(461.6e9)
+    # three nodes and more: the N4 column, 8 x 45.5 = 364 GB/s
+    assert A.nvls_tree_cap(specs.system("dgx-h100"), 8, 4, "2.30.7") == pytest.approx(364e9)
+    # NCCL's own estimate applies its cap through tuner.algbw, not twice
+    e = co.nccl_estimate("all_reduce", 16 * GiB, "dgx-h100", 8, 2, "nvls_tree")
+    assert e.busbw <= 8 * 57.7e9 * (1 + 1e-9)
+
+
+def test_nvls_tree_ceiling_follows_the_release_on_blackwell():
+    # Blackwell's 3+-node column: 43.1 from v2.28.3, 43.8 from v2.28.9, 80.0 from v2.30.3
+    # (tuning.cc at each tag); a release before 2.28.3 takes 2.28.3's
+    from interlib.collective_model import algorithms as A
+
+    b200 = specs.system("dgx-b200")
+    got = [A.nvls_tree_cap(b200, 8, 4, v) / 1e9 for v in ("2.26.2", "2.28.3", "2.29.7", "2.30.7")]
+    assert got == pytest.approx([8 * 43.1, 8 * 43.1, 8 * 43.8, 8 * 80.0])
+    assert A.nvls_tree_cap(b200, 8, 2, "2.30.7") == pytest.approx(8 * 96.0e9)
+    # no NVLS on Ampere: no row, no cap
+    assert A.nvls_tree_cap(specs.system("dgx-a100"), 8, 2, "2.30.7") is None

@@ -109,7 +109,7 @@ def test_g_ring_bytes():
     assert fig("g", "per GPU, 8 GPUs") == pytest.approx(1.75 * GB)
     assert fig("g", "per GPU, counted") == pytest.approx(1.75 * GB)
     assert fig("g", "total") == pytest.approx(14 * GB)
-    assert fig("g", "per GPU with NVLS") == pytest.approx(1 * GB)
+    assert fig("g", "per GPU with NVLS") == pytest.approx(1.125 * GB)  # K + K/8 (review F8)
 
 
 def test_h_nvlink4_arithmetic():

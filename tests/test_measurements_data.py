@@ -46,6 +46,10 @@ SERIES = {
     # Oracle oci-gpu-quickstarts, GB300 quick start, all-to-all from one tray to two racks
     **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OGA4", "OGA8", "OGA64", "OGA128")},
 }
+# series added for issue 37 (two-node and mid-size runs): an issue thread each, cited by its
+# URL (SOURCES.md rule 1)
+ISSUE_SERIES = {"N309": "https://github.com/NVIDIA/nccl-tests/issues/309",
+                "N309V": "https://github.com/NVIDIA/nccl-tests/issues/309"}
 NEW = [r for r in ROWS if r.series in SERIES]
 GiB = 2**30
 
@@ -113,8 +117,10 @@ def test_hardware_fields_match_the_sources():
             assert r.fabric.startswith("EFA")
             assert r.nccl_version == ("2.18.5" if r.series == "AWK5" else "2.20.3")
         elif r.series.startswith("OB3"):
-            # BM.GPU.B300.8: 8 GPUs, "8 x 2 x 400 Gb/s = 6.4 Tb/s" RoCE; logs: NCCL 2.28.9
-            assert (r.gpu, r.gpus_per_node, r.nics_per_node, r.nic_gbps) == ("gb300", 8, 16, 400)
+            # BM.GPU.B300.8: 8 x 'NVIDIA B300 SXM6 AC', "8 x 2 x 400 Gb/s = 6.4 Tb/s" RoCE;
+            # logs: NCCL 2.28.9 (issue 39 item 7: an HGX B300, not GB300 GPUs on a DGX B200)
+            assert (r.gpu, r.system) == ("b300", "hgx-b300"), r.id
+            assert (r.gpus_per_node, r.nics_per_node, r.nic_gbps) == (8, 16, 400)
             assert r.fabric.startswith("Ethernet") and r.nccl_version == "2.28.9"
         elif r.series.startswith("OQA"):
             # GB200 trays of 4 GPUs, 4 x 400 Gb/s InfiniBand each; 16 trays per NVLink domain
@@ -128,6 +134,7 @@ def test_hardware_fields_match_the_sources():
             assert r.total_gpus == {"OGA4": 4, "OGA8": 8, "OGA64": 64, "OGA128": 128}[r.series]
             assert r.nics_per_node == 2 * r.gpus_per_node and r.nic_gbps == 400, r.id
             assert (r.gpu, r.nccl_version) == ("gb300", "2.28.7") and r.fabric.startswith("Ethernet")
+            assert r.system == "gb300-nvl72", r.id
         elif r.series == "AZH":
             # page: 'NVIDIA H200 141GB', NCCL 2.20.5
             assert (r.gpu, r.gpus_per_node, r.nodes, r.nccl_version) == ("h200", 8, 1, "2.20.5")
@@ -282,3 +289,81 @@ def test_bus_factor_matches_nccl_tests_for_the_new_collectives():
     # AllReduce 2(n-1)/n, AllGather and ReduceScatter (n-1)/n
     for coll, f in (("all_reduce", 2 * 7 / 8), ("all_gather", 7 / 8), ("reduce_scatter", 7 / 8)):
         assert collectives.bus_factor(coll, 8) == pytest.approx(f)
+
+
+# ------------------------------------------------ issue 39 item 7: GPUs on their systems
+def test_every_rows_gpu_is_its_systems_gpu():
+    # a row names the catalogue system closest to what ran and the GPU that ran: the two
+    # agree (before issue 39, 72 GB300 rows sat on gb200-nvl72 and 5 HGX B300 rows were GB300
+    # GPUs on a DGX B200); where the run's NICs differ from the system's, the model builds
+    # the node from the row (validation.node_for)
+    from interlib.specs import GPUS, SYSTEMS
+    for r in ROWS:
+        assert GPUS[r.gpu] is SYSTEMS[r.system].gpu, (r.id, r.gpu, r.system)
+
+
+def test_gb300_and_b300_rows_by_series():
+    # Oracle's GB300 quick start (OG*, OGA*: BM.GPU.GB300.4 trays of a GB300 NVL72 rack) and
+    # its B300 quick start (OB3*: BM.GPU.B300.8, 'NVIDIA B300 SXM6 AC'): 72 + 5 rows
+    gb300 = [r for r in ROWS if r.gpu == "gb300"]
+    b300 = [r for r in ROWS if r.gpu == "b300"]
+    assert len(gb300) == 72 and {r.system for r in gb300} == {"gb300-nvl72"}
+    assert {r.series[:2] for r in gb300} == {"OG"}
+    assert len(b300) == 5 and {r.system for r in b300} == {"hgx-b300"}
+    assert {r.series for r in b300} == {"OB3R", "OB3R2", "OB3A", "OB3A2"}
+    # no note still says the catalogue lacks them
+    assert not [r.id for r in ROWS if "the catalogue has no" in r.note]
+
+
+def test_relabelled_rows_are_predicted_as_before_the_relabel():
+    # the relabel changes names, not hardware: the node the model builds from each row has the
+    # row's GPU count, NICs and NVLink rate (Blackwell's 18 x 40.1 GB/s)
+    for r in ROWS:
+        if r.gpu in ("gb300", "b300"):
+            node = V.node_for(r)
+            assert node.gpus_per_node >= r.gpus_per_node and node.nics_per_node * \
+                r.gpus_per_node / node.gpus_per_node == pytest.approx(r.nics_per_node)
+            assert node.gpu.nvlink.per_gpu_effective == pytest.approx(18 * 40.1 * GB_per_s)
+
+
+# --------------------------------------- issue 37 item 5: two-node runs from issue threads
+ISSUE_ROWS = [r for r in ROWS if r.series in ISSUE_SERIES]
+
+
+def test_issue_series_cite_their_thread_and_state_their_hardware():
+    # nccl-tests#309: "Dell HGX XE9680 with 8xH100 and 8x CX-7 IB 400Gbps", "NCCL 2.26.2";
+    # 2 bare-metal nodes (bm-h100-01/02) and 4 virtual machines (pt01, pt02, spt01, spt02)
+    assert len(ISSUE_ROWS) == 34
+    for r in ISSUE_ROWS:
+        assert r.url == ISSUE_SERIES[r.series] and r.role == "holdout", r.id
+        assert (r.gpu, r.system, r.gpus_per_node, r.nics_per_node, r.nic_gbps, r.fabric,
+                r.nccl_version, r.collective, r.algorithm) == (
+            "h100-sxm", "dgx-h100", 8, 8, 400, "InfiniBand", "2.26.2", "all_reduce", "auto")
+        assert r.nodes == {"N309": 2, "N309V": 4}[r.series]
+        assert V.gpus_per_thread(r) == 1  # -g 1 under mpirun
+
+
+@pytest.mark.parametrize("rid, size, time_us, printed_busbw", [
+    # nccl-tests#309, 2 nodes: "2097152 524288 float sum -1 76.24 27.51 51.58"
+    ("N309-10", 2097152, 76.24, 51.58),
+    # "33554432 8388608 float sum -1 267.9 125.23 234.81"
+    ("N309-12", 33554432, 267.9, 234.81),
+    # "17179869184 4294967296 float sum -1 68652 250.24 469.21"
+    ("N309-17", 17179869184, 68652, 469.21),
+    # 4 nodes: "8388608 2097152 float sum -1 217.3 38.60 74.78"
+    ("N309V-11", 8388608, 217.3, 74.78),
+    # "17179869184 4294967296 float sum -1 90986 188.82 365.84"
+    ("N309V-17", 17179869184, 90986, 365.84),
+])
+def test_issue_rows_are_the_time_column_undone(rid, size, time_us, printed_busbw):
+    r = BY_ID[rid]
+    n = r.total_gpus
+    assert r.size_bytes == size
+    assert r.busbw == pytest.approx(size / (time_us * 1e-6) * 2 * (n - 1) / n, rel=1e-3)
+    assert r.busbw / GB_per_s == pytest.approx(printed_busbw, rel=5e-3)
+
+
+def test_issue_rows_follow_the_selection_rule():
+    for s in ISSUE_SERIES:
+        sizes = sorted(r.size_bytes for r in ISSUE_ROWS if r.series == s)
+        assert sizes == [8 * 4**k for k in range(16)] + [16 * GiB], s

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interlib import collectives, nccltests as N, validation
+from interlib import collectives, intervals, nccltests as N, validation
 from interlib.specs import custom
 
 FIX = Path(__file__).parent / "fixtures" / "nccltests"
@@ -277,7 +277,10 @@ def test_band_is_the_models_prediction_interval():
     pred = collectives.predict("all_reduce", cmp_.sizes, "dgx-h100", cmp_.gpus_per_node,
                                cmp_.nodes)
     assert np.array_equal(cmp_.low, pred.busbw_low) and np.array_equal(cmp_.high, pred.busbw_high)
-    assert "80 % prediction interval" in cmp_.band_source
+    # the band says where it comes from in the model's own sentence (board agreement 1):
+    # the class of published errors and how that class did on sources it never saw
+    assert cmp_.band_source == "band: " + intervals.describe(pred)
+    assert "sources it never saw" in cmp_.band_source and "median width" in cmp_.band_source
 
 
 def test_band_refuses_a_prediction_without_an_interval():

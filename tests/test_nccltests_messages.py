@@ -186,9 +186,15 @@ def test_compare_refusals():
 
 # --------------------------------------------------------------------------- verdicts
 def test_a_run_at_half_the_model_is_never_within():
-    """Where the band's lower edge is under 1/2 (many nodes, small sizes), a run at 0.45 of
-    the model is still "below", by the page's rule apart from the band, and says so."""
-    cmp_ = N.compare(N.parse(_at("dgx-h100", 8, 16, scale=0.45)), "dgx-h100")
+    """Where the band's lower edge is under 1/2, a run at 0.45 of the model is still
+    "below", by the page's rule apart from the band, and says so. Since issue 37's intervals
+    no measured configuration's band reaches that low (the lowest edge is about 0.53, small
+    sizes); a configuration no published run measured (A100 over RoCE: its wider 90 %
+    range) still does at mid sizes."""
+    from interlib.specs import custom
+
+    node = custom.node("a100-sxm-80gb", 8, fabric="Ethernet", nic_gbps=200)
+    cmp_ = N.compare(N.parse(_at(node, 8, 16, scale=0.45)), node)
     wide = [x for x in cmp_.verdicts if x.low < 0.45]
     assert wide, "the test needs a regime whose band reaches under 0.45"
     for x in cmp_.verdicts:

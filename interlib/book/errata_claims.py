@@ -272,12 +272,14 @@ def _g():
            "2(N-1) steps x K/N (collectives.ring_step_sends)", S.NCCL_TESTS_PERF),
         _f("total over all GPUs", n * ring, display.fmt_bytes(n * ring), "2(N-1) x K",
            S.NCCL_TESTS_PERF),
-        _f("per GPU with NVLS / SHARP", nv, display.fmt_bytes(nv), "K", S.SCALING_BOOK),
+        _f("per GPU with NVLS", nv, display.fmt_bytes(nv),
+           "K + K/N (collectives.wire_bytes_per_rank)", S.SCALING_BOOK),
     )
     why = (f"Each GPU sends (and receives) 2(N-1)/N x K: {figs[0].text} for the example, the "
            f"same as counting the ring's steps ({figs[1].text}).",
-           f"With in-network reduction each GPU sends about K ({figs[3].text}), which is why "
-           "NVLS busbw can exceed the wire rate.")
+           f"With in-network reduction each GPU sends about K: with NVLS K plus the multicast "
+           f"store of its 1/N share of the sum ({figs[3].text}), which is why NVLS busbw can "
+           "exceed the wire rate.")
     return Claim("g", "Ring all-reduce bytes per GPU", "Ring all-reduce per-GPU bytes on the "
                  "wire is 2(N-1)/N x K.", "RIGHT", why, figs)
 

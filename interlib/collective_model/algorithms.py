@@ -30,9 +30,12 @@ import numpy as np
 
 from ..alphabeta import alpha_beta, bus_factor
 from ..specs import System, calibration as C
+from ..specs import nccl_tuning as T
 from .calibrated import cal
+from . import tuner
 from .fabrics import buffsize_scale, plugin_latency
-from .links import links, nvls_algbw, tree_cap, tree_node_traffic
+from .links import (links, nvls_algbw, nvls_heads, tree_cap, tree_channels,
+                    tree_node_traffic)
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class Run:
         eff: The protocol's share of the bandwidth.
         plugin: The network plugin's latency per inter-node step, s.
         buff_scale: Simple buffer / NCCL's default (ring and tree windows scale with it).
+        version: The NCCL release the run uses (:mod:`interlib.specs.nccl_tuning`).
     """
 
     sys_: System
@@ -70,6 +74,7 @@ class Run:
     eff: float
     plugin: float
     buff_scale: float
+    version: str = T.DEFAULT_VERSION
 
     def hl(self, kind, alg=None, proto=None):
         """NCCL's latency of one hop of ``kind`` (``"nvlink"``, ``"pcie"``, ``"net"``) for
@@ -89,76 +94,81 @@ class Run:
         chunk is never larger than ``size / parts``:
         ``(steps - 1) x min(window, S / max(chunks, parts)) / bw``; a pipeline of no stage
         (one GPU's ring in its node) or one has nothing to fill."""
-        if self.nccl_view:
+        if self.nccl_view or (self.p != "Simple" and _FILL_SIMPLE_ONLY) or \
+                (self.k == 1 and _FILL_MULTI_NODE_ONLY):
             return 0.0 * self.S
         window = np.minimum(cal("PIPELINE_WINDOW") * self.buff_scale,
                             self.S / max(cal("PIPELINE_CHUNKS"), parts))
         return max(steps - 1, 0) * window / bw
 
 
+_FILL_SIMPLE_ONLY = False
+_FILL_MULTI_NODE_ONLY = False
+
 # ------------------------------------------------------------------ point to point
+def _bandwidth(r: Run, a: str):
+    """The bandwidth the book times ``a`` (ring or tree) at, bytes/s per size, as algbw:
+    NCCL's own bandwidth formula for the protocol (:func:`tuner.algbw` at the run's release,
+    with the NICs at the book's fitted share of their line rate) times the share of the
+    channels NCCL gives a call of that size (:func:`tuner.channels_used`)."""
+    alg = tuner.algbw(r.sys_, r.collective, a, r.p, r.S, r.g, r.k, r.version, book=True)
+    nc = tree_channels(r.sys_, r.g, r.k)
+    return alg * tuner.channels_used(r.S, a, r.p, r.n, nc) / nc
+
+
 def ring(r: Run):
-    """Ring: ``t = t0 + lat + fill + F x S / b`` with F the bus factor (2(n-1)/n for
-    all-reduce), ``b = eff x B`` on one node and ``eff x min(B, N)`` across nodes (NCCL's
-    rings cross each node boundary once per channel), and ``lat = base + (steps - inter)
-    h(hop) + inter h(net)`` over the 2(n-1) steps (n-1 for the others), 2(k-1) of them
-    across nodes; NCCL multiplies a multi-node Ring/Simple latency by 1.4. The first chunk
-    crosses the NVLink stages at NVLink speed and the network stages at the NICs'."""
+    """Ring: ``t = t0 + lat + fill + S / algbw``, with ``algbw`` NCCL's ring bandwidth for the
+    protocol (the bottleneck ``B`` on one node or ``min(B, N)`` across nodes, x 0.5 up to
+    ``llMaxBw`` for LL, x 0.92 up to ``channels x perChMaxRingLL128Bw`` for LL128, over
+    the bus factor) at the share of NCCL's channels the size gets (``_bandwidth``), and
+    ``lat = base + (steps - inter) h(hop) + inter h(net)`` over the 2(n-1) steps (n-1 for
+    the others), 2(k-1) of them across nodes, where across nodes an intra-node step costs
+    at least NCCL's network post overhead (1 us on an Intel or Arm host, 2 us on AMD; x 3
+    for Simple: ``tuning.cc``, "inter-node rings still have to launch nsteps * net
+    overhead"); NCCL multiplies a multi-node Ring/Simple all-reduce's latency by 1.4 once a
+    channel's share of a rank is 64 bytes or more. The first chunk crosses the NVLink
+    stages at NVLink speed and the network stages at the NICs'."""
     n, k, S = r.n, r.k, r.S
     steps = {"all_reduce": 2 * (n - 1)}.get(r.collective, n - 1)
     inter = {"all_reduce": 2 * (k - 1)}.get(r.collective, k - 1)
-    lat = C.BASE_LATENCY[("ring", r.p)].value + (steps - inter) * r.hl(r.hop) \
-        + inter * r.hl("net")
-    if k > 1 and r.p == "Simple":
-        lat *= C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR.value
-    b = (r.b_intra if k == 1 else min(r.b_intra, r.b_net)) * r.eff
+    intra = r.hl(r.hop)
+    if k > 1:  # every step of an inter-node ring posts to the network
+        intra = max(intra, C.NCCL_NET_OVERHEAD[C.host_cpu(r.sys_)].value
+                    * (3 if r.p == "Simple" else 1))
+    lat = C.BASE_LATENCY[("ring", r.p)].value + (steps - inter) * intra + inter * r.hl("net")
+    if k > 1 and r.p == "Simple" and r.collective == "all_reduce":
+        plateau = S / (tree_channels(r.sys_, r.g, k) * n) >= 64
+        lat = np.where(plateau, lat * C.RING_SIMPLE_INTERNODE_LATENCY_FACTOR.value, lat)
+    alg = _bandwidth(r, "ring")
+    b = alg * bus_factor(r.collective, n)  # the bus rate each link carries
+    raw = r.b_intra if k == 1 else min(r.b_intra, r.b_net)
     # the first chunk crosses the ring's NVLink stages at NVLink speed and its
     # inter-node stages at the NICs' (one node: every stage is NVLink)
-    t_fill = r.fill(steps - inter, r.b_intra * r.eff, n) + r.fill(inter + 1, b, n)
-    return r.t0 + lat + t_fill + bus_factor(r.collective, n) * S / b
+    t_fill = r.fill(steps - inter, b * r.b_intra / raw, n) + r.fill(inter + 1, b, n)
+    return r.t0 + lat + t_fill + S / alg
 
 
 def tree(r: Run):
     """NCCL's double binary tree (all-reduce): a chain inside each node (each GPU sends the
     buffer up and the result down) and a double binary tree between nodes.
-    ``lat = base + 2 ((g-1) h(hop) + log2(k) h(net))``; the bandwidth is ``B x 0.92 x
-    eff (not for Simple) x correction(size)`` (``tuning.cc``'s tree efficiency and size
-    correction), so ``t_bw = 2 S / (B x scale)``.
-
-    * NCCL's view: ``t_bw = 2 S / min(link x scale, cap)``, with ``link = B`` on one node,
-      ``min(B, 2N)`` on two (the tree graph's search raises bwIntra to twice bwInter) and
-      ``min(B, N)`` beyond; ``cap`` = channels x NCCL's per-channel tree cap
-      (:func:`~interlib.collective_model.links.tree_cap`).
-    * The book's: across nodes also ``traffic(k) x S / (N x scale)`` (each node sends S on
-      two nodes, 1.5 S on three, 2 S from four up:
-      :func:`~interlib.collective_model.links.tree_node_traffic`) and, for Simple and
-      LL128, ``2 S / cap`` (NCCL's per-channel tree throughput binds in the measured runs);
-      the slowest sets the pace. Fill over ``2 (g - 1 + log2 k)`` stages."""
-    sys_, g, k, p, S = r.sys_, r.g, r.k, r.p, r.S
+    ``lat = base + 2 ((g-1) h(hop) + log2(k) h(net))``; the bandwidth is NCCL's tree
+    formula (``tuning.cc``): ``busBw = min(0.92 x link, channels x perChMaxTreeBw)`` (LL:
+    / 3.8 up to ``llMaxBw``; LL128: x 7/9 on one node, x 120/128 across, up to
+    ``channels x perChMaxTreeLL128Bw``) times the size's tree correction, with ``link =
+    B`` on one node and ``min(B, 2 N / traffic(k))`` across nodes, each node sending
+    ``traffic(k) x S`` (:func:`~interlib.collective_model.links.tree_node_traffic`: S on two
+    nodes, as NCCL's tree search raising bwIntra to twice bwInter says; 1.5 S on three,
+    where NCCL's estimate takes 2 S and NVIDIA/nccl#1801 measured a tree 1.19-1.23x a
+    ring; 2 S from four up); the
+    per-channel caps are those of the run's NCCL release and bind in the measured runs
+    (B200, ``NCCL_ALGO=Tree``: 8 x 42.8 GB/s on 2 nodes, 8 x 24 from 3). ``algbw =
+    busBw / 2`` at the share of NCCL's channels the size gets (``_bandwidth``); fill
+    over ``2 (g - 1 + log2 k)`` stages."""
+    g, k, p, S = r.g, r.k, r.p, r.S
     lat = C.BASE_LATENCY[("tree", p)].value + 2 * ((g - 1) * r.hl(r.hop)
                                                    + math.log2(k) * r.hl("net"))
-    scale = C.TREE_EFFICIENCY.value * (r.eff if p != "Simple" else 1.0)
-    corr = np.asarray(C.TREE_CORRECTION[p])
-    idx = np.clip(np.floor(np.log2(np.maximum(S / 64, 1))).astype(int), 0, corr.size)
-    scale = scale * np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
-    # a chain inside the node (each GPU sends the buffer up and the result down) and,
-    # between nodes, a double binary tree whose per-node traffic depends on k
-    t_bw = 2 * S / (r.b_intra * scale)
-    b_fill = r.b_intra * scale
-    cap = tree_cap(sys_, g, k) * scale / C.TREE_EFFICIENCY.value
-    if r.nccl_view:  # tuning.cc: busBw = min(0.92 x link, channels x per-channel cap)
-        # on two nodes the tree graph's search raises bwIntra up to twice bwInter
-        # (search.cc, "increase bwIntra for trees (2 nodes or collnet)"): a two-node
-        # tree moves about S per node across the network, a ring 2(n-1)/n S
-        b_link = r.b_intra if k == 1 else min(r.b_intra, (2 if k == 2 else 1) * r.b_net)
-        t_bw = 2 * S / np.minimum(b_link * scale, cap)
-    elif k > 1:
-        t_bw = np.maximum(t_bw, tree_node_traffic(k) * S / (r.b_net * scale))
-        b_fill = np.minimum(b_fill, r.b_net * scale)
-        if p in ("Simple", "LL128"):  # NCCL's per-channel tree throughput binds too
-            t_bw = np.maximum(t_bw, 2 * S / (tree_cap(sys_, g, k, p) * scale
-                                             / C.TREE_EFFICIENCY.value))
-    return r.t0 + lat + r.fill(2 * (g - 1 + math.log2(k)), b_fill) + t_bw
+    alg = _bandwidth(r, "tree")
+    return r.t0 + lat + r.fill(2 * (g - 1 + math.log2(k)), 2 * alg) + S / alg
 
 
 def rhd(r: Run):
@@ -200,7 +210,7 @@ def _nvls_in_node(r: Run) -> _InNode:
     # each GPU pushes its buffer once into the switch and pulls the result once, at the
     # pace of the links or (in a rack-scale domain) of NCCL's NVLS channels
     g = r.g
-    b_nvls = nvls_algbw(r.sys_, g, r.k, links_only=r.nccl_view)
+    b_nvls = nvls_algbw(r.sys_, g, r.k, links_only=r.nccl_view, version=r.version)
     # the switch reduces and multicasts: the pipeline is g chunks deep, not a ring's
     # 2(g-1) steps (calibrated, see C.NVLS_PIPELINE_STEPS_PER_GPU and Appendix A). Each
     # GPU reduces and multicasts its own 1/g share (NCCL's NVLS heads), so, as in a
@@ -235,7 +245,7 @@ def _two_level(r: Run, intra: _InNode, t_inter, lat_inter, inter_steps, b_inter,
     inter_fill = r.fill(inter_steps + 1, b_inter)
     t_bw = np.maximum(intra.t, t_inter)
     if correction and not r.nccl_view and r.sys_.gpu.arch == "Blackwell" \
-            and r.sys_.gpu.name in C.X86_HOST_GPUS:
+            and C.host_cpu(r.sys_) != "Arm":
         corr = np.asarray(C.NVLS_TREE_CORRECTION_BLACKWELL_X86)
         idx = np.floor(np.log2(np.maximum(r.S / 64, 1))).astype(int)
         t_bw = t_bw / np.where(idx < corr.size, corr[np.minimum(idx, corr.size - 1)], 1.0)
@@ -258,11 +268,16 @@ def nvls_tree(r: Run):
     """NCCL's NVLSTree: NVLS inside each node (:func:`nvls`), a double binary tree between
     nodes through at most 32 head GPUs and their NICs per domain (``N_heads``: all the NICs
     of those heads). Across nodes ``t_inter = traffic(k) x S / N_heads`` (S on two nodes,
-    1.5 S on three, 2 S from four up); NCCL's view instead takes ``max(c S / N_heads, S /
-    cap)`` with ``c = 1`` on two nodes (``tuning.cc`` doubles bwInter there) and 2 beyond,
-    ``cap = NVLS channels x perChMaxNVLSTreeBw / 2``. ``2 ceil(log2 k)`` network steps of
+    1.5 S on three, 2 S from four up; NCCL's own estimate is
+    :func:`interlib.collective_model.tuner.algbw`'s). ``2 ceil(log2 k)`` network steps of
     ``h(net, NVLSTree)``; the phases pipeline (``_two_level``), with NCCL v2.29's x86
-    Blackwell correction in the book's view."""
+    Blackwell correction in the book's view.
+
+    In the book's view the NVLSTree pipeline also runs no faster than NCCL's own
+    per-channel NVLSTree ceiling (:func:`interlib.collective_model.algorithms.nvls_tree_cap`): busbw at most
+    ``heads x perChMaxNVLSTreeBw(arch, nodes)``, e.g. on two nodes of 8 H100 8 x 57.7 =
+    461.6 GB/s where the links alone allow about 520; measured 469 (NCCL 2.26.2,
+    InfiniBand), 479-487 (EFA), 430 (RoCE) at 8-16 GiB."""
     sys_, g, k, S = r.sys_, r.g, r.k, r.S
     intra = _nvls_in_node(r)
     if k == 1:
@@ -275,14 +290,47 @@ def nvls_tree(r: Run):
     b_heads = r.b_net * min(1.0, heads * max(1.0, sys_.nics_per_gpu)
                             / max(1.0, min(sys_.nics_per_node, g * sys_.nics_per_gpu)))
     t_inter = tree_node_traffic(k) * S / b_heads
-    if r.nccl_view:  # tuning.cc: bwInter x2 on two nodes, else x1; per-channel cap
-        arch = sys_.gpu.arch
-        cap = (C.NVLS_CHANNELS[arch].value
-               * C.PER_CHANNEL_NVLS_TREE_BW[arch][min(k, 3) - 1].value / 2)
-        t_inter = np.maximum((1.0 if k <= 2 else 2.0) * S / b_heads, S / cap)
     inter_steps = 2 * math.ceil(math.log2(k))
-    return _two_level(r, intra, t_inter, r.hl("net", "nvls_tree", "Simple") * inter_steps,
-                      inter_steps, b_heads, correction=True)
+    t = _two_level(r, intra, t_inter, r.hl("net", "nvls_tree", "Simple") * inter_steps,
+                   inter_steps, b_heads, correction=True)
+    if r.nccl_view:  # NCCL's own estimate applies its cap in tuner.algbw
+        return t
+    cap = nvls_tree_cap(sys_, g, k, r.version)
+    if cap is None:
+        return t
+    return np.maximum(t, S * bus_factor("all_reduce", g * k) / cap)
+
+
+def nvls_tree_cap(sys_, g: int, k: int, version: str) -> float | None:
+    """The busbw NVLSTree reaches at most on ``k`` nodes of ``g`` GPUs, bytes/s:
+    ``heads x perChMaxNVLSTreeBw`` (``tuning.cc``'s per-channel NVLSTree ceiling, GB/s
+    per channel, columns 2 nodes and 3+; :func:`interlib.collective_model.links.nvls_heads`
+    channels, one per head GPU), or None where NCCL has no such row (no NVLS: Ampere).
+
+    Source: NVIDIA/nccl ``src/graph/tuning.cc`` ``perChMaxNVLSTreeBws``, read at every
+    release (:data:`interlib.specs.nccl_tuning.HISTORY`): Hopper {0, 57.7, 45.5}, Blackwell
+    {0, 96.0, 43.1} from v2.28.3-1, 43.8 from v2.28.9, 80.0 from v2.30.3 (when
+    ``ncclNvlsTreeSm100Tuning`` changed the NVLSTree chunks and channels on Blackwell). It
+    is NCCL's statement of what the NVLSTree kernel delivers per channel; NCCL uses it to
+    choose, and the book takes it as the pipeline's ceiling. A run on a release older
+    than 2.28.3, before NCCL stated one, takes 2.28.3's (the same kernel's chunking up to
+    2.30.3). Units: bytes/s of busbw (per GPU, per direction).
+
+    >>> from interlib.specs import system
+    >>> round(nvls_tree_cap(system("dgx-h100"), 8, 2, "2.26.2") / 1e9, 1)
+    461.6
+    """
+    arch = sys_.gpu.arch
+    key = ("perChMaxNVLSTreeBws", arch)
+    if key not in T.HISTORY:
+        return None
+    first = T.HISTORY[key][0]
+    row = (first.value if T.parse_version(T.release(version)) < T.parse_version(first.since)
+           else T.reading(key, version).value)
+    per_channel = row[min(k, 3) - 1]
+    if per_channel <= 0:
+        return None
+    return nvls_heads(sys_, g, k) * per_channel * 1e9
 
 
 def hierarchical(r: Run):
@@ -324,29 +372,32 @@ TIMES = {"ring": ring, "tree": tree, "rhd": rhd, "direct": direct, "nvls": nvls,
 """The time function of each algorithm."""
 
 
-def time(sys_, collective, a, p, S, g, k, nccl_view=False):
+def time(sys_, collective, a, p, S, g, k, nccl_view=False, nccl_version=None):
     """Time for one (algorithm, protocol) pair, seconds; ``S`` is an array of sizes.
 
     With ``nccl_view`` the estimate NCCL's own tuning model would make (how it chooses
-    for ``"auto"``): links at full effective rate for NVLS, NCCL's tree bandwidth (half of
-    the bottleneck link, capped per channel) and NVLSTree's inter-node bandwidth doubled on
-    two nodes; the book's extra mechanisms are left out. One rank takes only the launch."""
+    for ``"auto"``): for ring, tree, NVLS and NVLSTree that of ``tuning.cc`` at the
+    release ``nccl_version`` (:mod:`~interlib.collective_model.tuner`; None: the node's
+    own or the newest read), for the others this module's formulas with the NICs at line
+    rate and without the book's launch, fill and unreported latencies. One rank takes only
+    the launch."""
     n = g * k
+    if nccl_view and n > 1 and a in tuner.NCCL_ALGORITHMS:
+        return tuner.time(sys_, collective, a, p, S, g, k,
+                          tuner.version_of(sys_, nccl_version))
     b_intra, b_net, hop = links(sys_, g, k, nccl_view)
     t0 = 0.0 if nccl_view else cal("LAUNCH_OVERHEAD")
-    if p == "LL":
-        eff = cal("LL_EFFICIENCY")
-    else:
-        eff = C.PROTOCOL_EFFICIENCY[p].value
+    eff = C.PROTOCOL_EFFICIENCY[p].value if p in C.PROTOCOL_EFFICIENCY else 0.5
     bus_factor(collective, n)  # checks the collective
     if n == 1:
         return np.full_like(S, t0)
     r = Run(sys_, collective, a, p, S, g, k, n, nccl_view, b_intra, b_net, hop, t0, eff,
-            plugin_latency(sys_, nccl_view), buffsize_scale(sys_, a, p, k))
+            plugin_latency(sys_, nccl_view), buffsize_scale(sys_, a, p, k),
+            tuner.version_of(sys_, nccl_version))
     return TIMES[a](r)
 
 
-def times(sys_, collective, pairs, S, g, k, nccl_view=False):
+def times(sys_, collective, pairs, S, g, k, nccl_view=False, nccl_version=None):
     """:func:`time` of each (algorithm, protocol) pair, one row per pair."""
-    return np.stack([np.broadcast_to(time(sys_, collective, a, p, S, g, k, nccl_view),
-                                     S.shape) for a, p in pairs])
+    return np.stack([np.broadcast_to(time(sys_, collective, a, p, S, g, k, nccl_view,
+                                          nccl_version), S.shape) for a, p in pairs])

@@ -30,11 +30,15 @@ def fabric_kind(sys_: System) -> str:
 
 def plugin_latency(sys_: System, nccl_view: bool = False) -> float:
     """The network plugin's latency per inter-node step, seconds: what the plugin reports
-    to NCCL (``interlib.specs.calibration.NET_PLUGIN_LATENCY``; ``tuning.cc`` adds it
-    to every network step, twice for Simple), plus, in the book's view over
+    to NCCL (``interlib.specs.calibration.NET_PLUGIN_LATENCY``, by fabric and, for EFA, by
+    generation: 75 us on the 100 Gb/s ports of p4d and p5, 35 us on p5en and p6;
+    ``tuning.cc`` adds it to every network step, twice for Simple), plus, in the book's view over
     GPUDirect-TCPXO, the calibrated per-step latency TCP adds that the plugin does not
     report (``TCPXO_STEP_LATENCY``)."""
-    plugin = C.NET_PLUGIN_LATENCY[fabric_kind(sys_)].value
+    kind = fabric_kind(sys_)
+    if kind == "EFA" and sys_.nic.rate.value <= C.EFA_100G_MAX_RATE:
+        kind = "EFA 100G"  # aws-ofi-nccl's p4d/p5 platforms: 75 us, not the p5en/p6 35
+    plugin = C.NET_PLUGIN_LATENCY[kind].value
     if fabric_kind(sys_) == "GPUDirect-TCPXO" and not nccl_view:
         # what TCP adds per step but the plugin does not tell NCCL (calibrated)
         plugin += cal("TCPXO_STEP_LATENCY")

@@ -9,7 +9,11 @@ link bound); the constants live in :mod:`interlib.specs.calibration` with their 
 
 from __future__ import annotations
 
+import math
+
 from ..specs import System, calibration as C
+from ..specs import nccl_tuning as T
+from ..units import GB_per_s
 from .calibrated import cal
 
 
@@ -48,49 +52,92 @@ def tree_node_traffic(k: int) -> float:
     return {1: 0.0, 2: 1.0, 3: 1.5}.get(k, 2.0)
 
 
-def blackwell_before_2283(sys_) -> bool:
-    """Whether the node is Blackwell on an NCCL older than 2.28.3 (its ``nccl_version``),
-    whose per-channel tree caps were NCCL's earlier table."""
-    ver = getattr(sys_, "nccl_version", None)
-    return sys_.gpu.arch == "Blackwell" and ver is not None \
-        and tuple(int(x) for x in ver.split(".")) < C.TREE_CAPS_CHANGED_IN
+def tree_channels(sys_, g: int, k: int) -> int:
+    """The channels NCCL runs a ring or a tree on: ``COLL_CHANNELS`` on one node
+    (:mod:`interlib.specs.calibration`); across nodes the ring graph's, one per NIC on
+    Hopper and Blackwell nodes and two per NIC on Ampere, whose channels ``search.cc``
+    duplicates (only compute capability > 8.0 skips it); the tree graph takes
+    ``ringGraph->nChannels`` (``init.cc``); never more than NCCL's ``MAXCHANNELS``
+    (``interlib.specs.NCCL_MAX_CHANNELS``, 64: an NVL72 rack's 72 NICs give 64)."""
+    from ..specs import NCCL_MAX_CHANNELS
+
+    arch = sys_.gpu.arch
+    if k == 1:
+        return int(C.COLL_CHANNELS[arch].value)
+    per_nic = 2 if arch == "Ampere" else 1
+    nics = min(sys_.nics_per_node, g * sys_.nics_per_gpu)  # a GPU may share a NIC: >= 1
+    return int(min(max(1, math.ceil(nics)) * per_nic, NCCL_MAX_CHANNELS.value))
 
 
 def tree_cap(sys_, g: int, k: int, protocol: str = "Simple", level: int | None = None) -> float:
-    """NCCL's cap on a tree's bus bandwidth, bytes/s: channels x
-    ``perChMaxTreeBw[arch][1 node | 2 nodes | 3+]`` (``tuning.cc``: tree busBw = min(0.92 x
-    link, nChannels x per-channel cap)). Across nodes the tree runs on the ring graph's
-    channels (``init.cc``: the tree graph takes ``ringGraph->nChannels``), one per NIC on
-    Hopper and Blackwell nodes and two per NIC on Ampere, whose channels ``search.cc``
-    duplicates (only compute capability > 8.0 skips it); in one node on
-    ``COLL_CHANNELS`` (:mod:`interlib.specs.calibration`). Blackwell's caps are those of the
-    node's NCCL version (they changed in 2.28.3), with LL128's own table on Blackwell from
-    2.28.3 (``perChMaxTreeLL128Bws``); ``level`` picks the column (1 node, 2, 3+) if it is
-    not the node count's. Measured with ``NCCL_ALGO=Tree`` on B200
-    nodes of 8 x 400G: 8 x 42.8 = 342 GB/s on 2 nodes, 8 x 24 = 192 GB/s from 3 nodes.
+    """NCCL's cap on a tree's bus bandwidth, bytes/s: channels
+    (:func:`tree_channels`) x ``perChMaxTreeBws[arch][1 node | 2 nodes | 3+]``
+    (``tuning.cc``: tree busBw = min(0.92 x link, nChannels x per-channel cap)), with
+    LL128's own table (``perChMaxTreeLL128Bws``) on Blackwell from NCCL 2.28.3. The caps
+    are those of the node's NCCL release (``Node.nccl_version``, else the newest read:
+    :mod:`interlib.specs.nccl_tuning`); Blackwell's changed in 2.28.3, before which a
+    Blackwell GPU had twice Hopper's. ``level`` picks the column (1 node, 2, 3+) if it
+    is not the node count's. Measured with ``NCCL_ALGO=Tree`` on B200 nodes of 8 x 400G:
+    8 x 42.8 = 342 GB/s on 2 nodes, 8 x 24 = 192 GB/s from 3 nodes.
 
     >>> from interlib.specs import system
     >>> round(tree_cap(system("dgx-b200"), 8, 4) / 1e9)
     192
     """
     arch = sys_.gpu.arch
-    caps = C.PER_CHANNEL_TREE_BW[arch]
-    if blackwell_before_2283(sys_):
-        caps = C.PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283
-    elif protocol == "LL128" and arch == "Blackwell":  # tuning.cc's LL128 tree caps
-        caps = C.PER_CHANNEL_TREE_LL128_BW_BLACKWELL
-    if k == 1:
-        channels = C.COLL_CHANNELS[arch].value
-    else:
-        channels = min(sys_.nics_per_node, g * sys_.nics_per_gpu) * (2 if arch == "Ampere" else 1)
-    return channels * caps[(min(k, 3) if level is None else level) - 1].value
+    consts = T.constants(getattr(sys_, "nccl_version", None))
+    table = "perChMaxTreeBws"
+    if protocol == "LL128" and arch == "Blackwell" and \
+            T.parse_version(T.release(getattr(sys_, "nccl_version", None))) >= (2, 28, 3):
+        table = "perChMaxTreeLL128Bws"  # tuning.cc's LL128 tree caps on Blackwell
+    caps = consts.get((table, arch), consts[(table, "Hopper")])
+    return tree_channels(sys_, g, k) * caps[(min(k, 3) if level is None else level) - 1] * GB_per_s
 
 
-def nvls_algbw(sys_, g, k, links_only=False):
+def nvls_channels(sys_, g: int, k: int, version: str | None = None) -> int:
+    """The channels (CTAs) NCCL gives NVLS on ``k`` nodes of ``g`` GPUs at ``version``
+    (None: the node's own release, else the default; :func:`interlib.specs.nccl_tuning.nvls_channels`:
+    16 on Hopper; on Blackwell 32, 24 inside one NVLink domain from NCCL 2.27.3, and by NIC
+    speed and GPUs per node across nodes from 2.30.3).
+
+    >>> from interlib.specs import system
+    >>> nvls_channels(system("gb200-nvl72"), 72, 1, "2.26.2"), nvls_channels(system("gb200-nvl72"), 72, 1, "2.27.3")
+    (32, 24)
+    """
+    nic = getattr(sys_, "nic", None)
+    nic_gbyte = nic.rate.value / 1e9 if nic is not None else 0.0
+    version = version if version is not None else getattr(sys_, "nccl_version", None)
+    return T.nvls_channels(sys_.gpu.arch, k, g, nic_gbyte, version)
+
+
+def nvls_heads(sys_, g: int, k: int) -> int:
+    """The channels of NCCL's NVLS graph, one per head GPU (``search.cc``: ``maxChannels =
+    min(NCCL_MAX_NVLS_ARITY, GPUs)``, and across nodes one head per GPU with a NIC of its
+    own): the ``nChannels`` of ``tuning.cc``'s NVLS and NVLSTree bandwidth, not the NVLS
+    CTAs of :func:`nvls_channels`.
+
+    >>> from interlib.specs import system
+    >>> nvls_heads(system("dgx-h100"), 8, 1), nvls_heads(system("gb200-nvl72"), 72, 2)
+    (8, 32)
+    """
+    heads = min(g, int(C.NVLS_MAX_HEADS.value))
+    if k > 1:
+        heads = min(heads, max(1, math.ceil(min(sys_.nics_per_node, g * sys_.nics_per_gpu))))
+    return int(heads)
+
+
+def nvls_algbw(sys_, g, k, links_only=False, version: str | None = None):
     """Per-GPU algorithm bandwidth of NVLink SHARP in one NVLink domain of ``g`` GPUs,
     bytes/s (:func:`interlib.collectives.nvls_rate` explains it): ``eta x B x g / (g + 1)``
     over the links, and in a domain that spans trays at most ``channels x chunk / chunk
-    time`` (``links_only``: the links alone, as NCCL's own estimate takes it)."""
+    time`` (``links_only``: the links alone, as NCCL's own estimate takes it).
+
+    ``channels`` is NCCL 2.26.2's CTA count (``NVLS_CHANNELS``: 32 on Blackwell) for every
+    release (``version`` is accepted for the day it matters): from 2.27.3 NCCL gives one
+    Blackwell NVLink domain 24 CTAs (:func:`nvls_channels`), but taking that as 24/32 of
+    the pace made the rack-scale runs' cross-validated error worse (all points 10.7 % ->
+    11.7 %, 73-512 GPUs 8.9 % -> 20.4 %; issue 37), so the published runs do not show
+    one rack's NVLS slowing with fewer CTAs, and the model does not slow it."""
     eta = C.NVLS_EFFICIENCY[sys_.gpu.arch].value
     wire = eta * sys_.gpu.nvlink.per_gpu_effective * g / (g + 1)
     if links_only or sys_.gpus_per_server >= sys_.gpus_per_node:

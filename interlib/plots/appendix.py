@@ -119,3 +119,135 @@ def busbw_vs_gpus(size_gib: float = 8.0, rows=None):
     ax.set_title("All-reduce busbw from one node to 1,440 GPUs: model, its 80 % interval "
                  "and published runs", fontsize=10)
     return fig
+
+
+# ------------------------------------------------------------ the "your cluster" demo
+YMAX = 1000.0
+"""Fixed y range of the demo, GB/s (the fastest published point, one NVL72 rack, is about
+850)."""
+
+
+def _node(gpu, gpus_per_node, intra, nics_per_gpu, nic_gbps, fabric):
+    """The reader's node (:func:`interlib.specs.custom.node`), or the ValueError that says
+    why it cannot be built."""
+    from ..specs import custom
+
+    try:
+        return custom.node(gpu, gpus_per_node, nics_per_gpu=nics_per_gpu, nic_gbps=nic_gbps,
+                           fabric=fabric, intra=intra, name="your-node")
+    except ValueError as e:
+        return e
+
+
+def nearest_published(gpu: str, n_gpus: int, max_curves: int = 2) -> list[dict]:
+    """The published all-reduce series (:func:`interlib.validation.curves`) on the same GPU
+    architecture whose total GPU count is closest to ``n_gpus`` (log distance), the longest
+    first among equals.
+
+    Args:
+        gpu: GPU catalogue id.
+        n_gpus: Total GPUs of the reader's cluster (>= 1).
+        max_curves: How many series to return (1..4).
+    """
+    from .. import _validate as v
+    from ..specs import GPUS
+
+    v.choice("gpu", gpu, GPUS)
+    n = v.integer("n_gpus", n_gpus, lo=1)
+    v.integer("max_curves", max_curves, lo=1, hi=4)
+    arch = GPUS[gpu].arch
+    rows = [r for r in validation.load_measurements()
+            if r.collective == "all_reduce" and GPUS[r.gpu].arch == arch]
+    curves = validation.curves(rows) if rows else []
+    curves.sort(key=lambda c: (abs(np.log(c["gpus_per_node"] * c["nodes"] / n)),
+                               -len(c["size"])))
+    return curves[:max_curves]
+
+
+def _run_words(c) -> str:
+    """A published series in words: ids, shape and system by name, the algorithm by NCCL's
+    name (``auto``: NCCL's own choice)."""
+    from ..display import fmt_count
+    from ..specs import SYSTEMS
+
+    alg = {"auto": "NCCL's choice"}.get(c["algorithm"],
+                                         collectives.NCCL_NAMES.get(c["algorithm"],
+                                                                    c["algorithm"]))
+    shape = fmt_count(c["gpus_per_node"], "GPU") if c["nodes"] == 1 else \
+        f"{fmt_count(c['nodes'], 'node')} of {fmt_count(c['gpus_per_node'], 'GPU')}"
+    return (f"{validation.id_runs(c['ids'])}: {shape}, {SYSTEMS[c['system']].title}, "
+            f"{alg}")
+
+
+def _algorithm_words(a, p) -> str:
+    return f"{collectives.NCCL_NAMES.get(str(a), str(a))}/{p}"
+
+
+def your_cluster(gpu: str = "h100-sxm", gpus_per_node: int = 8, intra: str = "nvswitch",
+                 nodes: int = 16, nics_per_gpu: float = 1.0, nic_gbps: float = 400.0,
+                 fabric: str = "InfiniBand"):
+    """Predicted all-reduce busbw against message size on a cluster of your own design
+    (:func:`interlib.specs.custom.node`): NCCL's own choice of algorithm with its 80 %
+    range shaded (:attr:`interlib.collectives.Prediction.busbw_low`), the best forced
+    algorithm, and the nearest published series on the same GPU generation as markers. A
+    node that cannot be built says why instead."""
+    from ..display import fmt_count
+    from ..units import GB_per_s
+
+    fig, ax = new_figure(figsize=(8.6, 4.6))
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.86, bottom=0.13)
+    ax.set_xscale("log", base=2)
+    binary_size_axis(ax, "x")
+    ax.set_xlim(SIZES[0], SIZES[-1])
+    ax.set_ylim(0, YMAX)
+    ax.set_ylabel("all-reduce busbw, GB/s per GPU (per direction)")
+    ax.set_xlabel("message size (nccl-tests size)")
+    node = _node(gpu, gpus_per_node, intra, nics_per_gpu, nic_gbps, fabric)
+    if isinstance(node, ValueError):
+        ax.set_title("This node cannot be built", fontsize=11)
+        ax.text(0.5, 0.5, str(node), transform=ax.transAxes, ha="center", va="center",
+                wrap=True, fontsize=10, color=COLORS["vermillion"])
+        return fig
+    auto = collectives.predict("all_reduce", SIZES, node, gpus_per_node, nodes)
+    best = collectives.predict("all_reduce", SIZES, node, gpus_per_node, nodes, "fastest")
+    if auto.busbw_low is not None:
+        ax.fill_between(SIZES, auto.busbw_low / GB_per_s,
+                        np.minimum(auto.busbw_high / GB_per_s, YMAX), color=COLORS["blue"],
+                        alpha=0.12, linewidth=0, label="the model's range (80 %)")
+    ax.plot(SIZES, auto.busbw / GB_per_s, color=COLORS["blue"], linewidth=2.0,
+            label="model: NCCL's own choice")
+    ax.plot(SIZES, best.busbw / GB_per_s, color=COLORS["blue"], linewidth=1.2,
+            linestyle="--", label="model: best forced algorithm")
+    for c, m, col in zip(nearest_published(gpu, gpus_per_node * nodes), ("o", "s"),
+                         (COLORS["vermillion"], COLORS["green"])):
+        ax.plot(c["size"], c["busbw"] / GB_per_s, m, color=col, markerfacecolor="white",
+                label=f"published {_run_words(c)}")
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.set_title(f"{node.title}; {fmt_count(nodes, 'node')}, "
+                 f"{fmt_count(gpus_per_node * nodes, 'GPU')}", fontsize=10)
+    return fig
+
+
+def your_cluster_summary(gpu: str = "h100-sxm", gpus_per_node: int = 8,
+                         intra: str = "nvswitch", nodes: int = 16, nics_per_gpu: float = 1.0,
+                         nic_gbps: float = 400.0, fabric: str = "InfiniBand") -> str:
+    """The numbers :func:`your_cluster` draws: busbw at 1 MiB, 64 MiB and 8 GiB with its
+    range, the algorithm NCCL would pick, and the nearest published series."""
+    from .. import display
+    from ..display import fmt_count
+
+    node = _node(gpu, gpus_per_node, intra, nics_per_gpu, nic_gbps, fabric)
+    if isinstance(node, ValueError):
+        return f"This node cannot be built: {node}"
+    sizes = np.array([2.0**20, 2.0**26, 2.0**33])
+    p = collectives.predict("all_reduce", sizes, node, gpus_per_node, nodes)
+    parts = []
+    for i, s in enumerate(sizes):
+        rng = "" if p.busbw_low is None else \
+            f", range {display.fmt_rate(p.busbw_low[i])} to {display.fmt_rate(p.busbw_high[i])}"
+        parts.append(f"{display.fmt_bytes(s, binary=True)} {display.fmt_rate(p.busbw[i])} "
+                     f"({_algorithm_words(p.algorithm[i], p.protocol[i])}{rng})")
+    near = "; ".join(_run_words(c) for c in nearest_published(gpu, gpus_per_node * nodes))
+    return (f"{node.title}, {fmt_count(nodes, 'node')}, "
+            f"{fmt_count(gpus_per_node * nodes, 'GPU')}. Predicted busbw: "
+            f"{'; '.join(parts)}. Nearest published: {near or 'none on this GPU generation'}")

@@ -3,7 +3,10 @@
 Two kinds, kept apart:
 
 * ``model constant``: copied from NCCL's own performance model (``src/graph/tuning.cc`` and
-  ``topo.h``, NVIDIA/nccl @ 5067397). NCCL uses them to choose an algorithm and protocol.
+  ``topo.h``). NCCL uses them to choose an algorithm and protocol. The tuner constants of
+  every release from 2.18.1 to 2.30.7 are in :mod:`interlib.specs.nccl_tuning`; the ones
+  here are those of :data:`interlib.specs.nccl_tuning.DEFAULT_VERSION` (2.30.7, the same
+  ``tuning.cc`` as NVIDIA/nccl master at 5067397), read from that table.
 * ``calibrated``: this book's own constants for what NCCL's model leaves out (kernel launch,
   the slow ramp of mid-size messages, how fast a NIC really runs, the pace of NVLink SHARP
   in a rack-scale NVLink domain). All of them are fitted together, by one procedure in code
@@ -19,21 +22,26 @@ import json
 from pathlib import Path
 
 from ..units import KiB, us
+from . import nccl_tuning as T
 from . import sources as S
 from ._base import Spec
 
 PROTOCOLS = ("LL", "LL128", "Simple")
 
 PRE_CV_VALUES = {"NET_EFFICIENCY": 0.96, "NVLS_CHUNK_TIME_RACK": 9.57 * us,
-                 "TCPXO_STEP_LATENCY": 13.0 * us, "LL_EFFICIENCY": 0.05,
+                 "TCPXO_STEP_LATENCY": 13.0 * us,
                  "PIPELINE_WINDOW": 4.0 * 2**20, "PIPELINE_CHUNKS": 8.0,
-                 "NVLS_PIPELINE_STEPS_PER_GPU": 1.0, "LAUNCH_OVERHEAD": 10.0 * us}
+                 "NVLS_PIPELINE_STEPS_PER_GPU": 1.0, "LAUNCH_OVERHEAD": 10.0 * us,
+                 "HOST_LAUNCH_PER_GPU": 4.0 * us}
 """The calibrated constants as each was fitted to its own named rows before
-cross-validation (issue 15): where :func:`interlib.crossval.fit` starts its search."""
+cross-validation (issue 15), and the per-GPU host launch cost added for issue 37 (started
+at 4 us, a round value inside its 0-10 us grid): where :func:`interlib.crossval.fit` starts
+its search."""
 
 _CROSSVAL = Path(__file__).resolve().parent.parent / "data" / "crossval.json"
-FITTED = (json.loads(_CROSSVAL.read_text(encoding="utf-8"))["all"] if _CROSSVAL.is_file()
-          else dict(PRE_CV_VALUES))
+FITTED = {**PRE_CV_VALUES,
+          **(json.loads(_CROSSVAL.read_text(encoding="utf-8"))["all"] if _CROSSVAL.is_file()
+             else {})}
 """The calibrated constants fitted to every published row by :func:`interlib.crossval.fit`
 (stored in ``interlib/data/crossval.json``), SI units."""
 
@@ -42,60 +50,90 @@ _FIT = ("fitted by interlib.crossval.fit to every row of interlib/data/nccl_meas
         "cross-validated by source)")
 
 
-def _lat(value_us: float, note: str) -> Spec:
-    return Spec(value_us * us, "us", "model constant", S.NCCL_TUNING, note=note)
+_TUNING = S.NCCL_TUNING
+"""``tuning.cc`` (NVIDIA/nccl master at 5067397, the same file as tag v2.30.7-1, the default
+release): the source of the NCCL constants below, each of which names its line at the tag
+where it first took its value."""
+
+
+def _tuned(key, unit: str, note: str, scale: float = 1.0, direction: str = "n/a") -> Spec:
+    """The default release's value of tuner constant ``key`` as a Spec, citing the line it
+    was read from (:data:`interlib.specs.nccl_tuning.HISTORY`)."""
+    r = T.reading(key)
+    return Spec(r.value * scale, unit, "model constant", _TUNING, direction,
+                note=f"{note} (tuning.cc line {r.line} at v{r.since}-1: {r.text!r}; "
+                     f"unchanged to v{T.DEFAULT_VERSION}-1)")
+
+
+def _lat(alg: str, proto: str, hop: str | None, note: str) -> Spec:
+    key = ("baseLat", alg, proto) if hop is None else ("hwLat", hop, alg, proto)
+    return _tuned(key, "us", note, us)
 
 
 # Base latency of one collective call, per algorithm and protocol (tuning.cc baseLat).
 BASE_LATENCY = {
-    ("ring", "LL"): _lat(6.6, "Ring/LL base latency"),
-    ("ring", "LL128"): _lat(14.0, "Ring/LL128 base latency"),
-    ("ring", "Simple"): _lat(8.4, "Ring/Simple base latency"),
-    ("tree", "LL"): _lat(6.8, "Tree/LL base latency"),
-    ("tree", "LL128"): _lat(14.0, "Tree/LL128 base latency"),
-    ("tree", "Simple"): _lat(8.4, "Tree/Simple base latency"),
-    ("nvls", "Simple"): _lat(0.0, "NVLS has no base term; its hop latency carries it"),
-}
+    (a, p): _lat(a, p, None, f"{name}/{p} base latency")
+    for a, name in (("ring", "Ring"), ("tree", "Tree")) for p in ("LL", "LL128", "Simple")}
+BASE_LATENCY[("nvls", "Simple")] = _lat("nvls", "Simple", None,
+                                        "NVLS has no base term; its hop latency carries it")
 
 # Latency per step over each kind of hop (tuning.cc hwLat), per algorithm and protocol.
+_HOPS = {"nvlink": "NVLink hop", "pcie": "PCI hop", "net": "network hop"}
 HOP_LATENCY = {
-    ("nvlink", "ring", "LL"): _lat(0.6, "NVLink hop, Ring/LL"),
-    ("nvlink", "ring", "LL128"): _lat(1.9, "NVLink hop, Ring/LL128"),
-    ("nvlink", "ring", "Simple"): _lat(3.4, "NVLink hop, Ring/Simple"),
-    ("nvlink", "tree", "LL"): _lat(0.6, "NVLink hop, Tree/LL"),
-    ("nvlink", "tree", "LL128"): _lat(1.25, "NVLink hop, Tree/LL128"),
-    ("nvlink", "tree", "Simple"): _lat(4.0, "NVLink hop, Tree/Simple"),
-    ("nvlink", "nvls", "Simple"): _lat(25.0, "NVLink SHARP (NVLS), Simple"),
-    ("pcie", "ring", "LL"): _lat(1.0, "PCI hop, Ring/LL"),
-    ("pcie", "ring", "LL128"): _lat(2.5, "PCI hop, Ring/LL128"),
-    ("pcie", "ring", "Simple"): _lat(5.7, "PCI hop, Ring/Simple"),
-    ("pcie", "tree", "LL"): _lat(1.0, "PCI hop, Tree/LL"),
-    ("pcie", "tree", "LL128"): _lat(1.9, "PCI hop, Tree/LL128"),
-    ("pcie", "tree", "Simple"): _lat(4.0, "PCI hop, Tree/Simple"),
-    ("net", "ring", "LL"): _lat(2.7, "network hop, Ring/LL"),
-    ("net", "ring", "LL128"): _lat(4.0, "network hop, Ring/LL128"),
-    ("net", "ring", "Simple"): _lat(14.0, "network hop, Ring/Simple"),
-    ("net", "tree", "LL"): _lat(5.0, "network hop, Tree/LL"),
-    ("net", "tree", "LL128"): _lat(8.5, "network hop, Tree/LL128"),
-    ("net", "tree", "Simple"): _lat(14.0, "network hop, Tree/Simple"),
-    ("net", "nvls_tree", "Simple"): _lat(20.9, "network hop, NVLSTree/Simple"),
-}
+    (h, a, p): _lat(a, p, h, f"{_HOPS[h]}, {name}/{p}")
+    for h in ("nvlink", "pcie", "net") for a, name in (("ring", "Ring"), ("tree", "Tree"))
+    for p in ("LL", "LL128", "Simple")}
+HOP_LATENCY[("nvlink", "nvls", "Simple")] = _lat("nvls", "Simple", "nvlink",
+                                                 "NVLink SHARP (NVLS), Simple")
+HOP_LATENCY[("net", "nvls_tree", "Simple")] = _lat("nvls_tree", "Simple", "net",
+                                                   "network hop, NVLSTree/Simple")
 
-# Share of the link bandwidth each protocol delivers (tuning.cc).
+NCCL_NET_OVERHEAD = {
+    "Intel": Spec(1.0 * us, "us", "model constant", _TUNING,
+                  note="getNetOverhead: 'if (cpuArch == NCCL_TOPO_CPU_ARCH_X86 && cpuVendor == "
+                       "NCCL_TOPO_CPU_VENDOR_INTEL) return 1.0;'"),
+    "AMD": Spec(2.0 * us, "us", "model constant", _TUNING,
+                note="getNetOverhead: 'if (cpuArch == NCCL_TOPO_CPU_ARCH_X86 && cpuVendor == "
+                     "NCCL_TOPO_CPU_VENDOR_AMD) return 2.0;'"),
+    "Arm": Spec(1.0 * us, "us", "model constant", _TUNING,
+                note="getNetOverhead: 'return 1.0;' for any other host (Grace, Arm)"),
+}
+"""NCCL's network post overhead by host CPU (``tuning.cc`` ``getNetOverhead``, every release
+read): an inter-node ring's every step costs at least this (three times for Simple)."""
+
+
+def host_cpu(sys_) -> str:
+    """The host CPU vendor NCCL sees on a node, ``"Intel"``, ``"AMD"`` or ``"Arm"``: it
+    sets NCCL's network overhead (:data:`NCCL_NET_OVERHEAD`) and which ``llMaxBws`` row
+    NCCL's LL estimate reads across nodes. Grace (GB200, GB300) is Arm; DGX A100 has two
+    AMD EPYC 7742 (its user guide), AWS p5 instances (H100, EFA over 100 Gb/s ports) AMD
+    EPYC 7R13 (AWS's P5 page); the other 8-GPU servers of the catalogue and of the
+    published runs (DGX H100/B200, HGX H200/B300, p4d, p5en, p6) Intel Xeon."""
+
+    gpu = sys_.gpu.name
+    if gpu.startswith("GB"):
+        return "Arm"
+    fabric = getattr(sys_, "fabric", None) or sys_.nic.fabric
+    if gpu.startswith("A100") and not fabric.startswith("EFA"):
+        return "AMD"
+    if gpu.startswith("H100") and fabric.startswith("EFA") and \
+            abs(sys_.nic.rate.value - 12.5e9) < 1.0:
+        return "AMD"
+    return "Intel"
+
+
+# Share of the link bandwidth each protocol delivers (tuning.cc, every release read).
 PROTOCOL_EFFICIENCY = {
-    "LL128": Spec(0.92, "fraction", "model constant", S.NCCL_TUNING,
+    "LL128": Spec(0.92, "fraction", "model constant", _TUNING,
                   note="LL128: 120 data bytes per 128-byte line (busBw * 0.92)"),
-    "Simple": Spec(1.0, "fraction", "model constant", S.NCCL_TUNING,
+    "Simple": Spec(1.0, "fraction", "model constant", _TUNING,
                    note="Simple: full bandwidth, highest latency"),
 }
-TREE_EFFICIENCY = Spec(0.92, "fraction", "model constant", S.NCCL_TUNING,
+TREE_EFFICIENCY = Spec(0.92, "fraction", "model constant", _TUNING,
                        note="tree all-reduce bandwidth x0.92")
 NVLS_EFFICIENCY = {
-    "Hopper": Spec(0.85, "fraction", "model constant", S.NCCL_TUNING,
-                   note="NVLS efficiency factor on Hopper"),
-    "Blackwell": Spec(0.74, "fraction", "model constant", S.NCCL_TUNING,
-                      note="NVLS efficiency factor on Blackwell"),
-}
+    arch: _tuned(("nvlsEfficiency", arch), "fraction", f"NVLS efficiency factor on {arch}")
+    for arch in ("Hopper", "Blackwell")}
 NET_EFFICIENCY = Spec(
     FITTED["NET_EFFICIENCY"], "fraction", "calibrated", S.NCCL_812,
     note="fitted, not NCCL's: NCCL takes a NIC at its full line rate (speed in Mb/s / 8000; "
@@ -116,13 +154,33 @@ NVLS_MIN_GPUS = Spec(
          "to pick Ring (Bekman's 4 x H200 at 8 GiB, row SH-01)")
 
 # NCCL's NVLS and NVLSTree pipeline (src/transport/nvls.cc and src/enqueue.cc, NCCL v2.26.2,
-# the version of the rack-scale runs in Appendix A).
+# the version of most rack-scale runs in Appendix A); the NVLS channel counts by release are
+# in nccl_tuning.NVLS_HISTORY (nvls.cc at each tag), and the ones below are the default
+# release's.
+
+
+def _nvls_ch(key, note: str) -> Spec:
+    r = T.NVLS_HISTORY[key][-1]
+    return Spec(r.value, "count", "model constant", T.nvls_source(r.since),
+                note=f"{note} (nvls.cc line {r.line} at v{r.since}-1: {r.text!r}; "
+                     f"unchanged to v{T.DEFAULT_VERSION}-1)")
+
+
 NVLS_CHANNELS = {
-    "Hopper": Spec(16, "count", "model constant", S.NCCL_NVLS,
-                   note="NVLS_NCHANNELS_SM90: NVLS channels (thread blocks) on Hopper"),
-    "Blackwell": Spec(32, "count", "model constant", S.NCCL_NVLS,
-                      note="NVLS_NCHANNELS_SM100 (v2.26.2): NVLS channels on Blackwell"),
+    "Hopper": _nvls_ch(("nvlsChannels", "SM90"),
+                       "NVLS channels (thread blocks) on Hopper; 16 on every GPU before "
+                       "2.25.1 (the NCCL_NVLS_NCHANNELS default)"),
+    "Blackwell": _nvls_ch(("nvlsChannels", "SM100"),
+                          "NVLS channels on Blackwell across NVLink domains (from 2.30.3 "
+                          "NIC speed and GPUs per node may lower it to 24: "
+                          "nccl_tuning.nvls_channels)"),
+    "Blackwell, one NVLink domain": _nvls_ch(
+        ("nvlsChannels", "SM100_NVL"),
+        "NVLS channels on Blackwell inside one NVLink domain (one node or one NVL72 rack), "
+        "from NCCL 2.27.3; 32 before"),
 }
+"""NVLS channels (CTAs) at the default release; a run's own release and shape give its
+count through :func:`interlib.specs.nccl_tuning.nvls_channels`."""
 NVLS_CHUNK = Spec(128 * KiB, "B", "model constant", S.NCCL_NVLS,
                   note="NCCL_NVLS_CHUNKSIZE default: bytes one NVLS channel moves per step")
 NVLS_TREE_CHUNK_MANY_NODES = Spec(
@@ -135,31 +193,21 @@ NVLS_MAX_HEADS = Spec(32, "count", "model constant", S.NCCL_NVLS,
                            "32 head GPUs (and their NICs) per NVLink domain")
 
 # Per-channel bandwidth caps NCCL's tuning model applies when it chooses an algorithm
-# (tuning.cc, GB/s per channel; columns: 1 node, 2 nodes, 3+ nodes). NCCL uses them only
-# to choose; the book's model times the chosen algorithm with its own mechanisms.
-def _caps(values, what):
-    return tuple(Spec(x * 1e9, "GB_per_s", "model constant", S.NCCL_TUNING, "per direction",
-                      note=f"{what}, {n}") for x, n in zip(values, ("1 node", "2 nodes",
-                                                                    "3+ nodes")))
+# (tuning.cc, GB/s per channel; columns: 1 node, 2 nodes, 3+ nodes), at the default release
+# (every release's are in interlib.specs.nccl_tuning). NCCL uses them only to choose; the
+# book's model times the chosen algorithm with its own mechanisms.
+def _caps(table, arch):
+    r = T.reading((table, arch))
+    return tuple(Spec(x * 1e9, "GB_per_s", "model constant", _TUNING, "per direction",
+                      note=f"{table}, {arch}, {n} (tuning.cc line {r.line} at v{r.since}-1)")
+                 for x, n in zip(r.value, ("1 node", "2 nodes", "3+ nodes")))
 
 
-PER_CHANNEL_TREE_BW = {
-    "Ampere": _caps((24.0, 23.6, 17.8), "perChMaxTreeBws, Ampere"),
-    "Hopper": _caps((38.7, 41.4, 36.0), "perChMaxTreeBws, Hopper"),
-    "Blackwell": _caps((70.0, 42.8, 24.0), "perChMaxTreeBws, Blackwell"),
-}
-PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283 = _caps(
-    (2 * 38.7, 2 * 41.4, 2 * 36.0), "perChMaxTreeBws, Blackwell, NCCL before 2.28.3 "
-    "(v2.27.7-1 tuning.cc:188: twice Hopper's)")
-TREE_CAPS_CHANGED_IN = (2, 28, 3)
-"""NCCL version from which Blackwell's per-channel tree caps are :data:`PER_CHANNEL_TREE_BW`
-(commit f1308997, 'NCCL 2.28.3-1'); before it, :data:`PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283`."""
-PER_CHANNEL_TREE_LL128_BW_BLACKWELL = _caps(
-    (55.6, 31.67, 20.0), "perChMaxTreeLL128Bws, Blackwell (NCCL 2.28.3 and later)")
-PER_CHANNEL_NVLS_TREE_BW = {
-    "Hopper": _caps((0.0, 57.7, 45.5), "perChMaxNVLSTreeBws, Hopper"),
-    "Blackwell": _caps((0.0, 96.0, 80.0), "perChMaxNVLSTreeBws, Blackwell"),
-}
+PER_CHANNEL_TREE_BW = {arch: _caps("perChMaxTreeBws", arch)
+                       for arch in ("Ampere", "Hopper", "Blackwell")}
+PER_CHANNEL_TREE_LL128_BW_BLACKWELL = _caps("perChMaxTreeLL128Bws", "Blackwell")
+PER_CHANNEL_NVLS_TREE_BW = {arch: _caps("perChMaxNVLSTreeBws", arch)
+                            for arch in ("Hopper", "Blackwell")}
 COLL_CHANNELS = {
     "Ampere": Spec(16, "count", "secondary", S.NCCL_TUNING,
                    note="channels NCCL runs ring and tree on: 16 assumed for Ampere"),
@@ -177,13 +225,21 @@ NET_PLUGIN_LATENCY = {
     "Ethernet": Spec(0.0, "us", "model constant", S.NCCL_TUNING,
                      note="RoCE runs through the same IB verbs transport: no extra latency"),
     "EFA": Spec(35.0 * us, "us", "model constant", S.AWS_OFI_NCCL,
-                note="AWS EFA (SRD) through aws-ofi-nccl, p5en/p6-b200 platform entry"),
+                note="AWS EFA (SRD) through aws-ofi-nccl, p5en/p6-b200 and p6-b300 platform "
+                     "entries ('.latency = 35.0'): EFA over 200 and 400 Gb/s ports"),
+    "EFA 100G": Spec(75.0 * us, "us", "model constant", S.AWS_OFI_NCCL,
+                     note="aws-ofi-nccl's p4d.24xlarge, p4de.24xlarge and p5/p5e platform "
+                          "entries ('.latency = 75.0', every release from v1.7.3): EFA over "
+                          "100 Gb/s ports (4 per p4d, 32 per p5)"),
     "GPUDirect-TCPXO": Spec(0.0, "us", "model constant", S.GCP_TCPXO,
                             note="Google's TCPXO plugin reports props.latency = 0, so NCCL "
                                  "chooses as if the network added nothing"),
 }
 """Extra per-step network latency by fabric that the plugin reports to NCCL, seconds
-(``InfiniBand``, ``Ethernet`` meaning RoCE, ``EFA``, ``GPUDirect-TCPXO``)."""
+(``InfiniBand``, ``Ethernet`` meaning RoCE, ``EFA``, ``GPUDirect-TCPXO``), and by EFA
+generation: aws-ofi-nccl's platform table gives the instances with 100 Gb/s EFA ports
+(p4d, p4de, p5, p5e) 75 us and the later ones (p5en, p6) 35 us (``EFA 100G`` and ``EFA``;
+:func:`interlib.collective_model.fabrics.plugin_latency` picks by the NIC's port rate)."""
 
 TCPXO_PROFILES = {
     "2025-08": {"algorithms": ("ring", "tree", "nvls_tree"), "protocols": ("LL128", "Simple"),
@@ -209,6 +265,10 @@ TCPXO_PROFILE_BY_NCCL = {"2.21.5": "2024-10"}
 """The profile that goes with the NCCL an installer shipped: Google's installers whose
 compatible NCCL is 2.21.5 (the Oct 18 and Nov 27, 2024 releases) require the 2024 settings
 (``interlib.specs.sources.GCP_TCPXO_RELEASES``). Any other version: the current one."""
+
+EFA_100G_MAX_RATE = 12.5e9 * 1.01
+"""An EFA NIC at this rate or below (bytes/s: 100 Gb/s) is one of aws-ofi-nccl's 75 us
+platforms (p4d, p4de, p5, p5e); faster ports are p5en (200 Gb/s) and p6 (400 Gb/s), 35 us."""
 
 UNPUBLISHED_TUNERS = ("GPUDirect-TCPXO",)
 """Fabrics whose cloud runs NCCL with a tuner plugin whose configuration is not published
@@ -282,10 +342,6 @@ LAUNCH_OVERHEAD = Spec(
     FITTED["LAUNCH_OVERHEAD"], "us", "calibrated", S.THIS_BOOK_FIT,
     note="kernel launch and host-side cost of one nccl-tests iteration, not in tuning.cc; "
          + _FIT)
-LL_EFFICIENCY = Spec(
-    FITTED["LL_EFFICIENCY"], "fraction", "calibrated", S.THIS_BOOK_FIT,
-    note="LL's achieved share of link bandwidth at the sizes where it is chosen (few channels,"
-         " 4 flag bytes per 8); NCCL's model assumes 0.5 x a per-channel cap; " + _FIT)
 PIPELINE_WINDOW = Spec(
     FITTED["PIPELINE_WINDOW"], "B", "calibrated", S.THIS_BOOK_FIT,
     note="bytes in flight per pipeline step across all channels (NCCL moves data in chunks, "
@@ -309,28 +365,30 @@ TCPXO_STEP_LATENCY = Spec(
     note="time GPUDirect-TCPXO adds to every inter-node step (twice for Simple, as NCCL "
          "counts a plugin's latency), which its plugin does not report to NCCL (it says 0); "
          + _FIT)
+HOST_LAUNCH_PER_GPU = Spec(
+    FITTED["HOST_LAUNCH_PER_GPU"], "us", "calibrated", S.THIS_BOOK_FIT,
+    note="host time to enqueue and launch one GPU's collective: nccl-tests run as one "
+         "thread driving N GPUs (-g N) launches them one after another, so an iteration "
+         "takes at least N x this on the host while the GPUs work (a call's time is the "
+         "larger of the two; one process per GPU, -g 1, never waits on it); applied to "
+         "the rows whose note states -g (validation.gpus_per_thread); " + _FIT)
 PIPELINE_CHUNKS = Spec(
     FITTED["PIPELINE_CHUNKS"], "count", "calibrated", S.THIS_BOOK_FIT,
     note="a message is cut into at least this many chunks per step before chunks reach "
          "their full window size; " + _FIT)
 
-# Tree correction factors, powers of two from 64 B to 128 MiB (tuning.cc
-# treeCorrectionFactor): NCCL's own admission that trees miss its model at medium sizes.
-TREE_CORRECTION = {
-    "LL": (1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9,
-           1.0, 1.0, 1.0),
-    "LL128": (1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7,
-              .8, .9, .9, 1.0),
-    "Simple": (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .5, .5, .6, .6,
-               .7, .8, .9),
-}
-TREE_CORRECTION_SOURCE = Spec(22, "count", "model constant", S.NCCL_TUNING,
-                              note="treeCorrectionFactor table: 22 entries per protocol")
+# Tree correction factors, powers of two from 64 B (tuning.cc treeCorrectionFactor, index
+# log2(size / 64)): NCCL's own admission that trees miss its model at medium sizes. The
+# default release's rows (24 entries from 2.29.2; a tree reads the first 23, NVLSTree on an
+# x86 Blackwell host all 24); every release's are in interlib.specs.nccl_tuning.
+TREE_CORRECTION = {p: T.reading(("treeCorrectionFactor", p)).value
+                   for p in ("LL", "LL128", "Simple")}
+TREE_CORRECTION_SOURCE = Spec(len(TREE_CORRECTION["Simple"]), "count", "model constant",
+                              _TUNING, note="treeCorrectionFactor table: entries per protocol")
 
 # NCCL v2.29's correction of NVLSTree on Blackwell with an x86 host (tuning.cc
 # ncclTopoGetAlgoTime), Simple protocol, powers of two from 64 B to 512 MiB (24 entries).
-NVLS_TREE_CORRECTION_BLACKWELL_X86 = (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5,
-                                      .5, .6, .7, .8, .7, .7, .8, .9, .9, .9)
+NVLS_TREE_CORRECTION_BLACKWELL_X86 = TREE_CORRECTION["Simple"]
 NVLS_TREE_CORRECTION_SOURCE = Spec(
     24, "count", "model constant", S.NCCL_TUNING_229,
     note="NVLSTree all-reduce below 1 GiB on Blackwell GPUs with an x86 host runs at "
@@ -338,11 +396,6 @@ NVLS_TREE_CORRECTION_SOURCE = Spec(
          "v2.29 with 'improves performance tuning of 256M-512M message sizes on Blackwell'); "
          "taken as what the hardware does in every NCCL version, but NCCL's own choice "
          "(how auto picks) sees it only from v2.29, so the book's choice leaves it out")
-X86_HOST_GPUS = ("B200",)
-"""GPU names (``specs.GPUS[...].name``) whose boards sit in x86 hosts: HGX/DGX B200 (Intel
-Xeon). GB200 pairs its Blackwell GPUs with a Grace (Arm) CPU, so NCCL's x86-only NVLSTree
-correction does not apply there."""
-
 TORCH_HOST_OVERHEAD = Spec(
     25.0 * us, "us", "measured", S.BEKMAN_ALLREDUCE_BENCH,
     note="PyTorch's per-call host overhead 'of some 20-30us' (middle of the range the "

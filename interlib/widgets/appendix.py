@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import collectives, display, validation
-from ..plots import cluster as P
+from ..plots import appendix as P
 from ..specs import GPUS, calibration as C, custom
 from ..units import GiB
 from .core import Demo, Dropdown, register
@@ -61,15 +61,24 @@ def _pcie_answer() -> str:
             "narrows: the network hides a slow node interior only when it is slower still.")
 
 
+_INTRA_WORDS = {"nvswitch": "NVSwitch", "pcie": "PCIe", "nvlink-bridge": "NVLink bridge (pairs)"}
+_NICS_PER_GPU = (0.25, 0.5, 1.0, 2.0, 4.0)
+_NIC_GBPS = (100.0, 200.0, 400.0, 800.0)
+
 register(Demo(
     "your_cluster", P.your_cluster,
     {"gpu": Dropdown(tuple(GPUS), "h100-sxm", "GPU", tuple(g.name for g in GPUS.values())),
      "gpus_per_node": Dropdown((1, 2, 4, 8, 16, 36, 72), 8, "GPUs per node"),
-     "intra": Dropdown(custom.INTRA, "nvswitch", "GPU-to-GPU link"),
+     "intra": Dropdown(custom.INTRA, "nvswitch", "GPU-to-GPU link",
+                       tuple(_INTRA_WORDS.get(i, i) for i in custom.INTRA)),
      "nodes": Dropdown((1, 2, 4, 8, 16, 64, 256), 16, "nodes"),
-     "nics_per_gpu": Dropdown((0.25, 0.5, 1.0, 2.0, 4.0), 1.0, "NICs per GPU"),
-     "nic_gbps": Dropdown((100.0, 200.0, 400.0, 800.0), 400.0, "Gb/s per NIC"),
-     "fabric": Dropdown(custom.FABRICS, "InfiniBand", "network")},
+     "nics_per_gpu": Dropdown(_NICS_PER_GPU, 1.0, "NICs per GPU",
+                              ("1 per 4 GPUs", "1 per 2 GPUs", "1", "2", "4")),
+     "nic_gbps": Dropdown(_NIC_GBPS, 400.0, "speed of each NIC",
+                          tuple(f"{x:g} Gb/s" for x in _NIC_GBPS)),
+     "fabric": Dropdown(custom.FABRICS, "InfiniBand", "network",
+                        tuple("RoCE (Ethernet)" if f == "Ethernet" else f
+                              for f in custom.FABRICS))},
     P.your_cluster_summary,
     (("Pick a GB200 with 72 GPUs per node and move the nodes from 1 to 16. Why does the "
       "plateau fall by about half, although every rack keeps its 72 NICs?", _rack_vs_nodes),
