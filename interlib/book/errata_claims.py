@@ -450,11 +450,12 @@ def _m():
            display.fmt_time(auto.time_s),
            f"collectives.predict (NCCL's choice: {alg_name.split(':')[0]})", S.NCCL_TUNING),
     )
-    fastest = min(ring.time_s, hier.time_s)
-    verdict = ("It is also the fastest of the three in the model" if auto.time_s <= fastest
+    faster = [name for name, p in (("the ring", ring), ("the hierarchical algorithm", hier))
+              if p.time_s < auto.time_s * (1 - 1e-9)]
+    verdict = ("It is also the fastest of the three in the model" if not faster
                else "That is NCCL's choice, not the fastest: NCCL's tuner ranks algorithms "
-               "with its own cost model and constants, and the book's model times the ring "
-               "and the hierarchical algorithm faster here")
+               "with its own cost model and constants, and the book's model times "
+               f"{' and '.join(faster)} faster here")
     why = (f"The arithmetic holds ({figs[0].text} for one one-way copy), but a DGX H100 node "
            f"has {h.nics_per_node} NICs of {display.fmt_bits(h.nic.rate.value * 8)}, a "
            "hierarchical all-reduce sends only a share of the bytes "
