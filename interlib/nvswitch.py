@@ -123,6 +123,32 @@ def scaleup_table() -> display.Table:
         "interlib.specs.scaleup and interlib.specs.hardware.")
 
 
+SCALEUP_PARTS = {
+    "numbers": ("domain", "accelerators", "scale-up per accelerator, per direction",
+                "scale-out per accelerator, per direction", "scale-up ÷ scale-out", "status"),
+    "design": ("domain", "vendor", "scale-up link", "topology", "library"),
+}
+"""The two views of :func:`scaleup_table` Chapter 4 shows: the numbers in the page, the
+design (link, topology, library) folded under them. Each names columns of the one table."""
+
+
+def scaleup_part(part: str) -> display.Table:
+    """One view of :func:`scaleup_table`: ``"numbers"`` (bandwidths per accelerator, per
+    direction, their ratio and status) or ``"design"`` (vendor, link, topology, library).
+    The rows are the full table's, so the two views cannot disagree with it.
+
+    >>> scaleup_part("numbers").columns[:2]
+    ['domain', 'accelerators']
+    """
+    cols = SCALEUP_PARTS[v.choice("part", part, tuple(SCALEUP_PARTS))]
+    full = scaleup_table()
+    idx = [full.columns.index(c) for c in cols]
+    caption = full.caption if part == "numbers" else (
+        "How each domain is built. Sources in interlib.specs.scaleup and "
+        "interlib.specs.hardware.")
+    return display.Table(list(cols), [[r[i] for i in idx] for r in full.rows], caption)
+
+
 def _expert_figures() -> dict:
     """Chapter 4's figures for NVLS internals, the 256-GPU Hopper domains and NVL72's
     scale-out network (issue 14)."""
