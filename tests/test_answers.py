@@ -106,7 +106,7 @@ def test_numbers_and_nonfinite_from_python():
 def test_exact_answer_refuses_the_neighbour_whatever_the_tolerance():
     loose = Numeric("n?", 98.0, "GPUs", 0.05, "because.", exact=True)
     assert quiz.check(loose, 97)[0] == "wrong" and quiz.check(loose, 98)[0] == "right"
-    with pytest.raises(ValueError, match="answer="):
+    with pytest.raises(ValueError, match="^answer="):
         Numeric("n?", 97.5, "GPUs", 0.05, "because.", exact=True)
 
 

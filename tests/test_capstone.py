@@ -56,9 +56,9 @@ def test_bad_input(kw, param):
 
 def test_tables_refuse_other_objects():
     from interlib import steptime
-    with pytest.raises(ValueError, match="d="):
+    with pytest.raises(ValueError, match="^d="):
         capstone.design_table("reference")
-    with pytest.raises(ValueError, match="st="):
+    with pytest.raises(ValueError, match="^st="):
         steptime.breakdown_table(None)
 
 

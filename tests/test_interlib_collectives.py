@@ -291,7 +291,7 @@ def test_fastest_is_never_slower_than_the_algorithms_auto_considers():
 def test_auto_skips_nvls_where_hardware_lacks_it():
     r = co.predict("all_reduce", 8 * GiB, "dgx-a100", 8, 1)
     assert r.algorithm != "nvls"
-    with pytest.raises(ValueError, match="algorithm='nvls'"):
+    with pytest.raises(ValueError, match="^algorithm='nvls'"):
         co.predict("all_reduce", 8 * GiB, "dgx-a100", 8, 1, "nvls")
 
 

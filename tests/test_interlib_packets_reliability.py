@@ -175,19 +175,19 @@ def test_gpus_for_hit_probability_by_hand():
 
 # ------------------------------------------------- argument sweep: flags, whole payloads
 @pytest.mark.parametrize("call, param", [
-    (lambda: P.packet_layout(4096, ipv6="yes"), "ipv6='yes'"),
-    (lambda: P.packet_layout(4096, reth=None), "reth=None"),
-    (lambda: P.packet_layout(4096, wire_framing=2), "wire_framing=2"),
-    (lambda: P.payload_efficiency(4096, ipv6=None), "ipv6=None"),
-    (lambda: P.payload_efficiency(2.5), "payload=2.5"),
-    (lambda: P.goodput(5e10, np.array([1024, 1024.5])), "payload=1024.5"),
-    (lambda: P.goodput_loss(5e10, 1024, reference=2.5), "reference=2.5"),
-    (lambda: P.header_table(None), "payloads=None"),
-    (lambda: P.header_table(5), "payloads=5"),
+    (lambda: P.packet_layout(4096, ipv6="yes"), "^ipv6='yes'"),
+    (lambda: P.packet_layout(4096, reth=None), "^reth=None"),
+    (lambda: P.packet_layout(4096, wire_framing=2), "^wire_framing=2"),
+    (lambda: P.payload_efficiency(4096, ipv6=None), "^ipv6=None"),
+    (lambda: P.payload_efficiency(2.5), "^payload=2.5"),
+    (lambda: P.goodput(5e10, np.array([1024, 1024.5])), "^payload=1024.5"),
+    (lambda: P.goodput_loss(5e10, 1024, reference=2.5), "^reference=2.5"),
+    (lambda: P.header_table(None), "^payloads=None"),
+    (lambda: P.header_table(5), "^payloads=5"),
     (lambda: P.header_table([]), "^payloads="),
-    (lambda: P.header_table(("x",)), "payloads='x'"),
-    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu="yes"), "per_gpu='yes'"),
-    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu=None), "per_gpu=None"),
+    (lambda: P.header_table(("x",)), "^payloads='x'"),
+    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu="yes"), "^per_gpu='yes'"),
+    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu=None), "^per_gpu=None"),
 ])
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
