@@ -7,6 +7,8 @@
 #   make handouts SEED=n     one PDF per session plan into _build/handouts
 #   make slides      one deck per session plan (HTML + PDF) into _build/slides
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
+#                  (Hypothesis draws the same examples every run: tests/conftest.py)
+#   make test-random  the property tests (Hypothesis) with fresh random examples each run
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
 #   make release   an edition's archives (site, PDF, notebooks) in _build/release/
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
@@ -33,10 +35,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book instructor assignments handouts slides lite test pdf release execute lab bench mutation lock vendor clean help
+.PHONY: book instructor assignments handouts slides lite test test-random pdf release execute lab bench mutation lock vendor clean help
 
 help:
-	@sed -n '2,17p' Makefile | sed 's/^# //'
+	@sed -n '2,19p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -104,6 +106,14 @@ lock: $(VENV_STAMP)
 
 test: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/pytest $(PYTEST_ARGS)
+
+# The property tests (every test file that uses Hypothesis) with random examples, a new draw
+# each run (make test's are derandomized, see tests/conftest.py). A failure prints the
+# example and a seed (--hypothesis-seed=N) that replays it.
+HYPOTHESIS_TESTS = $(shell grep -l "^from hypothesis import" tests/test_*.py)
+test-random: $(VENV_STAMP)
+	env -u MPLBACKEND HYPOTHESIS_PROFILE=random $(BIN)/pytest $(PYTEST_ARGS) -o addopts= \
+	    -p no:nbval --hypothesis-show-statistics $(HYPOTHESIS_TESTS)
 
 execute: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/python tools/execute_notebooks.py
