@@ -1018,3 +1018,25 @@ def test_nvswitch_remaining_edges_by_hand(monkeypatch):
     with pytest.raises(ValueError, match="^DGX_H100_LINKS_PER_SWITCH has 3 entries, but "
                                          "NVSWITCH.3..chips_per_board = 4$"):
         nvswitch.dgx_h100_wiring()
+
+
+# ------------------------------------------------------- mutation survivors (issue 38)
+def test_compute_table_lists_dense_bf16_peaks_with_sources():
+    # dense BF16: A100 312 TFLOP/s (datasheet's 624 with sparsity / 2), H100 SXM 989
+    # (1,979 / 2), B200 2,250 (HGX B200 at 1,000 W) -- tests/catalogue_literals.py
+    t = TP.compute_table()
+    assert t.columns == ["GPU", "peak dense BF16 (vendor)", "source"]
+    assert [r[:2] for r in t.rows] == [["A100 SXM 80GB", "312 TFLOP/s"],
+                                       ["H100 SXM", "989 TFLOP/s"], ["B200", "2.25 PFLOP/s"]]
+    from interlib.specs.compute import BF16_DENSE_FLOPS
+    assert [r[2] for r in t.rows] == [BF16_DENSE_FLOPS[g].source.title
+                                      for g in ("a100-sxm-80gb", "h100-sxm", "b200")]
+    assert t.caption == ("Dense: without 2:4 structured sparsity, which datasheets often "
+                         "quote (doubling the figure).")
+    assert [r[0] for r in TP.compute_table(("b200", "h200")).rows] == ["B200", "H200 SXM"]
+
+
+def test_gpu_name_of_each_link_choice():
+    assert [TP.gpu_name(k) for k in TP.LINKS] == ["H100 SXM", "H100 SXM", "B200"]
+    with pytest.raises(ValueError, match="^link='NVLink 9' "):
+        TP.gpu_name("NVLink 9")

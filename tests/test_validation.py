@@ -107,7 +107,7 @@ def test_loader_rejects_bad_rows(tmp_path):
     for field, (old, new) in cases.items():
         p = tmp_path / f"{field}.csv"
         p.write_text(header + "\n" + good.replace(old, new, 1) + "\n")
-        with pytest.raises(ValueError, match=field):
+        with pytest.raises(ValueError, match=f"^{field}="):
             V.load_measurements(p)
     # NCCL_ALGO=NVLS across nodes is NVLS + CollNet, not the model's NVLSTree: a row must
     # say nvls_tree there, and nvls_tree (disabled by NCCL on one node) only across nodes
