@@ -16,8 +16,11 @@ in the unit the axis states:
 
 Figures are matched by their legend text or gid through short patterns, never by the whole
 label, so the labels may be reworded (the reader-pages helper edits their formatting).
-Diagrams (interlib/plots/diagrams) draw no model series and are not here;
-``test_every_plot_function_is_checked`` fails when a plot function has no check.
+Diagrams (interlib/plots/diagrams) that draw data to scale (the bandwidth ladder's bars,
+the packet drawn to scale, NVLink links as lines as long as their rates) are checked here
+too; those that draw structure only are listed in ``STRUCTURE_ONLY`` with the test of
+their counts (tests/test_diagrams.py). ``test_every_plot_function_is_checked`` fails when a
+plot function has no check.
 """
 
 from __future__ import annotations
@@ -723,6 +726,60 @@ def test_ring_all_reduce_picture_colours_each_copy_by_its_share_of_gpus_summed()
         assert (collectives.ring_all_reduce_state(n, 2 * (n - 1)) == n).all()
 
 
+# ================================================ diagrams that draw data to scale
+def test_bandwidth_ladder_diagram_bars_are_proportional_to_the_rates():
+    from interlib.plots.diagrams import overview
+
+    for system in ("dgx-h100", "gb200-nvl72"):
+        fig = overview.bandwidth_ladder(system)
+        ax = fig.axes[0]
+        rungs = hierarchy.ladder(system)
+        widest = max(r.peak for r in rungs)
+        rects = [p for p in ax.patches if isinstance(p, Rectangle)]
+        peaks = [p.get_width() for p in rects if p.zorder == 3]
+        cores = [p.get_width() for p in rects if p.zorder == 4]
+        close(peaks, [max(9.4 * r.peak / widest, 0.04) for r in rungs], what="peak bars")
+        close(cores, [max(9.4 * r.effective / widest, 0.02) for r in rungs],
+              what="achieved cores")
+
+
+def test_packet_diagram_bar_is_the_packet_to_scale():
+    from interlib import packets
+    from interlib.plots.diagrams import fabric
+
+    for payload, ipv6 in ((4096, False), (256, True)):
+        fig = fabric.packet_layers(payload, ipv6)
+        ax = fig.axes[0]
+        # the bottom bar: headers, payload, trailers, 9.4 units for the whole wire length
+        bar = sorted((p for p in ax.patches if isinstance(p, Rectangle)
+                      and abs(p.get_y() - 0.45) < 1e-9), key=lambda p: p.get_x())
+        assert len(bar) == 3
+        lay = packets.packet_layout(payload, "rocev2", ipv6=ipv6)
+        # by hand: RoCEv2 headers before the payload: MAC 14 + IP (20, IPv6 40) + UDP 8 +
+        # BTH 12; after: ICRC 4 + FCS 4 + preamble/gap 20
+        head = 14 + (40 if ipv6 else 20) + 8 + 12
+        tail = 4 + 4 + 20
+        assert lay.wire == head + payload + tail
+        close([b.get_width() for b in bar],
+              [9.4 * head / lay.wire, 9.4 * payload / lay.wire, 9.4 * tail / lay.wire],
+              what="RoCEv2 packet to scale")
+
+
+def test_nvlink_generations_diagram_link_lengths_are_the_link_rates():
+    from interlib.plots import COLORS
+    from interlib.plots.diagrams import inside_box
+
+    fig = inside_box.nvlink_generations()
+    ax = fig.axes[0]
+    links = [ln for ln in ax.get_lines()
+             if matplotlib.colors.same_color(ln.get_color(), COLORS["blue"])]
+    lengths = [np.ptp(ln.get_xdata()) for ln in links]
+    fast = max(nv.per_link.value for nv in NVLINK.values())
+    want = [6.6 * NVLINK[g].per_link.value / fast
+            for g in sorted(NVLINK) for _ in range(int(NVLINK[g].links_per_gpu.value))]
+    close(sorted(lengths), sorted(want), what="one line per link, length = rate")
+
+
 # ============================================================================ coverage
 CHECKED = {
     "appendix": {"busbw_vs_gpus", "error_by_size"},
@@ -736,6 +793,10 @@ CHECKED = {
     "ch08": {"capstone_design", "idle_cost", "scaling_efficiency"},
     "cluster": {"your_cluster"},
     "check": {"comparison"},
+    "diagrams.overview": {"bandwidth_ladder", "ring_all_reduce_steps", "capstone_layout"},
+    "diagrams.fabric": {"packet_layers", "fat_tree", "rail_optimised"},
+    "diagrams.inside_box": {"nvlink_generations", "pcie_tree", "nvswitch_wiring",
+                            "nvl72_rack"},
 }
 
 
@@ -760,6 +821,18 @@ NOT_DATA = {
     "check.alt_text": "returns text",
     "check.message": "draws a message, no data",
 }
+#: Diagrams that draw structure, not data (their counts are checked in test_diagrams.py):
+#: listed in CHECKED above so a new diagram is noticed, not data-checked here.
+STRUCTURE_ONLY = {"diagrams.overview.ring_all_reduce_steps": "test_ring_steps_follow_the_"
+                  "algorithm",
+                  "diagrams.overview.capstone_layout": "test_capstone_layout_counts",
+                  "diagrams.fabric.fat_tree": "test_fat_tree_counts_are_al_fares",
+                  "diagrams.fabric.rail_optimised": "test_rail_optimised_scalable_unit",
+                  "diagrams.inside_box.pcie_tree": "test_dgx_h100_pcie_tree_matches_the_"
+                  "user_guide",
+                  "diagrams.inside_box.nvswitch_wiring": "test_dgx_h100_nvswitch_wiring_is_"
+                  "5_4_4_5",
+                  "diagrams.inside_box.nvl72_rack": "test_nvl72_rack_counts"}
 
 
 def test_every_plot_function_is_checked():
@@ -774,3 +847,13 @@ def test_every_plot_function_is_checked():
             if name not in checked and f"{mod_name}.{name}" not in NOT_DATA:
                 missing.append(f"{mod_name}.{name}")
     assert not missing, f"plot functions without a data check: {missing}"
+
+
+def test_structure_only_diagrams_have_their_count_tests():
+    from pathlib import Path
+
+    src = (Path(__file__).parent / "test_diagrams.py").read_text(encoding="utf-8")
+    for name, test in STRUCTURE_ONLY.items():
+        mod, fn = name.rsplit(".", 1)
+        assert fn in CHECKED[mod], name
+        assert f"def {test}(" in src, f"{name}: tests/test_diagrams.py has no {test}"
