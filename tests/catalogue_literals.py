@@ -851,6 +851,8 @@ ROWS += [
 ]
 
 # ------------------------------------------------------------------------------ studies
+_DS_NOTE = ("the report's words as read by this helper; the search corpus held no copy to "
+            "quote from (the 20 SMs confirmed by a summary of the report)")
 ROWS += [
     L("studies.META_CLUSTERS_COUNT", 2, "count", "'two 24,576-GPU clusters'", "meta-blog"),
     L("studies.META_CLUSTER_GPUS", 24576, "count", "'24,576-GPU clusters'", "meta-blog"),
@@ -894,17 +896,17 @@ ROWS += [
     L("studies.DEEPSEEK_V3_LINKS['NVLink']", 160, "GB/s",
       "'NVLink offers a bandwidth of 160 GB/s, roughly 3.2 times that of IB (50 GB/s)'",
       "deepseek-v3", direction="per direction",
-      note="the report's words as read by this helper; the search corpus held no copy to quote from (the 20 SMs confirmed by a summary of the report)"),
+      note=_DS_NOTE),
     L("studies.DEEPSEEK_V3_LINKS['InfiniBand']", 50, "GB/s", "'IB (50 GB/s)'", "deepseek-v3",
       direction="per direction",
-      note="the report's words as read by this helper; the search corpus held no copy to quote from (the 20 SMs confirmed by a summary of the report)"),
+      note=_DS_NOTE),
     L("studies.DEEPSEEK_V3_MAX_NODES_PER_TOKEN", 4, "count",
       "'each token will be dispatched to at most 4 nodes'", "deepseek-v3",
-      note="the report's words as read by this helper; the search corpus held no copy to quote from (the 20 SMs confirmed by a summary of the report)"),
+      note=_DS_NOTE),
     L("studies.DEEPSEEK_V3_COMM_SMS", 20, "count",
       "'only 20 SMs are sufficient to fully utilize the bandwidths of IB and NVLink'",
       "deepseek-v3",
-      note="the report's words as read by this helper; the search corpus held no copy to quote from (the 20 SMs confirmed by a summary of the report)"),
+      note=_DS_NOTE),
     L("studies.KIM_DRAGONFLY_COST['folded Clos']", 0.52, "fraction",
       "'a dragonfly reduces cost by 20% compared to a flattened butterfly and by 52% compared "
       "to a folded Clos network in configurations with 16K nodes'", "kim-dragonfly"),
