@@ -142,3 +142,34 @@ def test_other_vendor_bad_names():
         hierarchy.ladder("TPU v6")
     with pytest.raises(ValueError, match="^system_name="):
         hierarchy.ladder_gaps("TPU v6")
+
+
+# ------------------------------------------------------- mutation survivors (issue 38)
+def test_grace_figures_by_hand():
+    # GB200 superchip NVLink-C2C: 900 GB/s both directions = 450 per direction, 2 GPUs;
+    # NICs per GPU: ConnectX-7 400 Gb/s = 50 GB/s (GB200), ConnectX-8 800 Gb/s = 100 GB/s
+    # (GB300); GB300's NVLink 5 900 GB/s per direction / 100 = 9x; GB300 on PCIe 6.0.
+    # TPU v5p: ICI 1,200 GB/s both ways = 600 per direction over DCN 50 Gb/s = 6.25 GB/s:
+    # 96x; 8,960 chips a pod. Gaudi 3: 21 x 200 Gb/s = 525 GB/s over 3 x 200 = 75: 7x.
+    assert hierarchy.grace_figures() == {
+        "superchip_headline": "900 GB/s", "superchip_per_direction": "450 GB/s",
+        "superchip_gpus": "2", "gb200_nic": "ConnectX-7", "gb300_nic": "ConnectX-8",
+        "gb200_nic_per_gpu": "50 GB/s", "gb300_nic_per_gpu": "100 GB/s",
+        "gb300_nvlink_over_nic": "9×", "gb300_pcie": "PCIe 6.0", "tpu_up_over_out": "96×",
+        "tpu_dcn": "6.25 GB/s", "tpu_pod": "8,960", "gaudi3_up_over_out": "7×"}
+
+
+def test_link_lookup_and_a_pcie_box_has_no_nvlink_gap():
+    assert hierarchy.link("NVLink 4") == hierarchy.link_options()["NVLink 4"]
+    with pytest.raises(ValueError, match="^name='NVLink 9' "):
+        hierarchy.link("NVLink 9")
+    with pytest.raises(ValueError, match="^system_name='h100-pcie-only' has no NVLink "
+                                         "domain$"):
+        hierarchy.nvlink_network_gap("h100-pcie-only")
+
+
+def test_ladder_gaps_of_other_vendors():
+    # no source read gives TPU v5p's or Gaudi 3's host link, nor Gaudi 3's HBM bandwidth
+    assert hierarchy.ladder_gaps("TPU v5p") == {"PCIe": "Host link"}
+    assert hierarchy.ladder_gaps("Gaudi 3") == {"HBM": "HBM", "PCIe": "Host link"}
+    assert hierarchy.ladder_gaps("dgx-h100") == {}
