@@ -274,3 +274,15 @@ def test_figures_2026_quote_the_catalogue_entries():
         "failover_release": "NCCL 2.29.7", "failover_date": "2026-02-27",
         "failover_default": "off", "cpo_ib_status": "announced (2025-03-18)",
         "cpo_eth_status": "announced (2025-03-18)", "cpo_ib_ports": "144"}
+
+
+def test_packets_for_default_payload_types_and_range():
+    # 4,096-byte payloads by default: 4,096 B is one packet, 4,097 B two
+    assert R.packets_for(4096) == 1 and R.packets_for(4097) == 2
+    assert isinstance(R.packets_for(4097), int)
+    a = R.packets_for(np.array([1.0, 8193.0]))
+    assert a.dtype.kind == "i" and a.tolist() == [1, 3]
+    assert R.packets_for(10, 1) == 10 and R.packets_for(9001, 9000) == 2
+    for bad in (0, 9001):
+        with pytest.raises(ValueError, match=f"^payload={bad} "):
+            R.packets_for(4096, bad)
