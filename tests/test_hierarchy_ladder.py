@@ -173,3 +173,94 @@ def test_ladder_gaps_of_other_vendors():
     assert hierarchy.ladder_gaps("TPU v5p") == {"PCIe": "Host link"}
     assert hierarchy.ladder_gaps("Gaudi 3") == {"HBM": "HBM", "PCIe": "Host link"}
     assert hierarchy.ladder_gaps("dgx-h100") == {}
+
+
+def test_ladder_table_of_dgx_h100_by_hand():
+    """Peak / achieved per GPU of DGX H100 (facts.md 1.1-1.7): HBM 3.35 TB/s x 2.90/3.35
+    measured copy = 2.90 TB/s; NVLink 18 x 25 = 450 GB/s, NCCL 18 x 20.6 = 370.8; PCIe 5.0
+    x16 32 x 16 / 8 x 128/130 = 63.015 GB/s usable, 51 GB/s measured (Azure); one NDR NIC
+    per GPU 50 GB/s x the fitted network efficiency; spine 1:1. Ratios of the peaks:
+    3350/450, 450/63.015, 63.015/50, 50/50."""
+    from interlib import display
+    from interlib.specs import calibration as C
+
+    eta = C.NET_EFFICIENCY.value
+    pcie = 32e9 * 16 / 8 * 128 / 130
+    peaks = [3.35e12, 450e9, pcie, 50e9, 50e9]
+    achieved = [2.90e12, 18 * 20.6e9, 51e9, 50e9 * eta, 50e9 * eta]
+    t = hierarchy.ladder_table("H100")
+    assert t.columns == ["rung", "peak per GPU", "achieved per GPU", "direction",
+                         "× the next rung (peak)", "basis"]
+    names = ["HBM", "NVLink", "PCIe", "Scale-out NIC", "Spine"]
+    ratios = [display.fmt_ratio(a / b) for a, b in zip(peaks, peaks[1:])] + ["–"]
+    bases = [r.basis for r in hierarchy.ladder("H100")]
+    assert t.rows == [[n, display.fmt_rate(p), display.fmt_rate(a),
+                       "read + write" if n == "HBM" else "per direction", q, b]
+                      for n, p, a, q, b in zip(names, peaks, achieved, ratios, bases)]
+    assert [r[4] for r in t.rows] == ["7.4×", "7.1×", "1.3×", "1×", "–"]
+    assert t.caption == ("NVIDIA DGX H100, per GPU. Sources: the catalogue (interlib.specs); "
+                         "HBM is one figure shared by reads and writes.")
+
+
+def test_ladder_table_of_tpu_v5p_lists_what_no_source_gives():
+    # Google: HBM 2765 GB/s; ICI 1,200 GB/s both ways = 600 per direction; DCN 50 Gb/s
+    t = hierarchy.ladder_table("TPU v5p")
+    assert t.columns[1:3] == ["peak per chip", "achieved per chip"]
+    assert [r[:5] for r in t.rows] == [
+        ["HBM", "2.77 TB/s", "not in our sources", "read + write", "4.6×"],
+        ["ICI", "600 GB/s", "not in our sources", "per direction", "96×"],
+        ["DCN", "6.25 GB/s", "not in our sources", "per direction", "1×"],
+        ["Spine", "6.25 GB/s", "not in our sources", "per direction", "–"],
+        ["Host link", "not in our sources", "not in our sources", "per direction", "–"]]
+    assert t.rows[-1][5] == "no source read gives this rate"
+    assert t.caption.startswith("Google Cloud TPU v5p pod, per chip. Sources:")
+
+
+def test_rung_ratios_and_nvlink_gap_by_hand():
+    from interlib.specs import calibration as C
+
+    eta = C.NET_EFFICIENCY.value
+    pcie = 32e9 * 16 / 8 * 128 / 130
+    got = hierarchy.rung_ratios("H100")
+    want = [("HBM", "NVLink", 3350 / 450, 2.90e12 / (18 * 20.6e9)),
+            ("NVLink", "PCIe", 450e9 / pcie, 18 * 20.6e9 / 51e9),
+            ("PCIe", "Scale-out NIC", pcie / 50e9, 51e9 / (50e9 * eta)),
+            ("Scale-out NIC", "Spine", 1.0, 1.0)]
+    assert [g[:2] for g in got] == [w[:2] for w in want]
+    for g, w in zip(got, want):
+        assert g[2] == pytest.approx(w[2], rel=1e-12) and g[3] == pytest.approx(w[3], rel=1e-9)
+    assert all(r[3] is None for r in hierarchy.rung_ratios("Gaudi 3"))
+    # NVLink over the network, three ways (facts.md 4c): line rate 450 / 50 = 9, achieved
+    # 370.8 / (50 x eta), mixed scopes 8 GPUs x 900 GB/s both ways / one 50 GB/s NIC = 144;
+    # A100: 300 / 25 = 12 and 8 x 600 / 25 = 192
+    assert hierarchy.nvlink_network_gap("H100") == pytest.approx({
+        "per GPU, line rate (per direction)": 9.0,
+        "per GPU, achieved (per direction)": 370.8 / (50 * eta),
+        "mixed scopes: node NVLink total, both directions / one NIC, one direction": 144.0},
+        rel=1e-12)
+    a100 = hierarchy.nvlink_network_gap("A100")
+    assert list(a100.values())[0] == pytest.approx(12.0) and \
+        list(a100.values())[2] == pytest.approx(192.0)
+
+
+def test_scaleup_ladder_table_by_hand():
+    # GB300: HBM 8 TB/s, NVLink 5 900 GB/s per direction, ConnectX-8 800 Gb/s = 100 GB/s:
+    # 8000 / 900 = 8.89x, 9x; TPU v5p 2765 / 600 = 4.61x, 600 / 6.25 = 96x; Gaudi 3: HBM
+    # not in our sources, 525 / 75 = 7x; a PCIe-only box has no scale-up link
+    t = hierarchy.scaleup_ladder_table()
+    assert t.columns == ["system", "memory (read + write)", "scale-up link",
+                         "scale-up, per direction", "scale-out, per direction",
+                         "memory ÷ scale-up", "scale-up ÷ scale-out"]
+    assert [[r[0], *r[3:]] for r in t.rows] == [
+        ["NVIDIA GB300 NVL72 (one rack)", "900 GB/s", "100 GB/s", "8.89×", "9×"],
+        ["Google Cloud TPU v5p pod", "600 GB/s", "6.25 GB/s", "4.61×", "96×"],
+        ["Intel Gaudi 3 (HLS-3 box)", "525 GB/s", "75 GB/s", "–", "7×"]]
+    assert [r[1] for r in t.rows] == ["8 TB/s", "2.77 TB/s", "not in our sources"]
+    assert t.rows[0][2] == "NVLink 5"
+    assert t.caption == ("Per accelerator, line rates (vendors' figures; Google's and "
+                         "NVIDIA's bidirectional headlines halved). Sources: "
+                         "interlib.specs.hardware and interlib.specs.scaleup.")
+    box = hierarchy.scaleup_ladder_table(("h100-pcie-only",)).rows[0]
+    assert box[3] == "not in our sources" and box[5] == box[6] == "–"
+    with pytest.raises(ValueError, match="^names=5 "):
+        hierarchy.scaleup_ladder_table(5)
