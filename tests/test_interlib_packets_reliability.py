@@ -286,3 +286,8 @@ def test_packets_for_default_payload_types_and_range():
     for bad in (0, 9001):
         with pytest.raises(ValueError, match=f"^payload={bad} "):
             R.packets_for(4096, bad)
+
+
+def test_header_table_accepts_an_empty_payload():
+    # a packet of headers only: all 82 (RoCEv2) or 26 (IB) bytes are overhead, 0 % payload
+    assert P.header_table([0]).rows == [["0 B", "82 B", "82 B", "0.00 %", "26 B", "0.00 %"]]

@@ -495,3 +495,11 @@ def test_cores_to_saturate_is_cpu_time_times_rate_over_size():
     assert rdma.cores_to_saturate(100e9) == pytest.approx(2 * 3.662109375, rel=1e-9)
     with pytest.raises(ValueError, match="^link_rate=0 "):
         rdma.cores_to_saturate(0)
+
+
+def test_budget_table_passes_the_assumptions_to_the_rdma_path_too():
+    # posting a work request at 1 us instead of 0.2 us: RDMA's first row and its total
+    # (1 + 0.6 + 0.08192 + 0.2 + 0.1 = 1.98192 us, CPU 1.1 us) change
+    t = H.budget_table(4096, 50e9, H.HostPathAssumptions(post=1e-6))
+    assert t.rows[10] == ["RDMA", "post work request + doorbell", "1 µs", "yes"]
+    assert t.rows[-1] == ["RDMA", "total", "1.98 µs", "CPU 1.1 µs"]
