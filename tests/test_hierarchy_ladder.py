@@ -279,3 +279,36 @@ def test_scaleup_ladder_table_by_hand():
     assert box[3] == "not in our sources" and box[5] == box[6] == "–"
     with pytest.raises(ValueError, match="^names=5 "):
         hierarchy.scaleup_ladder_table(5)
+
+
+def test_ladder_functions_default_to_dgx_h100():
+    # the documented default system of the ladder's reader-facing functions
+    assert hierarchy.ladder_table().rows == hierarchy.ladder_table("dgx-h100").rows
+    assert hierarchy.rung_ratios() == hierarchy.rung_ratios("dgx-h100")
+    assert hierarchy.nvlink_network_gap() == hierarchy.nvlink_network_gap("dgx-h100")
+
+
+def test_ladder_table_and_ratios_pass_the_oversubscription_on():
+    """A 4:1 spine on DGX H100: one NDR NIC per GPU = 50 GB/s per direction, 50 / 4 = 12.5
+    GB/s per GPU at the spine; achieved = the same x the fitted network efficiency; the NIC
+    rung is then 4x the spine."""
+    from interlib import display
+    from interlib.specs import calibration as C
+
+    eta = C.NET_EFFICIENCY.value
+    rows = {r[0]: r for r in hierarchy.ladder_table("dgx-h100", 4).rows}
+    assert rows["Spine"][1:3] == [display.fmt_rate(12.5e9), display.fmt_rate(12.5e9 * eta)]
+    assert rows["Spine"][5] == "NIC share / oversubscription 4:1"
+    assert rows["Scale-out NIC"][4] == "4×"
+    last = hierarchy.rung_ratios("dgx-h100", 4)[-1]
+    assert last[:2] == ("Scale-out NIC", "Spine")
+    assert last[2] == pytest.approx(4.0) and last[3] == pytest.approx(4.0)
+
+
+def test_scaleup_ladder_table_of_a_domain_without_rates():
+    # the UALink pod: the specification gives lane rates and link widths, no per-accelerator
+    # figure, memory or scale-out: every rate is "not in our sources", no ratio is computed
+    row = hierarchy.scaleup_ladder_table(("ualink-pod",)).rows[0]
+    assert row[0] == "UALink 200G 1.0 pod (open standard)"
+    assert row[1] == row[3] == row[4] == "not in our sources"
+    assert row[5] == row[6] == "–"

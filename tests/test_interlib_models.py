@@ -524,7 +524,9 @@ def test_gpus_for_slowdown_by_hand():
         scaling.gpus_for_slowdown(10, 0.5)
     for call, msg in ((lambda: scaling.gpus_for_slowdown(1.0, 0.1), "^slowdown=1.0 "),
                       (lambda: scaling.gpus_for_slowdown(1.1, 0.0), "^jitter=0.0 "),
-                      (lambda: scaling.gpus_for_slowdown(1.1, 0.6), "^jitter=0.6 ")):
+                      # the documented range (0, 0.5], in this function's own words
+                      (lambda: scaling.gpus_for_slowdown(1.1, 0.6),
+                       r"^jitter=0.6 is out of range: must be > 0 and <= 0.5$")):
         with pytest.raises(ValueError, match=msg):
             call()
 
@@ -637,3 +639,28 @@ def test_ring_sync_time_by_hand_and_its_gpu_range():
     for bad in (0, 1_000_001):
         with pytest.raises(ValueError, match=f"^n_gpus={bad} "):
             scaling.ring_sync_time(1e9, bad, "NVLink 4")
+
+
+def test_gpus_for_slowdown_at_the_end_of_its_range():
+    """The search stops at 10^9 GPUs: at jitter 0.5 the expected step there is
+    1 + 0.5 x E[max of 10^9 standard normals] = 1 + 0.5 x 6.09 = 4.04 x the mean (so a 5x
+    target is refused), and a target equal to that step is reached there, not refused."""
+    top = scaling.expected_step_time(10**9, 1.0, 0.5)
+    assert top == pytest.approx(1 + 0.5 * 6.0877, rel=1e-4)
+    with pytest.raises(ValueError, match="^slowdown=5 is out of range for jitter=0.5: "):
+        scaling.gpus_for_slowdown(5, 0.5)
+    n = scaling.gpus_for_slowdown(top, 0.5)
+    assert n <= 10**9 and scaling.expected_step_time(n - 1, 1.0, 0.5) < top
+
+
+def test_straggler_samples_limit_and_draw_convention():
+    # n_gpus x steps may be 4,000,000 (400 x 10,000) but not 4,000,001 = 97,561 x 41
+    with pytest.raises(ValueError, match="^steps=41 is out of range for n_gpus=97561: "
+                                         "n_gpus x steps must be <= 4,000,000$"):
+        scaling.straggler_samples(97_561, 1.0, 0.1, 41)
+    # seeded, reproducible figures: time = mean x (1 + jitter x Z), Z the seed's standard
+    # normals from NumPy's default_rng (seed 0's first one is +0.1257...)
+    z = np.random.default_rng(0).standard_normal((2, 3))
+    assert z[0, 0] == pytest.approx(0.12573022)
+    np.testing.assert_array_equal(scaling.straggler_samples(3, 2.0, 0.1, 2, seed=0),
+                                  np.maximum(2.0 * (1 + 0.1 * z), 0.0))
