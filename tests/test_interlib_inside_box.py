@@ -663,7 +663,10 @@ def test_nvlink_generation_table_rows_by_hand():
                          "900 GB/s", "2 x 100 Gb/s", "371 GB/s", "82.4 %"]
     # the caption names a source for each generation and says what the lane rate is
     assert t.caption.startswith("Sources: NVIDIA NVLink page (NVLink 5)")
-    assert all(x in t.caption for x in ("(NVLink 3)", "(NVLink 4;", "(NVLink 1-2,", "topo.h"))
+    # (which source gives which generation: the catalogue's sources of each row)
+    assert all(x in t.caption for x in ("NVIDIA NCCL maintainer (NVLink 3)",
+                                        "scaling book (NVLink 4;", "Bekman (NVLink 1-2,",
+                                        "NCCL topo.h (effective per-link bandwidth). The"))
     assert t.caption.endswith("the wires run slightly faster.")
 
 
@@ -747,6 +750,20 @@ def test_pcie_generation_table_by_hand():
     assert all(x in t.caption for x in ("128b/130b", "236/256", "256-B payloads",
                                         "16-B headers", "Azure ND H100 v5"))
     assert t.caption.endswith("its achieved figure is an extrapolation.")
+    # the claims in between: each source with what it gives; why "after line coding" is not
+    # one basis; what the TLP columns count and leave out; how achieved is derived and from
+    # which measurement; which GPUs attach at Gen 6 (catalogue pcie_gen "6.0") and where
+    # that is stated
+    for claim in (
+            "Lockwood (Gen 6 FLIT layout); Intel (per-TLP overhead).",
+            "Gen 3-5 lose only 128b/130b, Gen 6's 236/256 also removes its link layer and FEC.",
+            "Gen 3-5 also pay 8 B of framing, sequence number and LCRC per TLP; their DLLPs "
+            "are not counted, which flatters them slightly",
+            "Achieved = TLP payload x the host-copy efficiency measured on Gen 5 x16 "
+            "(Azure ND H100 v5) on the same basis.",
+            "Gen 6 GPUs: B300 and GB300 attach at Gen 6 x16 to a ConnectX-8's built-in "
+            "switch (Hot Chips 2025); no Gen 6 host-copy measurement is in our sources"):
+        assert claim in t.caption, claim
     # at x8 every rate halves and the headings say x8
     t8 = pcie.generation_table(8)
     assert t8.columns[3] == "raw x8, per direction"
