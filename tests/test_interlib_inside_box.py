@@ -831,6 +831,9 @@ def test_nvswitch_dgx_h100_wiring_by_hand():
     assert t.caption.startswith("Sources: NVIDIA DGX BasePOD RA (4 NVSwitch chips)")
     assert "(5 + 4 + 4 + 5 links per GPU)" in t.caption and "both directions added" in t.caption
     assert t.caption.endswith("that happens to have the same value.")
+    # the bisection quoted there is the published one: 4 GPUs x 450 GB/s x 2 directions
+    assert ("the published bisection, 3.6 TB/s, is a different quantity (half the GPUs "
+            "sending across the middle, both directions added)" in t.caption)
     assert nvswitch.links_per_gpu_dgx_h100() == 18
 
 
@@ -857,6 +860,17 @@ def test_nvswitch_domain_table_by_hand():
                                 "bisection = half the GPUs x per-GPU bandwidth")
     assert t.caption.endswith("Sources in interlib.specs.inside_box.")
     assert "upper bound" in t.caption and "GB200 NVL72)" in t.caption
+    # the claims in between: why one tier's bisection is half the GPUs' bandwidth, that a
+    # multi-tier one depends on the wiring, what is done without a source, and which
+    # domains were sold
+    for claim in (
+            "which holds for one tier of switches (non-blocking by construction). For domains "
+            "whose switches span several tiers the bisection depends on how the tiers are wired",
+            "where our sources do not give it, it is not computed, or (marked) computed "
+            "assuming a non-blocking fabric, an upper bound. Status: whether the domain was "
+            "sold (the 256-GPU Hopper NVLink Switch Systems were announced but not shipped as "
+            "products; the first multi-node NVLink product is GB200 NVL72)"):
+        assert claim in t.caption, claim
 
 
 def test_nvswitch_scaleup_table_by_hand():
@@ -893,6 +907,10 @@ def test_nvswitch_scaleup_table_by_hand():
                                 "'Vera Rubin NVL144' counted dies).")
     assert t.caption.endswith("Sources in interlib.specs.scaleup and interlib.specs.hardware.")
     assert "all are per direction here" in t.caption
+    # how each vendor counts its headline (what "all are per direction here" converts from)
+    assert ("Vendors quote scale-up bandwidth with both directions added (NVLink, TPU ICI) or "
+            "per direction (Intel's 'unidirectional'); all are per direction here."
+            in t.caption)
 
 
 def test_nvswitch_nvls_tables_by_hand():
