@@ -3,17 +3,24 @@
 #                  in _build/html/lite (warnings are errors); EDITION=instructor: as below
 #   make instructor  the instructor edition (worked solutions, keys; SEED=n for a variant)
 #                  into _build/instructor/_build/html
-#   make assignments SEED=n  graded problem sets (otter-grader) into assignments/seed-n
+#   make assignments SEED=n [ROSTER=class.csv]  graded problem sets, a variant per student
+#                  (otter-grader) into assignments/seed-n; refuses to run without SEED
+#   make exam SEED=n   a midterm and a final drawn from the exam bank into _build/exams,
+#                  their keys into the instructor edition (make instructor SEED=n)
+#   make qti       the quizzes and the exam bank as QTI 1.2 zips (Canvas, Moodle,
+#                  Blackboard) into _build/qti
 #   make handouts SEED=n     one PDF per session plan into _build/handouts
 #   make slides      one deck per session plan (HTML + PDF) into _build/slides
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
 #                  (Hypothesis draws the same examples every run: tests/conftest.py)
 #   make test-random  the property tests (Hypothesis) with fresh random examples each run
+#   make test-grading  the autograder's full matrix in a fresh environment (slow; make test
+#                  grades a representative subset)
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
 #   make release   an edition's archives (site, PDF, notebooks) in _build/release/
 #   make execute   re-run every notebook top to bottom on a fresh kernel, in place
 #   make lab       open the repository in JupyterLab (the reader's environment only)
-#   make bench     benchmarks (tools/bench.py): table, _build/bench.json, README section
+#   make bench     benchmarks (tools/bench.py): table, _build/bench.json, CONTRIBUTING.md section
 #   make mutation  mutation score of the models (tools/mutation.py, mutmut; slow, not in test)
 #   make lock      re-resolve requirements.txt and requirements-dev.txt from their .in files
 #   make vendor    re-vendor the site's JavaScript (tools/vendor_assets.sh; needs npm)
@@ -22,7 +29,7 @@ SHELL  := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Two locked environments in one venv (README, "Locks"): the reader's (requirements.txt,
+# Two locked environments in one venv (CONTRIBUTING.md, "Locks"): the reader's (requirements.txt,
 # what Binder installs) and the developer's on top of it (requirements-dev.txt). Stamps:
 # each is (re)installed only when its lock changes. Both locks carry hashes, so pip checks
 # every download. interlib itself is installed editable, without dependencies (they are
@@ -35,10 +42,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book instructor assignments handouts slides lite test test-random pdf release execute lab bench mutation lock vendor clean help
+.PHONY: book instructor assignments exam qti handouts slides lite test test-random test-grading pdf release execute lab bench mutation lock vendor clean help
 
 help:
-	@sed -n '2,19p' Makefile | sed 's/^# //'
+	@sed -n '2,26p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,10 +77,23 @@ endif
 instructor: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/python tools/instructor_edition.py --seed $(SEED)
 
-# One graded assignment per problem set (otter-grader, developer's lock): the student's
-# notebook and the autograder zip (public and hidden tests) for variant SEED.
+# One graded assignment per problem set (otter-grader, developer's lock; tools/course/
+# grading.py): the student's notebook (a variant per student id) and the autograder zip
+# (frozen keys, the edition's interlib wheel). SEED is the term's and must be given.
+ROSTER ?=
 assignments: $(VENV_STAMP)
-	env -u MPLBACKEND $(BIN)/python tools/assignments.py --seed $(SEED)
+	@if [ "$(origin SEED)" = "file" ]; then echo "make assignments needs the term's seed: make assignments SEED=n [ROSTER=class.csv] (n from 1; keep it to yourself)" >&2; exit 2; fi
+	env -u MPLBACKEND $(BIN)/python tools/assignments.py --seed $(SEED) $(if $(ROSTER),--roster $(ROSTER),)
+
+# A midterm and a final drawn from the exam bank (tools/exam.py) for SEED: student papers
+# into _build/exams/seed-n; the keys go into the instructor edition (make instructor SEED=n).
+exam: $(VENV_STAMP)
+	@if [ "$(origin SEED)" = "file" ]; then echo "make exam needs a seed: make exam SEED=n" >&2; exit 2; fi
+	$(BIN)/python tools/exam.py --seed $(SEED)
+
+# The chapters' quizzes and the exam bank as QTI 1.2 zips (tools/qti.py, text2qti).
+qti: $(VENV_STAMP)
+	$(BIN)/python tools/qti.py
 
 # Per-session handouts (tools/handouts.py; Debian's Chromium): reading, exit tickets and
 # the session's problems without answers, for variant SEED.
@@ -93,7 +113,7 @@ lite: $(VENV_STAMP)
 pdf: book
 	$(BIN)/python tools/build_pdf.py
 
-# An edition's versioned artefacts (tools/release.py; README "Cutting an edition"): the
+# An edition's versioned artefacts (tools/release.py; CONTRIBUTING.md, "Cutting an edition"): the
 # site, the PDFs and the notebooks, named with the version, in _build/release/. Refuses
 # uncommitted changes; RELEASE_ARGS=--allow-modified for a trial run.
 RELEASE_ARGS ?=
@@ -114,6 +134,11 @@ HYPOTHESIS_TESTS = $(shell grep -l "^from hypothesis import" tests/test_*.py)
 test-random: $(VENV_STAMP)
 	env -u MPLBACKEND HYPOTHESIS_PROFILE=random $(BIN)/pytest $(PYTEST_ARGS) -o addopts= \
 	    -p no:nbval --hypothesis-show-statistics $(HYPOTHESIS_TESTS)
+
+# The autograder's whole matrix (every set x solution, 1s, typical mistakes, tampered) in
+# a fresh Python 3.11 environment built from the zip (tests/test_assignments.py; minutes).
+test-grading: $(VENV_STAMP)
+	env -u MPLBACKEND GRADING_MATRIX=1 $(BIN)/pytest -n 0 -p no:cacheprovider -s tests/test_assignments.py
 
 execute: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/python tools/execute_notebooks.py

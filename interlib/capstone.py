@@ -12,6 +12,7 @@ goes to leaf group i, as in NVIDIA's DGX SuperPOD reference architecture), so a 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from . import _validate as v
@@ -178,7 +179,10 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     v.integer("tp", tp, lo=1, hi=n)
     v.integer("pp", pp, lo=1, hi=n)
     if n % (tp * pp):
-        raise ValueError(f"tp={tp}, pp={pp}: tp x pp must divide the GPU count {n}")
+        m = server_multiple(tp, pp, gpus_per_node)
+        raise ValueError(f"tp={tp}, pp={pp}: tp x pp must divide the GPU count {n} "
+                         f"(nodes={nodes}: use a multiple of {m} servers of "
+                         f"{gpus_per_node} GPUs)")
     dp = n // (tp * pp)
     sys_ = node if node is not None else steptime.make_system(
         gpu, gpus_per_node, "nvswitch", nics_per_node, nic_gbps, nic_fabric, "capstone")
@@ -196,6 +200,26 @@ def design(gpu: str = "h100-sxm", nodes: int = 32, gpus_per_node: int = 8,
     ovh = float(cost.interruption_overhead(n))
     return Design(sys_, tree, st, idle, mtbi, ovh, n, dp, st.layout.tokens / st.step, period,
                   float(price_per_gpu_hour), tp, pp, not_computing)
+
+
+def server_multiple(tp: int, pp: int, gpus_per_node: int = 8) -> int:
+    """The smallest number of servers whose GPUs a TP x PP group divides: a design's
+    ``nodes`` must be a multiple of it (``nodes x gpus_per_node`` GPUs split into whole
+    data-parallel replicas of ``tp x pp`` GPUs each), ``tp x pp / gcd(tp x pp,
+    gpus_per_node)``.
+
+    Args:
+        tp, pp: Tensor and pipeline degrees (1..4096 x 72 GPUs).
+        gpus_per_node: GPUs per server (1..72).
+
+    >>> server_multiple(8, 4), server_multiple(8, 8), server_multiple(2, 4), server_multiple(4, 1, 6)
+    (4, 8, 1, 2)
+    """
+    v.integer("tp", tp, lo=1, hi=4096 * 72)
+    v.integer("pp", pp, lo=1, hi=4096 * 72)
+    v.integer("gpus_per_node", gpus_per_node, lo=1, hi=72)
+    g = tp * pp
+    return g // math.gcd(g, gpus_per_node)
 
 
 def ports_per_nic(d: Design) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 
 from . import _validate as v
 
@@ -109,11 +110,19 @@ def fmt_ratio(x: float, digits: int = 2) -> str:
 
 
 def fmt_pct(fraction: float, digits: int = 3) -> str:
-    """A fraction as a percentage: ``0.875 -> '87.5 %'``."""
+    """A fraction as a percentage: ``0.875 -> '87.5 %'``. Below a thousandth of a per cent
+    it says so rather than print ``'0.000000000018 %'`` or ``'1.8 × 10⁻¹¹ %'`` (a power of
+    ten in a percentage reads as float noise; :func:`fmt_num` of the fraction gives the
+    magnitude where it matters); a negative one that small is a rounding residue of a
+    difference that is zero, and prints as ``'0 %'``.
+
+    >>> fmt_pct(0.875), fmt_pct(1.8e-13), fmt_pct(-2e-17), fmt_pct(0)
+    ('87.5 %', 'under 0.001 %', '0 %', '0 %')
+    """
     v.number("fraction", fraction)
     digits = _digits(digits)
-    if 0 < abs(100 * fraction) < 1e-3:  # not '0.000000000018 %'
-        return f"{fmt_num(100 * fraction)} %"
+    if 0 < abs(100 * fraction) < 1e-3:
+        return "under 0.001 %" if fraction > 0 else "0 %"
     return f"{_sig(100 * fraction, digits)} %"
 
 
@@ -212,17 +221,72 @@ class Table:
         return "\n".join(out)
 
     def _repr_html_(self) -> str:
-        e = html.escape
-        head = "".join(f"<th>{e(c)}</th>" for c in self.columns)
-        body = "".join("<tr>" + "".join(f"<td>{e(x)}</td>" for x in r) + "</tr>"
+        head = "".join(f"<th>{_cell_html(c)}</th>" for c in self.columns)
+        body = "".join("<tr>" + "".join(f"<td>{_cell_html(x)}</td>" for x in r) + "</tr>"
                        for r in self.rows)
-        cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
-        # The wrapper scrolls sideways when the table is wider than the page (a phone), so
-        # cells never break inside a word; focusable, so a keyboard can scroll it too.
+        cap = f"<caption>{_cell_html(self.caption)}</caption>" if self.caption else ""
+        # The wrapper scrolls sideways when the table is wider than the page and the site's
+        # table script has not re-laid it out; focusable, so a keyboard can scroll it too.
         return (f'<div class="interlib-table-wrap" tabindex="0" role="group" '
                 f'aria-label="Scrollable table">'
                 f'<table class="interlib-table">{cap}<thead><tr>{head}</tr></thead>'
                 f"<tbody>{body}</tbody></table></div>")
+
+
+_URL = re.compile(r"https?://[^\s<>\"']+")
+_LONG = 18
+"""A run of this many characters or more without a space may break inside (at the points
+:func:`breakable` marks); a shorter one (a number such as ``$4,358,540``, a word) never."""
+_BREAK_AFTER = re.compile(r"(?<=[/_(\[,=&?#+])(?=[^\s/_(\[,=&?#+)\]])"
+                          r"|(?<=[a-z\d)'\]])(?=\.[A-Za-z_])")
+
+
+def breakable(token: str) -> list[str]:
+    """``token`` (one run of characters without a space) cut where a long URL, path or code
+    name may break across lines: after ``/``, ``_``, ``(``, ``[``, ``,``, ``=``, ``&``, ``?``,
+    ``#``, ``+`` and before a ``.`` that starts a name. A token shorter than 18 characters, or
+    without a letter, is returned whole, so numbers and words are never cut.
+
+    >>> breakable("interlib.specs.inside_box.NVLINK_REPORTED_PER_LINK")
+    ['interlib', '.specs', '.inside_', 'box', '.NVLINK_', 'REPORTED_', 'PER_', 'LINK']
+    >>> breakable("https://github.com/NVIDIA/nccl-tests")
+    ['https://', 'github', '.com/', 'NVIDIA/', 'nccl-tests']
+    >>> breakable("$4,358,540"), breakable("2,097,152,000,000,000,000")
+    (['$4,358,540'], ['2,097,152,000,000,000,000'])
+    """
+    v.instance("token", token, str, "text")
+    if len(token) < _LONG or not re.search(r"[^\W\d_]", token):
+        return [token]
+    cuts = [m.start() for m in _BREAK_AFTER.finditer(token)]
+    return [token[i:j] for i, j in zip([0, *cuts], [*cuts, len(token)]) if token[i:j]]
+
+
+def _cell_html(text: str) -> str:
+    """A table cell's text as HTML: escaped; URLs as links; long URLs, paths and code names
+    with ``<wbr>`` where they may break (:func:`breakable`); a number held to its unit.
+
+    >>> _cell_html("408 ms at 4,096 GPUs, see https://a.io/b")
+    '408\xa0ms at 4,096\xa0GPUs, see <a href="https://a.io/b">https://a.io/b</a>'
+    """
+    out, pos = [], 0
+    for m in _URL.finditer(text):
+        url = m.group(0).rstrip(".,;:)")
+        out.append(_wbr_text(text[pos:m.start()]))
+        out.append(f'<a href="{html.escape(url)}">{_wbr_text(url)}</a>')
+        pos = m.start() + len(url)
+    out.append(_wbr_text(text[pos:]))
+    return "".join(out)
+
+
+# A number and the short unit or noun after it ("408 ms", "4,096 GPUs", "57.6 GB/s") stay on
+# one line: the space between them becomes a no-break space in the HTML.
+_NUMBER_UNIT = re.compile(r"(?<=\d) (?=[^\s\d][^\s]{0,6}(?:[\s,;:)]|$))")
+
+
+def _wbr_text(text: str) -> str:
+    text = _NUMBER_UNIT.sub("\u00a0", text)
+    return "".join("<wbr>".join(html.escape(p) for p in breakable(tok)) if tok.strip(" \t\n")
+                   else tok for tok in re.split(r"([ \t\n]+)", text))
 
 
 class Prose:

@@ -106,12 +106,13 @@ def _other(system_name):
 
 def ladder_gaps(system_name="dgx-h100") -> dict[str, str]:
     """The rungs a system has but whose rate no source read gives, as ``{row: label}``
-    (rows of :data:`RUNG_NAMES`): empty for NVIDIA's systems; for Google's TPU v5p the host
-    link (``{"PCIe": "Host link"}``), for Intel's Gaudi 3 its HBM as well. The ladder
-    leaves these rungs out; the demo prints "not in our sources" in their rows.
+    (rows of :data:`RUNG_NAMES`): empty for NVIDIA's systems; for Google's TPU v5p and
+    Intel's Gaudi 3 the host link (``{"PCIe": "Host link"}``; both vendors' memory bandwidth
+    is catalogued). The ladder leaves these rungs out; the demo prints "not in our sources"
+    in their rows.
 
-    >>> ladder_gaps("TPU v5p")
-    {'PCIe': 'Host link'}
+    >>> ladder_gaps("TPU v5p"), ladder_gaps("Gaudi 3")
+    ({'PCIe': 'Host link'}, {'PCIe': 'Host link'})
     """
     other = _other(system_name)
     if other is None:
@@ -334,8 +335,9 @@ def hardware_latency(name: str) -> tuple[float, float] | None:
     Unlike :attr:`Rung.latency` (NCCL's tuning.cc step latency, a model constant that
     includes synchronisation and protocol costs), this is what the link and its chips
     add: a PCIe 5.0 peer-to-peer write (:data:`interlib.specs.PCIE_P2P_LATENCY`); for
-    InfiniBand, the adapters' end-to-end latency (HDR, the newest published) plus one
-    switch hop (:data:`interlib.specs.SWITCH_HOP_LATENCY`, low to high).
+    InfiniBand, the adapters' end-to-end latency (HDR: NVIDIA's "sub-600ns" for ConnectX-6,
+    the newest published) plus one switch hop (:data:`interlib.specs.SWITCH_HOP_LATENCY`,
+    low to high, a community figure).
     """
     from .specs import ADAPTER_LATENCY, PCIE_P2P_LATENCY, SWITCH_HOP_LATENCY
 
@@ -380,6 +382,7 @@ def link_table():
     [['64 GB/s', '128 GB/s', '63 GB/s']]
     """
     from .display import Table, fmt_pct, fmt_rate, fmt_time
+    from .specs import SWITCH_HOP_LATENCY as hop
 
     rows = [[r.name, fmt_rate(r.vendor_rate), fmt_rate(2 * r.vendor_rate), fmt_rate(r.peak),
              fmt_rate(r.effective), fmt_pct(r.efficiency), fmt_time(r.latency),
@@ -400,7 +403,10 @@ def link_table():
                  "algorithm step, software and protocol included, not the wire). Hardware "
                  "latency: PCIe peer-to-peer write measured on a PCIe 5.0 server; NVLink: "
                  "no like-for-like published measurement in our sources; InfiniBand: "
-                 "published HDR adapter latency (NDR not published) plus one switch hop.")
+                 "NVIDIA's HDR adapter latency (ConnectX-6, 'sub-600ns'; no NDR adapter "
+                 f"figure in our sources) plus one switch hop of {fmt_time(hop['low'].value)} "
+                 f"to {fmt_time(hop['high'].value)}, a community figure (no NVIDIA switch "
+                 "datasheet read gives one).")
 
 
 def grace_figures() -> dict:
@@ -466,18 +472,23 @@ def scaleup_ladder_table(names=("gb300-nvl72", "tpu-v5p-pod", "gaudi3-hls3")):
             s = SYSTEMS[name]
             r = {x.name: x.peak for x in ladder(s)}
             mem, up, out = r["HBM"], r.get("NVLink"), r["Scale-out NIC"]
-            title, link = s.title, s.gpu.nvlink.name
+            title, link, st = s.title, s.gpu.nvlink.name, None
         else:
             d = SCALEUP_DOMAINS[name]
             mem = d.memory_bandwidth.value if d.memory_bandwidth else None
             up = d.per_accelerator.value if d.per_accelerator else None
+            st = d.stated_per_accelerator
             out = (d.scale_out_per_accelerator.value if d.scale_out_per_accelerator
                    else None)
             title, link = d.name, d.link
-        rows.append([title, rate(mem), link, rate(up), rate(out), ratio(mem, up),
+        up_text = (f"{display.fmt_rate(st.value)}, direction not stated"
+                   if up is None and st is not None else rate(up))
+        rows.append([title, rate(mem), link, up_text, rate(out), ratio(mem, up),
                      ratio(up, out)])
     return display.Table(
         ["system", "memory (read + write)", "scale-up link", "scale-up, per direction",
          "scale-out, per direction", "memory ÷ scale-up", "scale-up ÷ scale-out"], rows,
-        "Per accelerator, line rates (vendors' figures; Google's and NVIDIA's bidirectional "
-        "headlines halved). Sources: interlib.specs.hardware and interlib.specs.scaleup.")
+        "Per accelerator, line rates (vendors' figures; bidirectional headlines, such as "
+        "NVIDIA's, Google's and AMD's Helios, halved; a figure whose direction its vendor "
+        "does not state is quoted as given and enters no ratio). Sources: "
+        "interlib.specs.hardware and interlib.specs.scaleup.")

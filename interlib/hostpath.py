@@ -5,12 +5,14 @@ Every parameter is an explicit assumption in :class:`HostPathAssumptions`; the h
 costs are **illustrative** round numbers for a modern server (stated as such), and the
 network figures come from the catalogue, with their sources:
 
-* the adapters: :data:`interlib.specs.ADAPTER_LATENCY` (EDR 0.5 us, HDR 0.6 us adapter
-  latency, end to end: the sending and the receiving adapter together, Bekman's table
-  citing Panda and Sur; facts.md 1.4). It is charged **once** per message, not per NIC;
+* the adapters: :data:`interlib.specs.ADAPTER_LATENCY` (EDR 0.5 us, a community figure
+  from Bekman's table citing Panda and Sur; HDR 0.6 us, NVIDIA's "sub-600ns latency" for
+  ConnectX-6), taken as end-to-end latency: the sending and the receiving adapter
+  together. It is charged **once** per message, not per NIC;
 * one switch hop: the middle of :data:`interlib.specs.SWITCH_HOP_LATENCY`'s quoted range
   ("NIC-to-NIC latency passing through a single switch ASIC usually clocks in somewhere
-  in the 100-300 nanosecond range", WWT; facts.md 1.4).
+  in the 100-300 nanosecond range", WWT, a community figure: no NVIDIA switch datasheet
+  read gives one; facts.md 1.4).
 
 Model (one message of S bytes, one switch, no pipelining between stages):
 
@@ -122,17 +124,23 @@ def cited_latencies() -> str:
     """The two cited network figures the budget uses, with their sources, as a sentence.
 
     >>> print(cited_latencies())  # doctest: +ELLIPSIS
-    adapter latency, end to end (both NICs together): EDR 500 ns, HDR 600 ns (...); one switch ASIC hop: 100 ns to 300 ns (...); the budget uses HDR's 600 ns once per message and 200 ns per hop
+    adapter latency, end to end (both NICs together): EDR 500 ns (..., a community figure), HDR 600 ns (NVIDIA ...); one switch ASIC hop: 100 ns to 300 ns (..., a community figure); the budget uses HDR's 600 ns once per message and 200 ns per hop
     """
     ad = ADAPTER_LATENCY
     lo, hi = SWITCH_HOP_LATENCY["low"], SWITCH_HOP_LATENCY["high"]
-    gens = ", ".join(f"{g} {fmt_time(sp.value)}" for g, sp in ad.items())
-    src_a = next(iter(ad.values())).source.title.split(",")[0]
-    return (f"adapter latency, end to end (both NICs together): {gens} ({src_a}); "
+    gens = ", ".join(f"{g} {fmt_time(sp.value)} ({_cited(sp)})" for g, sp in ad.items())
+    return (f"adapter latency, end to end (both NICs together): {gens}; "
             f"one switch ASIC hop: {fmt_time(lo.value)} to {fmt_time(hi.value)} "
-            f"({lo.source.title.split(',')[0].split(' (')[0]}); the budget uses "
+            f"({_cited(lo)}); the budget uses "
             f"{ADAPTER_GENERATION}'s {fmt_time(_adapter_default())} once per message and "
             f"{fmt_time(_switch_hop_default())} per hop")
+
+
+def _cited(spec) -> str:
+    """Who gives a latency Spec, in a few words: the source's short name, and "a community
+    figure" for a secondary one (no vendor datasheet read)."""
+    name = spec.source.title.split(",")[0].split(" (")[0]
+    return name + (", a community figure" if spec.kind == "secondary" else "")
 
 
 def path_budget(size_bytes: float, path: str, link_rate: float,

@@ -173,10 +173,10 @@ def generation_table() -> display.Table:
          "per GPU, both directions (headline)", "lanes per direction x lane data rate",
          "NCCL effective per GPU, per direction", "effective / line"],
         rows,
-        "Sources: NVIDIA NVLink page (NVLink 5), NVIDIA NCCL maintainer (NVLink 3), scaling "
-        "book (NVLink 4; its 900 GB/s headline matches NVIDIA's Hopper page), Bekman "
-        "(NVLink 1-2, lane data rates); NCCL topo.h (effective per-link bandwidth). The "
-        "lane rate is data after encoding; the wires run slightly faster.")
+        "Sources: NVIDIA's P100, A100 and H100 architecture whitepapers (NVLink 1-4; the "
+        "A100 whitepaper also gives V100's NVLink 2) and NVLink page (NVLink 5); Bekman "
+        "(NVLink 5's lanes); NCCL topo.h (effective per-link bandwidth). The lane rate is "
+        "data after encoding; the wires run slightly faster.")
 
 
 def p2p_table() -> display.Table:

@@ -101,9 +101,11 @@ def scaleup_table() -> display.Table:
                      display.fmt_ratio(nv.per_gpu_per_direction / s.nic_bw_per_gpu),
                      "NCCL", str(s.status) if s.status else "shipped"])
     for d in SCALEUP_DOMAINS.values():
-        up, out = d.per_accelerator, d.scale_out_per_accelerator
+        up, out, st = d.per_accelerator, d.scale_out_per_accelerator, d.stated_per_accelerator
         rows.append([d.name, d.vendor, f"{d.domain_size.value:,.0f}", d.link, d.topology,
-                     display.fmt_rate(up.value) if up else "not in our sources",
+                     display.fmt_rate(up.value) if up else
+                     f"{display.fmt_rate(st.value)}, direction not stated" if st else
+                     "not in our sources",
                      display.fmt_rate(out.value) if out else "not in our sources",
                      display.fmt_ratio(d.scale_up_over_scale_out)
                      if d.scale_up_over_scale_out else "–",
@@ -116,7 +118,8 @@ def scaleup_table() -> display.Table:
         "Accelerators count packages (NVIDIA's GTC 2025 name 'Vera Rubin NVL144' counted "
         "dies). Vendors quote scale-up bandwidth with both directions added (NVLink, TPU "
         "ICI) or per direction (Intel's 'unidirectional'); all are per direction here. "
-        "'Not in our sources': no primary figure was read, so none is printed. Sources in "
+        "'Not in our sources': no primary figure was read, so none is printed; 'direction "
+        "not stated': the vendor's figure is quoted as given, not halved. Sources in "
         "interlib.specs.scaleup and interlib.specs.hardware.")
 
 
@@ -328,7 +331,9 @@ def domain_bisection(name: str, both_directions: bool = False) -> float | None:
     computed: ``floor(n/2) x per-GPU bandwidth`` per direction (x2 with
     ``both_directions``) for a one-tier (non-blocking) domain or one the catalogue marks
     ``"multi-tier, assumed non-blocking"`` (then an upper bound, not a published figure);
-    None for ``"multi-tier, not published"``
+    the vendor's published bisection for ``"multi-tier, bisection published"`` (halved for
+    one direction: the tier above the nodes may be tapered, so it is never recomputed from
+    the GPU count); None for ``"multi-tier, not published"``
     (:data:`interlib.specs.inside_box.FABRICS`).
 
     Args:
@@ -337,6 +342,9 @@ def domain_bisection(name: str, both_directions: bool = False) -> float | None:
     """
     d = NVLINK_DOMAINS[v.choice("name", name, NVLINK_DOMAINS)]
     v.flag("both_directions", both_directions)
+    pub = d.published_bisection
+    if pub is not None:
+        return pub.value if both_directions else pub.value / 2
     if d.fabric == "multi-tier, not published":
         return None
     return bisection_bandwidth(int(d.gpus.value), NVLINK[d.nvlink_gen].per_gpu_per_direction,
@@ -356,7 +364,9 @@ def domain_table() -> display.Table:
         if bis[0] is None:
             cells = ["not published", "not published"]
         else:
-            mark = "" if d.bisection_known else " (if non-blocking)"
+            mark = ("" if d.bisection_known else
+                    " (published)" if d.published_bisection is not None else
+                    " (if non-blocking)")
             cells = [display.fmt_rate(b) + mark for b in bis]
         rows.append([
             d.name, str(n), nv.name, display.fmt_rate(nv.per_gpu_per_direction),
@@ -371,9 +381,11 @@ def domain_table() -> display.Table:
         rows, "Aggregate = GPUs x per-GPU bandwidth (both directions); bisection = half the "
               "GPUs x per-GPU bandwidth, which holds for one tier of switches (non-blocking "
               "by construction). For domains whose switches span several tiers the "
-              "bisection depends on how the tiers are wired: where our sources do not give "
-              "it, it is not computed, or (marked) computed assuming a non-blocking fabric, "
-              "an upper bound. Status: whether the domain was sold (the 256-GPU Hopper "
+              "bisection depends on how the tiers are wired: where the vendor publishes it, "
+              "it is quoted (marked published; the 256-GPU Hopper system's upper tier was "
+              "tapered, so half the GPUs x per-GPU bandwidth would overstate it); where our "
+              "sources do not give it, it is not computed, or (marked) computed assuming a "
+              "non-blocking fabric, an upper bound. Status: whether the domain was sold (the 256-GPU Hopper "
               "NVLink Switch Systems were announced but not shipped as products; the "
               "first multi-node NVLink product is GB200 NVL72). Sources in "
               "interlib.specs.inside_box.")

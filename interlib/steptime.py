@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import _validate as v
-from . import collectives, scaling, transfer
+from . import collectives, display, scaling, transfer
 from .specs import NIC, SYSTEMS, Source, Spec, System, calibration as C, gpu_flops, system
 from .specs import BF16_DENSE_FLOPS, GPUS, PCIE_HOST_COPY_EFFICIENCY
 from .specs import sources as S
@@ -273,8 +273,9 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
         g_tp, k_tp = (tp, 1) if tp <= g else (g, tp // g)
         t1 = collectives.predict("all_reduce", act, sys_, g_tp, k_tp).time_s
         ops = 4 * (m.layers / pp) * micro_batches
+        count = f"{ops:,.0f}" if float(ops).is_integer() else f"{ops:,.1f}"  # layers / pp
         tp_phase = Phase("TP", _intra_rung(sys_) if k_tp == 1 else "Scale-out NIC",
-                         tr.tp, ops * t1, f"{ops:g} all-reduces of {act:.3g} B")
+                         tr.tp, ops * t1, f"{count} all-reduces of {display.fmt_bytes(act)}")
     # PP: activation forward + gradient backward per micro-batch across each boundary
     if pp == 1:
         pp_phase = Phase("PP", "none", 0.0, 0.0, "none (pp = 1)")
@@ -283,7 +284,7 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
         bw, lat = _p2p(sys_, intra)
         t = 2 * micro_batches * transfer.transfer_time(act, bw, lat)
         pp_phase = Phase("PP", _intra_rung(sys_) if intra else "Scale-out NIC", tr.pp, t,
-                         f"{2 * micro_batches} sends of {act:.3g} B")
+                         f"{2 * micro_batches:,} sends of {display.fmt_bytes(act)}")
     # DP: gradient shard all-reduce
     if dp == 1:
         dp_phase = Phase("DP", "none", 0.0, 0.0, "none (dp = 1)")
@@ -303,7 +304,7 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
         else:
             rung, s_eff = "Scale-out NIC", sys_
         p = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp)
-        t, how = p.time_s, f"all-reduce of {shard:.3g} B over {dp} ranks"
+        t, how = p.time_s, f"all-reduce of {display.fmt_bytes(shard)} over {dp:,} ranks"
         if in_network_reduction and k_dp > 1:
             t_sharp = collectives.predict("all_reduce", shard, s_eff, g_dp, k_dp,
                                           "sharp").time_s

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import io
 import json
 import os
 import re
@@ -106,16 +107,25 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         if any(path.endswith("/" + name) for name in url.blocked):
             self.send_error(404, "blocked by the test")
             return None
+        for name, body in url.replaced.items():
+            if path.endswith("/" + name):
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                return io.BytesIO(body)
         return super().send_head()
 
 
 class ServedURL(str):
     """The base URL of a :func:`static_server`, with what it served: ``served`` (every
-    request's path, in order) and ``blocked`` (file names to answer 404, changeable while
-    the server runs)."""
+    request's path, in order), ``blocked`` (file names to answer 404) and ``replaced``
+    (file name -> the bytes to serve instead), both changeable while the server runs."""
 
     served: list
     blocked: set
+    replaced: dict
 
     def since(self, mark: int, name: str) -> int:
         """How many requests for a path ending in ``/name`` the server had after the first
@@ -130,7 +140,7 @@ def static_server(directory):
     handler = functools.partial(_QuietHandler, directory=str(directory))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     url = ServedURL(f"http://127.0.0.1:{httpd.server_address[1]}")
-    url.served, url.blocked = [], set()
+    url.served, url.blocked, url.replaced = [], set(), {}
     httpd.url = url
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -274,7 +284,7 @@ class LabServer:
 
 
 @contextlib.contextmanager
-def jupyterlab_server(notebooks, startup_timeout=90.0):
+def jupyterlab_server(notebooks, startup_timeout=300.0):
     """A JupyterLab server over a temporary copy of ``notebooks``; always stopped."""
     import psutil
 
@@ -384,6 +394,12 @@ _JS_MOVE = """(demo, [back, kind, index]) => {
 }"""
 
 
+HANG_MS = 300_000
+"""How long the JupyterLab helpers wait for the app, a kernel or a notebook before calling it
+a hang: a bound, not a pause (each wait returns as soon as its event comes). Generous: on a
+2-core machine shared by several busy processes, a kernel start took over 90 s."""
+
+
 class LabNotebook:
     """One notebook open in JupyterLab: in a new page (loads JupyterLab), or, given the
     ``page`` of an earlier LabNotebook that was closed with :meth:`close_notebook`, in
@@ -406,9 +422,9 @@ class LabNotebook:
             self.page.on("request", self._on_request)
             self.page.on("pageerror", self._on_error)
             self.page.goto(server.lab_url(rel), wait_until="load")
-            self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60000)
+            self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=HANG_MS)
             self.page.wait_for_function("() => window.jupyterapp !== undefined",
-                                        timeout=30000)
+                                        timeout=HANG_MS)
         else:
             self.page = page
             self.page.on("request", self._on_request)
@@ -417,7 +433,7 @@ class LabNotebook:
                                "'docmanager:open', {path: rel}); }", rel)
         # The toolbar can say idle before the kernel is connected: wait for the kernel of
         # this notebook to be connected and idle.
-        self.page.wait_for_function(self._JS_READY, arg=rel, timeout=90000, polling=200)
+        self.page.wait_for_function(self._JS_READY, arg=rel, timeout=HANG_MS, polling=200)
 
     _JS_CLOSE = """async (rel) => { const w = window.jupyterapp.shell.currentWidget;
         if (!(w && w.context && w.context.path === rel)) return [];
@@ -455,7 +471,7 @@ class LabNotebook:
         return nb.widgets.filter(c => c.model.type === 'code')
                          .map(c => c.model.executionCount); }"""
 
-    def run_all(self, timeout_s=240.0):
+    def run_all(self, timeout_s=600.0):
         """Clear the stored outputs (and execution counts), run all cells, and wait until
         every code cell has run and the kernel is idle again."""
         self.page.evaluate("""async () => {

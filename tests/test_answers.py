@@ -32,6 +32,8 @@ GPUS = Numeric("threshold", 98.0, "GPUs", 0.02, "because.", (), "LOW-HINT", "HIG
                exact=True)
 PROB = Numeric("probability", 0.095, "", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT")
 USD = Numeric("dollars", 1_474_560.0, "$", 0.02, "because.", (), "LOW-HINT", "HIGH-HINT")
+T4893 = Numeric("time", 4893.0, "ms", 0.03, "because.", (), "LOW-HINT", "HIGH-HINT")
+T4P893 = Numeric("time", 4.893, "ms", 0.03, "because.", (), "LOW-HINT", "HIGH-HINT")
 
 # (question, typed, verdict, a phrase the message must contain)
 CASES = [
@@ -47,8 +49,8 @@ CASES = [
     (MS, "575", "close", "outside the 3 % tolerance"),
     (MS, "575", "close", "HIGH-HINT"),
     (MS, "520", "close", "LOW-HINT"),
-    (MS, "300", "wrong", "Too low. LOW-HINT"),
-    (MS, "900", "wrong", "Too high. HIGH-HINT"),
+    (MS, "300", "wrong", "Too low: LOW-HINT"),
+    (MS, "900", "wrong", "Too high: HIGH-HINT"),
     (MS, "\u2212549.1", "wrong", "Too low"),
     (MS, "NaN", "invalid", "not a finite number"),
     (MS, "inf", "invalid", "not a finite number"),
@@ -67,13 +69,25 @@ CASES = [
     (PROB, "9.5", "wrong", "a percentage where the question asks for a fraction"),
     (KB, "20 KiB", "close", "right in kB, but you wrote KiB: 20 KiB = 20.48 kB"),
     (KB, "19.53 KiB", "right", "Right: 20 kB"),
+    # a bare number is in the question's unit: the KiB value (20 / 1.024 = 19.53) is the
+    # binary-prefix slip even though it lies within the 3 % tolerance of 20
+    (KB, "19.53", "wrong", "the answer in KiB, but the question asks for kB"),
+    (KB, "19.5", "wrong", "1 KiB = 1,024 bytes, 1 kB = 1,000 bytes"),
+    (KB, "19.8", "right", "Right: 20 kB"),
     (KB, "20000 B", "right", "Right"),
     (KB, "160", "wrong", "bits counted as bytes"),
     (KB, "20 kb", "wrong", "20 kb = 2.5 kB"),
     (RATE, "400 Gb/s", "right", "Right: 50 GB/s"),
     (RATE, "400 Gbps", "right", "Right"),
     (RATE, "400", "wrong", "bits counted as bytes"),
-    (RATE, "46.57", "wrong", "1 GiB = 1.074 GB"),
+    (RATE, "46.57", "wrong", "1 GiB/s = 1,024³ bytes, 1 GB/s = 1,000³ bytes"),
+    # slips named by their factor: 2 (direction) for a rate, 10 (a power of ten), never
+    # "bits" for a factor that is not 8
+    (RATE, "100", "wrong", "2 times the answer: both directions"),
+    (RATE, "25", "wrong", "half the answer: one direction"),
+    (RATE, "500", "wrong", "10 times the answer: a power of ten"),
+    (MS, "5491", "wrong", "10 times the answer"),
+    (MS, "54.91", "wrong", "divided by 10"),
     (RATE, "46.57 GiB/s", "right", "Right"),
     (RATE, "50 GB", "invalid", "measures an amount of data, but the question asks for a data rate"),
     (GBIT, "400", "right", "Right: 400 Gb/s"),
@@ -81,11 +95,24 @@ CASES = [
     (GBIT, "50", "wrong", "bytes where the question asks for bits"),
     (GPUS, "98", "right", "Right: 98 GPUs"),
     (GPUS, "98 GPUs", "right", "Right"),
-    (GPUS, "97", "wrong", "Too low. LOW-HINT"),
-    (GPUS, "99", "wrong", "Too high. HIGH-HINT"),
+    (GPUS, "97", "wrong", "Too low: LOW-HINT"),
+    (GPUS, "99", "wrong", "Too high: HIGH-HINT"),
     (GPUS, "97.5", "invalid", "whole number"),
     (USD, "$1,474,560", "right", "Right: 1,475,000 $"),
     (USD, "1474560 dollars", "right", "Right"),
+    # "4,893": a thousands separator, unless only the decimal-comma reading is right, and
+    # then the message says which reading it took (issue 34: "4,893 ms" is 4,893 ms)
+    (T4893, "4,893 ms", "right", "Right: 4893 ms"),
+    (T4893, "4,893", "right", "Right: 4893 ms"),
+    (T4P893, "4,893", "right", "could be 4,893 or 4.893; read as 4.893, a decimal comma"),
+    (T4P893, "4,893 ms", "right", "read as 4.893, a decimal comma"),
+    (T4P893, "4,123", "wrong", "read as 4,123, with a thousands separator; for a decimal, "
+     "write 4.123"),
+    (T4893, "4.893 s", "right", "Right: 4893 ms"),
+    # long input is cut short in the echo
+    (MS, "x" * 5000, "invalid", "“" + "x" * 79 + "…”"),
+    (MS, "1" * 5000, "invalid", "…” is not a finite number"),
+    (MS, "549 " + "z" * 300, "invalid", "“" + "z" * 79 + "…”"),
 ]
 
 
@@ -97,11 +124,36 @@ def test_python_rules(q, typed, verdict, phrase):
 
 
 def test_numbers_and_nonfinite_from_python():
+    import numpy as np
+    from decimal import Decimal
+    from fractions import Fraction
+
     assert quiz.check(MS, 549.1)[0] == "right"
     assert quiz.check(MS, 0.549)[0] == "wrong"
-    for bad in (math.nan, math.inf, -math.inf, None, True, [1]):
+    # what a student's notebook computes: numpy scalars, 0-d arrays, Decimal, Fraction
+    for good in (np.int64(98), np.float32(98.0), np.array(98), np.array(98.0), Decimal("98"),
+                 Fraction(196, 2), 98, 98.0, np.uint16(98)):
+        assert quiz.check(GPUS, good) == ("right", "Right: 98 GPUs. because."), repr(good)
+    assert quiz.check(KB, np.float64(20.0 / 1.024))[1].startswith("That is the answer in KiB")
+    for bad in (math.nan, math.inf, -math.inf, True, np.bool_(True), [1], np.array([98, 1]),
+                complex(98, 1), Decimal("NaN"), Decimal("1e999"), object(), b"98"):
         verdict, msg = quiz.check(MS, bad)
-        assert verdict == "invalid" and msg
+        assert verdict == "invalid" and msg, repr(bad)
+    # None is "not answered", not a malformed answer
+    assert quiz.check(MS, None) == ("invalid", "Not answered yet: type your answer "
+                                               "(e.g. 12.5 ms).")
+
+
+def test_hints_are_one_phrase_and_name_only_the_slip_that_fits():
+    # issue 34: "Too high. Too high: ..." and a 10x error told "bytes not bits"
+    for q in (MS, KB, RATE, GBIT, PCT):
+        for factor in (0.3, 3.0, 10.0, 0.1, 5.0):
+            verdict, msg = quiz.check(q, q.answer * factor)
+            assert msg.count("Too high") + msg.count("Too low") <= 1, msg
+            assert "bit" not in msg.lower().replace("power of ten", ""), (factor, msg)
+    # the factor 8 is bits and bytes, and only it
+    assert "1 byte = 8 bits" in quiz.check(RATE, 400.0)[1]
+    assert "1 byte = 8 bits" not in quiz.check(RATE, 500.0)[1]
 
 
 def test_exact_answer_refuses_the_neighbour_whatever_the_tolerance():

@@ -7,9 +7,10 @@ a dropdown; all combinations when there are at most ``MAX_COMBOS``, else each co
 alone from the defaults plus a fixed pseudo-random sample. At every point:
 
 * **the values used are the values shown**: :meth:`Demo.resolve` (what JupyterLab, the page
-  and its live mode apply) puts each dependent slider inside the range the other controls
-  allow, the live path (:func:`interlib.widgets.live.check_params`) uses the same values,
-  and a value already in range is never changed;
+  and its live mode apply) puts each dependent slider on a value the other controls allow
+  (in range, and a multiple where they ask for one), the live path
+  (:func:`interlib.widgets.live.check_params`) uses the same values, and a value already
+  valid is never changed;
 * **no impossible design gets a result**: where a demo computes a training step
   (:mod:`interlib.steptime`), a design whose weights, gradients, optimizer state and
   activations exceed the GPU's HBM (independently recomputed here from the byte counts of
@@ -117,9 +118,6 @@ NOT_YET = {
     "your_cluster": "Appendix A's demo (interlib/widgets/appendix.py, owned by the model "
                     "helper, issue 26 item 5) still prints catalogue ids ('dgx-h100') and "
                     "'node(s)'; strict, so it fails once fixed and this entry must go",
-    "check_cluster": "issue 30's demo (merged from main at hand-back) prints catalogue ids "
-                     "('h100-sxm', 'a100-sxm-80gb') and its live path types a value "
-                     "differently from Demo.resolve on some grid points; not examined here",
 }
 
 
@@ -131,11 +129,11 @@ def test_every_point_of_the_grid(name):
     points = grid(demo)
     for i, p in enumerate(points):
         used = demo.resolve(p)
-        for key, (lo, hi) in demo.ranges(used).items():
-            if not lo <= used[key] <= hi:
-                problems.append(f"{p}: {key}={used[key]} outside {lo}..{hi}")
-            if lo <= p[key] <= hi and used[key] != p[key]:
-                problems.append(f"{p}: {key} moved from {p[key]} though it was in range")
+        for key, (lo, hi, m, _) in demo.valid(used).items():
+            if not lo <= used[key] <= hi or used[key] % m:
+                problems.append(f"{p}: {key}={used[key]} outside {lo}..{hi} (multiples of {m})")
+            if lo <= p[key] <= hi and p[key] % m == 0 and used[key] != p[key]:
+                problems.append(f"{p}: {key} moved from {p[key]} though it was valid")
         assert live.check_params(name, p) == used, f"{name} {p}: the live path differs"
         try:
             text = demo.summary(**used) if demo.summary else ""

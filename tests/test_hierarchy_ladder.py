@@ -106,15 +106,16 @@ def test_tpu_v5p_ladder_is_googles_line_rates_and_nothing_else():
     assert _by_name("TPU v5p", 4.0)["Spine"].peak == pytest.approx(6.25e9 / 4)
 
 
-def test_gaudi3_ladder_says_its_hbm_is_not_in_our_sources():
-    # Intel: 21 x 200 Gb/s = 525 GB/s scale-up, 3 x 200 Gb/s = 75 GB/s scale-out
+def test_gaudi3_ladder_has_intels_hbm_and_no_achieved_rates():
+    # Intel: 21 x 200 Gb/s = 525 GB/s scale-up, 3 x 200 Gb/s = 75 GB/s scale-out; HBM2e
+    # 3.7 TB/s (issue 39: the Gaudi 3 white paper's figure, read + write)
     r = _by_name("Gaudi 3")
-    assert "HBM" not in r
+    assert r["HBM"].peak == pytest.approx(3.7 * u.TB_per_s)
     assert r["RoCE scale-up"].peak == pytest.approx(525 * u.GB_per_s)
     assert r["RoCE scale-out"].peak == pytest.approx(75 * u.GB_per_s)
-    assert hierarchy.ladder_gaps("Gaudi 3") == {"HBM": "HBM", "PCIe": "Host link"}
+    assert hierarchy.ladder_gaps("Gaudi 3") == {"PCIe": "Host link"}
     rows = {row[0]: row for row in hierarchy.ladder_table("Gaudi 3").rows}
-    assert rows["HBM"][1] == "not in our sources"
+    assert rows["HBM"][2] == "not in our sources"                    # no achieved rate
     assert rows["RoCE scale-up"][2] == "not in our sources"          # no achieved rate
 
 

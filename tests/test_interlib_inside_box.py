@@ -202,21 +202,54 @@ def test_nvl72_130_is_aggregate_not_bisection():
     assert IB.NVLINK_DOMAINS["gb200-nvl72"].headline.value / u.TB_per_s == pytest.approx(130)
 
 
-def test_h100_256_headline_is_nvidias_all_to_all_figure_not_a_bisection():
-    # NVIDIA NVSwitch blog: "up to 256 connected NVIDIA H100 ... and 57.6 TB/s of
-    # all-to-all bandwidth" (facts.md 1.3). facts.md gives 57.6 = 128 x 450 GB/s only as
-    # arithmetic [D]; no source gives this fabric's bisection (the external NVLink Switch
-    # tier is not confirmed non-blocking), so the book must not compute one.
+def test_h100_256_headline_is_a_bisection_counted_both_ways():
+    # Review R1. NVIDIA's third-generation NVSwitch blog (2022): "up to 256 connected NVIDIA
+    # H100 ... and 57.6 TB/s of all-to-all bandwidth. The appliance delivers 9x more
+    # bisection bandwidth than was possible with HDR InfiniBand on NVIDIA Ampere". The A100
+    # basis, 32 DGX A100 with 8 HDR NICs of 25 GB/s: 16 x 8 x 25 GB/s x 2 directions = 6.4
+    # TB/s; 9 x 6.4 = 57.6: a bisection counted in both directions, 28.8 TB/s each way.
+    # The reported 2:1 taper (72 of each node's 144 GPU links leave it: 16 x 72 x 25 GB/s =
+    # 28.8 TB/s) agrees; 128 x 450 GB/s per direction (the old reading) would be 57.6 each way.
     d = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
     assert d.gpus.value == 256
     assert d.headline.value == pytest.approx(57.6 * u.TB_per_s)
+    assert d.headline.value == pytest.approx(9 * 16 * 8 * 25 * u.GB_per_s * 2)
+    assert d.headline.direction == "bidirectional"
     assert d.headline.kind == "vendor peak" and d.headline.source is specs.sources.NVSWITCH_BLOG
-    assert "all-to-all" in d.headline_says and "bisection" not in d.headline_says
-    assert d.headline.value == pytest.approx(128 * 450 * u.GB_per_s)  # the [D] arithmetic
-    assert d.fabric == "multi-tier, not published" and not d.bisection_known
-    assert nvswitch.domain_bisection("dgx-h100-nvlink-256") is None
+    assert "9x more bisection bandwidth" in d.headline.source.says
+    assert "upgrading-multi-gpu-interconnectivity-with-the-third-generation-nvidia-nvswitch" \
+        in d.headline.source.url                                      # review R2
+    assert d.fabric == "multi-tier, bisection published" and not d.bisection_known
+    assert d.published_bisection is d.headline
+    per_direction = nvswitch.domain_bisection("dgx-h100-nvlink-256")
+    assert per_direction == pytest.approx(16 * 72 * 25 * u.GB_per_s) == 28.8e12
+    assert nvswitch.domain_bisection("dgx-h100-nvlink-256", True) == pytest.approx(57.6e12)
+    # the non-blocking formula would double it: the table must not print that
+    assert nvswitch.bisection_bandwidth(256, 450 * u.GB_per_s) == pytest.approx(57.6e12)
     row = next(r for r in nvswitch.domain_table().rows if r[0] == d.name)
-    assert row[5] == row[6] == "not published"
+    assert row[5:7] == ["28.8 TB/s (published)", "57.6 TB/s (published)"]
+    assert "bisection, both directions added" in row[7]
+    # DGX GH200: NVIDIA repeats 57.6 TB/s without saying how it is counted
+    gh = IB.NVLINK_DOMAINS["dgx-gh200-256"]
+    assert gh.headline.direction == "not stated" and gh.fabric == "multi-tier, not published"
+    assert nvswitch.domain_bisection("dgx-gh200-256") is None
+
+
+def test_a_published_bisection_must_count_both_directions():
+    d = IB.NVLINK_DOMAINS["dgx-h100-nvlink-256"]
+    one_way = dataclasses.replace(d.headline, direction="per direction")
+    with pytest.raises(ValueError, match="^headline.direction='per direction' must be "
+                                         "'bidirectional' for a published bisection"):
+        dataclasses.replace(d, headline=one_way)
+
+
+def test_dgx_h100_page_headline_is_the_aggregate_7_2():
+    # Review R8: NVIDIA's DGX H100 page, "7.2TB/s of bidirectional GPU-to-GPU bandwidth" =
+    # 8 GPUs x 900 GB/s, the aggregate; the 3.6 TB/s bisection is Hot Chips 34's
+    a = IB.DGX_H100_NVLINK_AGGREGATE
+    assert a.value == pytest.approx(7.2e12) == 8 * 900e9
+    assert a.direction == "bidirectional" and "7.2TB/s" in a.source.says
+    assert a.value == pytest.approx(2 * IB.NVLINK_DOMAINS["dgx-h100"].headline.value)
 
 
 def test_256_gpu_hopper_nvlink_domains_are_marked_not_shipped():
@@ -565,9 +598,13 @@ def test_nvlink_gen_validates():
     with pytest.raises(ValueError, match="^nccl_effective_per_link="):
         dataclasses.replace(nv, nccl_effective_per_link=dataclasses.replace(
             nv.nccl_effective_per_link, value=2 * nv.per_link.value))
-    # kinds match sources: "vendor peak" only where NVIDIA is the source (NVLink 5)
-    assert [specs.nvlink(g).per_link.kind for g in range(1, 6)] == \
-        ["secondary"] * 4 + ["vendor peak"]
+    # kinds match sources: "vendor peak" only where NVIDIA is the source; since review R13
+    # every generation is: the P100, A100 (NVLink 2 and 3) and H100 whitepapers, the NVLink
+    # page (NVLink 5)
+    assert [specs.nvlink(g).per_link.kind for g in range(1, 6)] == ["vendor peak"] * 5
+    assert [specs.nvlink(g).per_link.source.url.split("/")[2] for g in range(1, 6)] == [
+        "images.nvidia.com", "images.nvidia.com", "images.nvidia.com",
+        "resources.nvidia.com", "www.nvidia.com"]
 
 
 def test_tables_are_generated():
@@ -855,7 +892,8 @@ def test_nvswitch_domain_table_by_hand():
     assert rows["GB200 NVLink domain (576 GPUs)"][4:7] == [
         "1.04 PB/s", "259 TB/s (if non-blocking)", "518 TB/s (if non-blocking)"]
     h256 = rows["DGX H100 SuperPOD with NVLink Switch System (256 H100)"]
-    assert h256[4:7] == ["230 TB/s", "not published", "not published"]   # 256 x 900 GB/s
+    # 256 x 900 GB/s aggregate; NVIDIA's bisection 57.6 TB/s both ways, 28.8 each (R1)
+    assert h256[4:7] == ["230 TB/s", "28.8 TB/s (published)", "57.6 TB/s (published)"]
     assert t.caption.startswith("Aggregate = GPUs x per-GPU bandwidth (both directions); "
                                 "bisection = half the GPUs x per-GPU bandwidth")
     assert t.caption.endswith("Sources in interlib.specs.inside_box.")
@@ -899,9 +937,10 @@ def test_nvswitch_scaleup_table_by_hand():
     assert rows["Google Cloud TPU v5p pod"][2] == "8,960"
     assert rows["Google Cloud TPU v5p pod"][5:8] == ["600 GB/s", "6.25 GB/s", "96×"]
     assert rows["UALink 200G 1.0 pod (open standard)"][2] == "1,024"
-    # no primary figure: the cells say so instead of a number
+    # issue 39: NVIDIA's Rubin blog gives NVLink 6 at 3.6 TB/s per GPU (both directions):
+    # 1.8 TB/s per direction; ConnectX-9 1.6 Tb/s = 200 GB/s per GPU; 1,800 / 200 = 9x
     rubin = rows["NVIDIA Vera Rubin NVL72 (first called NVL144)"]
-    assert rubin[5:8] == ["not in our sources", "not in our sources", "–"]
+    assert rubin[5:8] == ["1.8 TB/s", "200 GB/s", "9×"]
     assert rubin[9].startswith("announced")
     assert t.caption.startswith("Accelerators count packages (NVIDIA's GTC 2025 name "
                                 "'Vera Rubin NVL144' counted dies).")

@@ -225,9 +225,9 @@ def test_ib_generations_table_rows_by_hand():
                                                        "50 GB/s"]
     assert [rows["XDR"][i] for i in (2, 4, 5, 6)] == ["212 Gb/s", "200 Gb/s", "800 Gb/s",
                                                        "100 GB/s"]
-    # XDR is dated twice: announced at GTC 2024 (March), shipped with ConnectX-8 (Hot Chips,
-    # August 2025)
-    assert "2024-03" in rows["XDR"][1] and "2025-08" in rows["XDR"][1]
+    # XDR is dated twice: announced at GTC 2024 (March), shipped with ConnectX-8 in the
+    # first GB300 NVL72 racks (early July 2025; issue 39 correction 8, was "2025-08")
+    assert "2024-03" in rows["XDR"][1] and "2025-07" in rows["XDR"][1]
 
 
 def test_ib_generations_table_caption_says_direction_sources_and_dates():
@@ -243,14 +243,14 @@ def test_ib_generations_table_caption_says_direction_sources_and_dates():
     # the two dated events, in order, joined by "; ", the caption ending with the last
     # source's short name in parentheses
     i_ann = c.index("802.3dj. XDR announced 2024-03: ")
-    i_ship = c.index("; XDR shipped 2025-08: ")
-    assert i_ann < i_ship and c.endswith("Wccftech).")
+    i_ship = c.index("; XDR shipped 2025-07: ")
+    assert i_ann < i_ship and c.endswith("(CoreWeave press release).")
     for st in (ann, ship):
         assert st.note in c
         short, paren = st.source.title.split(" (", 1)
         assert f"({short})" in c                      # the source, by its name ...
         assert paren.rstrip(")") not in c             # ... without the parenthesis
-    assert "(NVIDIA GTC 2024)" in c                   # the whole name, not its first word
+    assert "(NVIDIA GTC 2024 press release)" in c     # the whole name, not its first word
 
 
 def test_ethernet_table_rows_by_hand():
@@ -277,9 +277,10 @@ def test_ethernet_table_rows_by_hand():
     sn6810 = [r for k, r in rows.items() if k.startswith("NVIDIA Spectrum-X Photonics SN6810")]
     assert len(sn6810) == 1 and sn6810[0][0].endswith("switch: 128 ports x 800 Gb/s")
     assert sn6810[0][1:3] == ["102 Tb/s", "12.8 TB/s"]
-    # Spectrum-4's port rate is from Bekman's ML Engineering (network chapter)
+    # Spectrum-4's port rate: NVIDIA's SN5000 manual ("SN5600 | 64 | 800GbE"; review F15,
+    # it was Bekman's ML Engineering before)
     assert rows["NVIDIA Spectrum-4 SN5600 switch: 64 ports x 800 Gb/s"][4] == \
-        "Stas Bekman, ML Engineering, network chapter"
+        "NVIDIA Spectrum SN5000 Ethernet switch systems hardware user manual"
     for r in t.rows:       # a source named in a few words, never cut at its first word
         assert " (" not in r[4] and len(r[4].split()) >= 3
     # and by the beginning of its title (the switches' titles, as every other row's)

@@ -320,13 +320,15 @@ def test_gb200_host_link_is_nvlink_c2c_not_pcie():
     # Issue 14, error 3: the GB200 GPU talks to its Grace CPU over NVLink-C2C (MLPerf system
     # description: "accelerator_host_interconnect": "NVLink-C2C"). Issue 28, error 2: NVIDIA
     # quotes 900 GB/s (both directions) for the whole GB200 superchip, one Grace and TWO
-    # GPUs; the per-GPU share is unpublished, so a GPU gets the even split, 450 / 2 = 225
-    # GB/s per direction, and the basis says the split is unknown.
+    # GPUs; the per-GPU share is unpublished, so a GPU's peak is the even split, 450 / 2 =
+    # 225 GB/s per direction, and the basis says the split is unknown. Review R3: the achieved
+    # rate is Azure's GB200 measurement of one GPU, the slower direction ("Host to Device
+    # 201", "Device to Host 193", ND_GB200_v6_results.md), no longer 225 x GH200's 297/450.
     g = specs.gpu("gb200")
     assert g.host_link == "nvlink-c2c-superchip"
     assert g.host.name == "NVLink-C2C" and g.host.rung == "NVLink-C2C"
     assert g.host.peak == pytest.approx(900 / 2 / 2 * u.GB_per_s)
-    assert g.host.achieved == pytest.approx(225 * 297 / 450 * u.GB_per_s)
+    assert g.host.achieved == pytest.approx(193 * u.GB_per_s)
     assert "not published" in g.host.basis
     c = specs.NVLINK_C2C_SUPERCHIP
     assert c.gpus == 2 and c.bidirectional == pytest.approx(900 * u.GB_per_s)
@@ -347,7 +349,8 @@ def test_gb200_ladder_shows_the_c2c_rung_and_no_pcie_rung():
     assert "NVLink-C2C" in names and "PCIe" not in names
     rung = {r.name: r for r in hierarchy.ladder("gb200-nvl72")}["NVLink-C2C"]
     assert rung.peak == pytest.approx(225 * u.GB_per_s)
-    assert rung.effective == pytest.approx(225 * 297 / 450 * u.GB_per_s)
+    # review R3: Azure ND GB200 v6, nvbandwidth "Device to Host 193" (the slower direction)
+    assert rung.effective == pytest.approx(193 * u.GB_per_s)
     assert "PCIe" in [r.name for r in hierarchy.ladder("dgx-h100")]
     assert set(names) <= set(hierarchy.RUNG_NAMES)
 
@@ -456,16 +459,18 @@ def test_xdr_lane_is_212_5_signalling_and_200_data():
 
 def test_xdr_first_products_are_dated_announced_and_shipped_apart():
     """Expert read F5.3: XDR was announced at GTC 2024 (March); the first shipment the
-    sources date is ConnectX-8's, already shipping at Hot Chips 2025 (August). The table
-    must not print a bare '2024' as first products."""
+    sources date is ConnectX-8's, in the first production GB300 NVL72 racks delivered in
+    early July 2025 (CoreWeave, 2025-07-03; issue 39 correction 8: not 2025-08, the Hot Chips
+    talk that already called it shipping). The table must not print a bare '2024'."""
     from interlib import scaleout
     x = specs.infiniband("XDR")
     assert (x.announced.state, x.announced.date) == ("announced", "2024-03")
-    assert (x.shipped.state, x.shipped.date) == ("shipped", "2025-08")
+    assert (x.shipped.state, x.shipped.date) == ("shipped", "2025-07")
+    assert x.shipped.source is specs.sources.GB300_FIRST_RACKS
     assert x.shipped is specs.nic("connectx-8").status      # one record, not two copies
     assert x.year is None
     rows = {r[0]: r[1] for r in scaleout.ib_generations_table().rows}
-    assert rows["XDR"] == "announced 2024-03; shipped 2025-08"
+    assert rows["XDR"] == "announced 2024-03; shipped 2025-07"
     assert rows["NDR"] == "2022"                            # older rows keep their year
     # the switch: first manual 2024-09 is a document; the first dated deployment is 2025-10
     from interlib.specs import fabric
@@ -510,8 +515,12 @@ def test_scaleup_domains_quote_their_sources():
     assert g.scale_out_per_accelerator.value == pytest.approx(75e9)
     assert g.scale_up_over_scale_out == pytest.approx(7)
     t = specs.scaleup_domain("tpu-v5p-pod")
-    assert t.per_accelerator.value == pytest.approx(1200e9 / 2) and t.topology == "3D torus"
-    assert specs.scaleup_domain("mi300x-8").per_accelerator is None  # no primary rate read
+    # issue 39 correction 2: the pod is 4x4x4 cubes joined by optical circuit switches
+    # ("reconfigurable high-speed links", Google); a torus is built per slice
+    assert t.per_accelerator.value == pytest.approx(1200e9 / 2)
+    assert t.topology == "set of cubes joined by optical circuit switches, a torus per slice"
+    # AMD's driver: 32 GT/s x 16 lanes per xGMI link, unidirectional = 64 GB/s; 7 links
+    assert specs.scaleup_domain("mi300x-8").per_accelerator.value == pytest.approx(7 * 64e9)
     with pytest.raises(ValueError, match="^name='gaudi3'"):
         specs.scaleup_domain("gaudi3")
 
@@ -524,7 +533,8 @@ def test_scaleup_ladder_table_shows_only_sourced_figures():
     assert tpu[1] == "2.77 TB/s" and tpu[3] == "600 GB/s" and tpu[4] == "6.25 GB/s"
     assert tpu[6] == "96×"                      # 600 / 6.25
     gaudi = rows["Intel Gaudi 3 (HLS-3 box)"]
-    assert gaudi[1] == "not in our sources" and gaudi[5] == "–" and gaudi[6] == "7×"
+    # Intel: 3.7 TB/s HBM2e (issue 39); 3,700 / 525 = 7.05
+    assert gaudi[1] == "3.7 TB/s" and gaudi[5] == "7.05×" and gaudi[6] == "7×"
     with pytest.raises(ValueError, match="^names="):
         hierarchy.scaleup_ladder_table(("tpu-v6",))
 
@@ -556,15 +566,21 @@ def test_tpu_v5p_job_is_smaller_than_the_pod():
 
 
 def test_cpo_availability_dates_differ_per_switch_and_neither_is_shipped():
-    """Hot Chips 2025 as reported: Quantum-X Photonics early 2026, Spectrum-X Photonics
-    second half of 2026; no source read confirms either shipped."""
+    """NVIDIA's co-packaged optics blog (2025-08-18): 'commercial availability for NVIDIA
+    Quantum-X InfiniBand switches set for early 2026 and Spectrum-X Ethernet switches in the
+    second half of 2026'; no source read dates a volume shipment of either (review F13: the
+    Quantum-X Photonics model is documented in NVIDIA's switch manual, rev 1.3)."""
     from interlib.specs import fabric
     given = fabric.CPO_AVAILABILITY_GIVEN
     assert given["quantum-x-photonics"][0] == "early 2026"
     assert given["spectrum-x-photonics"][0] == "second half of 2026"
-    for name in given:
+    for name, (when, src) in given.items():
+        assert src.url.startswith("https://developer.nvidia.com/blog/")
+        assert f"switches set for {when}" in src.says or f"switches in the {when}" in src.says
         assert specs.switch(name).status.state == "announced"
-        assert "no source read" in specs.switch(name).status.note
+    assert "no source read" in specs.switch("spectrum-x-photonics").status.note
+    q = specs.switch("quantum-x-photonics").status.note
+    assert "Q3450-LD" in q and "no dated volume shipment" in q
 
 
 def test_nccl_gdr_default_limits():

@@ -1,4 +1,4 @@
-"""The package's layering (README, "Where things live"; STYLE.md, "The house").
+"""The package's layering (CONTRIBUTING.md, "Where the code lives"; STYLE.md, "The house").
 
 The import-linter contracts in ``pyproject.toml`` state the layers (the book's apparatus >
 widgets > plots > models > catalogue > base), that the models never import plots, widgets

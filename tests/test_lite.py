@@ -50,6 +50,33 @@ def test_lite_config_points_at_local_pyodide_only():
     assert not (HTML / "lite" / "extensions" / "jupyterlab-jupytext").exists()
 
 
+def test_lite_kernel_loads_what_it_needs_at_pyodides_start():
+    """The kernel is told to load at Pyodide's start (one loadPackage, wheels fetched in
+    parallel) every package jupyterlite-pyodide-kernel 0.5.2's worker would otherwise
+    install one at a time after it: by the names its worker checks (read from the built
+    extension's code, not from tools/build_lite.py), each in the lock, each file present
+    with the sha256 the lock says."""
+    import hashlib
+    import re
+
+    config = json.loads((HTML / "lite" / "jupyter-lite.json").read_text())
+    packages = config["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]["packages"]
+    static = HTML / "lite" / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    code = "\n".join(p.read_text(errors="replace") for p in static.glob("*.js"))
+    started = re.search(r'i=\[("ssl"[^\]]*)\]', code)  # initKernel's list
+    assert started, "the kernel's start-up package list was not found in its code"
+    needed = set(json.loads(f"[{started.group(1)}]")) | {"micropip", "piplite"}
+    assert needed <= set(packages), f"installed one at a time: {needed - set(packages)}"
+    lock = json.loads((HTML / "lite" / "pypi" / "pyodide-lock.json").read_text())
+    for name in packages:
+        key = name.lower().replace("_", "-")
+        entry = lock["packages"][key]
+        path = (HTML / "_static" / "pyodide" / entry["file_name"]).resolve()
+        assert path.is_file(), name
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"], name
+
+
 class _LiteServer:
     """What LabNotebook needs of a server: the URL that opens a notebook."""
 
@@ -75,7 +102,7 @@ def test_chapter_1_runs_in_jupyterlite_and_a_slider_redraws(site):
         page.close()
 
         nb = LabNotebook(context, _LiteServer(href), f"{CHAPTER}.ipynb")
-        nb.run_all(timeout_s=240)
+        nb.run_all()
         counts = nb.execution_counts()
         assert counts and counts == list(range(1, len(counts) + 1)), counts
         stderr = [e for e in nb.error_outputs() if e.strip() != FONT_CACHE_NOTICE]
@@ -253,7 +280,14 @@ def test_lite_chapter_shows_titles_and_references_and_runs_without_console_error
                    if m.type == "error" else None)
         nb = LabNotebook(context, _LiteServer(f"{site}/lite/lab/index.html?path={CHAPTER}.ipynb"),
                          f"{CHAPTER}.ipynb")
-        nb.page.wait_for_timeout(1500)  # markdown cells render after the kernel is ready
+        # markdown cells render (jupyterlab-myst) after the kernel is ready: wait until each
+        # shows its text and the last one its reference list
+        nb.page.wait_for_function("""() => {
+            const md = window.jupyterapp.shell.currentWidget.content.widgets
+                .filter(c => c.model.type === 'markdown');
+            return md.length > 0 && md.every(c => c.node.innerText.trim().length > 0)
+                && /^\\[\\d+\\] /m.test(md[md.length - 1].node.innerText); }""",
+            timeout=120000, polling=250)
         texts = nb.page.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets
             .filter(c => c.model.type === 'markdown').map(c => c.node.innerText)""")
         rendered = "\n".join(texts)
@@ -277,10 +311,12 @@ def test_lite_chapter_shows_titles_and_references_and_runs_without_console_error
         assert demo.locator("button").count() == 0
         assert "Run All Cells" in demo.inner_text()
 
-        nb.run_all(timeout_s=240)
+        nb.run_all()
         counts = nb.execution_counts()
         assert counts == list(range(1, len(counts) + 1)), counts
-        nb.page.wait_for_timeout(1000)
+        # the page idle again (outputs drawn, late errors reported), not a fixed pause
+        nb.page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
+                         "requestIdleCallback(() => r(true), {timeout: 30000})))")
         assert not nb.errors, nb.errors
         nb.close()
     assert not console, f"console errors in JupyterLite: {console[:10]}"

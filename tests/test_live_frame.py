@@ -56,9 +56,17 @@ def test_frame_reports_errors_instead_of_raising():
     }
     for text, message in cases.items():
         r = json.loads(live.frame(name, text))
-        assert r["ok"] is False and message in r["error"], (text, r)
+        assert r["ok"] is False and message in r["detail"], (text, r)
+        assert "Error" not in r["error"], r
     r = json.loads(live.frame("no_such_demo", "{}"))
     assert r["ok"] is False and "no_such_demo" in r["error"]
+    # what the reader reads for a value of a control: its label and its range, in words
+    # (the range by hand: PCIe transfer sizes 1 kB = 1e-6 GB to 100 GB, ch02)
+    plain = {json.dumps({"lanes": 3}): "lanes: that choice is not one of its options.",
+             json.dumps({"size_gb": 1e9}): "copy size (GB): 1,000,000,000 is outside "
+                                           "1 × 10⁻⁶ to 100."}
+    for text, said in plain.items():
+        assert json.loads(live.frame(name, text))["error"] == said
 
 
 def test_check_params_types_values_as_the_controls_do():

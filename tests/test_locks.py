@@ -1,4 +1,4 @@
-"""The locked environments (README, "Locks"): requirements.txt is the reader's set (what
+"""The locked environments (CONTRIBUTING.md, "Locks"): requirements.txt is the reader's set (what
 Binder installs), requirements-dev.txt the developer's set on top of it; tools/lock.sh
 (`make lock`) writes both from their .in files.
 

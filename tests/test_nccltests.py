@@ -484,7 +484,7 @@ def test_cli_reads_stdin_and_diagnoses():
     (["/no/such/log", "--system", "dgx-h100"], "cannot read '/no/such/log'"),
     ([str(FIX / "SOURCES.md"), "--system", "dgx-h100"], "no nccl-tests results table"),
     ([str(FIX / A3M)], "give either --system"),
-    ([str(FIX / A3M), "--gpu", "h100-sxm", "--nics-per-node", "99"], "nics_per_node=99"),
+    ([str(FIX / A3M), "--gpu", "h100-sxm", "--nics-per-node", "99"], "--nics-per-node 99"),
     ([str(FIX / A3M), "--system", "dgx-h100", "--plot", "/no/dir/x.png"],
      "cannot write the figure"),
     ([str(FIX / A3M), "--system", "dgx-h1000"], "invalid choice: 'dgx-h1000'"),
@@ -511,7 +511,8 @@ def test_text_control_html_and_checks():
     big = "x" * (N.MAX_CHARS + 1)
     r = _json.loads(live.frame("check_cluster", _json.dumps({"log": big})))
     assert not r["ok"] and "the limit is 10,000,000" in r["error"]
-    p4d = {"gpu": "A100 SXM 80GB", "nics_per_node": 4, "nic_gbps": 100.0, "fabric": "EFA"}
+    p4d = {"hardware": "Your node (set below)", "gpu": "A100 SXM 80GB", "nics_per_node": 4,
+           "nic_gbps": 100.0, "fabric": "EFA"}
     r = _json.loads(live.frame("check_cluster", _json.dumps({"log": read(AWS), **p4d})))
     assert r["ok"] and "within the band" in r["summary"]
     # the alt text names the pasted log by its size, never its content (host names)

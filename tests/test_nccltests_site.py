@@ -79,6 +79,7 @@ def _expected(params):
 
 def _own_node(page, gpu, nics, gbps, fabric):
     sel = f'.interlib-demo[data-demo="{DEMO}"] form.interlib-controls'
+    page.select_option(f'{sel} [name="hardware"]', json.dumps("Your node (set below)"))
     page.select_option(f'{sel} [name="gpu"]', json.dumps(gpu))
     page.select_option(f'{sel} [name="nic_gbps"]', json.dumps(gbps))
     page.select_option(f'{sel} [name="fabric"]', json.dumps(fabric))
@@ -127,6 +128,23 @@ def test_file_over_the_limit_is_refused(page, tmp_path):
     state = page.evaluate(_STATE)
     assert "the limit is 10 MB" in state["error"]
     assert state["renders"] == before["renders"]
+
+
+def test_utf16_file_and_amd_log_in_the_browser(page, tmp_path):
+    """A file saved by Windows PowerShell (UTF-16) reads to the same verdict as in CPython,
+    and an AMD rccl-tests log is read, then not compared, in the page's words."""
+    state = page.evaluate(_STATE)
+    log = FIX / "oci_oke_a100_2x8_all_reduce.utf16le.log"
+    page.set_input_files(f'.interlib-demo[data-demo="{DEMO}"] input[type=file]', str(log))
+    state = _wait(page, state["renders"])
+    params = json.loads(state["params"])
+    numbers, alt = _expected(params)
+    assert state["numbers"] == numbers and "16 GPUs" in numbers
+    amd = (FIX / "amd_mi300x_1x8_all_reduce_k8s.log").read_text(encoding="utf-8")
+    page.fill(f'.interlib-demo[data-demo="{DEMO}"] textarea[name="log"]', amd)
+    state = _wait(page, state["renders"])
+    assert state["numbers"].startswith("Read, not compared: Read exactly: 31 sizes on 8 ranks")
+    assert "nvidia-smi" not in state["numbers"] and "collective=" not in state["numbers"]
 
 
 def test_unreadable_paste_says_why(page):

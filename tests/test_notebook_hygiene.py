@@ -1,7 +1,7 @@
 """Hygiene of every notebook in _toc.yml: how it was executed, what it stores, what its code
 cells may contain. Failures name the notebook, the cell and (for code) the line.
 
-Conventions checked here (see README "Writing notebooks"):
+Conventions checked here (see CONTRIBUTING.md, "Writing notebooks: what the tests enforce"):
 
 * executed top to bottom on a fresh kernel (`make execute`): execution counts 1..k;
 * kernelspec ``python3``; the first cell is markdown starting with ``# Title``;

@@ -197,6 +197,39 @@ def test_pdf_has_no_web_control_text(pdf):
     assert "Answers Answer 1 (" in ch1 and "Answer 1: at the end of this chapter." in ch1
 
 
+def test_going_deeper_and_references_print_in_place(pdf):
+    """What a chapter folds for depth prints open where it stands, not as an answer: every
+    "Going deeper" dropdown (its title a heading line), the output of a cell tagged
+    going-deeper (its code, plumbing, not at all) and the folded list of references all
+    come before the chapter's "Answers" section and none of them inside it; the folded
+    worked answers still go there."""
+    path, result = pdf
+    deeper = 0
+    for nb in toc_notebooks():
+        if nb.parent.name != "chapters":
+            continue
+        d = f"chapters/{nb.stem}"
+        cells = json.loads(nb.read_text())["cells"]
+        md = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        titles = re.findall(r"^:::\{dropdown\} (Going deeper: .+)$", md, re.M)
+        deeper += len(titles)
+        # (the site sets apostrophes typographically)
+        flat = _squash(_text(result["chapter_files"][d])).replace("\u2019", "'")
+        body, sep, answers = flat.partition(" Answers Answer 1 (")
+        assert sep, f"{d}: no Answers section"
+        for t in [*titles, "The sources this chapter cites"]:
+            t = _squash(re.sub(r"[*`]", "", t))
+            assert t in body, f"{d}: {t!r} not printed in place"
+            assert t not in answers, f"{d}: {t!r} printed as an answer"
+        assert result["fitted"][d]["inPlace"] >= len(titles) + 1, d
+    assert deeper >= 8, "the chapters fold their depth in Going deeper blocks"
+    # Chapter 5's budget cell (hide-cell + going-deeper): its printout in place, no code
+    ch5 = _squash(_text(result["chapter_files"]["chapters/05_infiniband"]))
+    body = ch5.partition(" Answers Answer 1 (")[0]
+    assert "adapter latency, end to end" in body
+    assert "hostpath.cited_latencies" not in ch5
+
+
 def test_one_pdf_per_page_with_its_own_numbers(pdf):
     path, result = pdf
     docs = toc_docnames()

@@ -278,5 +278,32 @@ def test_problem_sets_check_in_the_page(site, context):
     verdict, text = _answer_and_check(page, "check-a1", f"{q.answer / 1000:.4g} s")
     assert verdict == "right", text
     assert "JupyterLite" in page.content()
+    # issue 34: no notebook scaffolding under the working in-page check
+    body = page.inner_text("main") if page.locator("main").count() else page.inner_text("body")
+    assert "answer = None" not in body and "problems.check(" not in body
+    assert "Method:" in body
     assert not errors, errors
+    page.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_quiz_touch_targets_are_44px(site, context, width):
+    """Issue 34: quiz inputs were 32 px tall on a phone. Every text box, Check button and
+    choice (its whole label) is at least 44 px tall, on a phone and on a desktop, inside
+    the site's theme: the problem page's own box, and a chapter quiz (as quiz.show renders
+    it now) placed into that page. (A chapter page's stored quiz carries the CSS its
+    notebook was executed with: re-executing the chapters brings this one.)"""
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{site}/book/problems_1_2.html", wait_until="load")
+    page.evaluate("""html => { const d = document.createElement('div');
+        d.innerHTML = html; document.querySelector('main, article, body').prepend(d); }""",
+                  quizzes.show("ch04").html())
+    heights = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '.interlib-quiz input[type=text], .interlib-quiz-check, .interlib-quiz-option'))
+        .map(e => [e.className || e.type, e.getBoundingClientRect().height])""")
+    assert len(heights) >= 10
+    assert any(h[0] == "interlib-quiz-option" for h in heights)
+    small = [h for h in heights if h[1] < 44]
+    assert not small, small
     page.close()

@@ -116,7 +116,8 @@ _JS_STATE = """(demo) => {
     controls[el.name] = {kind: el.dataset.kind, raw: el.value, format: el.dataset.format || null,
                          moved: el.dataset.moved === '1', default: el.dataset.default,
                          exact: el.dataset.exact === undefined ? null : el.dataset.exact,
-                         min: el.min, max: el.max,
+                         min: el.min, max: el.max, values: el.dataset.values || null,
+                         valuetext: el.getAttribute('aria-valuetext'),
                          readout: out ? out.textContent : null};
   }
   return {src: img.getAttribute('src'), alt: img.getAttribute('alt'),
@@ -158,25 +159,23 @@ def _expected(name, params):
 
 
 def _control_value(control, shown):
-    """The value a control shows: its raw HTML value typed as page.py documents; a slider the
-    reader has not moved has its exact default (data-default)."""
+    """The value a control shows: a dropdown's option (JSON), a slider's position
+    (``data-values[index]``, page.py's contract), a typed exact value, or a text; a control
+    the reader has not moved has its exact default (data-default)."""
     kind = control.__class__.__name__
     raw = shown["raw"]
     if kind == "Dropdown":
         return json.loads(raw)
-    if shown["exact"] is not None:  # a typed value, or one the range moved off the grid
+    if shown["exact"] is not None:  # a typed value between two positions
         return json.loads(shown["exact"])
     if kind == "TextArea":  # the textarea's text (the default until the reader edits it)
         return raw if shown["moved"] else control.default
     if not shown["moved"]:
         assert json.loads(shown["default"]) == control.default
         return control.default
-    x = float(raw)
-    if kind == "FloatSlider" and control.log:
-        return 10 ** x
-    if kind == "IntSlider" and control.log:
-        return int(round(10 ** x))
-    return int(x) if kind == "IntSlider" else x
+    if shown["values"] is not None:  # a log slider: an index into its positions
+        return json.loads(shown["values"])[int(raw)]
+    return int(raw) if kind == "IntSlider" else float(raw)
 
 
 def _check_state(docname, name, state):
@@ -198,12 +197,21 @@ def _check_state(docname, name, state):
             assert shown["readout"] == want, (
                 f"{where}: readout of {key} is {shown['readout']!r}, Python formats "
                 f"{params[key]!r} as {want!r}")
-    for key, (lo, hi) in demo.ranges(params).items():  # a dependent range follows
-        shown = state["controls"][key]
-        want = (math.log10(lo), math.log10(hi)) if demo.controls[key].log else (lo, hi)
-        assert (float(shown["min"]), float(shown["max"])) == pytest.approx(want), (
-            f"{where}: {key} spans {shown['min']}..{shown['max']} (positions), the others "
-            f"allow {lo}..{hi}")
+    for key, shown in state["controls"].items():  # every slider's positions, valid ones
+        if shown["kind"] not in ("int", "float", "intlog", "log"):
+            continue
+        assert shown["valuetext"] == shown["readout"], (where, key, shown)
+        want = demo.positions(key, params)
+        if shown["values"] is not None:  # a log slider: its positions, by index
+            assert json.loads(shown["values"]) == want, (
+                f"{where}: {key} steps through {shown['values']}, Python's positions at "
+                f"these values are {want}")
+            assert (int(shown["min"]), int(shown["max"])) == (0, len(want) - 1)
+        else:  # a linear slider: its range in values (a dependent one follows)
+            assert (float(shown["min"]), float(shown["max"])) == pytest.approx(
+                (want[0], want[-1])), (
+                f"{where}: {key} spans {shown['min']}..{shown['max']}, the others allow "
+                f"{want[0]}..{want[-1]}")
     numbers, alt = _expected(name, params)
     assert state["numbers"] == numbers, (
         f"{where} at {params}: the page prints\n{state['numbers']}\nCPython prints\n{numbers}")
@@ -305,6 +313,10 @@ def test_demos_go_live(server, browser, docname):
             const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
             const el = d.querySelector('form.interlib-controls [data-kind]');
             if (el.tagName === 'SELECT') el.options[el.selectedIndex].value = '"no such option"';
+            else if (el.dataset.values) {  // a log slider: a position past its end
+                   const v = JSON.parse(el.dataset.values);
+                   v.push(v[v.length - 1] * 10 + 1); el.dataset.values = JSON.stringify(v);
+                   el.max = String(v.length - 1); el.value = el.max; }
             else { const lo = Number(el.min), hi = Number(el.max);
                    el.max = String(hi + (hi - lo)); el.value = el.max; }
             el.dispatchEvent(new Event('input', {bubbles: true}));
@@ -316,7 +328,11 @@ def test_demos_go_live(server, browser, docname):
         expected = json.loads(live.frame(name, state["failed_params"]))
         assert not expected["ok"] and state["error"].endswith(expected["error"]), (
             f"{docname}: {name}: shows {state['error']!r}, CPython says {expected}")
-        assert key in expected["error"], expected
+        # in the reader's words: the control's label, no exception name or parameter name
+        label = _controls(name)[key].label
+        assert label in state["error"], state["error"]
+        assert "Error" not in state["error"] and f"{key}=" not in state["error"]
+        assert expected["detail"].startswith(f"{key}="), expected
         assert page.locator(f'.interlib-demo[data-demo="{name}"] [role=alert]').count() == 1
 
         # The runtime is fetched once by the page that started Python, and not at all by a

@@ -5,6 +5,8 @@ finding Python running (the shared worker outlives the page that started it)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import browser_support as bs
@@ -89,8 +91,9 @@ def test_quiet_start_when_a_demo_nears_the_screen(server, fresh_browser):
         page.locator(f'.interlib-demo[data-demo="{names[0]}"]').scroll_into_view_if_needed()
         # quiet: the worker is ready and its warm-up frame is back (no request in flight)
         page.wait_for_function(
-            "() => window.interlibLive.state().phase === 'ready'", timeout=LOAD_TIMEOUT_MS)
-        page.wait_for_timeout(500)
+            "() => { const s = window.interlibLive.state();"
+            "        return s.phase === 'ready' && s.sent >= 1 && s.inflight === 0; }",
+            timeout=LOAD_TIMEOUT_MS)
         assert page.evaluate("() => window.interlibLive.state()")["asked"] is False
         assert server.since(mark, "pyodide.asm.wasm") == 1  # counted at the server
         quiet = page.evaluate(_JS_STATE, names[0])
@@ -149,3 +152,103 @@ def test_the_next_page_finds_python_running(server, fresh_browser):
         assert not fresh_browser.refused
     finally:
         page.close()
+
+
+# ------------------------------------------------------------------ the interpreter snapshot
+PYODIDE = bs.REPO / "book" / "_vendor" / "static" / "pyodide"
+
+
+def test_snapshot_matches_the_shipped_runtime():
+    """The snapshot the worker restores (tools/vendor_pyodide.py) was made by the runtime
+    the site ships: its JSON's runtime sha256 are those of the files here (and of
+    PROVENANCE.json), its build id is pyodide.js's, and the snapshot itself carries that
+    build id in its header (Pyodide's layout: magic, offsets, then the build id's 64 hex
+    digits as eight 32-bit little-endian words from byte 16) and has the size and sha256 its JSON says, gzipped and not."""
+    import gzip
+    import hashlib
+    import re
+    import struct
+
+    info = json.loads((PYODIDE / "pyodide-snapshot.json").read_text())
+    prov = json.loads((PYODIDE / "PROVENANCE.json").read_text())["files"]
+    for name, digest in info["runtime_sha256"].items():
+        assert hashlib.sha256((PYODIDE / name).read_bytes()).hexdigest() == digest, name
+        assert prov[name]["sha256"] == digest, name
+    build = re.search(rb'BUILD_ID:"([0-9a-f]+)"', (PYODIDE / "pyodide.js").read_bytes())
+    assert build and build.group(1).decode() == info["pyodide_build_id"]
+    gz = (PYODIDE / "pyodide-snapshot.bin.gz").read_bytes()
+    assert (len(gz), hashlib.sha256(gz).hexdigest()) == (info["gz_bytes"], info["gz_sha256"])
+    assert prov["pyodide-snapshot.bin.gz"]["sha256"] == info["gz_sha256"]
+    raw = gzip.decompress(gz)
+    assert (len(raw), hashlib.sha256(raw).hexdigest()) == (info["snapshot_bytes"],
+                                                            info["snapshot_sha256"])
+    words = struct.unpack("<8I", raw[16:48])  # the id's hex, as 8 little-endian words
+    assert "".join(f"{w:08x}" for w in words) == info["pyodide_build_id"]
+
+
+def _start_of(server, browser, docname, names):
+    """Go live on ``docname`` in ``browser``: the worker's timings (how Python started)."""
+    page = browser.new_page()
+    rec = bs.Recorder(page)
+    try:
+        page.goto(f"{server}/{docname}.html", wait_until="load")
+        page.locator(f'.interlib-demo[data-demo="{names[0]}"] .interlib-live-button').click()
+        state = _wait_render(page, names[0], 0, 0)
+        from interlib import widgets
+
+        assert _check_state(docname, names[0], state) == widgets.get(names[0]).defaults()
+        assert not rec.page_errors, rec.page_errors
+        return json.loads(page.evaluate(
+            "(d) => document.querySelector(`.interlib-demo[data-demo=\"${d}\"]`)"
+            ".dataset.liveTimings", names[0]))
+    finally:
+        page.close()
+
+
+def test_python_starts_from_the_snapshot_reseeded(server):
+    """Two fresh browsers: each restores the snapshot (the worker says so) and each draws a
+    different first random number (``random`` is reseeded after the restore: the snapshot
+    holds a generator seeded with 0)."""
+    import random
+
+    docname, names = sorted(demo_pages().items())[0]
+    draws = []
+    for _ in range(2):
+        with guarded_browser() as browser:
+            t = _start_of(server, browser, docname, names)
+        assert t["start"] == "snapshot", t
+        draws.append(t["random"])
+    seeded0 = random.Random(random.Random(0).getrandbits(64)).random()
+    assert draws[0] != draws[1] and seeded0 not in draws, draws
+
+
+@pytest.mark.parametrize("how", ["missing", "tampered", "not a snapshot"])
+def test_python_starts_plainly_when_the_snapshot_cannot_be_used(server, how):
+    """A snapshot that is missing (404), whose bytes differ from its JSON's sha256, or that
+    checks out but is not a snapshot Pyodide can restore (its magic number): the demo
+    still goes live, Python started the plain way, and the worker says why."""
+    import gzip
+    import hashlib
+
+    docname, names = sorted(demo_pages().items())[0]
+    if how == "missing":
+        server.blocked.add("pyodide-snapshot.bin.gz")
+    elif how == "tampered":
+        server.replaced["pyodide-snapshot.bin.gz"] = gzip.compress(b"\0" * 1024)
+    else:
+        junk = gzip.compress(b"\1" * 4096, mtime=0)
+        info = json.loads((PYODIDE / "pyodide-snapshot.json").read_text())
+        info.update(gz_bytes=len(junk), gz_sha256=hashlib.sha256(junk).hexdigest(),
+                    snapshot_bytes=4096)
+        server.replaced["pyodide-snapshot.bin.gz"] = junk
+        server.replaced["pyodide-snapshot.json"] = json.dumps(info).encode()
+    try:
+        with guarded_browser() as browser:
+            t = _start_of(server, browser, docname, names)
+    finally:
+        server.blocked.discard("pyodide-snapshot.bin.gz")
+        server.replaced.clear()
+    said = {"missing": "snapshot not used: pyodide-snapshot.bin.gz answered HTTP 404",
+            "tampered": "snapshot not used: its sha256 differs",
+            "not a snapshot": "snapshot not restored: "}[how]
+    assert t["start"].startswith("plain (" + said), t["start"]

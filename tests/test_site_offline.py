@@ -61,7 +61,7 @@ def test_page_renders_offline(server, browser, docname):
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
         if has_math:
-            page.wait_for_selector("mjx-container", timeout=20000)
+            page.wait_for_selector("mjx-container", state="attached", timeout=20000)
         still_pending = rec.settle(page)  # late fonts, modules, images
 
         external = bs.external_requests(rec.requests)

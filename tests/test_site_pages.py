@@ -65,7 +65,9 @@ def _open(page, url, docname, viewport):
     page.set_viewport_size(viewport)
     page.goto(f"{url}/{docname}.html", wait_until="load")
     if page.locator("div.math, span.math").count():
-        page.wait_for_selector("mjx-container", timeout=20000)
+        # attached, not visible: a page whose first formula sits in a folded answer
+        # (Chapter 7's worked problem) has it typeset but hidden
+        page.wait_for_selector("mjx-container", state="attached", timeout=20000)
         page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
 
 
@@ -303,6 +305,24 @@ def test_each_figure_once_and_no_plumbing(site):
             if m:
                 problems.append(f"{docname}: a rendered code cell shows plumbing "
                                 f"{m.group(0)!r}: {code.strip()[:80]!r}")
+    assert not problems, "\n".join(problems)
+
+
+# --- one way to report a problem --------------------------------------------------------------
+
+def test_one_report_link_per_page(book_build):
+    """Every page links to a new issue exactly once: the footer's prefilled "Report a
+    problem with this page" (book/_ext/open_book.py). The theme's own issue button, whose
+    issue body reads "Your issue content here.", is off (_config.yml)."""
+    assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
+    problems = []
+    for docname in PAGES:
+        text = (HTML / f"{docname}.html").read_text(encoding="utf-8")
+        links = re.findall(r'href="([^"]*/issues/new[^"]*)"', text)
+        if len(links) != 1 or "template=report-a-problem.yml" not in links[0]:
+            problems.append(f"{docname}: {len(links)} new-issue links: {links}")
+        if "Your issue content here" in text:
+            problems.append(f"{docname}: the theme's empty issue link is there")
     assert not problems, "\n".join(problems)
 
 

@@ -1,6 +1,7 @@
 """Step-time model: hand derivations, placement rules, invariants, bad input."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -314,7 +315,9 @@ def test_tp_all_reduce_count_and_groups_by_hand():
         ph = steptime.layout_traffic("dgx-h100", "llama-3-70b", tp, 4, 1).phase("TP")
         one = collectives.predict("all_reduce", act, "dgx-h100", g, k).time_s
         assert ph.time_s == pytest.approx(1280 * one)
-        assert ph.collective == f"1280 all-reduces of {act:.3g} B"
+        # read as a person writes it (issue 34 item 4; the pin was "1280 all-reduces of
+        # 6.71e+07 B"): 67,108,864 B = 67.1 MB
+        assert ph.collective == "1,280 all-reduces of 67.1 MB"
 
 
 def test_pp_sends_by_hand_on_every_rung():
@@ -333,7 +336,7 @@ def test_pp_sends_by_hand_on_every_rung():
     assert net.time_s == pytest.approx(32 * (
         a70 / (50e9 * specs.calibration.NET_EFFICIENCY.value)
         + lat[("net", "ring", "Simple")].value))
-    assert net.collective == f"32 sends of {a70:.3g} B"
+    assert net.collective == "32 sends of 67.1 MB"  # 67,108,864 B (was "6.71e+07 B")
     nvl = steptime.layout_traffic("dgx-h100", "llama-3-70b", 2, 4, 1).phase("PP")
     assert nvl.rung == "NVLink"
     assert nvl.time_s == pytest.approx(32 * (a70 / (18 * 20.6e9)
@@ -359,7 +362,12 @@ def test_dp_groups_and_rungs_by_hand():
         assert ph.time_s == pytest.approx(collectives.predict("all_reduce", shard, "dgx-h100",
                                                               g, k).time_s)
         assert ph.rung == rung
-        assert ph.collective == f"all-reduce of {shard:.3g} B over {dp} ranks"
+        # "all-reduce of 4.02 GB over 2 ranks": the shard to 3 significant figures in
+        # decimal bytes (was "4.02e+09 B")
+        m_ = re.fullmatch(rf"all-reduce of ([\d.]+) ([kMG])B over {dp:,} ranks", ph.collective)
+        assert m_, ph.collective
+        shown = float(m_[1]) * {"k": 1e3, "M": 1e6, "G": 1e9}[m_[2]]
+        assert shown == pytest.approx(shard, rel=5e-3)
     check(2, 1, 2, 2, 1, "NVLink")
     check(2, 3, 4, 1, 4, "Scale-out NIC")
     check(2, 1, 16, 4, 4, "Scale-out NIC")

@@ -1,7 +1,7 @@
 """`make bench`: how fast the book is where a reader or an author waits.
 
 Not a test: it prints a table of medians over repeated runs, writes ``_build/bench.json``
-and (with ``--readme``) the table into README.md's "## Benchmarks" section. Comparisons
+and (with ``--readme``) the table into CONTRIBUTING.md's "## Benchmarks" section. Comparisons
 are measured side by side in the same run:
 
 1. Slider move -> updated plot in JupyterLab (headless Debian Chromium, a throwaway
@@ -33,8 +33,25 @@ are measured side by side in the same run:
    controls moved in turn (``--live-moves`` per demo), each timed from the move to the
    demo's new live render, p50/p95 over all demos; the next chapter page in the same
    browser (files cached), at once and after reading. ``--live-only`` measures just this
-   (and page weights) and merges it into the last ``_build/bench.json`` and the README
+   (and page weights) and merges it into the last ``_build/bench.json`` and CONTRIBUTING.md's
    table; ``--live-pages N`` only the first N pages.
+
+6. The levers of the first live figure (``--phases levers``): per chapter page (the first
+   ``--live-pages``, default 3) and round (``--lever-runs``), each in a fresh browser, scroll
+   and click at once with each lever of the worker alone (the interpreter snapshot, the
+   page's own chapter module, the wheels prefetched while Python starts), all of them, what
+   the site ships, and none; beside them in the same round Pyodide's own bare start
+   (``loadPyodide``, no package) and the snapshot's restore alone. Each is reported as a
+   median, its difference from "none", its ratio to the bare start, and the worker's
+   stages (which stage a lever moves).
+7. JupyterLite: kernel ready, as built (the kernel's packages preloaded with Pyodide's
+   start, tools/build_lite.py KERNEL_PRELOAD) and, alternating, one at a time as before.
+
+Every phase runs in a child process with a time limit (``PHASE_LIMITS_S``, about four times
+an idle 2-core machine's time; ``--limit-scale`` stretches them): one that passes it is
+stopped with what it started, and the table says which measurement was not taken, why, and
+the last thing the phase reported. ``--phases a,b`` runs only those phases and keeps the
+others from the last ``_build/bench.json``.
 
 Needs /usr/bin/chromium for part 1 (skipped with a message otherwise).
 """
@@ -57,6 +74,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 import browser_support as bs  # noqa: E402
+from readme_section import DEVELOPER_GUIDE  # noqa: E402  (CONTRIBUTING.md)
 from toc import toc_notebooks  # noqa: E402
 
 HTML = REPO / "_build" / "html"
@@ -71,6 +89,103 @@ def pct(values, q):
     k = (len(v) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(v) - 1)
     return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+# --- time limits ------------------------------------------------------------------------
+# Every phase runs in a child process of its own with a time limit. A phase that passes it
+# is stopped (SIGTERM: its browsers and servers are closed by their context managers; what
+# is left after 30 s is killed), and the run goes on: the table says which measurement was
+# not taken and why, with the last thing the phase reported. Limits are about four times an
+# idle 2-core machine's time; --limit-scale stretches them all (a busy machine).
+PHASE_LIMITS_S = {"sweep": 300, "check": 300, "check_browser": 600, "book": 2400,
+                  "nbval": 3600, "sliders": 1800, "live": 3600, "levers": 2400, "lite": 900}
+PHASE_TITLES = {"sweep": "vectorised sweep", "check": "check your cluster (CPython)",
+                "check_browser": "check your cluster (Pyodide)", "book": "full book build",
+                "nbval": "strict nbval", "sliders": "JupyterLab slider latency",
+                "live": "live static site", "levers": "live start: the levers",
+                "lite": "JupyterLite kernel ready"}
+PROGRESS = OUT.parent / "bench-progress.log"
+
+
+def say(text: str) -> None:
+    """Print a progress line and keep it as the running phase's last words (what the table
+    shows if the phase is stopped at its limit)."""
+    print(text, flush=True)
+    with open(PROGRESS, "a", encoding="utf-8") as f:
+        f.write(text.rstrip("\n").splitlines()[-1] + "\n" if text.strip() else "")
+
+
+class PhaseStopped(Exception):
+    """Raised in a phase's process when its time limit has passed (SIGTERM)."""
+
+
+def run_phase(key: str, limit_s: float, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a forked child, at most ``limit_s`` seconds: ``(result,
+    None)``, or ``(None, why)`` when it failed or passed its limit (the child and everything
+    it started are stopped)."""
+    import multiprocessing as mp
+    import signal
+    import traceback
+
+    import psutil
+
+    title = PHASE_TITLES.get(key, key)
+    OUT.parent.mkdir(exist_ok=True)
+    PROGRESS.write_text("")
+    say(f"{title} ... (time limit {limit_s:.0f} s)")
+    ctx = mp.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def child():
+        def stop(signum, frame):
+            raise PhaseStopped(f"stopped at its time limit of {limit_s:.0f} s")
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            send.send(("ok", fn(*args, **kwargs)))
+        except BaseException as e:  # noqa: BLE001 - reported to the parent in words
+            send.send(("error", f"{type(e).__name__}: {e}".strip(), traceback.format_exc()))
+
+    proc = ctx.Process(target=child, name=f"bench-{key}")
+    t0 = time.monotonic()
+    proc.start()
+    send.close()
+    got = None
+    if recv.poll(limit_s):
+        try:
+            got = recv.recv()
+        except EOFError:
+            got = None
+    proc.join(timeout=30 if got is not None else 0)
+    if proc.is_alive():
+        family = []
+        try:
+            family = psutil.Process(proc.pid).children(recursive=True)
+        except psutil.Error:
+            pass
+        proc.terminate()  # SIGTERM: PhaseStopped in the child closes its browsers/servers
+        proc.join(timeout=30)
+        for p in family + ([proc] if proc.is_alive() else []):
+            try:
+                (p if isinstance(p, psutil.Process) else psutil.Process(p.pid)).kill()
+            except (psutil.Error, ValueError):
+                pass
+        proc.join(timeout=10)
+    last = [x for x in PROGRESS.read_text(encoding="utf-8").splitlines() if x.strip()]
+    last = last[-1].strip() if last else "nothing"
+    took = time.monotonic() - t0
+    if got is None:
+        why = (f"not measured: {title} did not finish within its time limit of {limit_s:.0f} s "
+               f"(stopped after {took:.0f} s; --limit-scale raises the limits); the last thing "
+               f"it reported: {last!r}")
+        say(f"  {why}")
+        return None, why
+    if got[0] == "error":
+        why = f"not measured: {title} failed after {took:.0f} s: {got[1][:300]}"
+        say(f"  {why}")
+        print(got[2], file=sys.stderr, flush=True)
+        return None, why
+    say(f"  {title}: done in {took:.0f} s")
+    return got[1], None
 
 
 # --- 1. slider latency in JupyterLab -------------------------------------------------
@@ -111,6 +226,10 @@ def bench_notebook(path: Path, names):
     nbformat.write(nb, path)
 
 
+MOVE_TIMEOUT_S = 60  # browser_support.LabNotebook.move_first_control's bound on one move
+GIVE_UP_AFTER = 3    # moves in a row without a new plot: that demo's pattern is skipped
+
+
 def bench_sliders(moves: int):
     sys.path.insert(0, str(REPO))
     from interlib.widgets import DEMOS
@@ -125,6 +244,7 @@ def bench_sliders(moves: int):
         # jupyterlab_server copies notebooks given as paths inside the repo; this one is
         # not, so hand it over through a path the server copies from.
         with _served(nb) as (server, rel), bs.chromium_context() as ctx:
+            say("  JupyterLab started; opening the notebook and running it")
             lab = bs.LabNotebook(ctx, server, rel)
             lab.run_all()
             demos = lab.demos()
@@ -136,23 +256,47 @@ def bench_sliders(moves: int):
                 # page unchanged and there is nothing to time).
                 kind, index = moving_control(DEMOS[name])
                 per_demo[name] = {"fast": [], "naive": []}
+                missed = {"fast": 0, "naive": 0}
                 for m in range(moves):
                     for pattern, demo in (("fast", fast), ("naive", naive)):
+                        if missed[pattern] >= GIVE_UP_AFTER:
+                            continue
                         ms = lab.move_first_control(demo, back=m % 2 == 1, kind=kind,
                                                     index=index)
                         if ms is None:
+                            missed[pattern] += 1
                             shot = REPO / "_build" / f"bench-timeout-{name}-{pattern}.png"
                             demo.screenshot(path=str(shot))
                             # A move that leaves the picture as it was: the page rightly
-                            # does not change. Skip the sample, go on.
+                            # does not change. Skip the sample, go on (and give up on this
+                            # demo's pattern after GIVE_UP_AFTER in a row: a stuck kernel).
                             failures.append(f"{name} ({pattern}, move {m + 1}): no new plot "
-                                            f"within 20 s (same picture?); {shot.name}")
+                                            f"within {MOVE_TIMEOUT_S} s; {shot.name}"
+                                            + ("; giving up on this demo's moves"
+                                               if missed[pattern] >= GIVE_UP_AFTER else ""))
                             continue
+                        missed[pattern] = 0
                         results[pattern].append(ms)
                         per_demo[name][pattern].append(ms)
                         lab.page.wait_for_timeout(50)
+                say(f"  sliders: {i + 1}/{len(names)} {name}: "
+                    f"{len(per_demo[name]['fast'])} + {len(per_demo[name]['naive'])} moves, "
+                    f"p50 {pct(per_demo[name]['fast'], 0.5):.0f} / "
+                    f"{pct(per_demo[name]['naive'], 0.5):.0f} ms (book / naive)")
             lab.close()
     return results, per_demo, failures
+
+
+def sliders_phase(moves: int) -> dict:
+    """:func:`bench_sliders`, summarised: p50/p95 per pattern, their ratio, per demo."""
+    res, per_demo, failures = bench_sliders(moves)
+    out = {k: {"p50": pct(v, 0.5), "p95": pct(v, 0.95), "n": len(v), "all_ms": v}
+           for k, v in res.items()}
+    out["ratio_p50"] = out["fast"]["p50"] / out["naive"]["p50"]
+    out["per_demo_p50"] = {name: {k: pct(v, 0.5) for k, v in d.items()}
+                           for name, d in per_demo.items()}
+    out["failures"] = failures
+    return out
 
 
 def _stepped(c):
@@ -161,11 +305,11 @@ def _stepped(c):
     if hasattr(c, "options"):
         opts = list(c.options)
         return opts[(opts.index(c.default) + 1) % len(opts)]
-    if getattr(c, "log", False):
-        up = c.default * 10 ** c.step
-        return up if up <= c.max else c.default / 10 ** c.step
-    up = c.default + c.step
-    return up if up <= c.max else c.default - c.step
+    if hasattr(c, "positions"):  # a slider steps through its positions
+        pos = c.positions()
+        i = pos.index(c.default)
+        return pos[i + 1] if i + 1 < len(pos) else pos[i - 1]
+    return c.default
 
 
 def moving_control(demo):
@@ -405,6 +549,7 @@ def _served_bytes(paths) -> int:
 _JS_FIRST_FIGURE = """(demo) => new Promise((resolve, reject) => {
     const d = document.querySelector(`.interlib-demo[data-demo="${demo}"]`);
     const t0 = performance.now();
+    setTimeout(() => reject(new Error("no first live figure within 180 s")), 180000);
     const obs = new MutationObserver(() => {
       if (d.dataset.liveRenders) { obs.disconnect(); resolve(performance.now() - t0); }
       else if (d.querySelector('.interlib-live-error:not([hidden])')) {
@@ -531,7 +676,7 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
                         ms3, p3, _ = _first_figure(ctx, url, nxt, pages[nxt][0], read_s)
                         warm_read.append(ms3)
                         p3.close()
-                        print(f"  {nxt} after {rel}, same browser: first live figure "
+                        say(f"  {nxt} after {rel}, same browser: first live figure "
                               f"{ms2:.0f} ms at once, {ms3:.0f} ms after {read_s:g} s", flush=True)
             with bs.chromium_context() as ctx:
                 ms, page, _ = _first_figure(ctx, url, rel, names[0], read_s)
@@ -540,7 +685,7 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
             per_page[rel] = {"first_ms": first[-1], "save_data_ms": save_data[-1],
                              "read_ms": read[-1], "bytes": sizes[-1],
                              "move_p50": pct(page_moves, 0.5), "moves": len(page_moves)}
-            print(f"  {rel}: first live figure {first[-1]:.0f} ms (saveData, no quiet start: "
+            say(f"  {rel}: first live figure {first[-1]:.0f} ms (saveData, no quiet start: "
                   f"{save_data[-1]:.0f} ms; after {read_s:g} s in view: {read[-1]:.0f} ms), "
                   f"{sizes[-1] / 1e6:.1f} MB, move p50 {pct(page_moves, 0.5):.0f} ms "
                   f"({len(page_moves)} moves)", flush=True)
@@ -556,35 +701,247 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
                                                         for r in stages])}
 
 
+# --- 5b. the levers of the first live figure ----------------------------------------------
+#: The worker's levers (interlib-live-worker.js LEVERS), each measured alone and all together
+#: against none (the start before them), in the same run, beside Pyodide's own bare start.
+LEVER_CONFIGS = {
+    "none": {"snapshot": False, "ownModules": False, "prefetch": False},
+    "snapshot": {"snapshot": True, "ownModules": False, "prefetch": False},
+    "own module": {"snapshot": False, "ownModules": True, "prefetch": False},
+    "prefetch": {"snapshot": False, "ownModules": False, "prefetch": True},
+    "all": {"snapshot": True, "ownModules": True, "prefetch": True},
+    "shipped": {"snapshot": True, "ownModules": True, "prefetch": False},
+}
+LEVER_TITLES = {
+    "none": "no lever (a plain start, every chapter's demos imported)",
+    "snapshot": "snapshot of the started interpreter restored",
+    "own module": "the page's own chapter module imported, not every chapter's",
+    "prefetch": "numpy's and matplotlib's wheels fetched while Python starts",
+    "all": "all three",
+    "shipped": "what the site ships (snapshot and own module; prefetch off)",
+}
+
+#: In a page of the built site: a dedicated worker that starts Pyodide and nothing else
+#: ("bare": loadPyodide, no package), or restores the interpreter snapshot the way the live
+#: worker does (fetch, check its sha256, unpack, loadPyodide({_loadSnapshot})): ms from the
+#: worker's creation to Python ready.
+_JS_BARE_START = """([base, mode]) => new Promise((resolve, reject) => {
+  const code = `
+    const t0 = performance.now();
+    onmessage = async (e) => {
+      const [base, mode] = e.data;
+      try {
+        importScripts(base + "pyodide.js");
+        let opts = {indexURL: base, stdout: () => {}, stderr: () => {}};
+        if (mode === "snapshot") {
+          const info = await (await fetch(base + "pyodide-snapshot.json")).json();
+          const gz = await (await fetch(base + "pyodide-snapshot.bin.gz")).arrayBuffer();
+          const d = new Uint8Array(await crypto.subtle.digest("SHA-256", gz));
+          const hex = Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+          if (hex !== info.gz_sha256) throw new Error("snapshot sha256 differs");
+          const raw = await new Response(new Blob([gz]).stream()
+            .pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+          opts = {...opts, _loadSnapshot: new Uint8Array(raw)};
+        }
+        const py = await loadPyodide(opts);
+        py.runPython("import random; random.seed()");
+        postMessage({ms: performance.now() - t0});
+      } catch (err) { postMessage({error: String(err)}); }
+    };`;
+  const w = new Worker(URL.createObjectURL(new Blob([code], {type: "text/javascript"})));
+  const timer = setTimeout(() => { w.terminate(); reject(new Error("no start within 180 s")); },
+                           180000);
+  w.onmessage = (e) => { clearTimeout(timer); w.terminate();
+                         e.data.error ? reject(new Error(e.data.error)) : resolve(e.data.ms); };
+  w.postMessage([base, mode]);
+})"""
+
+
+def _bare_start(url, rel: str, mode: str) -> float:
+    """ms to a started Pyodide in a fresh browser (cold cache), from the page ``rel`` of the
+    site: ``mode`` "bare" or "snapshot" (:data:`_JS_BARE_START`)."""
+    with bs.chromium_context() as ctx:
+        page = ctx.new_page()
+        page.add_init_script(SAVE_DATA_JS)  # the page's own demos stay static
+        page.goto(f"{url}/{rel}", wait_until="load")
+        ms = page.evaluate(_JS_BARE_START, [f"{url}/_static/pyodide/", mode])
+        page.close()
+    return ms
+
+
+def bench_levers(runs: int = 3, max_pages: int | None = 3):
+    """The first live figure, cold (fresh browser), scroll and click at once, with each
+    lever of the worker alone, all of them, and none (:data:`LEVER_CONFIGS`), on the first
+    ``max_pages`` chapter pages, ``runs`` rounds; in every round beside them Pyodide's own
+    bare start and the snapshot's restore alone (:data:`_JS_BARE_START`). The order of the
+    configurations rotates each round (the machine's load drifts). Each lever's effect is
+    reported as its median, its difference from "none" and its ratio to the same run's bare
+    start."""
+    pages = {}
+    for nb in toc_notebooks():
+        rel = nb.relative_to(REPO).with_suffix(".html")
+        if (HTML / rel).exists():
+            names = re.findall(r'<div class="interlib-demo" data-demo="([^"]+)"',
+                               (HTML / rel).read_text(encoding="utf-8"))
+            if names:
+                pages[str(rel)] = names
+    pages = dict(list(pages.items())[:max_pages or len(pages)])
+    configs = list(LEVER_CONFIGS) + ["bare", "restore"]
+    first = {c: [] for c in configs}
+    stages = {c: [] for c in LEVER_CONFIGS}
+    starts = {c: [] for c in LEVER_CONFIGS}
+    failures = []
+    with bs.static_server(HTML) as url:
+        for r in range(runs):
+            for i, (rel, names) in enumerate(pages.items()):
+                k = (r * len(pages) + i) % len(configs)
+                for config in configs[k:] + configs[:k]:
+                    try:
+                        if config in ("bare", "restore"):
+                            ms = _bare_start(url, rel,
+                                             "bare" if config == "bare" else "snapshot")
+                            first[config].append(ms)
+                            continue
+                        with bs.chromium_context() as ctx:
+                            lev = json.dumps(LEVER_CONFIGS[config])
+                            ctx.add_init_script(f"window.interlibLiveLevers = {lev};")
+                            ms, page, _ = _first_figure(ctx, url, rel, names[0], 0)
+                            timings = json.loads(page.evaluate(
+                                "(demo) => document.querySelector("
+                                "`.interlib-demo[data-demo=\"${demo}\"]`).dataset.liveTimings",
+                                names[0]) or "{}")
+                            page.close()
+                        first[config].append(ms)
+                        stages[config].append(timings)
+                        starts[config].append(timings.get("start", "?"))
+                    except Exception as e:  # noqa: BLE001 - reported, not counted
+                        failures.append(f"{rel} {config}: {str(e).splitlines()[0][:200]}")
+                        say(f"  levers: {rel} {config}: not measured: {failures[-1]}")
+                        continue
+                say(f"  levers round {r + 1}/{runs}, {rel}: " + "; ".join(
+                    f"{c} {first[c][-1] / 1e3:.2f} s" for c in configs if first[c]))
+    med = {c: pct(v, 0.5) for c, v in first.items() if v}
+    bare = med.get("bare")
+    out = {"pages": list(pages), "runs": runs, "first_ms": first, "median_ms": med,
+           "ratio_to_bare": {c: m / bare for c, m in med.items()} if bare else {},
+           "vs_none_ms": {c: m - med["none"] for c, m in med.items()
+                          if "none" in med and c in LEVER_CONFIGS},
+           "starts": starts, "failures": failures,
+           "stage_medians_ms": {c: _lever_stages(v) for c, v in stages.items() if v}}
+    return out
+
+
+def _lever_stages(timings: list) -> dict:
+    """Median duration of each worker stage (ms) over the runs of one configuration."""
+    out, durs = {}, {}
+    for t in timings:
+        prev = 0
+        for key, _ in STAGES:
+            if key in t:
+                durs.setdefault(key, []).append(t[key] - prev)
+                prev = t[key]
+    for key, v in durs.items():
+        out[key] = pct(v, 0.5)
+    return out
+
+
+def lever_rows(r) -> list[str]:
+    lv = r.get("levers")
+    if not lv or not lv.get("median_ms"):
+        return []
+    med, ratio = lv["median_ms"], lv.get("ratio_to_bare", {})
+    rows = []
+    if "bare" in med:
+        rows.append(f"| live site: lever baseline — Pyodide's own bare start (`loadPyodide`, no "
+                    f"package), cold, median of {len(lv['first_ms']['bare'])} | "
+                    f"{med['bare'] / 1e3:.2f} s (1.00×) | |")
+    if "restore" in med:
+        rows.append(f"| live site: lever — the snapshot's restore alone (fetch, check, unpack, "
+                    f"restore), cold | {med['restore'] / 1e3:.2f} s "
+                    f"({ratio.get('restore', float('nan')):.2f}× the bare start) | |")
+    for c in LEVER_CONFIGS:
+        if c not in med:
+            continue
+        diff = lv["vs_none_ms"].get(c)
+        rows.append(f"| live site: lever — {LEVER_TITLES[c]}: click at once → first live "
+                    f"figure, cold, median of {len(lv['first_ms'][c])} over "
+                    f"{len(lv['pages'])} pages | {med[c] / 1e3:.2f} s "
+                    f"({ratio.get(c, float('nan')):.2f}× the bare start"
+                    + (f"; {diff / 1e3:+.2f} s against none" if c != "none" else "")
+                    + ") | " + ("≤ 3 s" if c == "shipped" else "") + " |")
+    names = dict(STAGES)
+    for c, st in lv.get("stage_medians_ms", {}).items():
+        rows.append(f"| live site: lever — {c}: the worker's stages, median | " + "; ".join(
+            f"{names.get(k, k)} {v / 1e3:.2f} s" for k, v in st.items()) + " | |")
+    rows += [f"| live site: lever not measured | {f} | |" for f in lv.get("failures", [])]
+    return rows
+
+
+def not_measured_rows(r) -> list[str]:
+    return [f"| {PHASE_TITLES.get(k, k)} | {why} | |"
+            for k, why in r.get("not_measured", {}).items()]
+
+
 #: The chapter JupyterLite's kernel-ready time is measured on (its launch button's target).
 LITE_CHAPTER = "chapters/01_why_connect.ipynb"
+
+
+def _serve_text(body: str):
+    """A Playwright route handler that answers with ``body`` (JSON)."""
+    def handler(route):
+        route.fulfill(status=200, content_type="application/json", body=body)
+    return handler
+
+
+def _one_at_a_time(config_text: str) -> str:
+    """The JupyterLite config with the kernel told to preload interlib only (what it did
+    before tools/build_lite.py's KERNEL_PRELOAD): it then installs the rest one at a time."""
+    config = json.loads(config_text)
+    plugin = config["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]
+    plugin["loadPyodideOptions"]["packages"] = ["interlib"]
+    return json.dumps(config)
 
 
 def bench_lite(runs: int = 3):
     """JupyterLite (``_build/html/lite``), each run in a fresh browser (cold cache): from
     opening Chapter 1's notebook (the chapter page's launch link) to its Pyodide kernel
     connected and idle ("kernel ready", what a reader waits for before Run All), and the
-    bytes served until then. None when the site has no JupyterLite build."""
+    bytes served until then; as built (the kernel's packages preloaded with Pyodide's start)
+    and, alternating with it, with the config served as before the preload (interlib only;
+    the kernel installs the rest one at a time). None when the site has no JupyterLite
+    build."""
     lab = HTML / "lite" / "lab" / "index.html"
     if not lab.exists():
         return None
-    ready_ms, sizes = [], []
+    config_file = HTML / "lite" / "jupyter-lite.json"
+    ways = {"preloaded": None, "one at a time": _one_at_a_time(config_file.read_text())}
+    ready_ms = {w: [] for w in ways}
+    sizes = []
     with bs.static_server(HTML) as url:
-        for _ in range(runs):
-            with bs.chromium_context() as ctx:
-                page = ctx.new_page()
-                mark = len(url.served)
-                t0 = time.perf_counter()
-                page.goto(f"{url}/lite/lab/index.html?path={LITE_CHAPTER}", wait_until="load")
-                page.wait_for_function("() => window.jupyterapp !== undefined", timeout=120000)
-                page.wait_for_function(bs.LabNotebook._JS_READY, arg=LITE_CHAPTER,
-                                       timeout=180000, polling=100)
-                ready_ms.append((time.perf_counter() - t0) * 1000)
-                sizes.append(_served_bytes(url.served[mark:]))
-                print(f"  JupyterLite: {LITE_CHAPTER} kernel ready in {ready_ms[-1]:.0f} ms, "
-                      f"{sizes[-1] / 1e6:.1f} MB", flush=True)
-                page.close()
-    return {"ready_ms": {"median": pct(ready_ms, 0.5), "max": max(ready_ms), "all": ready_ms},
+        for i in range(runs):
+            for way in (list(ways) if i % 2 == 0 else list(ways)[::-1]):
+                with bs.chromium_context() as ctx:
+                    if ways[way] is not None:
+                        ctx.route("**/lite/jupyter-lite.json", _serve_text(ways[way]))
+                    page = ctx.new_page()
+                    mark = len(url.served)
+                    t0 = time.perf_counter()
+                    page.goto(f"{url}/lite/lab/index.html?path={LITE_CHAPTER}",
+                              wait_until="load")
+                    page.wait_for_function("() => window.jupyterapp !== undefined",
+                                           timeout=120000)
+                    page.wait_for_function(bs.LabNotebook._JS_READY, arg=LITE_CHAPTER,
+                                           timeout=180000, polling=100)
+                    ready_ms[way].append((time.perf_counter() - t0) * 1000)
+                    if way == "preloaded":
+                        sizes.append(_served_bytes(url.served[mark:]))
+                    say(f"  JupyterLite ({way}): {LITE_CHAPTER} kernel ready in "
+                        f"{ready_ms[way][-1]:.0f} ms")
+                    page.close()
+    med = lambda xs: {"median": pct(xs, 0.5), "max": max(xs), "all": xs}  # noqa: E731
+    return {"ready_ms": med(ready_ms["preloaded"]),
+            "one_at_a_time_ms": med(ready_ms["one at a time"]),
             "bytes": {"median": pct(sizes, 0.5), "all": sizes}}
 
 
@@ -593,9 +950,19 @@ def lite_rows(r) -> list[str]:
     if not lt:
         return []
     n = len(lt["ready_ms"]["all"])
-    return [f"| JupyterLite: open Chapter 1's notebook → kernel ready, cold cache, median (max) "
-            f"of {n} | {lt['ready_ms']['median'] / 1e3:.1f} ({lt['ready_ms']['max'] / 1e3:.1f}) s "
-            f"| ≤ 8 s |",
+    together = {"levers", "lite"} <= set(r.get("measured_together", []))
+    bare = ((r.get("levers") or {}).get("median_ms") or {}).get("bare") if together else None
+    of_bare = (f"; {lt['ready_ms']['median'] / bare:.1f}× Pyodide's bare start in the same run"
+               if bare else "")
+    rows = [f"| JupyterLite: open Chapter 1's notebook → kernel ready, cold cache, median (max) "
+            f"of {n} | {lt['ready_ms']['median'] / 1e3:.1f} ({lt['ready_ms']['max'] / 1e3:.1f}) s"
+            f"{of_bare} | ≤ 8 s |"]
+    if lt.get("one_at_a_time_ms"):
+        o = lt["one_at_a_time_ms"]
+        rows.append(f"| JupyterLite: same, the kernel's packages installed one at a time after "
+                    f"Pyodide's start (as before the preload), alternating with it | "
+                    f"{o['median'] / 1e3:.1f} ({o['max'] / 1e3:.1f}) s | |")
+    return rows + [
             f"| JupyterLite: bytes fetched until then, median | "
             f"{lt['bytes']['median'] / 1e6:.1f} MB | |"]
 
@@ -614,10 +981,12 @@ def table(r) -> str:
         rows.append(f"| ratio of p50s (book / naive) | {s['ratio_p50']:.2f}× | ≤ 0.5× |")
         for f in r.get("slider_failures", []):
             rows.append(f"| move without a new plot (not counted) | {f} | |")
-    else:
+    elif r.get("sliders_skipped"):
         rows.append(f"| slider → new plot | not measured: {r.get('sliders_skipped')} | |")
     rows += live_rows(r)
+    rows += lever_rows(r)
     rows += lite_rows(r)
+    rows += not_measured_rows(r)
     w = r.get("sweep")
     if w:
         rows.append(f"| sweep of {w['points']:,} (size, N) points, vectorised | "
@@ -685,7 +1054,7 @@ def live_rows(r) -> list[str]:
 
 
 def update_readme(text: str):
-    readme = REPO / "README.md"
+    readme = DEVELOPER_GUIDE
     src = readme.read_text()
     start, end = "<!-- bench:start -->", "<!-- bench:end -->"
     block = f"{start}\n{text}\n{end}"
@@ -708,13 +1077,22 @@ def main(argv=None):
     ap.add_argument("--scalar-runs", type=int, default=3, help="runs of the scalar loop")
     ap.add_argument("--slow-runs", type=int, default=2, help="runs of nbval and the build")
     ap.add_argument("--skip-slow", action="store_true", help="skip nbval and the build")
-    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--readme", action="store_true", help="write the table into CONTRIBUTING.md")
     ap.add_argument("--live-moves", type=int, default=6,
                     help="control moves per demo on the live static site")
     ap.add_argument("--live-read", type=float, default=3.0,
                     help="seconds a demo is in view before the click (the quiet start's lead)")
     ap.add_argument("--live-pages", type=int, default=None,
                     help="measure only the first N chapter pages with demos")
+    ap.add_argument("--lever-runs", type=int, default=3,
+                    help="cold starts per lever and page in the levers phase")
+    ap.add_argument("--lite-runs", type=int, default=4,
+                    help="cold JupyterLite starts per way (preloaded, one at a time)")
+    ap.add_argument("--limit-scale", type=float, default=1.0,
+                    help="multiply every phase's time limit (a busy machine: 2 or 3)")
+    ap.add_argument("--phases", default=None,
+                    help="run only these phases (comma-separated: " + ", ".join(PHASE_LIMITS_S)
+                         + "); the others keep their results from the last _build/bench.json")
     ap.add_argument("--live-only", action="store_true",
                     help="measure only the live static site (and page weights); merge into "
                          "the last _build/bench.json")
@@ -728,34 +1106,46 @@ def main(argv=None):
                        cwd=REPO, check=True, capture_output=True)
     if args.live_only:
         return live_only(args, r)
-    print("sweep ...", flush=True)
-    r["sweep"] = bench_sweep(args.runs, args.scalar_runs)
-    print("check your cluster ...", flush=True)
-    r["check"] = bench_check(args.runs)
+    limit = lambda key: PHASE_LIMITS_S[key] * args.limit_scale  # noqa: E731
+    not_measured = r["not_measured"] = {}
+
+    only = set(args.phases.split(",")) if args.phases else None
+    if only is not None:
+        unknown = only - set(PHASE_LIMITS_S)
+        if unknown:
+            sys.exit(f"--phases: unknown {sorted(unknown)}; phases: {', '.join(PHASE_LIMITS_S)}")
+        prev = json.loads(OUT.read_text()) if OUT.exists() else {}
+        r.update({k: v for k, v in prev.items() if k in PHASE_LIMITS_S and k not in only})
+
+    r["measured_together"] = []  # the phases of this run (a ratio between two needs both)
+
+    def phase(key, fn, *a):
+        if only is not None and key not in only:
+            return
+        r["measured_together"].append(key)
+        got, why = run_phase(key, limit(key), fn, *a)
+        if why:
+            not_measured[key] = why
+        else:
+            r[key] = got
+
+    phase("sweep", bench_sweep, args.runs, args.scalar_runs)
+    phase("check", bench_check, args.runs)
     if bs.CHROMIUM.exists():
-        r["check_browser"] = bench_check_browser(args.runs)
+        phase("check_browser", bench_check_browser, args.runs)
     if not args.skip_slow:
-        print("full book build ...", flush=True)
-        r["book"] = bench_book(args.slow_runs)
-        print("strict nbval ...", flush=True)
-        r["nbval"] = bench_nbval(args.slow_runs)
+        phase("book", bench_book, args.slow_runs)
+        phase("nbval", bench_nbval, args.slow_runs)
     r["page_weight"] = page_weights()
     if bs.CHROMIUM.exists():
-        print("JupyterLab slider latency ...", flush=True)
-        res, per_demo, failures = bench_sliders(args.moves)
-        r["slider_failures"] = failures
-        r["sliders"] = {k: {"p50": pct(v, 0.5), "p95": pct(v, 0.95), "n": len(v), "all_ms": v}
-                        for k, v in res.items()}
-        r["sliders"]["ratio_p50"] = r["sliders"]["fast"]["p50"] / r["sliders"]["naive"]["p50"]
-        r["sliders"]["per_demo_p50"] = {
-            name: {k: pct(v, 0.5) for k, v in d.items()} for name, d in per_demo.items()}
+        phase("sliders", sliders_phase, args.moves)
+        if "sliders" in r:
+            r["slider_failures"] = r["sliders"].pop("failures")
+        phase("live", bench_live, args.live_moves, args.live_read, args.live_pages)
+        phase("levers", bench_levers, args.lever_runs, args.live_pages)
+        phase("lite", bench_lite, args.lite_runs)
     else:
         r["sliders_skipped"] = bs.SKIP_REASON
-    if bs.CHROMIUM.exists():
-        print("live static site ...", flush=True)
-        r["live"] = bench_live(args.live_moves, args.live_read, args.live_pages)
-        print("JupyterLite ...", flush=True)
-        r["lite"] = bench_lite()
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(r, indent=1))
     text = table(r)
@@ -769,28 +1159,38 @@ def main(argv=None):
             print(f"  {name:28s} {d['fast']:7.0f} / {d['naive']:7.0f}")
     if args.readme:
         update_readme(text + note)
-        print("\nREADME.md: Benchmarks section updated")
+        print(f"\n{DEVELOPER_GUIDE.name}: Benchmarks section updated")
 
 
 def live_only(args, r):
     """``--live-only``: measure the live site and page weights; merge into the last run."""
     if not bs.CHROMIUM.exists():
         sys.exit(bs.SKIP_REASON)
-    print("live static site ...", flush=True)
-    r["live"] = bench_live(args.live_moves, args.live_read, args.live_pages)
-    print("JupyterLite ...", flush=True)
-    r["lite"] = bench_lite()
+    r["not_measured"] = {}
+    r["measured_together"] = ["live", "levers", "lite"]
+    for key, fn, a in (("live", bench_live, (args.live_moves, args.live_read, args.live_pages)),
+                       ("levers", bench_levers, (args.lever_runs, args.live_pages)),
+                       ("lite", bench_lite, (args.lite_runs,))):
+        got, why = run_phase(key, PHASE_LIMITS_S[key] * args.limit_scale, fn, *a)
+        if why:
+            r["not_measured"][key] = why
+        else:
+            r[key] = got
     r["page_weight"] = page_weights()
-    rows = live_rows(r) + lite_rows(r) + [row for row in table({"page_weight": r["page_weight"]}).splitlines()
-                           if row.startswith("| page weight")]
+    rows = live_rows(r) + lever_rows(r) + lite_rows(r) + not_measured_rows(r) + [
+        row for row in table({"page_weight": r["page_weight"]}).splitlines()
+        if row.startswith("| page weight")]
     prev = json.loads(OUT.read_text()) if OUT.exists() else {}
     OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps({**prev, "live": r["live"], "lite": r["lite"],
+    OUT.write_text(json.dumps({**prev, **{k: r[k] for k in ("live", "levers", "lite")
+                                          if k in r},
                                "page_weight": r["page_weight"],
+                               "not_measured": {**prev.get("not_measured", {}),
+                                                **r["not_measured"]},
                                "live_when": r["when"]}, indent=1))
     print("\n".join(rows))
     if args.readme:
-        readme = REPO / "README.md"
+        readme = DEVELOPER_GUIDE
         src = readme.read_text()
         start, end = "<!-- bench:start -->", "<!-- bench:end -->"
         block = src[src.index(start) + len(start):src.index(end)].strip("\n").splitlines()
@@ -811,7 +1211,7 @@ def live_only(args, r):
         src = (src[:src.index(start)] + start + "\n" + "\n".join(new) + "\n" + end
                + src[src.index(end) + len(end):])
         readme.write_text(src)
-        print("\nREADME.md: live rows and page weights updated")
+        print(f"\n{DEVELOPER_GUIDE.name}: live rows and page weights updated")
     return 0
 
 

@@ -3,8 +3,8 @@
 Per chapter page, each in a fresh browser (cold cache), side by side:
 
 * quiet start: scroll to the first demo, time until the worker is ready (the lead a reader
-  needs beside the demo), wait 1.5 s for its warm-up frame, then click "Run live": ms to
-  the first live figure;
+  needs beside the demo), wait for its warm-up frame to come back, then click "Run live":
+  ms to the first live figure;
 * saveData (no quiet start, the behaviour before it): scroll, click at once: ms to the
   first live figure.
 
@@ -43,7 +43,7 @@ def main():
                     if mode == "save":
                         page.add_init_script(B.SAVE_DATA_JS)
                     page.goto(f"{url}/{rel}", wait_until="load")
-                    page.wait_for_timeout(500)
+                    bs.Recorder(page).settle(page, quiet_s=0.5)  # the page's own loads done
                     t0 = time.monotonic()
                     page.evaluate(B._JS_SCROLL, names[0])
                     if mode == "quiet":
@@ -51,7 +51,10 @@ def main():
                             "() => window.interlibLive.state().phase === 'ready'",
                             timeout=300000)
                         ready = time.monotonic() - t0
-                        page.wait_for_timeout(1500)  # the warm-up frame
+                        page.wait_for_function(  # the warm-up frame drawn and back
+                            "() => { const s = window.interlibLive.state();"
+                            "        return s.sent >= 1 && s.inflight === 0; }",
+                            timeout=300000)
                         ms = page.evaluate(B._JS_FIRST_FIGURE, names[0])
                         print(f"{rel}: quiet start ready {ready:.1f} s after the scroll; then "
                               f"click -> first live figure {ms:.0f} ms", flush=True)

@@ -17,7 +17,10 @@ Nothing is fetched from the network, at build or at read time:
   repository.
 * A copy of Pyodide's lock (``lite/pypi/pyodide-lock.json``) adds those four wheels, so
   the kernel loads ``interlib`` and everything it imports when it starts: notebooks run
-  unchanged (``from interlib import ...``, ``%matplotlib inline``).
+  unchanged (``from interlib import ...``, ``%matplotlib inline``). It adds the kernel's own
+  wheels too (piplite, pyodide-kernel, its ipykernel shim), and the kernel is told to load
+  all it needs at Pyodide's start (:data:`KERNEL_PRELOAD`): in one batch, fetched in
+  parallel, instead of installing them one at a time after it.
 
 The build runs in a fresh temporary ``--lite-dir`` each time, so a stale
 ``.jupyterlite.doit.db`` (which makes jupyterlite skip the local Pyodide URL and fetch
@@ -68,6 +71,17 @@ ADDED_DEPENDS = {
 # ipython by jupyterlite-pyodide-kernel 0.5, micropip for piplite, matplotlib-pyodide
 # via matplotlib); all of it, with dependencies, must be among the vendored files.
 KERNEL_NEEDS = ["micropip", "ssl", "sqlite3", "ipython", "interlib"]
+# What the kernel loads as it starts, by the names jupyterlite-pyodide-kernel 0.5.2 checks
+# against loadPyodideOptions.packages (its worker's initPackageManager: micropip, piplite;
+# initKernel: ssl, sqlite3, ipykernel, comm, pyodide_kernel, ipython). Each one named here
+# is loaded with interlib in one loadPackage at Pyodide's start (the wheels fetched in
+# parallel); one not named is installed afterwards, one at a time (micropip, then
+# `piplite.install` per name). make bench measures both ways (bench_lite).
+KERNEL_PRELOAD = ["interlib", "micropip", "piplite", "ssl", "sqlite3", "ipykernel", "comm",
+                  "pyodide_kernel", "ipython"]
+# The kernel's own wheels (served by its extension), added to the lock for the preload.
+KERNEL_WHEELS = {"piplite": ["micropip"], "pyodide-kernel": [], "ipykernel": []}
+KERNEL_WHEEL_DIR = Path("extensions") / "@jupyterlite" / "pyodide-kernel-extension" / "static" / "pypi"
 # The JupyterLab extensions of the edition. jupyterlite picks up every extension installed
 # in the build environment; others there (jupytext's and ipylab's, from the developer's
 # lock) are built for a newer JupyterLab and fail to load in JupyterLite's ("The getter
@@ -385,16 +399,19 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def wheel_entry(wheel: Path, file_name: str) -> dict:
-    """A pyodide-lock.json package entry for a pure-Python wheel."""
+def wheel_entry(wheel: Path, file_name: str, depends: list | None = None) -> dict:
+    """A pyodide-lock.json package entry for a pure-Python wheel (its name as Pyodide
+    looks names up: lower case, ``-`` for ``_``)."""
     name, version = wheel.name.split("-")[:2]
+    name = name.lower().replace("_", "-")
     with zipfile.ZipFile(wheel) as zf:
         tops = sorted({n.split("/")[0] for n in zf.namelist()
                        if not n.split("/")[0].endswith((".dist-info", ".data"))})
     imports = sorted({t[:-3] if t.endswith(".py") else t for t in tops})
     return {"name": name, "version": version, "file_name": file_name, "install_dir": "site",
             "sha256": _sha256(wheel), "package_type": "package", "imports": imports,
-            "depends": ADDED_DEPENDS[name], "unvendored_tests": False,
+            "depends": ADDED_DEPENDS[name] if depends is None else depends,
+            "unvendored_tests": False,
             "shared_library": False}
 
 
@@ -425,6 +442,24 @@ def lite_lock(pyodide_dir: Path, wheels: list[Path], wheels_url_from_pyodide: st
         raise SystemExit(f"build_lite: Pyodide files missing from {pyodide_dir} (the kernel "
                          f"would load them): {', '.join(sorted(missing))}")
     return lock
+
+
+def add_kernel_wheels(lock: dict, out: Path, pyodide_dir: Path) -> None:
+    """Lock entries for the kernel's own wheels (piplite, pyodide-kernel and its ipykernel
+    shim, served by its extension), so :data:`KERNEL_PRELOAD` loads them with everything
+    else at Pyodide's start instead of installing them one at a time afterwards."""
+    found = {}
+    for wheel in sorted((out / KERNEL_WHEEL_DIR).glob("*.whl")):
+        key = wheel.name.split("-")[0].lower().replace("_", "-")
+        if key in KERNEL_WHEELS:
+            found[key] = wheel
+    missing = sorted(set(KERNEL_WHEELS) - set(found))
+    if missing:
+        raise SystemExit(f"build_lite: the kernel's wheels {missing} are not in "
+                         f"{out / KERNEL_WHEEL_DIR} (jupyterlite-pyodide-kernel changed?)")
+    for key, wheel in found.items():
+        rel = Path(os.path.relpath(wheel, pyodide_dir)).as_posix()
+        lock["packages"][key] = wheel_entry(wheel, rel, KERNEL_WHEELS[key])
 
 
 def keep_only_extensions(out: Path) -> None:
@@ -486,7 +521,7 @@ def build(site: Path, quiet: bool = True) -> float:
                 "disablePyPIFallback": True,
                 # keys ending in URL are resolved against the lite root by the extension
                 "loadPyodideOptions": {"lockFileURL": "pypi/pyodide-lock.json",
-                                       "packages": ["interlib"]}}}}}
+                                       "packages": KERNEL_PRELOAD}}}}}
         (lite_dir / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
         # Every cell attached to the page (JupyterLab's default 'full' windowing detaches
         # cells out of view; chapters are short enough to render whole).
@@ -504,6 +539,7 @@ def build(site: Path, quiet: bool = True) -> float:
         if proc.returncode != 0:
             raise SystemExit(f"build_lite: jupyter lite build failed:\n{proc.stdout[-4000:]}\n"
                              f"{proc.stderr[-4000:]}")
+        add_kernel_wheels(lock, out, pyodide_dir)
         (out / "pypi" / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
         link_favicons(out)
         keep_only_extensions(out)

@@ -15,9 +15,11 @@ site's pages instead, with Debian's Chromium (``/usr/bin/chromium``) through Pla
    ("12 / 136") on every page (taken from one more print: a blank document with Chromium's
    page-number footer, merged onto each page), adds a bookmark per page, and drops links
    that point into the local server (links to other sites stay).
-4. The print edition (issue 29; README "PDF"): pages are laid out in print media at the
+4. The print edition (issue 29; CONTRIBUTING.md, "PDF"): pages are laid out in print media at the
    A4 content width; web-only controls are not printed; folded answers go to an "Answers"
-   section at the end of each page; demo controls become a line of the settings shown;
+   section at the end of each page, while the folded "Going deeper" blocks (and the output
+   of cells tagged ``going-deeper``) and each chapter's folded list of references print
+   open, in place; demo controls become a line of the settings shown;
    tables and formulas are made to fit. Besides the whole book, each page of _toc.yml
    but the front page is written as a PDF of its own (``chapters/`` beside the book).
 
@@ -73,7 +75,7 @@ READY_JS = """async () => {
 WIDGETS_JS = """() => [...document.querySelectorAll(
     'script[type="application/vnd.jupyter.widget-view+json"]')]
   .every(s => s.parentElement.querySelector('.jupyter-widgets') !== null)"""
-# The print edition (README "PDF"). The page is laid out in print media at the width of the
+# The print edition (CONTRIBUTING.md, "PDF"). The page is laid out in print media at the width of the
 # A4 content box (PRINT_WIDTH_PX), so what PRINT_JS measures is what Chromium prints.
 # PRINT_CSS hides what only works on a screen: navigation, buttons, the footer's links, the
 # "Show code cell source" toggles and the code they fold (plumbing), the demos' live bar and
@@ -100,13 +102,17 @@ PRINT_CSS = """
         overflow: visible !important; }
   img { max-width: 100% !important; height: auto !important; }
   table td, table th { white-space: normal !important; }
-  table.print-wrap td, table.print-wrap th { overflow-wrap: anywhere !important; }
+  /* a table set as cards (book_site.TABLE_JS) labels every cell: its heading row, kept for
+     screen readers on the site, is not printed */
+  table.interlib-cards thead { display: none !important; }
   pre, img, figure, table, .cell_output, .print-answer { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
   .print-settings { font-size: 90%; color: #333; margin: 0.3em 0; }
   .print-answer-ref { font-style: italic; color: #333; }
   .print-answers { break-before: page; }
   .print-answer { margin: 0 0 1em; }
+  .print-deeper { margin: 0.6em 0 1em; padding-left: 0.8em; border-left: 0.5mm solid #999; }
+  .print-deeper-title { margin: 0 0 0.3em; }
   /* MathJax draws formulas as SVG paths, which a PDF reader cannot search or copy. Its
      assistive MathML (the same formula as text, normally clipped away) is printed on top
      of each formula, almost transparent: the PDF's text layer then holds the formulas. */
@@ -114,10 +120,14 @@ PRINT_CSS = """
 }
 """
 # Run in the page after PRINT_CSS, in print media at PRINT_WIDTH_PX:
-# 1. Folded answers go to an "Answers" section at the end of the page (the print edition
-#    prints them there, numbered, with a pointer where each was): the demos' thought-question
-#    answers, the quizzes' answers and the worked solutions (hide-output and hide-cell cells).
-#    Folded code sources (hide-input) are dropped: the output they made stays.
+# 1. Folded depth prints open and in place: a dropdown whose title starts "Going deeper"
+#    (its title kept as a heading line), the output of a cell tagged going-deeper (its code
+#    is plumbing), and the chapter's folded references ("The sources this chapter cites").
+#    Every other fold is an answer and goes to an "Answers" section at the end of the page
+#    (the print edition prints them there, numbered, with a pointer where each was): the
+#    demos' thought-question answers, the quizzes' answers and the worked solutions
+#    (hide-output and hide-cell cells). Folded code sources (hide-input) are dropped: the
+#    output they made stays.
 # 2. Each demo's controls become one line, "Shown at: label value; ...", the settings its
 #    default figure and numbers were computed with.
 # 3. Anything still wider than the content box (a table, a display formula, a figure) is
@@ -127,13 +137,37 @@ PRINT_JS = r"""() => {
       || document.body;
   const text = el => (el ? el.textContent : '').replace(/[#\u00b6]/g, '').replace(/\s+/g, ' ')
       .trim();
-  // 1. Folded answers.
+  // 1. Folded depth in place, folded answers to the end.
+  const IN_PLACE = /^(Going deeper\b|The sources this chapter cites\b)/;
+  const title = d => text(d.querySelector(':scope > summary .sd-summary-text')
+      || d.querySelector(':scope > summary'));
   const answers = [];
+  let inPlace = 0;
   for (const d of [...article.querySelectorAll('details')]) {
     if (!d.isConnected) continue;
     const cell = d.closest('.cell');
     if (cell && cell.classList.contains('tag_hide-input') && d.classList.contains('above-input')) {
       d.remove();
+      continue;
+    }
+    if (cell && cell.classList.contains('tag_going-deeper') && d.parentElement === cell) {
+      for (const x of [...d.children]) if (x.classList.contains('cell_input')) x.remove();
+      d.replaceWith(...[...d.childNodes].filter(n => n.nodeName !== 'SUMMARY'));
+      inPlace++;
+      continue;
+    }
+    if (d.classList.contains('sd-dropdown') && IN_PLACE.test(title(d))) {
+      const box = document.createElement('div');
+      box.className = 'print-deeper';
+      const head = document.createElement('p');
+      head.className = 'print-deeper-title';
+      const strong = document.createElement('strong');
+      strong.textContent = title(d);
+      head.append(strong);
+      box.append(head);
+      for (const child of [...d.childNodes]) if (child.nodeName !== 'SUMMARY') box.append(child);
+      d.replaceWith(box);
+      inPlace++;
       continue;
     }
     if (d.closest('details') !== d) continue;  // nested: moves with its outer answer
@@ -187,14 +221,9 @@ PRINT_JS = r"""() => {
   // 3. Fit what is still too wide: the content box is the viewport (the printed width).
   const box = {left: 0, right: document.documentElement.clientWidth};
   const zooms = [];
-  // A table a little too wide is scaled; one much too wide first wraps its cells anywhere
-  // (long words, URLs), then is scaled if it still does not fit.
-  for (const table of article.querySelectorAll('table')) {
-    const r = table.getBoundingClientRect();
-    if (r.right > box.right + 0.5 && (box.right - r.left) / r.width < 0.8) {
-      table.classList.add('print-wrap');
-    }
-  }
+  // A table never breaks inside a word or a number (issue 34): one too wide for the page
+  // was set as cards by the site's table script (book_site.TABLE_JS), at this width too;
+  // anything left a little too wide is scaled.
   for (const el of article.querySelectorAll('*')) {
     if (el.closest('mjx-assistive-mml')) continue;
     const tag = el.tagName.toLowerCase();
@@ -215,7 +244,7 @@ PRINT_JS = r"""() => {
     zooms.push({tag, zoom: z, cls: typeof el.className === 'string' ? el.className.slice(0, 40)
                                                                  : ''});
   }
-  return {answers: answers.length, zooms};
+  return {answers: answers.length, inPlace, zooms};
 }"""
 # In print media at the printed width: every element of the article inside the content box,
 # nothing clipped by a box narrower than its content. tests/test_pdf.py uses it.
@@ -321,7 +350,8 @@ p.edition {{ font-size: 10pt; line-height: 1.5; }}
 </style></head><body><h1>{html.escape(book)}</h1>{edition_para}
 <p>Printed from the website edition. The interactive demos show their default settings
 (each says which); the website, JupyterLab, Binder and JupyterLite let you move them. The
-answers to the questions and worked problems of each chapter are printed at its end.</p>
+answers to the questions and worked problems of each chapter are printed at its end; the
+blocks the website folds as "Going deeper" are printed where they stand.</p>
 <h2>Contents</h2><table>{''.join(rows)}</table></body></html>"""
 
 

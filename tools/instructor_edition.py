@@ -1,12 +1,15 @@
 """Build the instructor edition (`make instructor`, or `make book EDITION=instructor`).
 
 1. Generates the instructor's key, book/problems_solutions.ipynb, from
-   interlib.book.instructor.solutions_notebook(seed) (never committed: .gitignore), and
-   executes it on a fresh kernel (tools/execute_notebooks.py).
+   tools/course/keys.py's solutions_notebook(seed) (never committed: .gitignore), with the
+   keys of the exams `make exam SEED=n` drew for the same seed, and executes it on a fresh
+   kernel (tools/execute_notebooks.py).
 2. Checks it: every worked solution agrees with interlib and every key answer is accepted
    by the student's check ("right: ...").
 3. Builds the site with a table of contents that adds an "Instructor's edition" part, into
    its own folder, _build/instructor/_build/html (the student edition stays in _build/html).
+4. Removes the generated notebook from book/ again (--keep keeps it), so the tree is the
+   student's and `make test` after `make instructor` sees what it saw before.
 
     .venv/bin/python tools/instructor_edition.py [--seed N] [--no-build]
 """
@@ -26,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tools"))
 
-from interlib.book import instructor  # noqa: E402
+from course import exam_bank, keys  # noqa: E402
 
 OUT = REPO / "_build" / "instructor"
 TOC = REPO / "_build" / "instructor_toc.yml"
@@ -38,9 +41,9 @@ def generate(seed: int, path: Path | None = None) -> Path:
     """Write and execute the solutions notebook; return its path."""
     from execute_notebooks import execute
 
-    path = path or REPO / instructor.SOLUTIONS_PATH
-    path.write_text(json.dumps(instructor.solutions_notebook(seed), indent=1,
-                               ensure_ascii=False) + "\n", encoding="utf-8")
+    path = path or REPO / keys.SOLUTIONS_PATH
+    nb = keys.solutions_notebook(seed, exams=exam_bank.keys_markdown(seed))
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     execute(path)
     return path
 
@@ -59,7 +62,7 @@ def problems_in(path: Path) -> list[str]:
             text = "".join(o.get("text", "")) if o.get("output_type") == "stream" else ""
             if src.startswith("print(problems.check") and not text.startswith("right:"):
                 bad.append(f"{src}: {text.strip()}")
-        if src.startswith("instructor.solution"):
+        if src.startswith("keys.solution"):
             plain = "".join(c["outputs"][0]["data"]["text/plain"]) if c["outputs"] else ""
             if "Check with interlib" not in plain:
                 bad.append(f"{src}: no interlib check in the derivation")
@@ -89,19 +92,27 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=int(os.environ.get("SEED", "0") or 0))
     ap.add_argument("--no-build", action="store_true", help="only generate and check")
+    ap.add_argument("--keep", action="store_true",
+                    help=f"keep {keys.SOLUTIONS_PATH} in the tree afterwards")
     args = ap.parse_args(argv)
     path = generate(args.seed)
-    bad = problems_in(path)
-    if bad:
-        print("the instructor's key has problems:\n" + "\n".join(bad), file=sys.stderr)
-        return 1
-    print(f"{path.relative_to(REPO)}: generated, executed, every key answer accepted")
-    if args.no_build:
-        return 0
-    rc = build()
-    if rc == 0:
-        print(f"instructor edition: {(OUT / '_build' / 'html').relative_to(REPO)}/index.html")
-    return rc
+    try:
+        bad = problems_in(path)
+        if bad:
+            print("the instructor's key has problems:\n" + "\n".join(bad), file=sys.stderr)
+            return 1
+        print(f"{path.relative_to(REPO)}: generated, executed, every key answer accepted")
+        if args.no_build:
+            return 0
+        rc = build()
+        if rc == 0:
+            print(f"instructor edition: {(OUT / '_build' / 'html').relative_to(REPO)}/index.html")
+        return rc
+    finally:
+        # the key lives on in the built edition; left in book/ it would be collected as a
+        # page of the student's tree (nbval, the JupyterLite count) by `make test`
+        if not args.keep:
+            path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

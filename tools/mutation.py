@@ -54,7 +54,7 @@ perturbed literal (the whole test selection re-imported each time), not mutmut.
 
 Writes ``_build/mutation.json`` (per module: killed / survived / timeout / no tests /
 equivalent / score, and the surviving mutants' names) and, with ``--readme``, the table in
-README.md between ``<!-- mutation:start -->`` and ``<!-- mutation:end -->``.
+CONTRIBUTING.md between ``<!-- mutation:start -->`` and ``<!-- mutation:end -->``.
 
     python tools/mutation.py [--modules nvlink pcie] [--jobs 2] [--ref REV] [--readme]
     python tools/mutation.py --show interlib.nvlink.x_gpu_bandwidth__mutmut_3  # its diff
@@ -378,7 +378,7 @@ def main(argv=None) -> int:
     ap.add_argument("--modules", nargs="*", default=list(TESTS), choices=list(TESTS))
     ap.add_argument("--jobs", type=int, default=2, help="mutmut's --max-children")
     ap.add_argument("--ref", help="take interlib/ and tests/ from this git revision")
-    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--readme", action="store_true", help="write the table into CONTRIBUTING.md")
     ap.add_argument("--survivors", action="store_true",
                     help="after adding tests only: re-run just the surviving mutants with "
                          "the current test files, keeping every other result")
@@ -416,9 +416,9 @@ def main(argv=None) -> int:
     print(section)
     if args.readme:
         sys.path.insert(0, str(REPO / "tools"))
-        from readme_section import splice
+        from readme_section import DEVELOPER_GUIDE, splice
 
-        splice(REPO / "README.md", section, BEGIN, END)
+        splice(DEVELOPER_GUIDE, section, BEGIN, END)
     return 0 if all(r["score"] is not None and r["score"] >= TARGET
                     for r in out["modules"]) else 1
 

@@ -1,8 +1,11 @@
 """Replace one generated section of a README in place, between its BEGIN and END markers.
 
 The vendoring scripts (``tools/vendor_assets.sh``, ``tools/vendor_pyodide.py``) each own one
-section of ``book/_vendor/README.md``; a re-run rewrites only its own section, so
-``git diff`` shows whether anything changed. A README without the section gets it appended.
+section of ``book/_vendor/README.md``; the benchmark (``tools/bench.py --readme``) and the
+mutation score (``tools/mutation.py --readme``) each own one of :data:`DEVELOPER_GUIDE`
+(their tables moved there from README.md, which is the readers' front door). A re-run
+rewrites only its own section, so ``git diff`` shows whether anything changed. A README
+without the section gets it appended.
 
     python tools/readme_section.py README SECTION_FILE BEGIN END
 """
@@ -11,6 +14,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+DEVELOPER_GUIDE = Path(__file__).resolve().parent.parent / "CONTRIBUTING.md"
+"""The developer's guide, where the generated benchmark and mutation tables live."""
 
 
 def splice(readme: Path, section: str, begin: str, end: str, new: str = "") -> None:

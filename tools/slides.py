@@ -9,9 +9,16 @@ Each deck is generated, offline, from two sources and nothing else:
   the session gives a slide of its Takeaway callouts, with their ``{eval}`` figures read
   from the values the notebook stored (``user_expressions``), not recomputed.
 
-The deck is one self-contained HTML file (figures as data URIs, no script, no remote
-URL) written to ``_build/slides/session-<k>.html`` and printed to a 16:9 PDF
-``session-<k>.pdf`` with Debian's Chromium through Playwright (network blocked).
+The deck is one self-contained HTML file (figures as data URIs, no remote URL; one inline
+script: keyboard navigation and fitting each slide's text to its page) written to
+``_build/slides/session-<k>.html`` and printed to a 16:9 PDF ``session-<k>.pdf``, one page
+per slide, tagged (a structure a screen reader follows) with the session's title and the
+language set, with Debian's Chromium through Playwright (network blocked). A chapter's
+takeaways are at most four bullets a slide (each callout's first sentence) beside the
+chapter's first demo figure, large.
+
+Keys in the HTML deck: → / Page Down / Space next slide, ← / Page Up previous, Home and
+End the first and the last; each slide is a focusable, labelled region.
 
     .venv/bin/python tools/slides.py [--out _build/slides] [--no-pdf]
 """
@@ -29,13 +36,59 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 GUIDE = REPO / "book" / "instructors.md"
 CHAPTERS = REPO / "chapters"
-CSS = ("@page{size:254mm 142.875mm;margin:0}body{margin:0;font:15pt/1.4 'DejaVu Sans',"
-       "sans-serif;color:#1a1a1a}.slide{box-sizing:border-box;width:254mm;min-height:142.875mm;"
-       "padding:10mm 14mm;break-after:page;display:flex;flex-direction:column}"
-       ".slide h1{font-size:26pt;margin:auto 0 .3em}.slide h2{font-size:19pt;margin:0 0 .4em;"
+CSS = ("@page{size:254mm 142.875mm;margin:0}html,body{margin:0}body{font:15pt/1.35 "
+       "'DejaVu Sans',sans-serif;color:#1a1a1a}.slide{box-sizing:border-box;width:254mm;"
+       "height:142.875mm;padding:9mm 13mm;break-after:page;page-break-after:always;"
+       "display:flex;flex-direction:column;overflow:hidden;background:#fff}"
+       ".slide:focus{outline:3px solid #4a7a00;outline-offset:-3px}"
+       ".slide h1{font-size:26pt;margin:auto 0 .3em}.slide h2{font-size:19pt;margin:0 0 .3em;"
        "border-bottom:2px solid #76b900}.time{color:#555;font-size:12pt}.row{display:flex;"
-       "gap:8mm;flex:1}.row>div{flex:1}.row img{max-width:100%;max-height:95mm;"
-       "object-fit:contain}.ask{font-size:13pt}li{margin:.25em 0}.small{font-size:11pt}")
+       "gap:8mm;flex:1;min-height:0}.row>.text{flex:1;min-width:0;overflow:hidden}"
+       ".row>figure{flex:1.35;margin:0;min-width:0;display:flex;align-items:center;"
+       "justify-content:center}.row img{max-width:100%;max-height:100%;object-fit:contain}"
+       ".ask{font-size:13pt}li{margin:.3em 0}"
+       "@media screen{body{background:#444}.slide{margin:0 auto 6mm}}")
+
+# Keyboard navigation, and each slide's text shrunk (in 5 % steps, to 55 % at least) until
+# it fits its page; runs in the browser and before printing.
+SCRIPT = """<script>
+(function () {
+  var slides = Array.prototype.slice.call(document.querySelectorAll('.slide'));
+  function fit() {
+    slides.forEach(function (s) {
+      var f = 1;
+      while (f > 0.56 && (s.scrollHeight > s.clientHeight + 1 ||
+             Array.prototype.some.call(s.querySelectorAll('.text'), function (t) {
+               return t.scrollHeight > t.clientHeight + 1; }))) {
+        f -= 0.05; s.style.fontSize = Math.round(f * 100) + '%';
+      }
+    });
+  }
+  function current() {
+    var y = window.scrollY + 1, k = 0;
+    slides.forEach(function (s, i) { if (s.offsetTop <= y) { k = i; } });
+    var a = document.activeElement, j = slides.indexOf(a);
+    return j >= 0 ? j : k;
+  }
+  function go(i) {
+    i = Math.max(0, Math.min(slides.length - 1, i));
+    slides[i].focus(); slides[i].scrollIntoView({block: 'start'});
+    if (history.replaceState) { history.replaceState(null, '', '#' + slides[i].id); }
+  }
+  document.addEventListener('keydown', function (e) {
+    var k = e.key;
+    if (k === 'ArrowRight' || k === 'PageDown' || k === ' ') { go(current() + 1); }
+    else if (k === 'ArrowLeft' || k === 'PageUp') { go(current() - 1); }
+    else if (k === 'Home') { go(0); } else if (k === 'End') { go(slides.length - 1); }
+    else { return; }
+    e.preventDefault();
+  });
+  fit();
+  window.interlibDeck = {slides: slides.length, go: go, current: current};
+})();
+</script>"""
+#: At most this many takeaways on one slide
+TAKEAWAYS_PER_SLIDE = 4
 
 
 # ---------------------------------------------------------------- the session plans
@@ -133,36 +186,68 @@ def takeaways(n: int) -> list[str]:
     return out
 
 
+def first_sentence(text: str) -> str:
+    """A takeaway as a bullet: its first sentence."""
+    m = re.match(r"(.+?[.!?])(?:\s+(?=[A-Z(])|$)", text.strip(), re.S)
+    return (m.group(1) if m else text).strip()
+
+
+def chapter_figure(n: int) -> tuple[int, str] | None:
+    """Chapter ``n``'s first demo's stored figure (for its takeaway slides)."""
+    for c in _notebook(n)["cells"]:
+        m = re.search(r'widgets\.show\("([a-z0-9_]+)"\)', "".join(c["source"]))
+        if c["cell_type"] == "code" and m:
+            fig = demo_figure(m.group(1).replace("_", " "))
+            if fig:
+                return fig
+    return None
+
+
 # ---------------------------------------------------------------------- the deck
 def deck_html(s: dict) -> str:
     e = html.escape
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>Session {s['k']}: "
-             f"{e(s['title'])}</title><style>{CSS}</style></head><body>",
-             f"<section class='slide' data-section='title'><h1>Session {s['k']}: "
-             f"{e(s['title'])}</h1><p>Interconnects: how GPUs talk to each other.</p><p>Read "
-             "before: " + "; ".join(f"Chapter {n}, {e(chapter_title(n))}"
-                                   for n in s["chapters"]) + ".</p></section>"]
+    title = f"Session {s['k']}: {s['title']}"
+    slides = [("title", f"<h1>{e(title)}</h1><p>Interconnects: how GPUs talk to each "
+               "other.</p><p>Read before: " + "; ".join(
+                   f"Chapter {n}, {e(chapter_title(n))}" for n in s["chapters"]) + ".</p>")]
     for time, what, ask in s["rows"]:
         demo = re.search(r"\*([a-z0-9 ]+)\*:", ask)
         fig = demo_figure(demo.group(1)) if demo else None
-        img = (f"<div><img src='{fig[1]}' alt='the {e(demo.group(1))} demo's figure "
-               f"(Chapter {fig[0]}, stored output)' data-chapter='{fig[0]}'></div>"
-               if fig else "")
+        img = (f"<figure><img src='{fig[1]}' alt='the {e(demo.group(1))} demo\u2019s figure "
+               f"(Chapter {fig[0]}, stored output)' data-chapter='{fig[0]}' "
+               "data-role='demo'></figure>" if fig else "")
         ask_html = "" if ask == "none" else f"<p class='ask'><strong>Ask first:</strong> " \
                                              f"{_plain(ask)}</p>"
-        parts.append(f"<section class='slide' data-section='{e(time)}'><h2>{_plain(what)}"
-                     f"</h2><div class='time'>minutes {e(time)}</div><div class='row'><div>"
-                     f"{ask_html}</div>{img}</div></section>")
+        slides.append((time, f"<h2>{_plain(what)}</h2><div class='time'>minutes {e(time)}"
+                       f"</div><div class='row'><div class='text'>{ask_html}</div>{img}</div>"))
     for n in s["chapters"]:
-        items = "".join(f"<li>{_plain(t)}</li>" for t in takeaways(n))
-        parts.append(f"<section class='slide' data-section='takeaways-{n}'><h2>Chapter {n}: "
-                     f"{e(chapter_title(n))}, the takeaways</h2><ul class='small'>{items}</ul>"
-                     "</section>")
+        items = [first_sentence(t) for t in takeaways(n)]
+        fig = chapter_figure(n)
+        img = (f"<figure><img src='{fig[1]}' alt='a figure of Chapter {n}, "
+               f"{e(chapter_title(n))} (stored output)' data-chapter='{fig[0]}' "
+               "data-role='takeaway'></figure>" if fig else "")
+        chunks = [items[i:i + TAKEAWAYS_PER_SLIDE]
+                  for i in range(0, len(items), TAKEAWAYS_PER_SLIDE)] or [[]]
+        for j, chunk in enumerate(chunks):
+            part = f" ({j + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+            name = f"takeaways-{n}" + (f"-{j + 1}" if j else "")
+            lis = "".join(f"<li>{_plain(t)}</li>" for t in chunk)
+            slides.append((name, f"<h2>Chapter {n}: {e(chapter_title(n))}, the takeaways"
+                           f"{part}</h2><div class='row'><div class='text'><ul "
+                           f"class='takeaways'>{lis}</ul></div>{img}</div>"))
     if s["wrong"]:
-        parts.append("<section class='slide' data-section='wrong'><h2>Where students go "
-                     f"wrong</h2><p>{_plain(s['wrong'])}</p></section>")
-    parts.append("</body></html>")
-    return "".join(parts)
+        slides.append(("wrong", "<h2>Where students go wrong</h2><div class='row'><div "
+                       f"class='text'><p>{_plain(s['wrong'])}</p></div></div>"))
+    body = "".join(
+        f"<section class='slide' id='slide-{i + 1}' tabindex='-1' role='region' "
+        f"aria-label='slide {i + 1} of {len(slides)}' data-section='{e(name)}'>{inner}"
+        "</section>" for i, (name, inner) in enumerate(slides))
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(title)}"
+            f"</title><style>{CSS}</style></head><body>{body}{SCRIPT}</body></html>")
+
+
+#: Playwright's PDF options for the decks (16:9 pages from the CSS; tagged, with bookmarks)
+PDF = dict(prefer_css_page_size=True, print_background=True, tagged=True, outline=True)
 
 
 def build(out: Path = REPO / "_build" / "slides", pdf: bool = True) -> list[Path]:
@@ -178,8 +263,7 @@ def build(out: Path = REPO / "_build" / "slides", pdf: bool = True) -> list[Path
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from handouts import print_pdfs
 
-        paths += print_pdfs([(out / f"session-{k}.pdf", page) for k, page in decks],
-                            prefer_css_page_size=True, print_background=True)
+        paths += print_pdfs([(out / f"session-{k}.pdf", page) for k, page in decks], **PDF)
     return paths
 
 

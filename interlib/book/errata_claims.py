@@ -430,6 +430,8 @@ def _m():
     one = transfer.transfer_time(g["payload"], g["link"])
     h = specs.system("dgx-h100")
     ring = collectives.predict("all_reduce", g["payload"], "dgx-h100", 8, g["nodes"], "ring")
+    hier = collectives.predict("all_reduce", g["payload"], "dgx-h100", 8, g["nodes"],
+                               "hierarchical")
     auto = collectives.predict("all_reduce", g["payload"], "dgx-h100", 8, g["nodes"])
     alg_name = _ALG_NAMES.get(auto.algorithm, auto.algorithm)
     figs = (
@@ -440,16 +442,24 @@ def _m():
            f"{display.fmt_bits(h.nic.rate.value * 8)} each), ring all-reduce (model)",
            ring.time_s,
            display.fmt_time(ring.time_s), "collectives.predict(..., 'ring')", S.DGX_BASEPOD),
-        _f("same, NCCL's best algorithm (model)", auto.time_s, display.fmt_time(auto.time_s),
-           f"collectives.predict (chose {alg_name.split(':')[0]})", S.NCCL_TUNING),
+        _f("same, hierarchical all-reduce (model)", hier.time_s, display.fmt_time(hier.time_s),
+           "collectives.predict(..., 'hierarchical')", S.DGX_BASEPOD),
+        _f("same, the algorithm NCCL's tuner chooses (model)", auto.time_s,
+           display.fmt_time(auto.time_s),
+           f"collectives.predict (NCCL's choice: {alg_name.split(':')[0]})", S.NCCL_TUNING),
     )
+    fastest = min(ring.time_s, hier.time_s)
+    verdict = ("It is also the fastest of the three in the model" if auto.time_s <= fastest
+               else "That is NCCL's choice, not the fastest: NCCL's tuner ranks algorithms "
+               "with its own cost model and constants, and the book's model times the ring "
+               "and the hierarchical algorithm faster here")
     why = (f"The arithmetic holds ({figs[0].text} for one one-way copy), but a DGX H100 node "
            f"has {h.nics_per_node} NICs of {display.fmt_bits(h.nic.rate.value * 8)}, a "
            "hierarchical all-reduce sends only a share of the bytes "
            f"across nodes, and the sync overlaps the backward pass. On {g['nodes']} DGX H100 "
-           f"nodes the model gives {figs[1].text} with a ring and {figs[2].text} with the "
-           f"algorithm it picks as fastest ({alg_name}, "
-           "as NCCL's tuner would).",)
+           f"nodes the model gives {figs[1].text} with a ring, {figs[2].text} with the "
+           f"hierarchical algorithm and {figs[3].text} with the algorithm NCCL's tuner "
+           f"chooses ({alg_name}). {verdict}.",)
     return Claim("m", "Gradient sync over a 100 Gb/s link", "At 100 Gbps, 140 GB would take "
                  "over 11 seconds per step.", "ARITHMETIC RIGHT, MODEL MISLEADING", why, figs)
 

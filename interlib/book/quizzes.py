@@ -45,7 +45,7 @@ def ch01() -> Quiz:
                   "buffers, not one."),
                  (fp32, "that is the time for 4-byte (fp32) gradients; bf16 uses 2 bytes.")),
                 "Each GPU sends 2(n − 1)/n of the buffer, not 1/n.",
-                "Use the achieved bandwidth per direction, and S in bytes, not bits."),
+                "Use the achieved bandwidth, and count the factor 2(n − 1)/n once."),
         Choice("Which kind of parallelism must finish its communication inside every layer "
                "before the next layer can start?",
                ("Data parallelism", "Tensor parallelism", "Pipeline parallelism"), 1,
@@ -80,7 +80,7 @@ def ch02() -> Quiz:
                  (raw, "that is the raw rate per direction; line coding (128b/130b) takes "
                   "its share first.")),
                 "Lanes × transfers per second ÷ 8 gives bytes per second.",
-                "One direction only, and after line coding."),
+                "Take line coding's share off the raw rate."),
         Numeric(f"How long does a {D.fmt_bytes(s)} host-to-GPU copy take over PCIe 5.0 x16 at "
                 f"the achieved {D.fmt_rate(ach)}, with a start-up latency of "
                 f"{D.fmt_time(pcie.LATENCY.value)}? Answer in ms.",
@@ -88,7 +88,7 @@ def ch02() -> Quiz:
                 "t = α + S/B; for a copy this large the latency is negligible.",
                 ((t_usable, "that uses the usable line rate; a copy achieves less."),),
                 "Use the achieved bandwidth, not the line rate.",
-                "Check the units: GB and GB/s give seconds."),
+                "Divide the size by the achieved rate, once."),
         Choice("Four devices under one PCIe switch with an x16 uplink all copy to host memory "
                "at once. What share of its own x16 link does each get?",
                ("All of it", "About a half", "About a quarter", "About an eighth"), 2,
@@ -116,17 +116,16 @@ def ch03() -> Quiz:
                 ((head, "that is the headline, both directions added; one copy uses one "
                   "direction."),),
                 "Multiply the per-link rate by the number of links.",
-                "One direction only: halve the headline."),
+                "Count each link once, at its per-link rate."),
         Numeric(f"How long does a {D.fmt_bytes(s)} GPU-to-GPU copy take over NVLink 4 at the "
                 "achieved rate the chapter's model uses? Answer in ms.",
                 t, "ms", _TOL,
                 f"S ÷ achieved rate (plus a few µs of latency): "
                 f"{D.fmt_rate(float(nvlink.effective_bandwidth(s, 4)))} delivered.",
                 ((t_line, "that uses the line rate; NCCL's measured efficiency is lower."),),
-                "Too short a time means too high a rate: use the achieved rate of one "
-                "direction, not the line rate or the headline.",
-                "Too long a time means too low a rate: bytes, not bits, and all the links' "
-                "rate, not one link's."),
+                "a short time means too high a rate: use the achieved rate, not the line "
+                "rate or the headline.",
+                "a long time means too low a rate: use all the links' rate, not one link's."),
         Choice("A GPU-to-GPU copy is staged through host memory, the two PCIe legs one after "
                "the other. Compared with a direct PCIe peer copy it takes about…",
                ("the same time", "twice as long", "half as long", "four times as long"), 1,
@@ -159,9 +158,9 @@ def ch04() -> Quiz:
                 "of its share of the sum, so t = (S + S/n) ÷ B = S(n + 1) ÷ (nB); busbw = "
                 "S/t × 2(n − 1)/n = 2(n − 1)/(n + 1) × B.",
                 ((ring, "that is the ring's bus factor 2(n − 1)/n; NVLS divides by n + 1."),),
-                "Too low: busbw is algbw × 2(n − 1)/n, and with NVLS it can approach twice "
+                "busbw is algbw × 2(n − 1)/n, and with NVLS it can approach twice "
                 "the link rate.",
-                "Too high: the multicast store adds S/n to the S each GPU sends, so the "
+                "the multicast store adds S/n to the S each GPU sends, so the "
                 "factor is 2(n − 1)/(n + 1), below 2(n − 1)/n."),
         Choice("A non-blocking NVSwitch domain is cut into one GPU and all the others. What "
                "limits the bandwidth across that cut?",
@@ -208,7 +207,7 @@ def ch05() -> Quiz:
                 "Rate × round trip; the round trip is twice the cable's one-way delay.",
                 ((buf / 2, "the credit must travel back: use the round trip, twice the "
                   "one-way delay."),),
-                "Use the round trip.", "Check the unit: kB is a thousand bytes."),
+                "Use the round trip.", "The buffer covers one round trip at the link's rate, no more."),
         Choice("At 128 nodes, in-switch reduction (SHARP) beats the flat ring by a far wider "
                "margin for a small buffer than for a large one. Why?",
                ("SHARP sends fewer bytes for small buffers only",
@@ -231,7 +230,7 @@ def ch06() -> Quiz:
     one = 1 - (1 - p) ** packets
     return Quiz("ch06", "Chapter 6 self-check", (
         Numeric(f"Each of {n:,} GPUs sends {packets:,} packets per step; each packet is "
-                f"dropped with probability {p:.0e}, independently. What is the probability "
+                f"dropped with probability {D.fmt_num(p)}, independently. What is the probability "
                 "that a step contains at least one drop (a number between 0 and 1)?",
                 hit, "", _TOL,
                 "1 − (1 − p)^(m·N), about 1 − exp(−m·N·p).",
@@ -273,16 +272,15 @@ def ch07() -> Quiz:
                 "Divide the two per-direction rates.",
                 ((gap * 2, "compare per-direction figures on both sides, not NVLink's "
                   "headline."),),
-                "NVLink is the faster one.", "Both figures per direction."),
+                "NVLink is the faster one.", "Divide the NVLink rate by the NIC rate, both in the same unit."),
         Numeric(f"A spine is oversubscribed {over:g}:1 and each H100 has a "
                 f"{D.fmt_rate(nic * GB_per_s)} NIC. What bandwidth per GPU per direction is "
                 "left across the spine when every GPU sends across it, in GB/s?",
                 spine, "GB/s", _TOL, "NIC rate ÷ oversubscription.",
                 ((nic * over, "oversubscription divides the bandwidth; it does not "
                   "multiply it."),),
-                "Too low: divide the NIC rate once by the oversubscription (7:1 → ÷ 7), "
-                "per direction.",
-                "Too high: oversubscription divides the NIC rate; it is not subtracted."),
+                "divide the NIC rate once by the oversubscription (7:1 → ÷ 7).",
+                "oversubscription divides the NIC rate; it is not subtracted."),
         Choice("Which traffic should you let cross a tapered (oversubscribed) spine?",
                ("Tensor parallelism", "Pipeline parallelism", "Data parallelism"), 2,
                ("No: TP all-reduces inside every layer and would stall every layer.",

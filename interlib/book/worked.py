@@ -104,6 +104,27 @@ class Derivation:
         return {"text/markdown": self.markdown(), "text/plain": self.text()}
 
 
+_SUBSCRIPT = str.maketrans("0123456789n", "₀₁₂₃₄₅₆₇₈₉ₙ")
+
+
+def _e(k) -> str:
+    """The expected maximum of ``k`` standard normals, named as a reader writes it: ``Eₙ``,
+    ``E₂₈``."""
+    return "E" + str(k).translate(_SUBSCRIPT)
+
+
+def _prob(x: float, complement: float | None = None) -> str:
+    """A probability as a reader reads it: four significant figures; below a thousandth a
+    power of ten (``1.9 × 10⁻¹⁷⁴``); within a thousandth of 1, as 1 minus its complement
+    (``complement``, computed where 1 − x would round away)."""
+    c = 1 - x if complement is None else complement
+    if x < 1e-3:
+        return D.fmt_num(x)
+    if c < 1e-3:
+        return "1" if c <= 0 else f"1 − {D.fmt_num(c)}"
+    return format(x, ".4g")
+
+
 def _g(x: float) -> str:
     return f"{x:g}"
 
@@ -176,15 +197,16 @@ def straggler_gpus(target, jitter) -> Derivation:
     d.given(f"jitter j = {D.fmt_pct(jitter)} (standard deviation ÷ mean of one GPU's step), "
             f"target slowdown T = {_g(target)}×")
     d.formula("step ÷ mean = 1 + j × E[max of n standard normals];  solve "
-              "1 + j × E_n ≥ T for the smallest n")
-    d.step(f"needed E_n ≥ (T − 1) ÷ j = ({_g(target)} − 1) ÷ {_g(jitter)} = {z:.4g}")
-    d.step(f"rough estimate with E_n ≈ √(2 ln n): n ≈ exp(E²/2) = exp({z:.4g}²/2) ≈ "
-           f"{rough:.3g}. √(2 ln n) overestimates E_n at small n, so the true n is larger")
+              f"1 + j × {_e('n')} ≥ T for the smallest n")
+    d.step(f"needed {_e('n')} ≥ (T − 1) ÷ j = ({_g(target)} − 1) ÷ {_g(jitter)} = {z:.4g}")
+    d.step(f"rough estimate with {_e('n')} ≈ √(2 ln n): n ≈ exp(E²/2) = exp({z:.4g}²/2) ≈ "
+           f"{D.fmt_num(rough)}. √(2 ln n) overestimates {_e('n')} at small n, so the true n "
+           "is larger")
     rows = sorted({max(1, n // 4), max(1, n // 2), n - 1, n, n + 1, 2 * n})
-    table = ", ".join(f"n = {k}: E_n = {scaling.expected_max_standard_normal(k):.4f}"
+    table = ", ".join(f"{_e(k)} = {scaling.expected_max_standard_normal(k):.4f}"
                       for k in rows if k >= 1)
-    d.step(f"table of E_n (numerical integration, what an exam would give you): {table}")
-    d.step(f"the first n with E_n ≥ {z:.4g} is **n = {n}**: step "
+    d.step(f"table of {_e('n')} (numerical integration, what an exam would give you): {table}")
+    d.step(f"the first n with {_e('n')} ≥ {z:.4g} is **n = {n}**: step "
            f"{scaling.expected_step_time(n, 1.0, jitter):.4f}× the mean (n − 1 gives "
            f"{scaling.expected_step_time(n - 1, 1.0, jitter):.4f}×)")
     d.check(f"scaling.gpus_for_slowdown({_g(target)}, {_g(jitter)})", n, n, str)
@@ -248,7 +270,7 @@ def pcie_load(params, bytes_per_param, n_gpus, gpus_per_switch, gen="5.0") -> De
             f"{gpus_per_switch} per switch uplink (x16)")
     d.given(f"PCIe {gen} x16 achieved B = {D.fmt_rate(B)} per direction, start-up "
             f"α = {D.fmt_time(a)}")
-    d.formula("t = α + S ÷ B;  with k devices sharing an uplink, each gets min(B, B_up ÷ k)")
+    d.formula("t = α + S ÷ B;  with k devices sharing an uplink, each gets min(B, uplink rate ÷ k)")
     d.step(f"S = {D.fmt_bytes(S)}; one link: {D.fmt_time(a)} + {D.fmt_bytes(S)} ÷ "
            f"{D.fmt_rate(B)} = {D.fmt_time(one)}")
     d.step(f"split: each GPU loads S ÷ {n_gpus} = {D.fmt_bytes(share)}: "
@@ -322,8 +344,9 @@ def tp_layer(batch, seq_len, hidden, tp, mfu, link="NVLink 4 (H100)") -> Derivat
             f"{D.fmt_si(peak, 'FLOP/s')} dense BF16")
     d.formula(f"compute = {k:g}·b·s·h² ÷ TP ÷ (peak × MFU);  all-reduce size = b·s·h × 2 B; "
               "share = comm ÷ (comm + compute)")
-    d.step(f"FLOPs = {k:g} × {batch} × {seq_len:,} × {hidden:,}² = {flops:.4g}")
-    d.step(f"compute = {flops:.4g} ÷ {tp} ÷ ({D.fmt_si(peak, 'FLOP/s')} × {_g(mfu)}) = "
+    d.step(f"FLOPs = {k:g} × {batch} × {seq_len:,} × {hidden:,}² = "
+           f"{D.fmt_si(flops, 'FLOP', digits=4)}")
+    d.step(f"compute = {D.fmt_si(flops, 'FLOP', digits=4)} ÷ {tp} ÷ ({D.fmt_si(peak, 'FLOP/s')} × {_g(mfu)}) = "
            f"{D.fmt_time(comp)}")
     d.step(f"each all-reduce moves {D.fmt_bytes(size)}; the two forward all-reduces take "
            f"{D.fmt_time(comm)} ({alg}, from the collective model)")
@@ -499,8 +522,8 @@ def hierarchical_allreduce(params, bytes_per_param, nodes, system="dgx-h100") ->
     d.given(f"S = {D.fmt_bytes(S)} per GPU; g = {g} GPUs per node, k = {k} nodes; NVLink "
             f"{D.fmt_rate(nv)} and one NDR NIC per GPU {D.fmt_rate(nic)} per direction "
             "(achieved)")
-    d.formula("inside the node: 2(g − 1)/g × S ÷ B_NVLink;  across nodes: 2(k − 1)/k × (S/g) "
-              "÷ B_NIC;  pipelined: t ≈ the larger of the two")
+    d.formula("inside the node: 2(g − 1)/g × S ÷ NVLink rate;  across nodes: 2(k − 1)/k × "
+              "(S/g) ÷ NIC rate;  pipelined: t ≈ the larger of the two")
     d.step(f"NVLink phase: {_g(f_g)} × {D.fmt_bytes(S)} ÷ {D.fmt_rate(nv)} = "
            f"{D.fmt_time(t_in)}")
     d.step(f"shard per GPU: {D.fmt_bytes(S)} ÷ {g} = {D.fmt_bytes(shard)}")
@@ -603,20 +626,24 @@ def drop_probability(n_gpus, drop_rate) -> Derivation:
     p_clean = math.exp(mn * math.log1p(-drop_rate))
     hit = 1 - p_clean
     d = Derivation("Probability that a step sees a drop")
-    d.given(f"N = {n:,} GPUs, m = {m:,} packets per GPU per step, p = {drop_rate:.0e} per "
+    d.given(f"N = {n:,} GPUs, m = {m:,} packets per GPU per step, p = {D.fmt_num(drop_rate)} per "
             "packet, drops independent")
     d.formula("P(clean step) = (1 − p)^(m·N) ≈ exp(−m·N·p);  P(drop) = 1 − P(clean)")
     d.step(f"m·N = {m:,} × {n:,} = {mn:,} packets per step")
-    d.step(f"m·N·p = {mn * drop_rate:.4g} expected drops per step")
-    d.step(f"P(clean) = exp({mn:,} × ln(1 − {drop_rate:.0e})) = {p_clean:.6f}")
-    d.step(f"P(drop) = 1 − {p_clean:.6f} = **{hit:.6f}**")
+    d.step(f"m·N·p = {D.fmt_num(mn * drop_rate)} expected drops per step")
+    d.step(f"P(clean) = exp({mn:,} × ln(1 − {D.fmt_num(drop_rate)})) = {_prob(p_clean)}")
+    if p_clean < 1e-3:  # 1 − p_clean rounds to 1: say so rather than print 1 = 1
+        d.step(f"P(drop) = 1 − P(clean) = **{_prob(hit, p_clean)}**, 1 to any precision "
+               "that matters")
+    else:
+        d.step(f"P(drop) = 1 − {_prob(p_clean)} = **{_prob(hit, p_clean)}**")
     for name, x in (("packets", m), ("gpus", n), ("packets_per_step", mn),
                     ("expected_drops", mn * drop_rate), ("p_clean", p_clean), ("p_drop", hit)):
         d.value(name, x)
     from ..units import ms
     s = reliability.step_time_with_drops(n, drop_rate, m, base, ms)
-    d.check(f"reliability.step_time_with_drops({n}, {drop_rate:.0e}, m, base, "
-            "units.ms).p_step_hit", hit, s.p_step_hit, lambda x: f"{x:.6f}")
+    d.check(f"reliability.step_time_with_drops({n}, {drop_rate:g}, m, base, "
+            "units.ms).p_step_hit", hit, s.p_step_hit, _prob)
     return d
 
 

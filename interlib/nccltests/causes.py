@@ -1,4 +1,6 @@
-"""The likely causes of a shortfall (:func:`diagnose`), each as the book teaches it."""
+"""The likely causes of a shortfall (:func:`diagnose`), each as the book teaches it: first
+what the log itself states (its NCCL lines, the variables it sets), each quoting its line;
+then the signatures the curve's shape matches."""
 from __future__ import annotations
 
 import math
@@ -6,6 +8,8 @@ import math
 import numpy as np
 
 from .. import _validate as v
+from .. import intervals
+from ..display import fmt_bytes
 from ..units import GB_per_s, Gbit_per_s
 from .results import Comparison, Diagnosis, fabric_of, system_of
 
@@ -18,6 +22,24 @@ FLOOR_FACTOR = 2.0
 ERROR_LIMIT = 1e-2
 """Largest ``error`` (older nccl-tests' maximum difference from the expected result) taken
 as rounding; above it the values are wrong."""
+
+FEW_CHANNELS = 2
+"""At most this many collective channels on more than one GPU is few (NCCL builds a
+channel per ring; one or two cannot keep several NVLinks or NICs busy)."""
+
+FORCED = {"NCCL_ALGO": None, "NCCL_PROTO": None, "NCCL_P2P_DISABLE": "1",
+          "NCCL_SHM_DISABLE": "1", "NCCL_IB_DISABLE": "1", "NCCL_NVLS_ENABLE": "0",
+          "NCCL_MAX_NCHANNELS": None, "NCCL_MIN_NCHANNELS": None,
+          "NCCL_NET_GDR_LEVEL": None, "NCCL_BUFFSIZE": None, "NCCL_COLLNET_ENABLE": None,
+          "NCCL_CROSS_NIC": None, "NCCL_NET": None}
+"""``NCCL_*`` variables that change how NCCL runs a collective, and the value that matters
+(None: any value set by hand)."""
+
+_CH1 = ("chapters/01_why_connect", "How NCCL runs a collective: channels, protocols and trees")
+_CH2 = ("chapters/02_pcie", "Reading a real server: topology, NUMA, ACS and GPUDirect")
+_CH5_GDR = ("chapters/05_infiniband",
+            "From GPU memory to the wire: GPUDirect RDMA, rails and queue pairs")
+_CH5_TCP = ("chapters/05_infiniband", "RDMA versus the TCP path")
 
 
 def _match(x: float, y: float) -> float:
@@ -47,18 +69,73 @@ def _alternative(cmp_, sys_, **node_changes):
     return float(np.median(p.busbw))
 
 
+def _stated(cmp_, sys_) -> list:
+    """Causes the log states: the socket transport, GPUDirect RDMA off, shared memory
+    inside a node, fewer NICs than the system has, few channels, variables set by hand."""
+    st, out = cmp_.run.setup, []
+    multi = cmp_.nodes > 1
+    socket = next((f for name, f in st.transports.items() if "Socket" in name), None) or (
+        st.network if st.network and "Socket" in str(st.network.value) else None)
+    if multi and socket:
+        warn = next((w for w in st.warnings if "ibverbs" in str(w.value).lower()), None)
+        out.append(Diagnosis(
+            "socket", "TCP sockets between the nodes, not RDMA",
+            f"The log shows NCCL's socket transport ({socket.cite()})"
+            + (f"; and {warn.cite()}" if warn else "") + ".", *_CH5_TCP,
+            "ibv_devinfo (the RDMA NICs are there and Active); NCCL_IB_DISABLE and NCCL_NET "
+            "unset; the RDMA libraries (libibverbs, the cloud's network plugin) installed "
+            "where the test runs", 1.0, True))
+    if multi and st.gdr is not None and st.gdr.value is False:
+        out.append(Diagnosis(
+            "gdr_off", "GPUDirect RDMA off: the NIC reads GPU memory through the host",
+            f"The log says so ({st.gdr.cite()}).", *_CH5_GDR,
+            "the GPU and its NIC under one PCIe switch (topology map); the peer-memory "
+            "kernel module loaded; NCCL_NET_GDR_LEVEL not lowered by hand", 0.95, True))
+    shm = next((f for name, f in st.transports.items() if name.startswith("SHM")), None)
+    if shm and cmp_.gpus_per_node > 1 and sys_.intra != "pcie":
+        out.append(Diagnosis(
+            "shm", "GPUs in a node exchanging through host memory (SHM), not directly",
+            f"The log shows the shared-memory transport inside a node ({shm.cite()}).",
+            *_CH2, "peer-to-peer between the GPUs (topology map, ACS off); "
+            "NCCL_P2P_DISABLE unset", 0.9, True))
+    if multi and st.nics and len(st.nics.value) < sys_.nics_per_node:
+        out.append(Diagnosis(
+            "few_nics", f"{len(st.nics.value)} NICs in use where the system has "
+                        f"{sys_.nics_per_node}",
+            f"The log lists them ({st.nics.cite()}).", *_CH5_GDR,
+            "every NIC up at its rate; NCCL_IB_HCA not narrowing the list", 0.85, True))
+    if st.channels and st.channels.value <= FEW_CHANNELS and cmp_.gpus_per_node * \
+            cmp_.nodes > 2:
+        out.append(Diagnosis(
+            "few_channels", f"Only {st.channels.value} channel"
+                            f"{'s' if st.channels.value != 1 else ''}",
+            f"The log says so ({st.channels.cite()}).", *_CH1,
+            "NCCL_MAX_NCHANNELS / NCCL_MIN_NCHANNELS not set by hand; the topology NCCL "
+            "detected (NCCL_DEBUG_SUBSYS=GRAPH)", 0.8, True))
+    forced = [(k, f) for k, f in st.env.items() if k in FORCED and (
+        FORCED[k] is None or str(f.value) == FORCED[k])]
+    if forced:
+        out.append(Diagnosis(
+            "env", "NCCL settings changed by hand",
+            "The log sets " + "; ".join(f"{k}={f.value} ({f.cite()})" for k, f in forced)
+            + ".", *_CH1, "rerun without them (or with each in turn) and compare", 0.75,
+            True))
+    return out
+
+
 def diagnose(cmp_: Comparison, system) -> list:
-    """Likely causes of what falls below the band, ranked by how well the curve's shape
-    matches each (:class:`Diagnosis`; data errors first whatever the rest).
+    """Likely causes of what falls below the band: data errors first whatever the rest,
+    then what the log states (:class:`Diagnosis` with ``stated=True``, each quoting its
+    line), then hardware causes ranked by how well the curve's shape matches each.
 
     Each hardware cause is tested as the model's prediction for the reader's node with that
     fault (:func:`interlib.specs.custom.node`): half the NICs (one NIC per two GPUs, or
     GPUDirect RDMA off, which halves what a NIC delivers), the GPUs talking over PCIe
     (peer-to-peer blocked), NVLink SHARP off; the plateau (median busbw of the three
-    largest sizes) is scored against it: 1 when equal, 0 from
-    :data:`MATCH_TOLERANCE` apart. A small-message time
-    :data:`FLOOR_FACTOR` times the model's points at the transport; a shortfall in the
-    mid sizes alone at protocol and buffer settings.
+    largest sizes) is scored against it: 1 when equal, 0 from :data:`MATCH_TOLERANCE`
+    apart. A small-message time :data:`FLOOR_FACTOR` times the model's points at the
+    transport; a shortfall in the middle regimes alone at protocol and buffer settings.
+    The size regimes are ``interlib.intervals.REGIMES`` (smallest first).
 
     Args:
         cmp_: A :class:`Comparison` from :func:`compare`.
@@ -79,12 +156,20 @@ def diagnose(cmp_: Comparison, system) -> list:
             "data_errors", "Wrong results: a faulty GPU, link or NIC", f"The log reports {what}.",
             "chapters/08_impact", "Failures at scale",
             "nvidia-smi -q -d ECC,ROW_REMAPPER; dmesg | grep -i xid; ibstat (port errors); "
-            "rerun with -c 1 on subsets of the nodes to find the one that corrupts", 1.0))
+            "rerun with -c 1 on subsets of the nodes to find the one that corrupts", 1.0,
+            True))
+    regimes = [r[0] for r in intervals.REGIMES]
     status = {x.regime: x.status for x in cmp_.verdicts}
+    small, large, middle = regimes[0], regimes[-1], regimes[1:-1]
+    below = [r for r in regimes if status.get(r) == "below"]
+    if not below:
+        return sorted(out, key=lambda d: -d.score)
+    out += _stated(cmp_, sys_)
     plateau = float(np.median(cmp_.measured[-3:]))
     pred = float(np.median(cmp_.predicted[-3:]))
     fmt = lambda x: f"{x / GB_per_s:.0f} GB/s"  # noqa: E731
-    if (status.get("bandwidth-bound") or status.get("transition")) == "below":
+    top = max((r for r in regimes if r in status), key=regimes.index)
+    if status.get(top) == "below" and top != small:  # the plateau: the largest sizes
         if cmp_.nodes > 1:
             alt = _alternative(cmp_, sys_, nics_per_node=max(1, sys_.nics_per_node // 2))
             if alt and alt < pred * 0.9:
@@ -113,7 +198,8 @@ def diagnose(cmp_: Comparison, system) -> list:
                     "topo -p2p r; with NCCL_DEBUG=INFO, 'via P2P/IPC' or 'via P2P/CUMEM' "
                     "rather than 'via SHM'; lspci -vvv | grep ACSCtl; NCCL_P2P_DISABLE unset",
                     _match(plateau, alt)))
-        if cmp_.collective == "all_reduce":
+        nvls_on = "NVLS" in run.setup.algorithms
+        if cmp_.collective == "all_reduce" and not nvls_on:
             alt = _alternative(cmp_, sys_, nvls=False)
             if alt and alt < pred * 0.9:
                 out.append(Diagnosis(
@@ -135,24 +221,28 @@ def diagnose(cmp_: Comparison, system) -> list:
                 "nvidia-smi -q -d CLOCK,PERFORMANCE (throttle reasons); nvidia-smi nvlink -s "
                 "(every link up at full rate); other jobs on the nodes or the switches",
                 0.2))
-    if status.get("latency-bound") == "below":
-        small = cmp_.sizes < 2**20
-        ratio = float(np.median(cmp_.predicted[small] / cmp_.measured[small]))
+    if status.get(small) == "below":
+        lo, hi = intervals.REGIMES[0][1], intervals.REGIMES[0][2]
+        sel = (cmp_.sizes >= lo) & (cmp_.sizes < hi)
+        ratio = float(np.median(cmp_.predicted[sel] / cmp_.measured[sel]))
         if ratio >= FLOOR_FACTOR:
             out.append(Diagnosis(
                 "high_floor", "A high small-message floor: a slow network path (TCP sockets "
                 "instead of RDMA, a slow plugin) or extra hops",
-                f"Below 1 MiB each call takes {ratio:.1f} times the model's time.",
-                "chapters/05_infiniband", "RDMA versus the TCP path",
+                f"Below {fmt_bytes(hi, binary=True)} each call takes {ratio:.1f} times the "
+                "model's time.", "chapters/05_infiniband", "RDMA versus the TCP path",
                 "with NCCL_DEBUG=INFO, 'NET/IB' (RDMA) or the cloud's plugin, not "
                 "'NET/Socket', in the 'Using network' line; ibv_devinfo; the switch hops "
                 "between the nodes", min(1.0, math.log(ratio) / math.log(4 * FLOOR_FACTOR))))
-    if status.get("transition") == "below" and status.get("bandwidth-bound") == "within":
+    if middle and any(status.get(r) == "below" for r in middle) and \
+            status.get(large) == "within":
+        lo, hi = intervals.REGIMES[1][1], intervals.REGIMES[-2][2]
         out.append(Diagnosis(
             "mid_sizes", "Mid sizes only: protocol, channel or buffer settings",
-            "Sizes from 1 MiB to 256 MiB are below the band while large ones are not.",
-            "chapters/01_why_connect",
+            f"Sizes from {fmt_bytes(lo, binary=True)} to {fmt_bytes(hi, binary=True)} are "
+            "below the band while large ones are not.", "chapters/01_why_connect",
             "How NCCL runs a collective: channels, protocols and trees",
             "env | grep NCCL_ (NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS, "
             "NCCL_MAX_NCHANNELS set by hand?); NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING", 0.5))
-    return sorted((d for d in out if d.score > 0), key=lambda d: -d.score)
+    keep = [d for d in out if d.score > 0]
+    return sorted(keep, key=lambda d: (not d.key == "data_errors", not d.stated, -d.score))

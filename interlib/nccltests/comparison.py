@@ -5,30 +5,40 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import re
 
 import numpy as np
 
 from .. import _validate as v
 from .. import intervals
-from ..display import fmt_pct
+from ..display import fmt_pct, fmt_rate
 from .causes import diagnose
-from .logs import Run
-from .results import Comparison, Published, Verdict, fabric_of, system_of
+from .results import Comparison, NotModelled, Published, Verdict, fabric_of, system_of
+from .runs import Run
+from .shape import shape
+from .vendors import GPU_TOKENS, amd_summary, catalogue_gpu
+
+SLOW_RATIO = 0.5
+"""A regime whose median measured busbw is at most this fraction of the model's is
+"below", and one at least its inverse "above", whatever the band says: a run at half the
+model's speed is never called "within" (where the model's out-of-sample band is wider than
+a factor of two, the band alone would)."""
+
 
 def band(prediction):
     """``(low, high, source)``: the busbw band around a :func:`interlib.collectives.predict`
-    result, bytes/s per size: the model's 80 % prediction interval
-    (:mod:`interlib.intervals`: split-conformal bounds from the cross-validated error of
-    the prediction's class, size regime x GPU-count bucket x network)."""
+    result, bytes/s per size: the model's prediction interval (:mod:`interlib.intervals`;
+    its own one-sentence description when it offers one, ``intervals.describe``)."""
     if getattr(prediction, "busbw_low", None) is None \
             or getattr(prediction, "busbw_high", None) is None:
         raise ValueError("prediction has no interval (busbw_low/busbw_high): give a result "
                          "of interlib.collectives.predict, not nccl_estimate")
+    describe = getattr(intervals, "describe", None)
+    source = (f"band: the model's {fmt_pct(intervals.COVERAGE, 2)} prediction interval "
+              "(out-of-sample error of runs of the same size regime, GPU count and network)")
+    if callable(describe):
+        source = "band: " + str(describe(prediction))
     return (np.asarray(prediction.busbw_low, dtype=float),
-            np.asarray(prediction.busbw_high, dtype=float),
-            f"band: the model's {fmt_pct(intervals.COVERAGE, 2)} prediction interval "
-            "(out-of-sample error of runs of the same size regime, GPU count and network)")
+            np.asarray(prediction.busbw_high, dtype=float), source)
 
 
 def _gpu_id(sys_) -> str:
@@ -74,78 +84,108 @@ def nearest_published(gpu: str, gpus: int, nodes: int, fabric: str, collective: 
     return tuple(sorted(out, key=lambda p: (p.distance, -len(p.sizes)))[:count])
 
 
-GPU_TOKENS = {"a100-sxm-80gb": "A100", "h100-sxm": "H100", "h200": "H200", "b200": "B200",
-              "gb200": "GB200", "gb300": "GB300"}
-"""What each catalogue GPU's name contains in the device name nccl-tests prints."""
-
-
 def _gpu_notes(run, sys_, gpu: str) -> tuple:
     """A warning when the log's device name does not name the system's GPU."""
     token = GPU_TOKENS.get(gpu)
     if not run.device or not token:
         return ()
-    words = re.findall(r"[A-Z]+\d+", run.device.upper())
-    if token in words:
+    mine, _ = catalogue_gpu(run.device)
+    if mine == gpu or (mine is None and token in run.device.upper().replace("-", " ")
+                       .split()):
         return ()
+    if mine is None and not any(t in run.device.upper() for t in GPU_TOKENS.values()) \
+            and run.vendor != "NVIDIA" or run.device.strip().upper() == "NVIDIA GRAPHICS DEVICE":
+        return (f"the log names its GPUs '{run.device}', which does not say which GPU they "
+                f"are: taken to be the {sys_.gpu.name} of the hardware compared against",)
     return (f"the log's GPUs are '{run.device}', the hardware compared against has "
             f"{sys_.gpu.name}: the verdict is for that hardware",)
 
 
 def _verdict(name, ratio, low, high) -> Verdict:
+    """The verdict of one regime: the band decides, except that a median at most
+    :data:`SLOW_RATIO` of the model (or at least its inverse) is below (above) even where
+    the band is wider than that."""
     r, lo, hi = (float(np.median(x)) for x in (ratio, low, high))
     if r < lo:
-        st, text = "below", f"below, {fmt_pct(1 - r / lo, 2)} under the band"
-    elif r > hi:
-        st, text = "above", f"above, {fmt_pct(r / hi - 1, 2)} over the band"
-    else:
-        st, text = "within", "within the band"
-    return Verdict(name, len(ratio), r, lo, hi, st, text)
+        return Verdict(name, len(ratio), r, lo, hi, "below",
+                       f"below, {fmt_pct(1 - r / lo, 2)} under the band")
+    if r > hi:
+        return Verdict(name, len(ratio), r, lo, hi, "above",
+                       f"above, {fmt_pct(r / hi - 1, 2)} over the band")
+    if r <= SLOW_RATIO:
+        return Verdict(name, len(ratio), r, lo, hi, "below",
+                       "below: at most half the model's busbw (a rule of this page, apart "
+                       "from the band, which is wider here)", "factor")
+    if r >= 1 / SLOW_RATIO:
+        return Verdict(name, len(ratio), r, lo, hi, "above",
+                       "above: at least twice the model's busbw (a rule of this page, apart "
+                       "from the band, which is wider here)", "factor")
+    return Verdict(name, len(ratio), r, lo, hi, "within", "within the band")
+
+
+def _refuse_unmodelled(run) -> None:
+    """Raise :class:`NotModelled` for a run the model does not predict."""
+    from .. import collectives
+
+    biggest = max(run.rows, key=lambda r: r.size_bytes)
+    read = (f"Read exactly: {len(run.rows)} size{'s' if len(run.rows) != 1 else ''}"
+            + (f" on {run.ranks} ranks" if run.ranks else "")
+            + f", busbw {fmt_rate(biggest.busbw_out)} at the largest size (out-of-place).")
+    if run.vendor == "AMD" or (run.device and catalogue_gpu(run.device)[0] is None
+                               and "AMD" in (run.device or "").upper()):
+        raise NotModelled(
+            f"{read} Not modelled: this is an AMD Instinct run (RCCL), and the book's "
+            "collective model covers NVIDIA NVLink systems only, so there is no verdict. "
+            + amd_summary(run.device) + " The bus bandwidth rccl-tests prints uses the "
+            "nccl-tests formula, so it compares directly with other runs of the same GPU, "
+            "collective and GPU count.", run)
+    if run.collective not in collectives.COLLECTIVES:
+        raise NotModelled(
+            f"{read} Not modelled: the model does not predict {run.collective} (it "
+            f"covers {', '.join(collectives.COLLECTIVES)}), so there is no verdict for it.",
+            run)
 
 
 def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = None, *,
-            in_place: bool = False, algorithm: str = "auto", nvls: bool = True) -> Comparison:
+            in_place: bool = False, algorithm: str = "auto", nvls: bool = True,
+            assumed=()) -> Comparison:
     """Set a parsed run against the model and the published runs.
 
     Args:
         run: A :class:`Run` from :func:`parse`.
         system: The reader's hardware: a catalogue id (``interlib.specs.SYSTEMS``) or a
             node from :func:`interlib.specs.custom.node`.
-        gpus_per_node, nodes: The run's shape (default: from the log's ``Rank`` lines,
-            else the system's GPUs per node and the ranks over them).
+        gpus_per_node, nodes: The run's shape (default: a node is the system's NVLink
+            domain; the log's hosts are used where hosts are nodes and its Rank lines can
+            be trusted; ``interlib.nccltests.shape``).
         in_place: Compare the in-place columns instead of the out-of-place ones.
         algorithm, nvls: As :func:`interlib.collectives.predict` (``"auto"``: NCCL's
             default choice; ``nvls=False`` for a run with ``NCCL_NVLS_ENABLE=0``).
+        assumed: Values of ``system`` the caller assumed rather than knew, in words
+            (printed with the verdict).
 
     Returns:
         A :class:`Comparison`: the curves, the band, a verdict per size regime, the
         nearest published runs and the likely causes of any shortfall.
 
     Raises:
-        ValueError: for a run whose collective is unknown (pass ``collective=`` to
-            :func:`parse`) or that the model does not predict (send/recv), a shape the
-            system cannot hold, or a rank count that disagrees with the shape.
+        ValueError: for a run read exactly that the model does not predict (AMD GPUs;
+            gather, scatter, hypercube, alltoallv, sendrecv): a :class:`NotModelled`, saying what
+            the book can; for a run whose collective is unknown (pass ``collective=`` to
+            :func:`parse`), a shape the system cannot hold, or a rank count that
+            disagrees with the shape.
     """
-    from .. import collectives, validation
+    from .. import collectives
 
     v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
     v.flag("in_place", in_place)
     if run.collective is None:
         raise ValueError("the log does not say which collective it measured: give "
                          "collective= to parse (e.g. 'all_reduce')")
-    if run.collective not in collectives.COLLECTIVES:
-        raise ValueError(f"the model does not predict {run.collective}: it covers "
-                         f"{list(collectives.COLLECTIVES)}")
+    _refuse_unmodelled(run)
     sys_ = system_of(system)
-    g = gpus_per_node if gpus_per_node is not None else (
-        run.gpus_per_node if run.gpus_per_node and run.nodes else
-        min(sys_.gpus_per_node, run.ranks or sys_.gpus_per_node))
-    g = v.integer("gpus_per_node", g, lo=1, hi=sys_.gpus_per_node)
-    if nodes is None:
-        nodes = run.nodes if run.nodes else max(1, (run.ranks or g) // g)
-    k = v.integer("nodes", nodes, lo=1, hi=100_000)
-    if run.ranks and g * k != run.ranks:
-        raise ValueError(f"gpus_per_node={g} x nodes={k} = {g * k} GPUs, but the log ran "
-                         f"{run.ranks} ranks")
+    shp = shape(run, sys_, gpus_per_node, nodes)
+    g, k = shp.gpus_per_node, shp.nodes
     rows = [r for r in run.rows if r.size_bytes > 0]
     if not rows:
         raise ValueError("the run has no size above 0 bytes to compare")
@@ -158,17 +198,17 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
     pred = collectives.predict(run.collective, S, sys_, g, k, algorithm, nvls=nvls)
     low, high, source = band(pred)
     predicted = np.asarray(pred.busbw, dtype=float)
-    regs = validation.regime(S)
+    regs = intervals.regime_names(S)
     verdicts = []
-    for name, _, _ in validation.REGIMES:
-        sel = regs == name
+    for r in intervals.REGIMES:
+        sel = regs == r[0]
         if np.any(sel):
-            verdicts.append(_verdict(name, measured[sel] / predicted[sel],
+            verdicts.append(_verdict(r[0], measured[sel] / predicted[sel],
                                      low[sel] / predicted[sel], high[sel] / predicted[sel]))
     gpu = _gpu_id(sys_)
     fabric = fabric_of(sys_)
     cmp_ = Comparison(run, sys_.title, run.collective, g, k, S, measured, predicted, low,
                       high, source, tuple(verdicts),
                       nearest_published(gpu, n, k, fabric, run.collective), (),
-                      _gpu_notes(run, sys_, gpu))
+                      _gpu_notes(run, sys_, gpu) + shp.notes, tuple(assumed))
     return dataclasses.replace(cmp_, diagnoses=tuple(diagnose(cmp_, sys_)))

@@ -1,133 +1,77 @@
-"""Read the text nccl-tests prints into a :class:`Run` (plain SI numbers, no host names).
+"""Read the text nccl-tests (or rccl-tests) printed into a :class:`~.runs.Run`.
 
 The layouts read (nccl-tests ``src/util.cu`` as of a0b82b2, and older releases): the header
-``# nThread ...``, ``# Using devices`` with one ``#  Rank`` line per rank, the table header
-(``size count type redop root time algbw busbw #wrong`` twice, or ``... error`` in releases
-before 2.11, without ``root`` before that, without ``redop`` for the oldest all-gather; a
-``cputime`` column or per-iteration columns in recent ones), the rows (``N/A`` in the
-``#wrong`` column with ``-c 0``), ``# Out of bounds values`` and ``# Avg bus bandwidth``;
-MPI (``[1,0]<stdout>:``), Slurm (``0:``) and other launcher prefixes; NCCL's ``INFO`` lines
-anywhere, even between rows.
+``# nThread ...`` (rccl-tests: ``# nThreads: ...``), ``# Using devices`` with one
+``#  Rank`` line per rank (with or without ``Group``), the table header (``size count type
+redop root time algbw busbw #wrong`` twice, or ``... error`` in releases before 2.11,
+without ``root`` before that, without ``redop`` for the oldest all-gather and broadcast; a
+``cputime`` column or a timestamp in recent ones), the rows (``N/A`` in the ``#wrong``
+column with ``-c 0``), ``# Out of bounds values`` and ``# Avg bus bandwidth``; launcher tags
+anywhere in a line (:func:`.text.strip_tags`); NCCL's ``INFO`` lines anywhere, even between
+rows. Rows pasted without their header are read in the current layout.
+
+A log is refused, with the reason that is true for it, when it is a failed run (its first
+failure line quoted), a build without MPI (every process ran the test alone), a paste
+that stops before the table, or a file of several tests without ``test=``.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .. import _validate as v
-from ..units import GB_per_s, MB, us
+from ..units import GB_per_s, us
+from .infer import Cells, infer
+from .runs import Row, Run, vendor_of
+from .setup import nranks_in, read_setup
+from .text import PROGRAMS, hosts_of, is_nccl_line, program_in, scrub, strip_tags
 
-MAX_CHARS = int(10 * MB)
-"""Largest log :func:`parse` reads, characters (10 MB: a full ``NCCL_DEBUG=INFO`` log of a
-few hundred ranks; the results table itself is a few kB)."""
-
-PROGRAMS = {"all_reduce_perf": "all_reduce", "all_gather_perf": "all_gather",
-            "reduce_scatter_perf": "reduce_scatter", "alltoall_perf": "all_to_all",
-            "broadcast_perf": "broadcast", "reduce_perf": "reduce",
-            "sendrecv_perf": "sendrecv"}
-"""nccl-tests programs and the collective each measures."""
-
-COLLECTIVES = tuple(PROGRAMS.values())
-"""What a run can have measured (:func:`parse`'s ``collective``)."""
-
-_PROGRAM_RE = re.compile(r"\b(" + "|".join(PROGRAMS) + r")\b")
-_OMPI_PREFIX = re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>:\s?")
-_LABEL_PREFIX = re.compile(r"^\s*\d+:\s")  # srun --label, torchrun's "0: "
-_NCCL_LINE = re.compile(r"\bNCCL (?:INFO|WARN|TRACE|ERROR)\b")
-_NCCL_VERSION = re.compile(r"\bNCCL version (\d+\.\d+\.\d+)")
-_LIB_CODE = re.compile(r"nccl-library=(\d{4,6})\b")
-_NRANKS = re.compile(r"\bnranks (\d+)\b")
-_RANK_LINE = re.compile(r"#\s+Rank\s+(\d+)\b.*?\bon\s+(\S+)\s+device\s+(\d+)")
-_DEVICE_NAME = re.compile(r"device\s+\d+\s+\[[^\]]*\]\s+(.+?)\s*$")
-_HEADER = re.compile(r"#\s+size\s+count\s+type\b")
+_NTHREAD = re.compile(r"^\s*#?\s*nThreads?:?\s+\d+\s+nGpus:?\s+\d+")
+_STARTING = re.compile(r"#\s*Collective test starting:\s*(\S+)")
+_TESTS_VERSION = re.compile(r"#\s*nccl-tests version\s+(\S+)")
+_RANK_LINE = re.compile(r"#\s+Rank\s+(\d+)\b(?:\s+Group\s+\d+)?(?:\s+Pid\s+(\d+))?\s+on\s+"
+                        r"(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s*(.*?)\s*$")
+_HEADER = re.compile(r"#\s*size\s+count\s+type\b")
+_OLD_HEADER = re.compile(r"#\s*bytes\s+N\s+type\b")
 _AVG = re.compile(r"#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _OOB = re.compile(r"#\s*Out of bounds values\s*:\s*(\d+)")
-_IPV4 = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
-_IPV6 = re.compile(r"\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){2,7}(?:%\S+)?")
+_LABEL = re.compile(r"^\s*=+\s*([^=\s].*?)\s*=+\s*$")
+_ELIDED = re.compile(r"^\s*(?:#\s*)?(?:\.\.\.|<snip>|\[\.\.\.\]|…)\s*$")
+_FAILURE = re.compile(r"^\s*(?:[\w.-]+:\s+|\.\.\s+[\w.-]+ pid \d+:\s+)?"
+                      r"(?:Test (?:NCCL|CUDA|HIP) failure|NCCL failure|Test failure)\s+\S+:\d+")
 _TIME_COLS = ("time", "cputime")
 _WRONG_COLS = ("#wrong", "error")
+_DEFAULT_HEADER = ("#  size  count  type  redop  root  time  algbw  busbw  #wrong  time  "
+                   "algbw  busbw  #wrong")
 
 
-@dataclass(frozen=True)
-class Row:
-    """One size of a run, in SI units.
+@dataclass
+class _Block:
+    """One test of a log while it is read."""
 
-    Attributes:
-        size_bytes: nccl-tests size, bytes.
-        time_out_s, time_in_s: Out-of-place / in-place time of one call, seconds.
-        busbw_out, busbw_in: Bus bandwidth, bytes/s (as printed: two decimals of GB/s).
-        algbw_out, algbw_in: Algorithm bandwidth, bytes/s.
-        wrong_out, wrong_in: ``#wrong`` elements, or None (``-c 0`` prints ``N/A``; logs
-            before nccl-tests 2.11 print a maximum error instead, in ``error_out/in``).
-        error_out, error_in: That maximum error (older logs), else None.
-    """
+    start: int
+    label: str | None = None
+    program: str | None = None
+    version: str | None = None
+    ranks: dict = field(default_factory=dict)  # rank id -> (host, pid, device)
+    rank_repeats: int = 0
+    elided_ranks: bool = False
+    header: dict | None = None
+    header_line: int | None = None
+    rows: list = field(default_factory=list)
+    cells: list = field(default_factory=list)
+    lines: list = field(default_factory=list)
+    avg: float | None = None
+    oob: int | None = None
+    elided_rows: int | None = None
+    end: int = 0
 
-    size_bytes: float
-    time_out_s: float
-    algbw_out: float
-    busbw_out: float
-    wrong_out: int | None
-    time_in_s: float
-    algbw_in: float
-    busbw_in: float
-    wrong_in: int | None
-    error_out: float | None = None
-    error_in: float | None = None
-
-
-@dataclass(frozen=True)
-class Run:
-    """A parsed nccl-tests run. Host names and addresses are not kept.
-
-    Attributes:
-        collective: One of :data:`COLLECTIVES`, or None when neither the log nor the
-            caller says.
-        ranks: Ranks taking part, or None.
-        nccl_version: e.g. ``"2.21.5"``, or None.
-        rows: The :class:`Row` of each size, in the log's order.
-        avg_busbw: The log's "Avg bus bandwidth", bytes/s, or None.
-        nodes: Distinct hosts in the ``Rank`` lines, or None.
-        gpus_per_node: Most ranks on one host, or None.
-        device: The GPU name rank 0 reports (``"NVIDIA H100 80GB HBM3"``), or None.
-        out_of_bounds: The log's "Out of bounds values" count, or None.
-        notes: What was inferred rather than read, in words.
-    """
-
-    collective: str | None
-    ranks: int | None
-    nccl_version: str | None
-    rows: tuple
-    avg_busbw: float | None
-    nodes: int | None = None
-    gpus_per_node: int | None = None
-    device: str | None = None
-    out_of_bounds: int | None = None
-    notes: tuple = ()
-
-    @property
-    def sizes(self) -> list:
-        """The sizes, bytes."""
-        return [r.size_bytes for r in self.rows]
-
-
-def scrub(text: str, hosts=()) -> str:
-    """``text`` with IPv4/IPv6 addresses and the given host names replaced by ``<host>``.
-
-    >>> scrub("NCCL INFO Bootstrap : Using eth0:172.31.94.17<0> on node-7", ["node-7"])
-    'NCCL INFO Bootstrap : Using eth0:<host><0> on <host>'
-    """
-    v.instance("text", text, str, "a string")
-    for h in sorted({h for h in hosts if h}, key=len, reverse=True):
-        text = text.replace(h, "<host>")
-    text = _IPV4.sub("<host>", text)
-    return _IPV6.sub(lambda m: "<host>" if m.group(0).count(":") >= 2 and
-                     any(c.isalpha() for c in m.group(0)) else m.group(0), text)
-
-
-def _strip(line: str) -> str:
-    """A line without a launcher prefix (OpenMPI ``--tag-output``, Slurm ``--label``)."""
-    line = _OMPI_PREFIX.sub("", line)
-    return _LABEL_PREFIX.sub("", line)
+    def name(self, i: int) -> str:
+        what = (self.program or "a test").replace("_mpi", "")
+        extra = f", '{self.label}'" if self.label else ""
+        first, last = (self.rows[0][0], self.rows[-1][0]) if self.rows else (self.start,) * 2
+        n = len(self.rows)
+        return (f"{i}: {what}{extra} (rows on lines {first}-{last}, {n} size"
+                f"{'s' if n != 1 else ''})")
 
 
 def _columns(line: str, lineno: int) -> dict:
@@ -148,8 +92,9 @@ def _columns(line: str, lineno: int) -> dict:
     if pre[:3] != ["size", "count", "type"] or not set(pre[3:]) <= {"redop", "root"}:
         raise ValueError(f"line {lineno}: expected 'size count type [redop] [root]' before "
                          f"the times, found {' '.join(pre)!r}")
-    return {"n": len(toks), "pre": pre, "out": cols["out"], "in": cols["in"],
-            "errors": toks[cols["out"] + 3] == "error", "timestamp": "timestamp" in toks,
+    extra = toks[cols["in"] + 4:]
+    return {"n": cols["in"] + 4, "pre": pre, "out": cols["out"], "in": cols["in"],
+            "errors": toks[cols["out"] + 3] == "error", "extra": bool(extra),
             "names": " ".join(toks)}
 
 
@@ -178,22 +123,20 @@ def _wrong(tok: str, errors: bool, what: str, lineno: int):
 
 
 def _row(toks: list, cols: dict, lineno: int) -> tuple:
-    """(Row, redop, root) from a row's tokens (the header's columns, or one fewer where
-    the redop is blank)."""
+    """(Row, Cells) from a row's tokens (the header's columns, or one fewer where the
+    redop is blank)."""
     pre = list(cols["pre"])
     if len(toks) == cols["n"] - 1 and "redop" in pre:
-        pre.remove("redop")  # a blank redop (all-gather and friends in some releases)
+        pre.remove("redop")  # a blank redop (hypercube, and all-gather in some releases)
     shift = len(cols["pre"]) - len(pre)
     need = cols["n"] - shift
-    if len(toks) < need or (len(toks) > need and not cols["timestamp"]):
+    if len(toks) < need or (len(toks) > need and not cols["extra"]):
         raise ValueError(f"line {lineno}: expected a results row of {cols['n']} columns "
                          f"({cols['names']}), found {len(toks)}: the log looks truncated "
                          "or two lines ran together")
-    size = _num(toks[0], "size", lineno)
-    _num(toks[1], "count", lineno)
-    if size != int(size):
-        raise ValueError(f"line {lineno}: expected a whole size in bytes, found {toks[0]!r}")
-    cells = dict(zip(pre, toks[:len(pre)]))
+    size = _num(toks[0], "size", lineno)  # whole: a row starts with two digit strings
+    count = _num(toks[1], "count", lineno)
+    cell = dict(zip(pre, toks[:len(pre)]))
     vals = {}
     for half in ("out", "in"):
         i = cols[half] - shift
@@ -205,174 +148,281 @@ def _row(toks: list, cols: dict, lineno: int) -> tuple:
         vals[half] = (t * us, a * GB_per_s, b * GB_per_s, w, e)
     o, n = vals["out"], vals["in"]
     row = Row(size, o[0], o[1], o[2], o[3], n[0], n[1], n[2], n[3], o[4], n[4])
-    return row, cells.get("redop"), cells.get("root")
+    i = cols["out"] - shift
+    cells = Cells(int(size), int(count), toks[2], cell.get("redop", "" if shift else None),
+                  cell.get("root"), toks[i + 1], toks[i + 2])
+    return row, cells
 
 
 def _is_row_attempt(toks: list) -> bool:
     return len(toks) >= 2 and toks[0].isdigit() and toks[1].isdigit()
 
 
-def _from_columns(rows, redops, roots, ranks):
-    """The collective the columns tell, or None: busbw/algbw against the rank count (the
-    bus factors of nccl-tests' PERFORMANCE.md) with the redop and root columns."""
-    big = [r for r in rows if r.algbw_out >= 10 * GB_per_s]
-    if not big or not ranks or ranks < 3:
-        return None  # 2 ranks: all-reduce and send/recv both have factor 1
-    ratio = sorted(r.busbw_out / r.algbw_out for r in big)[len(big) // 2]
-    n = ranks
-    op = {x for x in redops if x} or {None}
-    rooted = any(r not in (None, "-1") for r in roots)
-    if abs(ratio - 2 * (n - 1) / n) < 0.01:
-        return "all_reduce" if op <= {"sum", "prod", "max", "min", "avg"} else None
-    if abs(ratio - (n - 1) / n) < 0.01:  # all-gather and all-to-all look alike: no redop
-        return None if op <= {"none", None} else "reduce_scatter"
-    if abs(ratio - 1.0) < 0.01 and rooted:
-        return "broadcast" if op <= {"none", None} else "reduce"
-    return None
+def _headerless(toks: list, lineno: int) -> dict:
+    """The columns of a row pasted without its header: the current layout, or the one
+    before ``root`` (``redop`` then the times), by the row's width."""
+    if len(toks) == 12 and not re.fullmatch(r"-?\d+", toks[3]):
+        return _columns("#  size  count  type  redop  time  algbw  busbw  error  time  algbw "
+                        " busbw  error", lineno) | {"errors": "e" in toks[7].lower()
+                                                    or "." in toks[7]}
+    return _columns(_DEFAULT_HEADER, lineno)
 
 
-def parse(text: str, collective: str | None = None) -> Run:
-    """Parse the output of one nccl-tests program.
-
-    Args:
-        text: The log as printed (``str``), at most :data:`MAX_CHARS` characters.
-        collective: What the run measured, when the log does not say (one of
-            :data:`COLLECTIVES`); a log that names its program wins only if they agree.
-
-    Returns:
-        A :class:`Run` (times in seconds, bandwidths in bytes/s).
-
-    Raises:
-        ValueError: for a log over the size limit, without a results table, with two
-            tables, with a truncated or malformed row (naming the line and what was
-            expected), or whose program disagrees with ``collective``.
-
-    >>> log = '''#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
-    ... #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
-    ...    1048576        262144     float     sum      -1    85.58   12.25   22.97      0    84.50   12.41   23.27      0
-    ... # Avg bus bandwidth    : 23.12'''
-    >>> run = parse(log, collective="all_reduce")
-    >>> run.rows[0].busbw_out / 1e9, run.rows[0].time_in_s * 1e6
-    (22.97, 84.5)
-    """
-    v.instance("text", text, str, "the log as text (str)")
-    try:
-        return _parse(text, collective)
-    except ValueError as e:  # a message may quote the log: never show its hosts back
-        raise ValueError(scrub(str(e), hosts_in(text))) from None
-
-
-def _parse(text: str, collective) -> Run:
-    if len(text) > MAX_CHARS:
-        raise ValueError(f"the log is {len(text) / MB:.1f} MB; the limit is "
-                         f"{MAX_CHARS / MB:.0f} MB: paste only the nccl-tests output, from "
-                         "'# nThread' to '# Avg bus bandwidth'")
-    if collective is not None:
-        v.choice("collective", collective, COLLECTIVES)
-    programs, hosts, nranks, version, device = [], {}, None, None, None
-    rank_ids = set()
-    cols = header_line = None
-    rows, redops, roots = [], [], []
-    avg = oob = None
-    done = False
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        if "\x00" in raw:
-            raise ValueError(f"line {lineno}: expected text, found a NUL byte (a binary file?)")
-        line = _strip(raw)
-        if _NCCL_LINE.search(line):
-            m = _NRANKS.search(line)
-            if m:
-                nranks = max(nranks or 0, int(m.group(1)))
-            m = _NCCL_VERSION.search(line)
-            version = version or (m.group(1) if m else None)
+def _blocks(lines) -> tuple:
+    """The tests of a log (:class:`_Block` s), the first failure line, the NCCL lines and
+    whether two tests' headers interleave (processes writing at once)."""
+    blocks = [_Block(1)]
+    failure = None
+    interleaved = False
+    pending_program = pending_label = pending_version = None
+    for n, line in lines:
+        raw = line
+        b = blocks[-1]
+        if "NCCL " in line and is_nccl_line(line):
+            b.lines.append((n, raw))
             continue
-        m = _NCCL_VERSION.search(line)
+        if failure is None and "ailure" in line and _FAILURE.search(line):
+            failure = (n, raw)
+        m = _STARTING.search(line) if "test starting" in line else None
+        prog = (m.group(1) if m else None) or (program_in(line) if "_perf" in line else None)
         if m:
-            version = version or m.group(1)
-        m = _LIB_CODE.search(line)
-        if m and not version:
-            code = int(m.group(1))
-            version = f"{code // 10000}.{code // 100 % 100}.{code % 100}"
-        if cols is None:  # the program's name, before its table
-            m = _PROGRAM_RE.search(line)
-            if m:
-                programs.append(PROGRAMS[m.group(1)])
-        m = _RANK_LINE.search(line)
-        if m and cols is None:
-            rank_ids.add(int(m.group(1)))
-            hosts.setdefault(m.group(2), set()).add(int(m.group(1)))
-            d = _DEVICE_NAME.search(line)
-            if d and int(m.group(1)) == 0:
-                device = d.group(1)
-            continue
-        if _HEADER.search(line):
-            if cols is not None:
-                raise ValueError(f"line {lineno}: a second results table starts here (the "
-                                 f"first began on line {header_line}); paste one test's "
-                                 "output at a time")
-            cols, header_line = _columns(line, lineno), lineno
-            continue
-        if cols is None:
-            continue
-        m = _OOB.search(line)
+            prog = program_in(m.group(1)) or prog
+        m = _TESTS_VERSION.search(line) if "nccl-tests version" in line else None
         if m:
-            oob, done = int(m.group(1)), True
+            pending_version = m.group(1)
+        if "nThread" in line and _NTHREAD.search(line):
+            if b.header is None and b.ranks == {} and any(
+                    _NTHREAD.search(x) for _, x in b.lines):
+                interleaved = True  # a second '# nThread' before any Rank line or table
+            if b.header is not None or b.ranks:
+                b.end = n - 1
+                blocks.append(_Block(n, pending_label, pending_program, pending_version))
+                b = blocks[-1]
+                pending_program = pending_label = None
+            b.lines.append((n, raw))
+            if prog:
+                b.program = prog
             continue
-        m = _AVG.search(line)
-        if m:
-            avg = _num(m.group(1), "the average bus bandwidth", lineno) * GB_per_s
-            done = True
+        b.lines.append((n, raw))
+        lab = _LABEL.match(line) if "==" in line else None
+        if lab and not _HEADER.search(line):
+            if b.rows:
+                b.end = n - 1
+                blocks.append(_Block(n, lab.group(1)))
+            else:
+                b.label = lab.group(1)
+            continue
+        if prog and not b.rows:
+            b.program = prog
+            b.version = b.version or pending_version
+            continue
+        if prog:
+            pending_program = prog
+        m = _RANK_LINE.search(line) if "Rank" in line else None
+        if m and not b.rows:
+            rid = int(m.group(1))
+            if rid in b.ranks:
+                b.rank_repeats += 1
+            b.ranks.setdefault(rid, (m.group(3), m.group(2), m.group(5)))
+            continue
+        if _ELIDED.match(line):
+            if b.header is None and b.ranks:
+                b.elided_ranks = True
+            elif b.rows or b.header is not None:
+                b.elided_rows = b.elided_rows or n
+            continue
+        if "size" in line and _HEADER.search(line):
+            if b.header is not None and b.rows:
+                b.end = n - 1
+                blocks.append(_Block(n, None, pending_program, pending_version))
+                pending_program = None
+                b = blocks[-1]
+                b.lines.append((n, raw))
+            elif b.header is not None and not b.rows:
+                interleaved = True
+                continue
+            b.header, b.header_line = _columns(line, n), n
+            continue
+        m = _OOB.search(line) if "Out of bounds" in line else None
+        if m and (b.rows or b.header):
+            b.oob = int(m.group(1))
+            continue
+        m = _AVG.search(line) if "Avg bus" in line else None
+        if m and (b.rows or b.header):
+            b.avg = _num(m.group(1), "the average bus bandwidth", n) * GB_per_s
             continue
         toks = line.split()
-        if not toks or toks[0].startswith("#") or done:
+        if not toks or toks[0].startswith("#"):
             continue
         if _is_row_attempt(toks):
-            row, op, root = _row(toks, cols, lineno)
+            row_toks = toks
         else:  # an unknown prefix: the row is the line's last columns
-            tail = toks[-cols["n"]:]
-            if len(toks) <= cols["n"] or not _is_row_attempt(tail):
+            width = (b.header or {}).get("n", 13)
+            tail = toks[-width:]
+            if len(toks) <= width or not _is_row_attempt(tail):
                 continue  # launcher noise between rows
-            row, op, root = _row(tail, cols, lineno)
-        rows.append(row)
-        redops.append(op)
-        roots.append(root)
-    if cols is None:
-        raise ValueError("no nccl-tests results table found: expected a header line like "
+            row_toks = tail
+        if b.avg is not None or b.oob is not None:
+            b.end = n - 1
+            blocks.append(_Block(n, None, pending_program, pending_version))
+            pending_program = None
+            b = blocks[-1]
+        cols = b.header or _headerless(row_toks, n)
+        size = int(row_toks[0])
+        if b.rows and size < b.rows[-1][1].size_bytes and b.header is None:
+            b.end = n - 1
+            blocks.append(_Block(n))
+            b = blocks[-1]
+        row, cell = _row(row_toks, cols, n)
+        b.rows.append((n, row))
+        b.cells.append(cell)
+    blocks[-1].end = lines[-1][0] if lines else 0
+    return [b for b in blocks if b.rows or b.header or b.ranks or b.program], failure, \
+        interleaved
+
+
+def _choose(blocks, test, collective) -> _Block:
+    """The one test to read: the only one with rows, or the one ``test`` names."""
+    full = [b for b in blocks if b.rows]
+    names = [b.name(i) for i, b in enumerate(full, 1)]
+    if test is None:
+        if len(full) > 1:
+            first = [b for b in full if b.header_line]
+            lead = (f"line {first[1].header_line}: a second results table starts here (the "
+                    f"first began on line {first[0].header_line}); ") if len(first) > 1 else ""
+            raise ValueError(f"{lead}the file holds {len(full)} tests: {'; '.join(names)}. "
+                             "Choose one with test= (its number, or a word of its name)")
+        return full[0]
+    key = str(test).strip().lower()
+    if key.isdigit() and 1 <= int(key) <= len(full):
+        return full[int(key) - 1]
+    hits = [b for b, nm in zip(full, names) if key and key in nm.split(": ", 1)[1].lower()]
+    if len(hits) == 1:
+        return hits[0]
+    raise ValueError(f"test={test!r} {'matches several' if hits else 'matches none'} of the "
+                     f"{len(full)} test{'s' if len(full) != 1 else ''} in the file: "
+                     f"{'; '.join(names)}")
+
+
+def parse_text(text: str, collective: str | None = None, test=None) -> Run:
+    """Parse nccl-tests text output (already decoded; :func:`interlib.nccltests.parse`
+    checks the arguments and the size)."""
+    lines = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        if "\x00" in raw:
+            raise ValueError(f"line {n}: expected text, found a NUL byte (a binary file?)")
+        lines.append((n, strip_tags(raw)))
+    hosts = hosts_of(lines)
+    blocks, failure, interleaved = _blocks(lines)
+    nthreads = sum(1 for _, x in lines if "nThread" in x and _NTHREAD.search(x))
+    full = [b for b in blocks if b.rows]
+    if failure is not None:
+        n, raw = failure
+        done = sum(len(b.rows) for b in full)
+        raise ValueError(
+            f"the run failed: line {n} says '{scrub(raw.strip(), hosts)}' (the "
+            "first failure line; nccl-tests stops there)"
+            + (f", after printing {done} result row{'s' if done != 1 else ''}" if done else "")
+            + ". There is no complete run to compare: fix the failure (rerun with "
+              "NCCL_DEBUG=INFO to see why) and paste the new output")
+    one_rank = [b for b in blocks if b.ranks and len(b.ranks) == 1]
+    if interleaved or any(b.rank_repeats for b in blocks) or (
+            nthreads > 1 and len(one_rank) > 1 and len(one_rank) == len(
+                [b for b in blocks if b.ranks])):
+        raise ValueError(
+            f"nccl-tests was built without MPI: the log has {nthreads} '# nThread' headers "
+            "and every process numbers its GPUs from Rank 0, so each process ran the test "
+            "alone (one-rank runs print busbw 0). Rebuild with 'make MPI=1 MPI_HOME=...', "
+            "run under mpirun or srun, and paste that output")
+    if not full:
+        with_header = [b for b in blocks if b.header_line]
+        if with_header:
+            raise ValueError(f"line {with_header[0].header_line}: the table header is "
+                             "followed by no result rows: the log looks truncated (the run "
+                             "stopped, or the paste ends there)")
+        said = [b for b in blocks if b.ranks]
+        named = [b.program for b in blocks if b.program]
+        if said:
+            last = lines[-1][0]
+            n_ranks = len(said[0].ranks)
+            raise ValueError(f"the paste ends on line {last} before the results table: it "
+                             f"has {n_ranks} Rank line{'s' if n_ranks != 1 else ''} but no "
+                             "'#  size  count  type ...' header and no rows. Paste the whole "
+                             "output of the test, from '# nThread' to '# Avg bus bandwidth'")
+        raise ValueError("no nccl-tests results table found"
+                         + (f" (the text names {named[0]}, but has no Rank lines, table "
+                            "header or rows)" if named else "")
+                         + ": expected a header line like "
                          "'#  size  count  type  redop  root  time  algbw  busbw  #wrong ...' "
-                         "(paste the whole output of the test, from '# nThread')")
-    if not rows:
-        raise ValueError(f"line {header_line}: the table header is followed by no result "
-                         "rows: the log looks truncated")
+                         "or its rows (paste the whole output of the test, from '# nThread')")
+    b = _choose(blocks, test, collective)
+    names = [x.name(i) for i, x in enumerate(full, 1)] if len(full) > 1 else []
+    return _run(b, lines, hosts, collective, names,
+                names[full.index(b)] if names else None)
+
+
+def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
     notes = []
-    ranks = (max(rank_ids) + 1) if rank_ids else nranks
-    if not rank_ids and nranks:
-        notes.append("rank count from NCCL's 'nranks' lines")
-    found = programs[-1] if programs else None
+    rows = tuple(r for _, r in b.rows)
+    block_lines = lines[b.start - 1:max(b.end, b.start)]
+    setup = read_setup(lines, hosts)
+    program = b.program
+    found = PROGRAMS.get(program) if program else None
     if collective is not None and found is not None and found != collective:
         raise ValueError(f"collective={collective!r} disagrees with the log, which ran "
-                         f"{[k for k, c in PROGRAMS.items() if c == found][0]}")
+                         f"{program}")
+    ids = sorted(b.ranks)
+    rank_max = (ids[-1] + 1) if ids else None
+    complete = bool(ids) and ids == list(range(len(ids))) and not b.elided_ranks
+    nranks = nranks_in(block_lines) or nranks_in(lines)
     coll = collective or found
+    inf = infer(b.cells, rank_max if complete else nranks, coll)
+    ranks, trusted = None, False
+    if complete:
+        ranks, trusted = rank_max, True
+    elif nranks:
+        ranks = nranks
+        notes.append(f"{nranks} ranks from NCCL's 'nranks' lines")
+    elif inf.ranks:
+        ranks = inf.ranks
+        notes.append(f"{inf.how_ranks}"
+                     + (f" (the highest Rank line, {rank_max - 1}, would give {rank_max}: "
+                        "the columns are used)" if rank_max and rank_max != ranks else ""))
+    elif rank_max:
+        ranks = rank_max
+        notes.append(f"{ranks} ranks from the highest Rank line ({rank_max - 1}) + 1")
+    if ids and not complete:
+        why = ("elided ('...')" if b.elided_ranks else
+               f"not one per rank ({len(ids)} line{'s' if len(ids) != 1 else ''}, ranks up "
+               f"to {ids[-1]})")
+        notes.append(f"the Rank lines are {why}: the host count is not used")
     if coll is None:
-        coll = _from_columns(rows, redops, roots, ranks)
+        coll = inf.collective
         if coll:
-            notes.append(f"collective {coll} inferred from busbw/algbw and the redop column")
-    nodes = len(hosts) or None
-    per_node = max(len(r) for r in hosts.values()) if hosts else None
-    return Run(coll, ranks, version, tuple(rows), avg, nodes, per_node, device, oob,
-               tuple(notes))
-
-
-def hosts_in(text: str) -> list:
-    """The host names a log names (``Rank`` lines and NCCL's ``host:pid:tid`` prefixes), so
-    :func:`scrub` can blank them before a line is shown back."""
-    v.instance("text", text, str, "a string")
-    found = set()
-    for raw in text.splitlines():
-        line = _strip(raw)
-        m = _RANK_LINE.search(line)
-        if m:
-            found.add(m.group(2))
-        m = re.match(r"^\s*([A-Za-z0-9][\w.-]*):\d+:\d+\s", line)
-        if m:
-            found.add(m.group(1))
-    return sorted(found)
+            notes.insert(0, f"collective {coll} inferred: {inf.how}")
+        elif len(inf.candidates) > 1:
+            notes.append("the columns fit " + " and ".join(inf.candidates)
+                         + " alike: say which with collective=")
+    elif inf.ranks and ranks and inf.ranks != ranks:
+        notes.append(f"the columns suggest {inf.ranks} ranks, {ranks} were used")
+    if b.elided_rows:
+        notes.append(f"rows are elided ('...' on line {b.elided_rows}): only the printed "
+                     "rows are read")
+    if b.header is None:
+        notes.append("rows pasted without their table header: read in the current "
+                     "nccl-tests layout (size count type redop root time algbw busbw #wrong "
+                     "x 2)")
+    hostmap = {}
+    for rid, (host, _, _) in b.ranks.items():
+        hostmap.setdefault(host, set()).add(rid)
+    nodes = len(hostmap) if trusted else None
+    per_node = max(len(r) for r in hostmap.values()) if trusted else None
+    device = (b.ranks.get(0) or (next(iter(b.ranks.values())) if b.ranks else
+                                 (None, None, None)))[2] or None
+    lib = setup.library.value if setup.library else None
+    if any("rccl-tests" in x for _, x in lines):
+        lib = lib or "RCCL"
+    version = setup.version.value if setup.version else None
+    return Run(coll, ranks, version, rows, b.avg, nodes, per_node, device, b.oob,
+               tuple(notes), program, vendor_of(device, lib), setup, len(ids),
+               tuple(tests), chosen)

@@ -8,21 +8,48 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import _validate as v
 from ..collective_model.choice import system_of  # noqa: F401  (re-exported, see above)
-from .logs import Run
+from .runs import Run
+
+
+class NotModelled(ValueError):
+    """A run read exactly that the model does not predict (another vendor's GPUs, or a
+    collective outside the model): the message says what was read and what the book can
+    say instead. ``run`` is the parsed run."""
+
+    def __init__(self, message: str, run=None):
+        super().__init__(message)
+        self.run = run
+
+
+def regime_bounds(name: str) -> str:
+    """A size regime's bounds in words, from :data:`interlib.intervals.REGIMES`."""
+    from .. import intervals
+    from ..display import fmt_bytes
+
+    for r in intervals.REGIMES:
+        if r[0] == name:
+            lo, hi = r[1], r[2]
+            if lo <= 0:
+                return f"below {fmt_bytes(hi, binary=True)}"
+            if hi == float("inf"):
+                return f"{fmt_bytes(lo, binary=True)} and above"
+            return f"{fmt_bytes(lo, binary=True)} to {fmt_bytes(hi, binary=True)}"
+    raise ValueError(f"name={name!r} is not a regime of interlib.intervals.REGIMES")
 
 @dataclass(frozen=True)
 class Verdict:
     """The measured curve against the band in one size regime.
 
     Attributes:
-        regime: A regime of :data:`interlib.validation.REGIMES`.
+        regime: A regime of ``interlib.intervals.REGIMES``.
         count: Sizes of the run in it.
         ratio: Median measured / predicted busbw.
         low, high: Median lower and upper edge of the band, as a fraction of the prediction.
         status: ``"within"``, ``"above"`` or ``"below"`` the band.
         text: The verdict in words.
+        rule: ``"band"``, or ``"factor"`` when the page's rule independent of the band
+            decided (at most half, or at least twice, the model's prediction).
     """
 
     regime: str
@@ -32,6 +59,7 @@ class Verdict:
     high: float
     status: str
     text: str
+    rule: str = "band"
 
 
 @dataclass(frozen=True)
@@ -70,6 +98,8 @@ class Diagnosis:
             heading that explains it.
         check: The commands or log lines that confirm or rule it out.
         score: How well the curve's shape matches, 0..1 (the list is sorted by it).
+        stated: True when the log itself states the cause (a line it prints, quoted in
+            ``evidence``): these rank before causes guessed from the curve's shape.
     """
 
     key: str
@@ -79,6 +109,7 @@ class Diagnosis:
     heading: str
     check: str
     score: float
+    stated: bool = False
 
     @property
     def anchor(self) -> str:
@@ -108,7 +139,9 @@ class Comparison:
         verdicts: One :class:`Verdict` per regime the run covers.
         published: Nearest published runs, nearest first.
         diagnoses: Likely causes, most likely first (empty when nothing is below).
-        notes: Warnings about the comparison itself (the log's GPU is not the system's).
+        notes: Warnings about the comparison itself (the log's GPU is not the system's,
+            how the shape was chosen, what the log's rows left out).
+        assumed: Values the comparison assumed rather than read or was told, in words.
     """
 
     run: Run
@@ -126,40 +159,68 @@ class Comparison:
     published: tuple
     diagnoses: tuple
     notes: tuple = ()
+    assumed: tuple = ()
 
     def table(self):
         """The verdict per regime as a :class:`interlib.display.Table`."""
-        from .. import display, validation
+        from .. import display
 
         rows = [[x.regime, str(x.count), display.fmt_pct(x.ratio, 2),
                  f"{display.fmt_pct(x.low, 2).removesuffix(' %')}-"
                  f"{display.fmt_pct(x.high, 2)}", x.text] for x in self.verdicts]
-        bounds = "; ".join(f"{x.regime}: {validation.regime_bounds(x.regime)}"
+        bounds = "; ".join(f"{x.regime}: {regime_bounds(x.regime)}"
                            for x in self.verdicts)
         return display.Table(["regime", "sizes", "ratio", "band", "verdict"], rows,
                              caption=f"{bounds}. ratio: median of measured / predicted busbw; "
                              + self.band_source)
 
+    def in_words(self) -> str:
+        """The verdicts as one phrase, regimes grouped by status: ``"within the band in
+        the latency-bound, transition and bandwidth-bound regimes"``."""
+        groups = {}
+        for x in self.verdicts:
+            groups.setdefault(x.status, []).append(x.regime)
+
+        def listed(names):
+            return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+        return "; ".join(f"{st} the band in the {listed(names)} regime"
+                         f"{'s' if len(names) > 1 else ''}" for st, names in groups.items())
+
     def report(self) -> str:
-        """Verdicts, diagnoses and the nearest published runs, as plain text."""
+        """The shape, what the log states, the verdicts, the likely causes (each with the
+        line that supports it where the log states it) and the nearest published runs, as
+        plain text."""
         from .. import display
 
         n = self.gpus_per_node * self.nodes
-        out = [f"{self.collective} on {n} GPU{'s' if n != 1 else ''} ({self.gpus_per_node} "
-               f"per node x {self.nodes} node{'s' if self.nodes != 1 else ''}) against the "
-               f"model for {self.system}", *(f"Note: {x}" for x in self.notes), "",
-               repr(self.table()), ""]
+        out = [f"{self.collective} on {display.fmt_count(n, 'GPU')} ({self.gpus_per_node} "
+               f"per node x {display.fmt_count(self.nodes, 'node')}) against the model for "
+               f"{self.system}", *(f"Note: {x}" for x in self.run.notes + self.notes),
+               *(f"Assumed: {x}" for x in self.assumed)]
+        stated = self.run.setup.lines()
+        if stated:
+            out += ["", "What the log states:"] + [f"- {x}" for x in stated]
+        out += ["", repr(self.table()), ""]
         if self.diagnoses:
-            out.append("Likely causes, most likely first:")
+            out.append("Likely causes, most likely first (what the log states comes first):")
             for i, d in enumerate(self.diagnoses, 1):
-                out += [f"{i}. {d.title} (match {d.score:.2f}). {d.evidence}",
+                how = "stated by the log" if d.stated else f"match {d.score:.2f}"
+                out += [f"{i}. {d.title} ({how}). {d.evidence}",
                         f"   Read: {d.chapter}, '{d.heading}'.", f"   Check: {d.check}"]
         else:
             out.append("Nothing is below the band: no diagnosis.")
         out += ["", "Nearest published runs:"]
-        out += [f"- {p.series}: {p.gpus_per_node * p.nodes} x {p.gpu}, {p.fabric}; {p.source}"
-                for p in self.published]
+        out += [f"- {p.series}: {p.gpus_per_node * p.nodes} x {_gpu_name(p.gpu)}, "
+                f"{p.fabric}; {p.source}" for p in self.published]
         return "\n".join(out)
+
+
+def _gpu_name(gpu: str) -> str:
+    """A catalogue GPU's name for a reader (``"H100 SXM"``, not ``"h100-sxm"``)."""
+    from ..specs import GPUS
+
+    return GPUS[gpu].name if gpu in GPUS else gpu
 
 
 def fabric_of(sys_) -> str:

@@ -25,11 +25,41 @@ CYCLE = [COLORS[c] for c in ("blue", "vermillion", "green", "orange", "purple", 
 FIGSIZE = (7.5, 4.2)
 DPI = 96
 
+PHONE_METADATA = "interlib/phone-png"
+"""Key of a displayed figure's output metadata holding its phone rendering (base64 PNG,
+:func:`interlib.plots.phone.phone_png`); the site's build shows it below 600 px
+(book/_ext/book_site.py). Metadata, so a notebook's viewers and nbval ignore it."""
+
+
+class BookFigure(Figure):
+    """The book's Figure (:func:`new_figure` makes them). Shown in a notebook, it is printed
+    as any figure is, and its output also carries a phone layout of itself
+    (:data:`PHONE_METADATA`), so a static figure reads on a phone the way a demo's does:
+    the notebook needs no change, only to be executed again."""
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        import base64
+
+        from .phone import phone_png
+
+        try:
+            from IPython import get_ipython
+        except ImportError:  # pragma: no cover (plots run without IPython in Pyodide)
+            return None
+        if get_ipython() is None:
+            return None
+        try:
+            phone = base64.b64encode(phone_png(self)).decode("ascii")
+        except Exception:  # noqa: BLE001 (the figure itself must still show; the site's
+            return None    # layout test finds a static figure without its phone layout)
+        # No data of its own: the notebook's own formatters print the figure as before.
+        return {}, {PHONE_METADATA: phone}
+
 
 def new_figure(nrows: int = 1, ncols: int = 1, figsize=FIGSIZE, **kw):
-    """A Figure (not registered with pyplot, so it never leaks) with the book's style:
-    opaque white background, fixed margins. Returns ``(fig, axes)``."""
-    fig = Figure(figsize=figsize, dpi=DPI, facecolor="white")
+    """A :class:`BookFigure` (not registered with pyplot, so it never leaks) with the
+    book's style: opaque white background, fixed margins. Returns ``(fig, axes)``."""
+    fig = BookFigure(figsize=figsize, dpi=DPI, facecolor="white")
     axes = fig.subplots(nrows, ncols, **kw)
     fig.subplots_adjust(left=0.11, right=0.97, top=0.88, bottom=0.14, wspace=0.3, hspace=0.35)
     for ax in (axes.flat if hasattr(axes, "flat") else [axes]):
@@ -79,5 +109,5 @@ def binary_size_axis(ax, which: str = "x"):
         and int(x).bit_length() % 3 == 1 else ""))
 
 
-__all__ = ["COLORS", "CYCLE", "FIGSIZE", "Figure", "new_figure", "si_axis",
-           "binary_size_axis"]
+__all__ = ["COLORS", "CYCLE", "FIGSIZE", "BookFigure", "Figure", "PHONE_METADATA", "new_figure",
+           "si_axis", "binary_size_axis"]

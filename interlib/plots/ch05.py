@@ -364,8 +364,7 @@ def credit_flow(buffer_packets: int = 16, load: float = 0.5, rtt_steps: int = 32
     bx.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     bx.set_xlabel("time (packet times)")
     bx.set_ylabel("receive buffer (share of its size)")
-    bx.set_title(f"receive buffer over the first {OCCUPANCY_WINDOW} packet times",
-                 fontsize=9)
+    bx.set_title(f"receive buffer, first {OCCUPANCY_WINDOW} packet times", fontsize=9)
     _fill_credit_flow(fig, buffer_packets=buffer_packets, load=load, rtt_steps=rtt_steps)
     return fig
 
@@ -385,8 +384,10 @@ def _fill_credit_flow(fig, buffer_packets, load, rtt_steps):
         a[f"delivered:{m}"].set_data(t, r.delivered)
         b[f"occupancy:{m}"].set_data(t, r.occupancy / buffer_packets)
         text.set_text(f"{_MODE_STYLE[m][1]}: {r.goodput:.2f}\n"
-                      f"  link busy {r.offered:.0%}, {r.drops} drops")
-    ax.set_title(f"delivered with {buffer_packets} credits, round trip {rtt_steps} "
+                      f"  link busy {display.fmt_pct(r.offered, 2)}, "
+                      f"{display.fmt_count(r.drops, 'drop')}")
+    # two lines: on one, the left title ran into the right panel's
+    ax.set_title(f"delivered with {buffer_packets} credits, round trip {rtt_steps}\n"
                  "(legend: goodput, share of the link)", fontsize=9)
     return [a["drain"], *(a[f"delivered:{m}"] for m in _MODES),
             *(b[f"occupancy:{m}"] for m in _MODES), b["size"], legend, ax.title]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import nccltests, validation
+from .. import intervals, nccltests
 from ..display import fmt_bytes
 from . import COLORS, new_figure, si_axis
 
@@ -30,16 +30,20 @@ def comparison(cmp_):
     ax.fill_between(S, cmp_.low, cmp_.high, color=COLORS["blue"], alpha=0.15, linewidth=0,
                     label="expected band")
     ax.plot(S, cmp_.predicted, color=COLORS["blue"], linewidth=1.8, label="model")
+    from ..specs import GPUS
+
     for color, p in zip(_PUBLISHED, cmp_.published):
+        gpu = GPUS[p.gpu].name if p.gpu in GPUS else p.gpu
         ax.plot(p.sizes, p.busbw, color=color, linewidth=1.0, marker=".", markersize=4,
-                label=f"{p.series}: {p.gpus_per_node * p.nodes} x {p.gpu}")
+                label=f"{p.series}: {p.gpus_per_node * p.nodes} x {gpu}")
     below = np.array([x.status for x in _status_by_size(cmp_)]) == "below"
     ax.plot(S, cmp_.measured, "o", color=COLORS["vermillion"], markersize=4,
             label="your run")
     if np.any(below):
         ax.plot(S[below], cmp_.measured[below], "o", markerfacecolor="none",
                 markeredgecolor=COLORS["black"], markersize=8, label="below the band")
-    for _, lo, _ in validation.REGIMES[1:]:
+    for r in intervals.REGIMES[1:]:
+        lo = r[1]
         if S.min() < lo < S.max():
             ax.axvline(lo, color=COLORS["grey"], linewidth=0.8, linestyle=":")
     ax.set_xscale("log", base=2)
@@ -76,7 +80,7 @@ def _axes_ticks(ax, sizes):
 def _status_by_size(cmp_):
     """The regime verdict of each size (for marking the points below)."""
     by = {x.regime: x for x in cmp_.verdicts}
-    return [by[str(r)] for r in validation.regime(np.asarray(cmp_.sizes, dtype=float))]
+    return [by[str(r)] for r in intervals.regime_names(np.asarray(cmp_.sizes, dtype=float))]
 
 
 def alt_text(cmp_) -> str:
@@ -87,14 +91,18 @@ def alt_text(cmp_) -> str:
             f"over the model's prediction and band for {cmp_.system}; " + "; ".join(parts))
 
 
-def message(text: str):
-    """A figure that says why there is no comparison (a log that could not be read)."""
+def message(text: str, read: bool = False):
+    """A figure that says why there is no comparison: a log that could not be read, or
+    (``read=True``) one read exactly that the book does not model."""
     from .. import _validate as v
 
     v.instance("text", text, str, "a string")
+    v.flag("read", read)
     fig, ax = new_figure()
     ax.set_axis_off()
-    ax.text(0.02, 0.6, "No comparison: " + text, wrap=True, fontsize=10, va="center",
-            ha="left", transform=ax.transAxes)
-    ax.set_title("Check your cluster: the log could not be read", fontsize=10)
+    lead = "Read, not compared: " if read else "No comparison: "
+    ax.text(0.02, 0.6, lead + text, wrap=True, fontsize=9 if len(text) > 400 else 10,
+            va="center", ha="left", transform=ax.transAxes)
+    ax.set_title("Check your cluster: read, but not modelled" if read else
+                 "Check your cluster: the log could not be read", fontsize=10)
     return fig

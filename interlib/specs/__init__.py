@@ -69,3 +69,8 @@ from . import software  # noqa: E402
 from .software import NCCL_FEATURES  # noqa: E402
 
 __all__ += ["software", "NCCL_FEATURES"]
+# The 2026.2 edition (issue 39): the fabrics of 2026 (planes, 1.6 T Ethernet, PCIe 7.0, CXL,
+# scale-up Ethernet, scale-across)
+from . import outlook  # noqa: E402
+
+__all__ += ["outlook"]

@@ -26,8 +26,11 @@ KINDS = ("vendor peak", "measured", "derived", "model constant", "calibrated", "
   retrieved.
 """
 
-DIRECTIONS = ("per direction", "bidirectional", "read + write", "n/a")
-"""``read + write`` is for memory bandwidth: one figure shared by reads and writes."""
+DIRECTIONS = ("per direction", "bidirectional", "read + write", "n/a", "not stated")
+"""``read + write`` is for memory bandwidth: one figure shared by reads and writes.
+``not stated`` is for a vendor's rate whose source does not say whether both directions are
+added (AWS's NeuronLink "bandwidth per device"): it is quoted as stated and never halved or
+doubled, and no per-direction comparison uses it."""
 
 _RATE_UNITS = {"GB_per_s", "TB_per_s", "Gbit_per_s", "Tbit_per_s", "MB_per_s", "PB_per_s"}
 _UNITS = _RATE_UNITS | {"B", "GB", "TB", "GiB", "MiB", "KiB", "s", "us", "ns", "ms",

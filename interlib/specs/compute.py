@@ -53,21 +53,21 @@ HBM_COPY_EFFICIENCY = Spec(
 
 
 LLAMA3_INTERRUPTIONS = {
-    "total": Spec(466, "count", "secondary", S.LLAMA3, note="job interruptions in 54 days"),
-    "planned": Spec(47, "count", "secondary", S.LLAMA3, note="automated maintenance etc."),
-    "unexpected": Spec(419, "count", "secondary", S.LLAMA3),
-    "Faulty GPU": Spec(148, "count", "secondary", S.LLAMA3,
+    "total": Spec(466, "count", "measured", S.LLAMA3, note="job interruptions in 54 days"),
+    "planned": Spec(47, "count", "measured", S.LLAMA3, note="automated maintenance etc."),
+    "unexpected": Spec(419, "count", "measured", S.LLAMA3),
+    "Faulty GPU": Spec(148, "count", "measured", S.LLAMA3,
                        note="the paper prints 30.1 %, but 148 / 419 = 35.3 %: an "
                             "inconsistency in the paper itself"),
-    "GPU HBM3 memory": Spec(72, "count", "secondary", S.LLAMA3, note="printed 17.2 %"),
-    "Network switch/cable": Spec(35, "count", "secondary", S.LLAMA3, note="printed 8.4 %"),
-    "NIC": Spec(7, "count", "secondary", S.LLAMA3, note="printed 1.7 %"),
-    "NCCL watchdog timeouts": Spec(7, "count", "secondary", S.LLAMA3, note="printed 1.7 %"),
+    "GPU HBM3 memory": Spec(72, "count", "measured", S.LLAMA3, note="printed 17.2 %"),
+    "Network switch/cable": Spec(35, "count", "measured", S.LLAMA3, note="printed 8.4 %"),
+    "NIC": Spec(7, "count", "measured", S.LLAMA3, note="printed 1.7 %"),
+    "NCCL watchdog timeouts": Spec(7, "count", "measured", S.LLAMA3, note="printed 1.7 %"),
 }
-"""Llama 3 405B, Table 5 (54-day snapshot). Categories not listed here are summed as
+"""Llama 3 405B, Table 5 of the paper (54-day snapshot; read in the paper itself). Categories not listed here are summed as
 "other" by :func:`interlib.cost.interruption_table`. The often-quoted "network
 configuration errors caused 10.7 %" is not in this table (facts.md 4k)."""
 
-LLAMA3_SNAPSHOT_DAYS = Spec(54, "count", "secondary", S.LLAMA3, note="days in the snapshot")
-LLAMA3_GPUS = Spec(16384, "count", "secondary", S.LLAMA3,
+LLAMA3_SNAPSHOT_DAYS = Spec(54, "count", "measured", S.LLAMA3, note="days in the snapshot")
+LLAMA3_GPUS = Spec(16384, "count", "measured", S.LLAMA3,
                    note="'16K H100 GPUs' (the layout: specs.studies.LLAMA3_LAYOUT_16K)")

@@ -57,8 +57,9 @@ SWITCHES = {
                         Spec(400 * Gbit_per_s, "Gbit_per_s", "vendor peak", S.QUANTUM2,
                              "per direction")),
     "spectrum-4": Switch("NVIDIA Spectrum-4 SN5600", "Ethernet",
-                         Spec(64, "count", "secondary", S.SPECTRUM4),
-                         Spec(800 * Gbit_per_s, "Gbit_per_s", "secondary", S.SPECTRUM4,
+                         Spec(64, "count", "vendor peak", S.SPECTRUM4,
+                              note="'SN5600 | 64 | 800GbE (100Gbps/lane)'"),
+                         Spec(800 * Gbit_per_s, "Gbit_per_s", "vendor peak", S.SPECTRUM4,
                               "per direction")),
     # The 2026 edition (issue 28): XDR InfiniBand and co-packaged optics
     "quantum-x800": Switch("NVIDIA Quantum-X800 Q3400 (XDR)", "InfiniBand",
@@ -73,22 +74,29 @@ SWITCHES = {
                                          "XDR_SWITCH_FIRST_MANUAL, is from 2024-09)")),
     "quantum-x-photonics": Switch(
         "NVIDIA Quantum-X Photonics (XDR, co-packaged optics)", "InfiniBand",
-        Spec(144, "count", "secondary", S.QUANTUM_X800, note="144 ports of 800 Gb/s"),
-        Spec(800 * Gbit_per_s, "Gbit_per_s", "secondary", S.QUANTUM_X800, "per direction"),
+        Spec(144, "count", "vendor peak", S.CPO_AVAILABILITY,
+             note="'115 Tb/s of switching capacity, supporting 144 ports at 800 Gb/s each'"),
+        Spec(800 * Gbit_per_s, "Gbit_per_s", "vendor peak", S.CPO_AVAILABILITY,
+             "per direction"),
         optics="co-packaged",
         status=Status("announced", "2025-03-18", S.CPO_AVAILABILITY,
-                      "announced at GTC 2025; NVIDIA gave availability as early 2026 "
-                      "(CPO_AVAILABILITY_GIVEN), and no source read (as of 2026-11) "
-                      "confirms shipment")),
+                      "announced at GTC 2025; NVIDIA gave commercial availability as early "
+                      "2026 (CPO_AVAILABILITY_GIVEN). NVIDIA documents the Q3450-LD (the "
+                      "co-packaged model) in its XDR switch manual, rev 1.3 of November 2025 "
+                      "('Preliminary version with the Q3401-RD and Q3450-LD systems'), and "
+                      "operators report evaluation units (Lambda, as reported by Converge "
+                      "Digest); no dated volume shipment found as of 2026-11")),
     "spectrum-x-photonics": Switch(
         "NVIDIA Spectrum-X Photonics SN6810 (Spectrum-6, co-packaged optics)", "Ethernet",
-        Spec(128, "count", "secondary", S.QUANTUM_X800,
-             note="128 ports of 800 Gb/s (102.4 Tb/s); a 512-port 409.6 Tb/s model too"),
-        Spec(800 * Gbit_per_s, "Gbit_per_s", "secondary", S.QUANTUM_X800, "per direction"),
+        Spec(128, "count", "vendor peak", S.CPO_AVAILABILITY,
+             note="'Spectrum SN6810: 102.4 Tb/s bandwidth with 128 ports at 800 Gb/s'; the "
+                  "SN6800 has 512 ports (409.6 Tb/s)"),
+        Spec(800 * Gbit_per_s, "Gbit_per_s", "vendor peak", S.CPO_AVAILABILITY,
+             "per direction"),
         optics="co-packaged",
         status=Status("announced", "2025-03-18", S.CPO_AVAILABILITY,
-                      "announced at GTC 2025; availability given as the second half of "
-                      "2026 (CPO_AVAILABILITY_GIVEN); no source read (as of 2026-11) "
+                      "announced at GTC 2025; commercial availability given as the second "
+                      "half of 2026 (CPO_AVAILABILITY_GIVEN); no source read (as of 2026-11) "
                       "confirms shipment")),
 }
 
@@ -101,17 +109,21 @@ CPO_AVAILABILITY_GIVEN = {
     "quantum-x-photonics": ("early 2026", S.CPO_AVAILABILITY),
     "spectrum-x-photonics": ("second half of 2026", S.CPO_AVAILABILITY),
 }
-"""When NVIDIA said each co-packaged-optics switch would be available (Hot Chips 2025, as
-reported): a date given in advance, not a shipment. Both have passed by this edition
-(2026-11); no source read confirms either switch has shipped."""
+"""When NVIDIA said each co-packaged-optics switch would be commercially available (NVIDIA's
+technical blog of 2025-08-18): a date given in advance, not a shipment. Both have passed by
+this edition (2026-11); NVIDIA's switch manual documents the Quantum-X Photonics model and
+evaluation units are reported, but no source read dates a volume shipment of either."""
 
 SUPERPOD_SU = {
-    "nodes_per_su": Spec(32, "count", "secondary", S.SUPERPOD_RA,
-                         note="DGX H100 nodes per scalable unit (8 GPUs each)"),
-    "leaves_per_su": Spec(8, "count", "secondary", S.SUPERPOD_RA),
-    "sus_per_pod": Spec(4, "count", "secondary", S.SUPERPOD_RA,
-                        note="four SUs under one spine layer make 1,024 GPUs"),
-    "spines": Spec(16, "count", "secondary", S.SUPERPOD_RA),
+    "nodes_per_su": Spec(32, "count", "vendor peak", S.SUPERPOD_RA,
+                         note="'SUs of 32 DGX H100 systems each' (8 GPUs each)"),
+    "leaves_per_su": Spec(8, "count", "vendor peak", S.SUPERPOD_RA,
+                          note="one leaf per rail: NVIDIA's table gives 32 leaves for 4 SUs"),
+    "sus_per_pod": Spec(4, "count", "vendor peak", S.SUPERPOD_RA,
+                        note="'A fully tested system scales to four SUs': 1,024 GPUs under "
+                             "one spine layer"),
+    "spines": Spec(16, "count", "vendor peak", S.SUPERPOD_RA,
+                   note="16 spine switches for 4 SUs (NVIDIA's component table)"),
 }
 
 
@@ -122,20 +134,28 @@ def switch(name: str) -> Switch:
 
 # ------------------------------------------- latencies, headers, clusters (Chapters 5-6)
 ADAPTER_LATENCY = {
-    gen: Spec(val * us, "us", "secondary", S.BEKMAN_IB_LATENCY,
-              note=f"{gen} InfiniBand adapter latency, end to end (the sending and the "
-                   "receiving adapter together, as the table quotes it); NDR and later "
-                   "were not published")
-    for gen, val in (("EDR", 0.5), ("HDR", 0.6))
+    "EDR": Spec(0.5 * us, "us", "secondary", S.BEKMAN_IB_LATENCY,
+                note="EDR InfiniBand adapter latency, end to end (the sending and the "
+                     "receiving adapter together, as the table quotes it): a community "
+                     "figure, no NVIDIA datasheet read"),
+    "HDR": Spec(0.6 * us, "us", "vendor peak", S.CX6_USER_MANUAL,
+                note="HDR (ConnectX-6): NVIDIA's 'sub-600ns latency', an upper bound; NVIDIA "
+                     "does not say whether it is one adapter or both ends of a link, and "
+                     "the book charges it once per message, as an end-to-end figure "
+                     "(Bekman's community table gives the same 0.6 us end to end). NDR and "
+                     "later adapters publish none in the sources read"),
 }
 """Adapter (end-to-end) latency by InfiniBand generation: one figure for both NICs of a
 message's path, not per NIC."""
 
 SWITCH_HOP_LATENCY = {
     "low": Spec(100 * ns, "ns", "secondary", S.WWT_SWITCH_LATENCY,
-                note="NIC-to-NIC through one switch ASIC, low end of the quoted range"),
+                note="NIC-to-NIC through one switch ASIC, low end of the quoted range (a "
+                     "community figure: no NVIDIA switch datasheet read gives a "
+                     "port-to-port latency)"),
     "high": Spec(300 * ns, "ns", "secondary", S.WWT_SWITCH_LATENCY,
-                 note="NIC-to-NIC through one switch ASIC, high end of the quoted range"),
+                 note="NIC-to-NIC through one switch ASIC, high end of the quoted range (a "
+                      "community figure)"),
 }
 """The quoted range of one switch ASIC hop (vendor figures such as "sub-130 ns" for
 Quantum HDR are UNCONFIRMED here and not stored)."""

@@ -87,17 +87,24 @@ class GPU:
         if self.host_link == "nvlink-c2c-superchip":
             c = NVLINK_C2C_SUPERCHIP
             share = c.per_gpu_even_split
+            m = c.measured_slower
+            gb300 = ("; GB300 assumed the same (no GB300 NVL72 measurement in our sources)"
+                     if self.name.startswith("GB300") else "")
             return HostLink("NVLink-C2C", "NVLink-C2C", share, share * c.copy_efficiency,
-                            f"the superchip's {c.per_direction.value / GB_per_s:g} GB/s per "
-                            f"direction shared by its {c.gpus} GPUs, split evenly (the "
-                            "per-GPU share is not published: this is its floor, with both "
-                            "GPUs copying) x measured GH200 copy efficiency")
+                            f"peak: the superchip's {c.per_direction.value / GB_per_s:g} GB/s "
+                            f"per direction shared by its {c.gpus} GPUs, split evenly (the "
+                            "per-GPU share is not published); achieved: one GPU's measured "
+                            f"copy, the slower direction ({m.value / GB_per_s:g} GB/s, "
+                            "nvbandwidth on Azure ND GB200 v6)" + gb300)
         pc = self.pcie
         usable = pc.usable_per_direction(16)
+        payload = pc.payload_per_direction(16)
         return HostLink(f"{pc.name} x16", "PCIe", usable,
                         pcie_achieved_per_direction(self.pcie_gen, 16),
-                        f"{pc.name} x16: TLP payload rate (256-B payloads) x the copy "
-                        "efficiency measured on Gen 5 on the same basis")
+                        f"peak: {pc.name} x16 after {pc.encoding}, before TLP headers; "
+                        f"achieved: its TLP payload rate ({payload / GB_per_s:.3g} "
+                        "GB/s with 256-B payloads) x the copy efficiency measured on Gen 5 "
+                        "on the same basis")
 
     @property
     def nvlink(self) -> NVLinkGen:
@@ -122,9 +129,11 @@ def _gpu(name, arch, nvl, pcie, hbm, cap_gb, bw, src, cap_note="", bw_note="",
                host_link, status)
 
 
-_GB300_SHIPPED = Status("shipped", "2025-08", S.HOTCHIPS_CX8,
-                        "in deployment by Hot Chips 2025 (August): GB300 NVL72 is 'the first "
-                        "deployment of the PCIe Gen6 SuperNIC'")
+_GB300_SHIPPED = Status("shipped", "2025-07", S.GB300_FIRST_RACKS,
+                        "first production racks delivered in early July 2025 (CoreWeave, "
+                        "built by Dell, announced 2025-07-03); at Hot Chips 2025 (August) "
+                        "NVIDIA called GB300 NVL72 'the first deployment of the PCIe Gen6 "
+                        "SuperNIC' (sources.HOTCHIPS_CX8)")
 _HGX_B300_SHIPPED = Status("shipped", None, S.HGX_B300,
                            "NVIDIA's HGX B300 specifications and server photographs (April "
                            "2025) show the board; no dated shipment in the sources read")
@@ -150,19 +159,19 @@ GPUS = {
                   bw_note="576 TB/s per NVL72 rack / 72 GPUs (NVIDIA GB200 NVL72 page)",
                   host_link="nvlink-c2c-superchip"),
     "gb300": _gpu("GB300 (Blackwell Ultra GPU)", "Blackwell", 5, "6.0", "HBM3e", 288,
-                  8 * TB_per_s, S.LOCKWOOD_B300,
-                  cap_note="the physical stack total (8 x 12-high); the capacity a GB300 "
-                           "tray exposes is not in a primary source here",
+                  8 * TB_per_s, S.BLACKWELL_ULTRA_BLOG,
+                  cap_note="'288 GB of HBM3E per GPU' in 8 stacks; the capacity a GB300 "
+                           "tray exposes to software is not in a primary source here",
                   bw_note="576 TB/s per NVL72 rack / 72 GPUs",
                   host_link="nvlink-c2c-superchip", status=_GB300_SHIPPED),
     # HGX B300: the same Blackwell Ultra GPU on an 8-GPU NVLink baseboard. Its PCIe Gen6
     # x16 goes to a ConnectX-8 on the GPU board, whose built-in switch also links to the
     # host; the host CPU's own PCIe generation is not in our sources.
     "b300": _gpu("B300 (Blackwell Ultra, HGX)", "Blackwell", 5, "6.0", "HBM3e", 288,
-                 8 * TB_per_s, S.LOCKWOOD_B300,
-                 cap_note="the physical stack total (8 x 12-high); usable capacity not in a "
+                 8 * TB_per_s, S.BLACKWELL_ULTRA_BLOG,
+                 cap_note="'288 GB of HBM3E per GPU' in 8 stacks; usable capacity not in a "
                           "primary source here",
-                 bw_note="8 TB/s (max) per B300", status=_HGX_B300_SHIPPED),
+                 bw_note="'8 TB/s per GPU'", status=_HGX_B300_SHIPPED),
 }
 
 
@@ -251,7 +260,8 @@ def _nic(name, gbps, fabric, src, note="", host_interface="", status=None,
 NICS = {
     "connectx-6-hdr": _nic("ConnectX-6 HDR", 200, "InfiniBand", S.STAS_NETWORK),
     "connectx-7": _nic("ConnectX-7", 400, "InfiniBand or Ethernet", S.CX7_DOC),
-    # Expert read F6.1: on Ethernet ConnectX-8 is two 400 GbE ports, never one 800 GbE port.
+    # Expert read F6.1: on Ethernet ConnectX-8 is two 400 GbE ports, not one 800 GbE port (as
+    # of the firmware notes read; review F17: dated, not stated as permanent).
     "connectx-8": _nic("ConnectX-8", 800, "InfiniBand or Ethernet", S.CX8_NOTES,
                        "one XDR InfiniBand port; on Ethernet the same 800 Gb/s is two "
                        "400 GbE ports (ethernet_ports, ethernet_port_rate)",
@@ -260,7 +270,10 @@ NICS = {
                        ethernet=(2, 400, S.CX8_DIRECT_NIC,
                                  "per 400 GbE port, two ports: '2 x 400GbE link speeds. "
                                  "Note: 800GbE link speed is not supported on a single "
-                                 "port' (initial firmware 40.44.0208)")),
+                                 "port', as of the initial firmware 40.44.0208 "
+                                 "(repeated in the 40.44.1036 notes); the later notes read "
+                                 "(40.45 to the 2025 LTS 40.47) neither repeat nor lift "
+                                 "it")),
 }
 
 
@@ -302,7 +315,8 @@ NVSWITCH = {
     3: NVSwitchGen("NVSwitch 3", "DGX/HGX H100 and H200",
                    Spec(4, "count", "vendor peak", S.DGX_BASEPOD),
                    Spec(64, "count", "vendor peak", S.NVSWITCH_BLOG,
-                        note="64 NVLink 4 ports per chip"),
+                        note="64 NVLink 4 ports per chip (NVIDIA's NVLink page of 2022: "
+                             "'each NVSwitch has 64 NVLink ports')"),
                    4, True),
     4: NVSwitchGen("NVLink Switch (Blackwell)", "DGX/HGX B200, GB200 NVL72",
                    Spec(2, "count", "secondary", S.SCALING_BOOK,

@@ -57,8 +57,10 @@ P2P = {
         _p2p(749, S.NCCL_1264, "p2pBandwidthLatencyTest, user report", "bidirectional")),
     "h200": P2PMeasurement(
         "8 x H200 node (Bekman)", 4,
-        _p2p(396.4, S.STAS_NETWORK, "nvbandwidth device_to_device_memcpy_read_ce"),
-        _p2p(783.7, S.STAS_NETWORK, "nvbandwidth bidirectional device-to-device",
+        _p2p(396.4, S.STAS_NETWORK, "nvbandwidth -t device_to_device_memcpy_write_ce "
+                                    "(copy engine, write): '396.40 GB/s per pair'"),
+        _p2p(783.7, S.STAS_NETWORK, "nvbandwidth -t device_to_device_bidirectional_memcpy_"
+                                    "write_ce: '783.73 GB/s per pair, total'",
              "bidirectional")),
     "gb200": P2PMeasurement("GB200 node", 5,
                             _p2p(746, S.STAS_NETWORK, "p2pBandwidthLatencyTest"), None),
@@ -98,7 +100,16 @@ NVL72_CHIPS_PER_TRAY = Spec(
     note="NVLink Switch chips per NVL72 switch tray")
 
 
-FABRICS = ("one switch tier", "multi-tier, assumed non-blocking", "multi-tier, not published")
+DGX_H100_NVLINK_AGGREGATE = Spec(
+    7.2 * TB_per_s, "TB_per_s", "vendor peak", S.DGX_H100_PAGE, "bidirectional",
+    "NVIDIA's DGX H100 headline, '7.2TB/s of bidirectional GPU-to-GPU bandwidth': the "
+    "aggregate, 8 GPUs x 900 GB/s; the 3.6 TB/s bisection (NVLINK_DOMAINS['dgx-h100']) is "
+    "from NVIDIA's Hot Chips 34 talk")
+"""What NVIDIA's DGX H100 page headlines for NVLink: the aggregate, not the bisection."""
+
+
+FABRICS = ("one switch tier", "multi-tier, assumed non-blocking", "multi-tier, not published",
+           "multi-tier, bisection published")
 
 STATUSES = ("shipped", "announced, not shipped", "announced, not publicly released",
             "supported, no shipped system in our sources")
@@ -116,7 +127,11 @@ computed as ``floor(n/2) x per-GPU bandwidth``:
 * ``"multi-tier, assumed non-blocking"``: switches joined by further switches; the book
   *assumes* full bisection (an upper bound, not a published figure);
 * ``"multi-tier, not published"``: switches joined by further switches whose bisection our
-  sources do not give; no bisection is computed."""
+  sources do not give; no bisection is computed;
+* ``"multi-tier, bisection published"``: switches joined by further switches whose
+  bisection the vendor publishes; the headline is that bisection (both directions added) and
+  it is quoted, never recomputed from the GPU count (the tier above the nodes may be
+  tapered)."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +169,11 @@ class NVLinkDomain:
             raise ValueError(f"size={self.size!r} must be a system id or a count Spec")
         v.integer("nvlink_gen", self.nvlink_gen, lo=1, hi=5)
         v.choice("fabric", self.fabric, FABRICS)
+        if self.fabric == "multi-tier, bisection published" and \
+                self.headline.direction != "bidirectional":
+            raise ValueError(f"headline.direction={self.headline.direction!r} must be "
+                             "'bidirectional' for a published bisection (both directions "
+                             "added, as vendors count it)")
         v.choice("status", self.status, STATUSES)
         if self.status != "shipped" and not isinstance(self.status_source, S.Source):
             raise ValueError(f"status_source={self.status_source!r} must be a Source when "
@@ -176,6 +196,12 @@ class NVLinkDomain:
         (one switch tier) rather than an assumption or unknown."""
         return self.fabric == "one switch tier"
 
+    @property
+    def published_bisection(self) -> Spec | None:
+        """The vendor's published bisection, both directions added, for a
+        ``"multi-tier, bisection published"`` domain (its headline); None otherwise."""
+        return self.headline if self.fabric == "multi-tier, bisection published" else None
+
 
 _NVL576_GPUS = Spec(576, "count", "vendor peak", S.NVLINK_576,
                     note="'up to 576 GPUs in a single NVLink domain'")
@@ -194,19 +220,24 @@ NVLINK_DOMAINS = {
     "dgx-h100-nvlink-256": NVLinkDomain(
         "DGX H100 SuperPOD with NVLink Switch System (256 H100)",
         Spec(256, "count", "vendor peak", S.NVSWITCH_BLOG), 4,
-        Spec(57.6 * TB_per_s, "TB_per_s", "vendor peak", S.NVSWITCH_BLOG, "per direction",
-             "NVIDIA: '57.6 TB/s of all-to-all bandwidth'; NVIDIA states neither the "
-             "direction nor how it is counted. Arithmetic only: it equals 128 x 450 GB/s "
-             "(half the GPUs at their per-direction NVLink rate). The external NVLink "
-             "Switch tier is not confirmed non-blocking, so it is not a bisection here"),
-        "NVIDIA's 'all-to-all bandwidth', as NVIDIA states it", "multi-tier, not published",
+        Spec(57.6 * TB_per_s, "TB_per_s", "vendor peak", S.NVSWITCH_BLOG, "bidirectional",
+             "NVIDIA: '57.6 TB/s of all-to-all bandwidth' and '9x more bisection bandwidth "
+             "than was possible with HDR InfiniBand on NVIDIA Ampere Architecture GPUs': a "
+             "bisection counted in both directions, as for 32 DGX A100 with 8 HDR NICs each "
+             "(16 x 8 x 25 GB/s x 2 = 6.4 TB/s; 9 x 6.4 = 57.6). Per direction 28.8 TB/s. "
+             "The external NVLink tier was tapered 2:1, as reported from NVIDIA's Hot Chips "
+             "34 deck ('OSFP support (4 NVLinks per cage)', 18 cages: 72 of each node's "
+             "144 GPU links leave the node; 16 x 72 x 25 GB/s = 28.8 TB/s), so it is not "
+             "128 x 450 GB/s per direction"),
+        "bisection, both directions added (NVIDIA's 'all-to-all' figure)",
+        "multi-tier, bisection published",
         status="announced, not shipped",
         status_source=S.HOPPER_INDEPTH),
     "dgx-gh200-256": NVLinkDomain(
         "DGX GH200 with NVLink Switch System (256 Grace Hopper)",
         Spec(256, "count", "vendor peak", S.HOPPER_PAGE_GH200), 4,
         Spec(57.6 * TB_per_s, "TB_per_s", "vendor peak", S.HOPPER_PAGE_GH200,
-             "per direction",
+             "not stated",
              "NVIDIA: DGX GH200 'support[s] clusters of up to 256 connected H200s and "
              "deliver[s] 57.6 TB/s of all-to-all bandwidth'; the same figure NVIDIA gave "
              "the DGX H100 NVLink Switch System, direction not stated; a two-tier NVLink "

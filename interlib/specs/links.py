@@ -8,7 +8,7 @@ derived by the properties below, so a figure lives in exactly one place.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .. import _validate as v
 from ..units import GB_per_s, Gbit_per_s, GT_per_s, bit, us
@@ -197,17 +197,18 @@ class NVLinkGen:
 
 
 def _nvl(name, gpu, links, per_link_gbs, lane_gbit, lanes, nccl_gbs, src, kind,
-         note=""):
+         note="", lane_src=S.STAS_NETWORK, lane_kind="secondary", lane_note=""):
     """One generation; ``src`` and ``kind`` describe where the link count and per-link rate
-    come from (``"vendor peak"`` only when the source is NVIDIA's own)."""
+    come from (``"vendor peak"`` only when the source is NVIDIA's own), ``lane_src`` and
+    ``lane_kind`` where the lane count and lane rate come from."""
     return NVLinkGen(
         name, gpu,
         Spec(links, "count", kind, src, note=note),
         Spec(per_link_gbs * GB_per_s, "GB_per_s", kind, src, "per direction",
              "line rate of one link in one direction" + (f"; {note}" if note else "")),
-        Spec(lane_gbit * Gbit_per_s, "Gbit_per_s", "secondary", S.STAS_NETWORK,
+        Spec(lane_gbit * Gbit_per_s, "Gbit_per_s", lane_kind, lane_src,
              "per direction", f"data rate of one lane; {lanes} lanes (signal pairs) per "
-                              "direction per link"),
+                              "direction per link" + (f"; {lane_note}" if lane_note else "")),
         lanes,
         Spec(nccl_gbs * GB_per_s, "GB_per_s", "model constant", S.NCCL_TOPO,
              "per direction", "application-level bandwidth of one link assumed by NCCL"))
@@ -216,14 +217,27 @@ def _nvl(name, gpu, links, per_link_gbs, lane_gbit, lanes, nccl_gbs, src, kind,
 #: NVLink generations 1-5 by number (:class:`NVLinkGen` records, each figure with its
 #: source); look one up with :func:`~interlib.specs.nvlink`.
 NVLINK = {
-    1: _nvl("NVLink 1", "P100", 4, 20, 20, 8, 18.0, S.STAS_NETWORK, "secondary"),
-    2: _nvl("NVLink 2", "V100", 6, 25, 25, 8, 20.0, S.STAS_NETWORK, "secondary"),
-    3: _nvl("NVLink 3", "A100", 12, 25, 50, 4, 20.0, S.SJEAUGEY_149, "secondary",
-            "stated by an NVIDIA NCCL maintainer; 12 links per A100 as in NVIDIA's A100 "
-            "whitepaper (600 GB/s per GPU, both directions)"),
-    4: _nvl("NVLink 4", "H100", 18, 25, 100, 2, 20.6, S.SCALING_BOOK, "secondary",
-            "links x rate x 2 directions = the 900 GB/s bidirectional per GPU of NVIDIA's "
-            "Hopper page"),
+    1: _nvl("NVLink 1", "P100", 4, 20, 20, 8, 18.0, S.P100_WHITEPAPER, "vendor peak",
+            "NVIDIA: 'up to four Links', each 'up to 40 GB/sec of bidirectional bandwidth' "
+            "(160 GB/sec per GPU)", S.P100_WHITEPAPER, "vendor peak",
+            "'a differential pair running at up to 20 Gb/sec. Eight of these ... form a "
+            "Sub-Link that sends data in one direction'"),
+    2: _nvl("NVLink 2", "V100", 6, 25, 25, 8, 20.0, S.A100_WHITEPAPER, "vendor peak",
+            "NVIDIA's A100 whitepaper on V100: 6 links, 25 GB/s in each direction, 300 GB/s "
+            "total", S.A100_WHITEPAPER, "derived",
+            "twice A100's 4 pairs ('half the number of signal pairs per link compared to "
+            "V100'); 25 GB/s x 8 / 8 pairs = 25 Gb/s of data per pair (signalling 25.78)"),
+    3: _nvl("NVLink 3", "A100", 12, 25, 50, 4, 20.0, S.A100_WHITEPAPER, "vendor peak",
+            "NVIDIA: 'A single A100 NVLink provides 25 GB/second bandwidth in each direction'; "
+            "twelve links, 600 GB/sec total (the 4 pairs per direction also stated by an NCCL "
+            "maintainer, nccl-tests#149)", S.A100_WHITEPAPER, "vendor peak",
+            "'a data rate of 50 Gbit/sec per signal pair'; 4 pairs per direction (H100 "
+            "whitepaper: 'four differential pairs (4 lanes) in each direction')"),
+    4: _nvl("NVLink 4", "H100", 18, 25, 100, 2, 20.6, S.H100_WHITEPAPER, "vendor peak",
+            "NVIDIA: 'H100 includes 18 fourth-generation NVLink links to provide 900 GB/sec "
+            "total bandwidth', 25 GB/s in each direction per link", S.H100_WHITEPAPER,
+            "derived", "'two high-speed differential pairs in each direction' for 25 GB/s: "
+                       "25 x 8 / 2 = 100 Gb/s of data per pair"),
     5: _nvl("NVLink 5", "B200", 18, 50, 200, 2, 40.1, S.NVLINK_PAGE, "vendor peak",
             "NVIDIA: 18 connections of 100 GB/s (both directions) per GPU"),
 }
@@ -248,6 +262,9 @@ class ChipToChipLink:
         systems: Where it ships.
         gpus: GPUs that share the link's ``per_direction`` (1 on GH200; 2 on a GB200
             superchip, where NVIDIA quotes one figure for one Grace and two GPUs).
+        measured_per_gpu: True when the measurements are one GPU's copies (GB200: nvbandwidth
+            per GPU), so the copy efficiency is taken against the per-GPU share, not the
+            whole link (on a one-GPU link, GH200, the two are the same).
     """
 
     name: str
@@ -256,6 +273,7 @@ class ChipToChipLink:
     measured_d2h: Spec
     systems: str
     gpus: int = 1
+    measured_per_gpu: bool = False
 
     def __post_init__(self):
         for f in ("per_direction", "measured_h2d", "measured_d2h"):
@@ -263,6 +281,7 @@ class ChipToChipLink:
             if d != "per direction":
                 raise ValueError(f"{f}.direction={d!r} must be 'per direction'")
         v.integer("gpus", self.gpus, lo=1, hi=8)
+        v.flag("measured_per_gpu", self.measured_per_gpu)
         for f in ("measured_h2d", "measured_d2h"):
             if getattr(self, f).value > self.per_direction.value:
                 raise ValueError(f"{f}={getattr(self, f).value:g} B/s must be <= "
@@ -281,11 +300,18 @@ class ChipToChipLink:
         return self.per_direction.value / self.gpus
 
     @property
+    def measured_slower(self) -> Spec:
+        """The slower of the two measured copy directions (the rule of
+        :data:`PCIE_HOST_COPY_EFFICIENCY`: the lower measurement)."""
+        return min(self.measured_h2d, self.measured_d2h, key=lambda sp: sp.value)
+
+    @property
     def copy_efficiency(self) -> float:
-        """The slower measured copy direction over the per-direction line rate (the same
-        rule as :data:`PCIE_HOST_COPY_EFFICIENCY`: the lower measurement)."""
-        return min(self.measured_h2d.value, self.measured_d2h.value) / \
-            self.per_direction.value
+        """The slower measured copy direction over the line rate it was measured against:
+        the per-GPU even share when the measurement is one GPU's (``measured_per_gpu``),
+        else the whole link's per-direction rate."""
+        base = self.per_gpu_even_split if self.measured_per_gpu else self.per_direction.value
+        return self.measured_slower.value / base
 
 
 NVLINK_C2C = ChipToChipLink(
@@ -307,16 +333,21 @@ NVLINK_C2C_SUPERCHIP = ChipToChipLink(
     Spec(450 * GB_per_s, "GB_per_s", "secondary", S.GB200_SUPERCHIP_C2C, "per direction",
          "NVIDIA quotes 900 GB/s (both directions added) for the GB200 superchip's "
          "NVLink-C2C, which joins one Grace CPU and two Blackwell GPUs; how that splits per "
-         "GPU is not in our sources (no GB200 host-copy measurement found either)"),
-    # GH200's measured copies (NVLINK_C2C), stated once: no GB200 measurement was found
-    replace(NVLINK_C2C.measured_h2d,
-            note=NVLINK_C2C.measured_h2d.note + " (no GB200 measurement found)"),
-    replace(NVLINK_C2C.measured_d2h,
-            note=NVLINK_C2C.measured_d2h.note + " (no GB200 measurement found)"),
-    "GB200 (GB300 assumed the same: our sources give it no separate figure)", gpus=2)
+         "GPU is not in our sources. One GPU copying alone measures 201/193 GB/s (Azure ND "
+         "GB200 v6), below the even share of 225 GB/s per direction"),
+    Spec(201 * GB_per_s, "GB_per_s", "measured", S.AZURE_GB200_BENCH, "per direction",
+         "GB200, host-to-device copy of one GPU (nvbandwidth on Azure ND GB200 v6: 'Host to "
+         "Device 201')"),
+    Spec(193 * GB_per_s, "GB_per_s", "measured", S.AZURE_GB200_BENCH, "per direction",
+         "GB200, device-to-host copy of one GPU (nvbandwidth on Azure ND GB200 v6: 'Device "
+         "to Host 193')"),
+    "GB200 (GB300 assumed the same: our sources give it no separate NVL72 figure)", gpus=2,
+    measured_per_gpu=True)
 """The Grace-to-GPUs link of a GB200 superchip: one figure for two GPUs (issue 28, error
-2). The models give each GPU the even split (:attr:`ChipToChipLink.per_gpu_even_split`),
-the floor of its unknown share, and say so."""
+2). The peak the models give each GPU is the even split
+(:attr:`ChipToChipLink.per_gpu_even_split`, 225 GB/s per direction); the achieved rate is
+the slower direction of a published GB200 measurement of one GPU (193 GB/s, device to host;
+review R3), not the even split times GH200's copy efficiency (148.5 GB/s, 25 % low)."""
 
 
 # --------------------------------------------------- reduced-NVLink export parts
@@ -466,7 +497,7 @@ class InfiniBandGen:
     @property
     def first_products(self) -> str:
         """When the first products came, as the sources say it: ``"2022"`` (approximate
-        year) or ``"announced 2024-03; shipped 2025-08"``; ``"not in our sources"``."""
+        year) or ``"announced 2024-03; shipped 2025-07"``; ``"not in our sources"``."""
         dated = [f"{st.state} {st.date or '(date not in our sources)'}"
                  for st in (self.announced, self.shipped) if st is not None]
         if dated:
@@ -504,9 +535,11 @@ def _ib(name, sig, enc, data, year, sig_note="per lane", coding=None, src=S.IB_R
         enc, lane, year, announced, shipped)
 
 
-CONNECTX8_SHIPPED = Status("shipped", "2025-08", S.HOTCHIPS_CX8,
-                           "ConnectX-8 called already shipping at Hot Chips 2025; first "
-                           "deployment in GB300 NVL72")
+CONNECTX8_SHIPPED = Status("shipped", "2025-07", S.GB300_FIRST_RACKS,
+                           "ConnectX-8 first shipped in the first production GB300 NVL72 "
+                           "racks, delivered in early July 2025 (CoreWeave, announced "
+                           "2025-07-03); at Hot Chips 2025 NVIDIA called GB300 NVL72 its first "
+                           "deployment")
 """ConnectX-8, the first XDR (and 800 Gb/s) NIC: the first XDR shipment our sources date.
 ``specs.NICS["connectx-8"].status`` and ``INFINIBAND["XDR"].shipped`` are this record."""
 
@@ -534,7 +567,7 @@ INFINIBAND = {
                src=S.IEEE_8023DJ,
                announced=Status("announced", "2024-03", S.GTC2024_XDR,
                                 "Quantum-X800 (XDR InfiniBand) introduced with Blackwell at "
-                                "GTC 2024, as reported"),
+                                "GTC 2024"),
                shipped=CONNECTX8_SHIPPED),
 }
 

@@ -73,17 +73,30 @@ DGX_BASEPOD = Source(
     "Four NVIDIA NVSwitch chips ... eight single-port NVIDIA ConnectX-7 VPI ... up to "
     "400 Gb/s InfiniBand/Ethernet.", key="dgxbasepod")
 NVSWITCH_BLOG = Source(
-    "NVIDIA technical blog, third-generation NVSwitch / NVLink Switch System",
-    "https://developer.nvidia.com/blog/nvidia-nvlink-and-nvidia-nvswitch-supercharge-large-"
-    "language-model-inference/",
-    "up to 256 connected NVIDIA H100 ... 57.6 TB/s of all-to-all bandwidth; NVSwitch "
-    "incorporates multicast and NVIDIA SHARP in-network reductions.", key="nvidianvswitchblog")
+    "NVIDIA technical blog, Upgrading Multi-GPU Interconnectivity with the Third-Generation "
+    "NVIDIA NVSwitch (2022)",
+    "https://developer.nvidia.com/blog/upgrading-multi-gpu-interconnectivity-with-the-third-"
+    "generation-nvidia-nvswitch/",
+    "'NVIDIA NVSwitch is also a critical enabler of the NVLink Switch networking appliance, "
+    "which enables the creation of clusters with up to 256 connected NVIDIA H100 Tensor Core "
+    "GPUs and 57.6 TB/s of all-to-all bandwidth. The appliance delivers 9x more bisection "
+    "bandwidth than was possible with HDR InfiniBand on NVIDIA Ampere Architecture GPUs.' "
+    "The third-generation NVSwitch 'incorporates hardware acceleration for collective "
+    "operations with multicast and NVIDIA ... SHARP in-network reductions'. (NVIDIA's NVLink "
+    "page of the time: 'each NVSwitch has 64 NVLink ports equipped with engines for NVIDIA "
+    "SHARP', read in an archived copy.)", key="nvidianvswitchblog")
 A100_WHITEPAPER = Source(
     "NVIDIA A100 Tensor Core GPU architecture whitepaper",
     "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-"
     "architecture-whitepaper.pdf",
-    "Six second-generation NVSwitch ... GPU to GPU communication to peak at 600 GB/s; "
-    "12 NVLink links per A100.", key="")
+    "Six second-generation NVSwitch ... GPU to GPU communication to peak at 600 GB/s. "
+    "Section 3.3.4: 'Third-generation NVLink has a data rate of 50 Gbit/sec per signal pair, "
+    "nearly doubling the 25.78 Gbits/sec rate in V100. A single A100 NVLink provides 25 "
+    "GB/second bandwidth in each direction similar to V100, but using only half the number of "
+    "signal pairs per link compared to V100. The total number of links is increased to twelve "
+    "in A100, versus 6 in V100, yielding 600 GB/sec total bandwidth versus 300 GB/sec for "
+    "V100.' (Whitepaper text read in a reproduction of the PDF and in NVIDIA's Ampere "
+    "in-depth blog, which carries the same paragraph.)", key="")
 GB200_PAGE = Source(
     "NVIDIA GB200 NVL72 product page",
     "https://www.nvidia.com/en-us/data-center/gb200-nvl72/",
@@ -204,10 +217,11 @@ LOCKWOOD_B300 = Source(
 LLAMA3 = Source(
     "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 5",
     "https://arxiv.org/abs/2407.21783",
-    "54-day snapshot of Llama 3 405B pre-training on 16,384 H100 GPUs: 466 job "
-    "interruptions, 47 planned, 419 unexpected. Faulty GPU 148 (30.1%), GPU HBM3 memory 72 "
-    "(17.2%), Network Switch/Cable 35 (8.4%), NIC 7 (1.7%), NCCL watchdog timeouts 7 "
-    "(1.7%). As reproduced by Glenn Lockwood and DatacenterDynamics.", key="llama3")
+    "Table 5, 'Root-cause categorization of unexpected interruptions during a 54-day period "
+    "of Llama 3 405B pre-training': 466 job interruptions, 47 planned, 419 unexpected. Faulty "
+    "GPU 148 (30.1%), GPU HBM3 Memory 72 (17.2%), Network Switch/Cable 35 (8.4%), NIC 7 "
+    "(1.7%), NCCL Watchdog Timeouts 7 (1.7%). Read in the paper itself (section 3.3.4).",
+    key="llama3")
 
 # ---------------------------------------------------------------- Appendix B (errata)
 ZERO_PAPER = Source(
@@ -340,15 +354,25 @@ QUANTUM2 = Source(
     "Quantum-2 NDR switches: 64 ports at 400Gbps or 128 ports at 200Gbps, in twin-port "
     "OSFP cages.", key="")
 SUPERPOD_RA = Source(
-    "NVIDIA DGX SuperPOD (H100) reference architecture, as summarised in Austin et al., "
-    "How to Scale Your Model, Part 12",
-    "https://jax-ml.github.io/scaling-book/gpus/",
-    "32 nodes (256 GPUs) per scalable unit under 8 leaf switches; 4 SUs and 16 spine "
-    "switches make 1,024 GPUs; NDR 64-port switches; full bisection.", key="austin2025")
+    "NVIDIA DGX SuperPOD: Next Generation Scalable Infrastructure for AI Leadership, "
+    "Reference Architecture featuring NVIDIA DGX H100 Systems (RA-11333-001, 2023)",
+    "https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/"
+    "latest/",
+    "'A modular architecture based on SUs of 32 DGX H100 systems each. A fully tested system "
+    "scales to four SUs'; 'This reference architecture is focused on 4 SU units with 128 DGX "
+    "nodes'; NDR (400 Gbps) InfiniBand compute fabric, rail-optimized. The leaf and spine "
+    "counts (8 leaf switches per SU; 32 leaves and 16 spines for 4 SUs, 1,024 GPUs) are the "
+    "component table NVIDIA gives for the same 32-node SU in the DGX B200 SuperPOD RA "
+    "(docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200: 'SU "
+    "Count 4, Node Count 128, GPU Count 1024, Leaf 32, Spine 16'); the H100 RA's own table "
+    "was not read here. (Austin et al.'s scaling book summarises the same figures.)",
+    key="nvidiasuperpodh100")
 SPECTRUM4 = Source(
-    "Stas Bekman, ML Engineering, network chapter (from NVIDIA's Ethernet switching page)",
-    "https://github.com/stas00/ml-engineering/tree/master/network",
-    "Spectrum-4 SN5600: 64 x OSFP 800GbE, 51.2 Tb/s.", key="bekman")
+    "NVIDIA Spectrum SN5000 Ethernet switch systems hardware user manual (Data Interfaces)",
+    "https://docs.nvidia.com/networking/display/sn5000/data+interfaces",
+    "Ports and maximum speed per model family: 'SN5600 | 64 | 800GbE (100Gbps/lane)' (128 "
+    "at 400GbE, 256 at 200GbE and below); SN5400: 64 ports of 400GbE. SN5600 is the "
+    "Spectrum-4 switch (51.2 Tb/s = 64 x 800 Gb/s).", key="")
 
 # ------------------------------------------- systems catalogue (appended by fix worker A)
 NCCL_812 = Source(
@@ -403,13 +427,15 @@ IEEE_8023_FRAME = Source(
     "times (12 bytes).", key="ieee8023")
 BEKMAN_IB_LATENCY = Source(
     "Stas Bekman, Machine Learning Engineering Open Book, network chapter (InfiniBand "
-    "table, from Wikipedia's table citing Panda and Sur, CCGrid 2011)",
+    "table, a community figure: from Wikipedia's table citing Panda and Sur, CCGrid 2011, "
+    "which predates HDR)",
     "https://github.com/stas00/ml-engineering/tree/master/network",
     "Adapter (end-to-end) latency: EDR 0.5 us, HDR 0.6 us; NDR and later did not publish "
     "latency data.", key="bekman")
 WWT_SWITCH_LATENCY = Source(
-    "World Wide Technology (WWT), blog on AI networking fabrics (quoted secondhand; the "
-    "article's exact address was not retrieved)",
+    "World Wide Technology (WWT), blog on AI networking fabrics, a community figure (quoted "
+    "secondhand; the article's exact address was not retrieved, and no NVIDIA switch "
+    "datasheet read gives a port-to-port latency)",
     "https://www.wwt.com/",
     "NIC-to-NIC latency passing through a single switch ASIC usually clocks in somewhere "
     "in the 100-300 nanosecond range.", key="")
@@ -423,11 +449,15 @@ HYPOTHETICAL_NODE = Source(
     "product is claimed.", key="")
 LLAMA3_TABLE4 = Source(
     "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 4 "
-    "(scaling configurations), as reproduced by Glenn Lockwood from P. Balaji's SC'24 talk",
-    "https://glennklockwood.com/garden/llama-3.1",
-    "Llama 3 405B pre-training: 8,192 GPUs TP 8, CP 1, PP 16, 430 TFLOPS/GPU; 16,384 GPUs "
-    "TP 8, CP 1, PP 16, 400 TFLOPS/GPU; 16,384 GPUs TP 8, CP 16, PP 16 (long context), 380 "
-    "TFLOPS/GPU; 16M tokens per batch.", key="llama3")
+    "(scaling configurations and MFU)",
+    "https://arxiv.org/abs/2407.21783",
+    "Table 4, 'Scaling configurations and MFU for each stage of Llama 3 405B pre-training': "
+    "8,192 GPUs, TP 8, CP 1, PP 16, DP 64, 430 TFLOPs/GPU, BF16 MFU 43%; 16,384 GPUs, TP 8, "
+    "CP 1, PP 16, DP 128, 400 TFLOPs/GPU, 41%; 16,384 GPUs, TP 8, CP 16, PP 16 (131,072-token "
+    "sequences), 380 TFLOPs/GPU, 38%; 16M tokens per batch. Section 3.3.2: 'an overall BF16 "
+    "Model FLOPs Utilization (MFU) of 38-43% for the configurations shown in Table 4'. "
+    "(Glenn Lockwood's llama-3.1 page reproduces the same rows from P. Balaji's SC'24 "
+    "talk.)", key="llama3")
 
 # ------------------------------------ Chapters 1-4, expert review (issue 14, experta)
 GRACE_HOPPER_BLOG = Source(
@@ -490,7 +520,9 @@ NCCL_TREES_BLOG = Source(
     "blog (2019)",
     "https://developer.nvidia.com/blog/massively-scale-deep-learning-training-nccl-2-4/",
     "Double binary trees: two complementary binary trees, each rank a leaf in one and an "
-    "inner node in the other, give full bandwidth with logarithmic latency.",
+    "inner node in the other, give full bandwidth with logarithmic latency. (In NCCL the "
+    "'ranks' of the two trees are nodes, with a chain of GPUs inside each node: "
+    "sources.NCCL_TREE_SRC.)",
     key="jeaugey2019trees")
 NCCL_PXN_BLOG = Source(
     "NVIDIA technical blog, Doubling all2all Performance with NVIDIA Collective "
@@ -663,7 +695,9 @@ CX8_DIRECT_NIC = Source(
     "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/"
     "changes+and+new+features",
     "'supports 800Gb/s or XDR IB or 2 x 400GbE link speeds. Note: 800GbE link speed is not "
-    "supported on a single port.' 'Direct NIC-GPU Datapath: To read/write data "
+    "supported on a single port.' (The 40.44.1036 notes repeat it in their feature history; "
+    "the later notes read, 40.45.1200, 40.46.3048 and the 2025 LTS 40.47.1088/2682, neither "
+    "repeat nor lift it.) 'Direct NIC-GPU Datapath: To read/write data "
     "directly from the GPU and to overcome grace CPU PCIe bandwidth issue a direct NIC-GPU "
     "datapath is required ... the HCA exposes a side DMA engine as an additional PCIe "
     "function which is called Data Direct.'", key="cx8firmware")
@@ -725,28 +759,34 @@ QUANTUM_X800 = Source(
     "liquid-cooled. Spectrum-X Photonics Ethernet: 128 x 800G (102.4 Tb/s) or 512 x 800G "
     "(409.6 Tb/s).", key="nvidiacpo")
 GTC2024_XDR = Source(
-    "NVIDIA GTC 2024 (March 2024): the Blackwell platform with Quantum-X800 InfiniBand, as "
-    "reported by FiberMall",
-    "https://fibermall.com/blog/nvidia-blackwell-development-for-dac-lacc-1600g-osfp-xd.htm",
-    "'On March 19, 2024, NVIDIA unveiled a new generation of the Blackwell architecture "
-    "platform at the GTC' ... 'NVIDIA has introduced the world's first end-to-end 800G "
-    "InfiniBand network switch platform, Quantum-X800'.", key="")
+    "NVIDIA GTC 2024 press release (NVIDIA Announces New Switches Optimized for "
+    "Trillion-Parameter GPU Computing and AI Infrastructure, 2024-03-18)",
+    "https://nvidianews.nvidia.com/news/networking-switches-gpu-computing-ai",
+    "Quantum-X800 InfiniBand and Spectrum-X800 Ethernet, 'the world's first networking "
+    "platforms capable of end-to-end 800Gb/s throughput'; the Quantum Q3400 switch and the "
+    "ConnectX-8 SuperNIC. (FiberMall's report of GTC 2024 says the same.)", key="")
 AZURE_GB300_X800 = Source(
-    "Microsoft Azure's first production GB300 NVL72 cluster (2025-10), as reported by "
-    "Converge Digest",
-    "https://dev.convergedigest.com/microsoft-launches-first-nvidia-gb300-nvl72-supercluster-"
-    "for-openai/",
+    "Microsoft Azure blog, Microsoft Azure delivers the first large scale cluster with "
+    "NVIDIA GB300 NVL72 for OpenAI workloads (2025-10-09)",
+    "https://azure.microsoft.com/en-us/blog/microsoft-azure-delivers-the-first-large-scale-"
+    "cluster-with-nvidia-gb300-nvl72-for-openai-workloads/",
     "'The new NDv6 GB300 virtual machine (VM) series features more than 4,600 NVIDIA "
     "Blackwell Ultra GPUs connected via the Quantum-X800 InfiniBand platform' ... '800 Gbps "
     "per-GPU bandwidth'.", key="")
 CPO_AVAILABILITY = Source(
-    "NVIDIA at Hot Chips 2025 on co-packaged optics, as reported (particle.news, "
-    "notebookcheck, 2025-08)",
-    "https://www.notebookcheck.net/Nvidia-unveils-photonics-switches-to-scale-AI-networks-"
-    "with-millions-of-GPUs.1096181.0.html",
-    "Quantum-X Photonics InfiniBand switches early 2026; Spectrum-X Photonics second half "
-    "of 2026. Per 800G port: electrical loss ~22 dB -> ~4 dB, ~30 W -> ~9 W; '10x' "
-    "resiliency from fewer active components.", key="nvidiacpo")
+    "NVIDIA technical blog, Scaling AI Factories with Co-Packaged Optics for Better Power "
+    "Efficiency (Seyedi, 2025-08-18)",
+    "https://developer.nvidia.com/blog/scaling-ai-factories-with-co-packaged-optics-for-"
+    "better-power-efficiency/",
+    "Quantum-X Photonics: '115 Tb/s of switching capacity, supporting 144 ports at 800 Gb/s "
+    "each'; '14.4 teraflops of in-network computing with the fourth generation of NVIDIA "
+    "Scalable Hierarchical Aggregation Reduction Protocol (SHARP)'. Spectrum-X Photonics: "
+    "'Spectrum SN6810: 102.4 Tb/s bandwidth with 128 ports at 800 Gb/s', 'Spectrum SN6800: "
+    "409.6 Tb/s bandwidth with a remarkable 512 ports at 800 Gb/s'. Pluggable paths lose 'up "
+    "to 22 dB for 200 gigabit-per-second channels' and draw 'often 30W per interface'; CPO "
+    "'~4 dB' and 'as low as 9W'; '10x higher resiliency'. 'With commercial availability for "
+    "NVIDIA Quantum-X InfiniBand switches set for early 2026 and Spectrum-X Ethernet switches "
+    "in the second half of 2026'.", key="nvidiacpo")
 GAUDI3_NETWORK = Source(
     "Intel Gaudi documentation, Intel Gaudi Network Configuration",
     "https://docs.habana.ai/en/latest/Management_and_Monitoring/Network_Configuration/"
@@ -758,10 +798,12 @@ GAUDI3_NETWORK = Source(
 TPU_V5P = Source(
     "Google Cloud TPU documentation, TPU v5p",
     "https://docs.cloud.google.com/tpu/docs/v5p",
-    "8960 chips per pod; HBM bandwidth per chip 2765 GBps; 'Bidirectional inter-chip "
-    "interconnect (ICI) bandwidth per chip "
-    "(GBps) 1200'; interconnect topology 3D torus (full torus from one 4x4x4 cube); data "
-    "center network 50 Gb/s per chip; largest slice 6144 chips.", key="tpuv5p")
+    "'A TPU v5p Pod is composed of 8960 chips interconnected with reconfigurable high-speed "
+    "links'; 'The largest job that can be scheduled is a 96 cube (6144 chip) job'; 'The "
+    "maximum v5p shape is 16x16x24 (6144 chips, 96 cubes)'; a cube is 4x4x4 = 64 chips; "
+    "'All 4x4x4 and larger slices (one cube) have full 3D t[orus]'; HBM bandwidth per chip "
+    "2765 GBps; 'Bidirectional inter-chip interconnect (ICI) bandwidth per chip (GBps) "
+    "1200'; data center network (DCN) 50 Gbps per chip.", key="tpuv5p")
 TRAINIUM_DOCS = Source(
     "AWS Neuron documentation, Trainium2 and Trainium3 architecture; training best "
     "practices",
@@ -779,17 +821,21 @@ MLPERF_AMD = Source(
     "\"accelerator_host_interconnect\": \"PCIe Gen5 x16\"; MI355X 288 GB HBM3e (v6.0).",
     key="mlperfamd")
 UALINK_10 = Source(
-    "UALink Consortium, UALink 200G 1.0 Specification (released 2025-04-08), as reported "
-    "by Tom's Hardware",
-    "https://www.tomshardware.com/tech-industry/ualink-has-nvidias-nvlink-in-the-crosshairs-"
-    "final-specs-support-up-to-1-024-gpus-with-200-gt-s-bandwidth",
-    "200 Gb/s per lane (212.5 GT/s signalling, IEEE 802.3dj PHY), x1/x2/x4 links, up to "
-    "1,024 accelerators per pod through UALink switches; first products expected 2026-27.",
-    key="ualink")
+    "UALink Consortium, UALink 200G 1.0 Specification white paper (v3, April 2025; "
+    "specification released 2025-04-08)",
+    "https://ualinkconsortium.org/wp-content/uploads/2025/04/UALink-1.0-White_Paper_v3.pdf",
+    "The UALink 200G 1.0 specification: a 200 Gb/s-per-lane link built on the IEEE P802.3dj "
+    "PHY (212.5 GT/s signalling), x1, x2 or x4 ports; UALink Switches connect up to 1,024 "
+    "accelerators in a pod, each with a 10-bit routing identifier, one switch port per "
+    "accelerator; load/store memory semantics. (Tom's Hardware's report of the release adds "
+    "'a four-lane link achieving up to 800 GT/s in both transmit and receive directions'; "
+    "The Register, 2026-04: UALink 2.0 published, 1.0 silicon in labs in the second half "
+    "of 2026, products in 2027.)", key="ualink")
 NVLINK_FUSION = Source(
-    "NVIDIA NVLink Fusion announcement, Computex 2025-05-19, as reported by WebProNews",
-    "https://www.webpronews.com/nvidia-unveils-nvlink-fusion-a-new-era-of-ai-infrastructure-"
-    "collaboration/",
+    "NVIDIA press release, NVIDIA NVLink Fusion for semi-custom AI infrastructure "
+    "(Computex 2025, 2025-05-19 Taipei)",
+    "https://nvidianews.nvidia.com/news/nvidia-nvlink-fusion-semi-custom-ai-infrastructure-"
+    "partner-ecosystem",
     "NVLink-C2C and NVLink IP for third-party CPUs and accelerators (semi-custom AI "
     "infrastructure); partners named (MediaTek, Marvell, Alchip, Fujitsu, Qualcomm).",
     key="nvlinkfusion")
@@ -800,10 +846,15 @@ VERA_RUBIN = Source(
     "ai-supercomputer/",
     "Vera Rubin NVL72: 72 Rubin GPUs and 36 Vera CPUs in one rack-scale NVLink domain; six "
     "co-designed chips (Vera CPU, Rubin GPU, NVLink 6 Switch, ConnectX-9 SuperNIC, "
-    "BlueField-4 DPU, Spectrum-6 Ethernet switch); 'NVLink 6 allows 72 GPUs to behave as one "
+    "BlueField-4 DPU, Spectrum-6 Ethernet switch); NVLink 6: 3.6 TB/s per GPU (both "
+    "directions added, twice Blackwell's 1.8 TB/s), 260 TB/s across the NVL72 rack's nine "
+    "NVLink 6 switch trays; NVLink-C2C 1.8 TB/s; ConnectX-9 SuperNIC: 1.6 Tb/s of scale-out "
+    "bandwidth per GPU; 'NVLink 6 allows 72 GPUs to behave as one "
     "coherent accelerator inside the rack' (NVIDIA later clarified: peer access with "
-    "software-managed synchronisation, not hardware cache coherence). Production targeted "
-    "for the second half of 2026 (secondary reports).", key="verarubin")
+    "software-managed synchronisation, not hardware cache coherence). Rubin GPU memory: 'Up "
+    "to 288 GB of HBM4 per GPU; Aggregate bandwidth of up to 22 TB/s'. (Blog text read in a "
+    "web clipping of the page, 2026-01-06.) Production targeted for the second half of 2026 "
+    "(secondary reports).", key="verarubin")
 VERA_RUBIN_TUNING = Source(
     "NVIDIA, Vera-Rubin NVL72 performance tuning guide (docs.nvidia.com, last updated "
     "2026-11-09)",
@@ -818,7 +869,10 @@ NCCL_2326 = Source(
     "'Adds a pipeline-based cost model with Vera Rubin tuning data for Ring, Tree, NVLS, and "
     "NVLSTree'; 'Speeds up the topology graph search on large NVLink domains such as 32 to "
     "40 GPU VR200 systems'. Not read as source here: the book's tuning.cc figures are from "
-    "NCCL 2.30.7 (master 5067397, identical constants to v2.29.7-1).", key="nccl2326")
+    "NCCL 2.30.7 (master 5067397). NCCL 2.30.7's tuner constants equal v2.29.7-1's but for "
+    "one (sources.NCCL_TUNING_2303): Blackwell's per-channel NVLSTree cap on 3 or more nodes, "
+    "perChMaxNVLSTreeBws '{0.0, 96.0, 43.8}' in v2.29.7-1 and '{0.0, 96.0, 80.0}' from "
+    "v2.30.3-1; the book has not compared 2.32.6's.", key="nccl2326")
 VERA_RUBIN_NAMING = Source(
     "NVIDIA GTC 2025 keynote roadmap, as reported by HotHardware (copy on sipoch.com)",
     "https://www.sipoch.com/en/articles/300330019909058",
@@ -848,3 +902,280 @@ GB200_SUPERCHIP_C2C = Source(
     "One Grace CPU and two Blackwell GPUs per GB200 superchip; 'NVLink-C2C ... 900 GB/s per "
     "connection in current GB200 designs' (both directions added, as for GH200). No source "
     "here gives the share of one GPU.", key="")
+# ------------------------- the 2026.2 edition (issue 39): corrections and the fabrics of 2026
+NCCL_TREE_SRC = Source(
+    "NVIDIA NCCL v2.30.7 source, src/graph/trees.cc (ncclGetBtree, ncclGetDtree), "
+    "src/graph/connect.cc (ncclTopoPreset, connectTrees) and src/graph/tuning.cc",
+    "https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/connect.cc",
+    "connectTrees: 'ncclGetDtree(nNodes, node, ...)': the two binary trees are built over "
+    "nodes; ncclTopoPreset chains the GPUs of each node (tree.up = treeIntra[i - 1], "
+    "tree.down[0] = treeIntra[i + 1]); 'int depth = comm->nRanks / nNodes - 1 + "
+    "log2i(nNodes)' ('Not an exact value but a good approximation'); tuning.cc: tree "
+    "latency 'base + 2 * ((nRanks / nNodes - 1) * intraLat + log2i(nNodes) * interLat)'.",
+    key="ncclsource")
+NCCL_TUNING_2303 = Source(
+    "NVIDIA NCCL source, src/graph/tuning.cc at v2.29.7-1, v2.30.3-1 and v2.30.7-1 (the "
+    "tuner-constant tables compared)",
+    "https://github.com/NVIDIA/nccl/blob/v2.30.3-1/src/graph/tuning.cc",
+    "Every tuner constant of v2.30.7-1 equals v2.29.7-1's but one: perChMaxNVLSTreeBws, "
+    "Blackwell row, '{0.0, 96.0, 43.8} /* Blackwell (N1/N2/N4) */' in v2.29.7-1 became "
+    "'{0.0, 96.0, 80.0}' in v2.30.3-1 (unchanged in v2.30.7-1). The third column applies "
+    "from 3 nodes ('int index2 = nNodes <= 2 ? nNodes - 1 : 2'), whatever the comment's N4 "
+    "says.", key="")
+NCCL_COLLNET_AGRS = Source(
+    "NVIDIA NCCL 2.20.3-1 release notes (tag message of v2.20.3-1, 2024-02-13)",
+    "https://github.com/NVIDIA/nccl/releases/tag/v2.20.3-1",
+    "'Add support for ReduceScatter and AllGather using Collnet.' (CollNet is NCCL's path to "
+    "in-network reduction through a network plugin, InfiniBand SHARP with NVIDIA's plugin.) "
+    "2.27.3-1: 'Implement NVLS+IB SHARP support for AllGather and ReduceScatter with user "
+    "buffer registration.'", key="ncclrelnotes")
+NCCL_INSPECTOR = Source(
+    "NVIDIA NCCL Inspector plugin, plugins/profiler/inspector/README.md (ext-profiler/"
+    "inspector in NCCL 2.28.3-1, where it first appears)",
+    "https://github.com/NVIDIA/nccl/tree/master/plugins/profiler/inspector",
+    "'per-communicator, per-collective performance and metadata logging ... structured JSON "
+    "output for each operation'; enabled with NCCL_PROFILER_PLUGIN=.../libnccl-profiler-"
+    "inspector.so and NCCL_INSPECTOR_ENABLE=1; each record gives the collective, its "
+    "sequence number, message size, execution time, algbw and busbw (coll_algobw_gbs, "
+    "coll_busbw_gbs) and the timing source (coll_timing_source: kernel_gpu, or a CPU-timed "
+    "fallback). Release notes 2.28.3: 'an Inspector plugin for always-on performance "
+    "monitoring'. Added later (git grep over the release tags): NCCL_INSPECTOR_PROM_DUMP=1, "
+    "Prometheus metrics (nccl_bus_bandwidth_gbs ...) instead of JSON, first in v2.29.3-1 "
+    "(ext-profiler/inspector/README.md); NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING, 'default: 1 "
+    "... only events with GPU-based kernel timing (kernel_gpu) are recorded', first in "
+    "v2.30.3-1 (plugins/profiler/inspector/README.md:101).", key="ncclinspector")
+NCCL_TESTS_JSON = Source(
+    "NVIDIA nccl-tests README and src/util.cu: JSON output (-J), added in v2.17.3 "
+    "(2025-10-17)",
+    "https://github.com/NVIDIA/nccl-tests/blob/master/README.md",
+    "'-J,--output_file <file> Write [JSON] output to filepath. Infer type from suffix (only "
+    "json supported presently).' The file records the command line, the environment, the "
+    "NCCL version, every rank's host and device, and per message size alg_bw, bus_bw, "
+    "nwrong and timing statistics (min/max/avg, p50/p95/p99 with -I), then the average bus "
+    "bandwidth (src/util.cu).", key="nccltestsjson")
+NCCL_PLANES = Source(
+    "NVIDIA NCCL source at v2.30.3-1 and v2.30.7-1: the v12 net plugin interface "
+    "(railId, planeId), src/graph/search.cc and src/graph/topo.cc; NCCL 2.32.3-1 release "
+    "notes",
+    "https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/search.cc",
+    "v2.30.3-1 (2026-04-14): net_v12.h:45 'int16_t planeId; // plane ID associated with the "
+    "netdev' is new, but the core does not use it (no planeId in src/graph; the IB plugin "
+    "sets 'props->planeId = NCCL_NET_ID_UNDEF', init.cc:490). v2.30.7-1 (2026-06-04): "
+    "search.cc:596 'always forbid connections between different networking planes (if both "
+    "planes are defined)'; topo.cc:428 reads the plugin's plane into the topology; the IB "
+    "plugin takes a plane from the user's NCCL_IB_HCA list (init.cc:437). 2.32.3-1: 'Adds "
+    "initial Rubin platform support including support for sm107, CX9 rail and plane "
+    "detection'.", key="ncclsource")
+GB300_FIRST_RACKS = Source(
+    "CoreWeave press release (CoreWeave Becomes First Hyperscaler to Deploy NVIDIA GB300 "
+    "NVL72 Platform, 2025-07-03)",
+    "https://www.coreweave.com/news/coreweave-becomes-first-hyperscaler-to-deploy-nvidia-"
+    "gb300-nvl72-platform",
+    "CoreWeave announced on 2025-07-03 the first deployment of NVIDIA GB300 NVL72 systems "
+    "for customers, racks built by Dell (PowerEdge XE9712), with Switch and Vertiv. The "
+    "press release's text was not retrievable here; its date and the Dell delivery are as "
+    "reported (e.g. 'Shipments began with Dell delivering the first production unit to "
+    "CoreWeave in July 2025'), and Azure's first GB300 cluster followed in October 2025 "
+    "(sources.AZURE_GB300_X800).", key="coreweavegb300")
+BLACKWELL_ULTRA_BLOG = Source(
+    "NVIDIA technical blog, Inside NVIDIA Blackwell Ultra: The Chip Powering the AI Factory "
+    "Era (2025)",
+    "https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-"
+    "ai-factory-era/",
+    "Blackwell Ultra: two reticle-sized dies joined by NV-HBI (10 TB/s), 208B transistors, "
+    "160 SMs; 288 GB of HBM3E per GPU in 8 stacks, 8 TB/s per GPU; fifth-generation NVLink "
+    "(1.8 TB/s per GPU, both directions); PCIe Gen 6 host interface.", key="")
+TPU_V4_OCS = Source(
+    "Jouppi et al., TPU v4: An Optically Reconfigurable Supercomputer for Machine Learning "
+    "with Hardware Support for Embeddings (ISCA 2023, arXiv:2304.01433)",
+    "https://arxiv.org/abs/2304.01433",
+    "'Optical circuit switches (OCSes) dynamically reconfigure its interconnect topology to "
+    "improve scale, availability, utilization, modularity, deployment, security, power, and "
+    "performance; users can pick a twisted 3D torus topology if desired.' The pod is built "
+    "from 4x4x4 blocks of 64 chips whose faces connect through the OCSes.",
+    key="jouppi2023tpuv4")
+AMD_ROCM_MI300 = Source(
+    "AMD ROCm documentation, AMD Instinct MI300 series microarchitecture (docs/conceptual/"
+    "gpu-arch/mi300.md, ROCm/ROCm @ e396b48)",
+    "https://rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html",
+    "'The GPUs are using seven high-bandwidth, low-latency AMD Infinity Fabric links (red "
+    "lines) to form a fully connected 8-GPU system'; host links PCIe Gen 5 x16; 'The "
+    "theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per second.'",
+    key="amdmi300")
+AMD_XGMI_DRIVER = Source(
+    "Linux kernel, drivers/gpu/drm/amd/amdgpu/amdgpu_xgmi.c (AMD's amdgpu driver, "
+    "amdgpu_xgmi_early_init and amdgpu_xgmi_get_max_bandwidth, 2025)",
+    "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/amdgpu/amdgpu_xgmi.c",
+    "'case IP_VERSION(9, 4, 3): case IP_VERSION(9, 4, 4): case IP_VERSION(9, 5, 0): /* 32 "
+    "GT/s */ adev->gmc.xgmi.max_speed = 32; adev->gmc.xgmi.max_width = 16;' and 'Gets the "
+    "max possible bandwidth of a single XGMI link of the device in Mbps', speed x width, "
+    "'unidirectional'. GC 9.4.3 is MI300X/MI300A, 9.4.4 MI325X, 9.5.0 MI350X/MI355X.",
+    key="amdxgmidriver")
+AMD_GIM_XGMI = Source(
+    "AMD MxGPU-Virtualization (GIM) 8.5.0.K release notes (AMD)",
+    "https://github.com/amd/MxGPU-Virtualization/releases/tag/8.5.0.K",
+    "'Infinity Fabric (XGMI) Configuration': 'between 8 GPUs' for AMD Instinct MI355X, "
+    "MI350X, MI325X and MI300X.", key="")
+AMD_HELIOS = Source(
+    "AMD ROCm blog, Introducing AMD CDNA 5 and the AMD Helios Rackscale Solution "
+    "(2026-08-04)",
+    "https://rocm.blogs.amd.com/ecosystems-and-partners/cdna5-helios/README.html",
+    "72 AMD Instinct MI455X GPUs (432 GB HBM4 each) and 18 EPYC 'Venice' CPUs per rack; "
+    "'Within the rack, Ultra Accelerator Link over Ethernet (UALoE) delivers up to 260 TB/s "
+    "of scale-up bandwidth'; 'Normal operation: up to 3.6 TB/s (bi-directional) per GPU'; "
+    "'a single-hop, multi-plane UALink over Ethernet (UALoE) scale-up fabric: all 72 GPUs "
+    "reach each other through 12 UALoE switches across 6 switch trays'; 'industry-standard "
+    "Ethernet, delivering up to 43 TB/s scale-out bandwidth'; UEC and 'the Open ESUN "
+    "framework' across racks. (AMD first previewed Helios at Advancing AI, 2025-06-12, as "
+    "reported by Tom's Hardware.)", key="amdhelios")
+TRAINIUM2_DOCS = Source(
+    "AWS Neuron documentation, Trainium2 Architecture (about-neuron/arch/neuron-hardware/"
+    "trainium2)",
+    "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-"
+    "hardware/trainium2.html",
+    "'NeuronLink-v3 for device-to-device interconnect provides 1.28 TB/sec bandwidth per "
+    "device'; 'Inter-chip Interconnect (GB/sec/device)' 384 (Trainium) and 1280 "
+    "(Trainium2); '96 GiB of device memory with 2.9 TB/sec of bandwidth'; memory pool 'Up "
+    "to 64 devices'. The direction of the NeuronLink figure is not stated.",
+    key="awsneuron")
+GAUDI3_WHITEPAPER = Source(
+    "Intel Gaudi 3 AI Accelerator white paper, as quoted in Intel's newsroom and Gaudi "
+    "documentation",
+    "https://www.intel.com/content/www/us/en/content-details/817486/intel-gaudi-3-ai-"
+    "accelerator-white-paper.html",
+    "Gaudi 3: 128 GB HBM2e, 3.7 TB/s of memory bandwidth; 24 x 200 Gb Ethernet RDMA (RoCE "
+    "v2) NICs integrated on the chip. (The 3.7 TB/s figure was read in reproductions of the "
+    "white paper's table, not in the PDF itself.)", key="gaudi3net")
+PCIE7_RELEASE = Source(
+    "PCI-SIG, PCIe 7.0 Specification Now Available to PCI-SIG Members (2025-06-11)",
+    "https://pcisig.com/pcie-70-specification-now-available-pci-sig-members",
+    "PCIe 7.0: 'Delivers 128.0 GT/s raw bit rate and up to 512 GB/s bi-directionally via x16 "
+    "configuration'; 'Utilizes PAM4 (Pulse Amplitude Modulation with 4 levels) signaling and "
+    "Flit-based encoding'; backwards compatible. Released 2025-06-11; PCIe 8.0 pathfinding "
+    "begun.", key="pcie7")
+CXL_CONSORTIUM = Source(
+    "CXL Consortium, CXL Consortium Releases the Compute Express Link 4.0 Specification "
+    "Increasing Speed and Bandwidth (press release, 2025-11-18)",
+    "https://computeexpresslink.org/",
+    "CXL 4.0: 'Doubles the bandwidth to 128GTs with zero added latency'; 'Maintains "
+    "previously enabled CXL 3.x protocol enhancements with the 256B Flit format'; bundled "
+    "ports; backward compatible with CXL 3.x, 2.0, 1.1 and 1.0. CXL carries its coherent "
+    "protocols (CXL.io, CXL.cache, CXL.mem) on the PCIe physical layer: CXL 3.x at 64 GT/s "
+    "(PCIe 6.x), CXL 4.0 at 128 GT/s (PCIe 7.0).",
+    key="cxl")
+ESUN_OCP = Source(
+    "Open Compute Project, Ethernet for Scale-Up Networking (ESUN) workstream, launched at "
+    "the OCP Global Summit (2025-10-13), with Broadcom's Scale-Up Ethernet (SUE) framework "
+    "contributed as SUE-Transport",
+    "https://www.opencompute.org/blog/introducing-esun-advancing-ethernet-for-scale-up-ai-"
+    "infrastructure-at-ocp",
+    "ESUN: an open forum 'to advance Ethernet in the rapidly growing scale-up domain for AI "
+    "systems', initial focus 'L2/L3 Ethernet framing and switching', lossless transfer and "
+    "error handling for single- and multi-hop topologies; founding participants AMD, "
+    "Arista, ARM, Broadcom, Cisco, HPE Networking, Marvell, Meta, Microsoft, NVIDIA, OpenAI "
+    "and Oracle; it complements OCP's SUE-Transport (SUE-T) work on XPU endpoints. (Wording "
+    "as Broadcom's and OCP's announcements were reproduced by ELE Times and Converge Digest.)",
+    key="esun")
+SPECTRUM_XGS = Source(
+    "NVIDIA press release, NVIDIA Introduces Spectrum-XGS Ethernet to Connect Distributed "
+    "Data Centers Into Giga-Scale AI Super-Factories (2025-08-22)",
+    "https://nvidianews.nvidia.com/news/nvidia-introduces-spectrum-xgs-ethernet-to-connect-"
+    "distributed-data-centers-into-giga-scale-ai-super-factories",
+    "'a scale-across technology for combining distributed data centers into unified, "
+    "giga-scale AI super-factories'; 'auto-adjusted distance congestion control, precision "
+    "latency management and end-to-end telemetry'; 'nearly doubles the performance of the "
+    "NVIDIA Collective Communications Library' across sites; CoreWeave among the first "
+    "adopters. Delivered as software and firmware on Spectrum-X switches and ConnectX "
+    "SuperNICs.", key="spectrumxgs")
+DEEPSEEK_MPFT = Source(
+    "Zhao et al. (DeepSeek-AI), Insights into DeepSeek-V3: Scaling Challenges and "
+    "Reflections on Hardware for AI Architectures (ISCA 2025, arXiv:2505.09343), section 4",
+    "https://arxiv.org/abs/2505.09343",
+    "Multi-Plane Fat-Tree (MPFT): eight GPUs and eight 400 Gb/s InfiniBand NICs per node, "
+    "'each GPU-NIC pair assigned to a distinct network plane'; each plane a two-layer "
+    "fat-tree of 64-port 400G switches, 'theoretically supporting up to 16,384 GPUs'; "
+    "ideally 'each NIC has multiple physical ports, each connected to a separate network "
+    "plane', one queue pair spraying across them, which needs out-of-order placement in "
+    "the NIC; 'InfiniBand ConnectX-8 natively supports four planes'.", key="deepseekmpft")
+NVIDIA_HWPLB = Source(
+    "NVIDIA Network Operator v26.10.0 documentation, Spectrum-X NIC configuration",
+    "https://docs.nvidia.com/networking/display/kubernetes26100/spectrum-x/spectrum-x-"
+    "configuration.html",
+    "'Spectrum-X configuration applies to ConnectX-7 NIC, ConnectX-8 SuperNIC, ConnectX-9 "
+    "SuperNIC, and BlueField-3 SuperNIC; Hardware Plane Load Balancing (hwplb) additionally "
+    "requires ConnectX-8 SuperNIC or ConnectX-9 SuperNIC.' RA3.1 for Vera Rubin.", key="")
+IEEE_8023DJ_PROJECT = Source(
+    "IEEE P802.3dj Task Force (200 Gb/s, 400 Gb/s, 800 Gb/s and 1.6 Tb/s Ethernet), project "
+    "page and timeline",
+    "https://www.ieee802.org/3/dj/",
+    "MAC data rates of 200 Gb/s, 400 Gb/s, 800 Gb/s and 1.6 Tb/s over 200 Gb/s lanes "
+    "(electrical and optical); the 1.6T and 200G-per-lane objectives were split from "
+    "P802.3df in November 2022; the adopted timeline aims at a completed standard in 2026.",
+    key="ieee8023dj")
+TRN3_GA = Source(
+    "AWS What's New, Amazon EC2 Trn3 UltraServers now generally available (2025-12-02)",
+    "https://aws.amazon.com/about-aws/whats-new/2025/12/amazon-ec2-trn3-ultraservers/",
+    "'AWS announces the general availability of Amazon Elastic Compute Cloud (Amazon EC2) "
+    "Trn3 UltraServers powered by our fourth-generation AI chip Trainium3 ... 144 GB of "
+    "HBM3e memory, and 4.9 TB/s of memory bandwidth ... Trn3 UltraServers can scale up to "
+    "144 Trainium3 chips ... feature the NeuronSwitch-v1, an all-to-all fabric that doubles "
+    "interchip interconnect bandwidth over Trn2 UltraServer.'", key="awsneuron")
+# ------------------- the 2026.2 edition: expert-review fixes to the catalogue (R1-R14, F1-F17)
+P100_WHITEPAPER = Source(
+    "NVIDIA Tesla P100 whitepaper, NVIDIA Tesla P100: The Most Advanced Datacenter "
+    "Accelerator Ever Built (2016), section 4 and Appendix A",
+    "https://images.nvidia.com/content/pdf/tesla/whitepaper/pascal-architecture-whitepaper.pdf",
+    "'NVHS transmits data over a differential pair running at up to 20 Gb/sec. Eight of these "
+    "differential connections form a Sub-Link that sends data in one direction, and two "
+    "sub-links-one for each direction-form a Link ... A single Link supports up to 40 GB/sec "
+    "of bidirectional bandwidth ... The NVLink implementation in Tesla P100 supports up to "
+    "four Links, enabling ganged configurations with aggregate maximum bidirectional "
+    "bandwidth of 160 GB/sec.' (Read in a reproduction of the PDF.)", key="")
+H100_WHITEPAPER = Source(
+    "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), Fourth-Generation NVLink",
+    "https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper",
+    "'While third-generation NVLink in the A100 GPU uses four differential pairs (4 lanes) in "
+    "each direction to create a single link delivering 25 GB/sec effective bandwidth in each "
+    "direction, fourth-generation NVLink uses only two high-speed differential pairs in each "
+    "direction to form a single link, also delivering 25 GB/sec effective bandwidth in each "
+    "direction. H100 includes 18 fourth-generation NVLink links to provide 900 GB/sec total "
+    "bandwidth'. (Read in a reproduction of the PDF; NVIDIA's Hopper in-depth blog carries "
+    "the same paragraph.)", key="")
+DGX_H100_PAGE = Source(
+    "NVIDIA DGX H100 product page and datasheet (specifications)",
+    "https://www.nvidia.com/en-us/data-center/dgx-h100/",
+    "'7.2TB/s of bidirectional GPU-to-GPU bandwidth, 1.5X more than previous generation', "
+    "from four NVSwitch chips: the aggregate (8 GPUs x 900 GB/s), not a bisection. (Wording as "
+    "reproduced in two independent copies of NVIDIA's page; the page itself was not "
+    "retrieved here.)", key="")
+AZURE_GB200_BENCH = Source(
+    "Azure AI-benchmarking-guide, ND GB200 v6 results (Azure_Results/ND_GB200_v6_results.md "
+    "@ 2a370be)",
+    "https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/"
+    "ND_GB200_v6_results.md",
+    "'NV Bandwidth | ND GB200 v6 (GB/s)': 'Host to Device 201', 'Device to Host 193', "
+    "'Device to Device read 1530' (nvbandwidth, per GPU; NVIDIA GB200 185GB, CUDA 12.8, driver "
+    "570.133.20). The page does not say whether the copy-engine or SM variant ran; "
+    "nvbandwidth's per-GPU host tests copy one GPU at a time, so the other GPU of the "
+    "superchip was idle.", key="azurebench")
+AMD_MI350_SPECS = Source(
+    "AMD Instinct MI350X / MI355X specifications (amd.com product pages) and AMD's Hot Chips "
+    "2025 MI350 talk, as reproduced by Bekman (ML Engineering @ 744d01e) and press reports",
+    "https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html",
+    "AMD publishes one 'Peak Infinity Fabric Link Bandwidth' per link: 153.6 GB/s for "
+    "MI350X/MI355X ('a point-to-point network of 153.6 GB/s links connecting each package "
+    "with every other package on the node', AMD's Hot Chips 2025 talk as reported; Bekman "
+    "tabulates it as '153GBps', 76.5 per direction) and 128 GB/s for MI300X/MI325X; 7 "
+    "Infinity Fabric links to the peers. MI355X: 288 GB HBM3E, 8 TB/s; MI325X: 256 GB, "
+    "6 TB/s (Bekman's memory table). AMD's pages were not retrieved here. The MI300X figure, "
+    "128 GB/s, is twice the driver's 'unidirectional' 64 GB/s per link "
+    "(sources.AMD_XGMI_DRIVER), so AMD's per-link figure adds both directions; the driver "
+    "groups MI355X (GC 9.5.0) with MI300X at 32 GT/s, which AMD's 153.6 GB/s (38.4 GT/s x16 "
+    "x 2 directions) contradicts.", key="bekman")
+CX6_USER_MANUAL = Source(
+    "NVIDIA ConnectX-6 adapter card user manual, Introduction (docs.nvidia.com)",
+    "https://docs.nvidia.com/networking/display/ConnectX6EN/Introduction",
+    "'ConnectX-6 Virtual Protocol Interconnect adapter cards provide up to two ports of "
+    "200Gb/s for InfiniBand and Ethernet connectivity, sub-600ns latency and 215 million "
+    "messages per second'. What the figure measures (one adapter, or the two adapters of a "
+    "back-to-back link) is not stated.", key="")

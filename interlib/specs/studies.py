@@ -21,8 +21,7 @@ from . import sources as S
 from ._base import Spec
 from ..units import GB, GB_per_s, TB, TB_per_s, Gbit_per_s
 
-_META_NOTE = ("Meta engineering blog (12 March 2024), as summarised by DatacenterDynamics and "
-              "Glenn Lockwood")
+_META_NOTE = "Meta engineering blog (12 March 2024)"
 
 META_CLUSTERS_COUNT = Spec(2, "count", "secondary", S.META_CLUSTERS,
                            note="two clusters: one RoCE (Arista 7800), one NVIDIA Quantum-2 "
@@ -58,29 +57,34 @@ META_EECMP_ALLREDUCE_GAIN = Spec(0.40, "fraction", "secondary", S.GANGIDI_ROCE,
                                       "blog summary of the SIGCOMM 2024 paper)")
 
 LLAMA3_MFU = {
-    "low": Spec(0.38, "fraction", "secondary", S.LLAMA3,
-                note="BF16 MFU, Llama 3 405B pre-training on H100 (summaries of the paper's "
-                     "table; the per-row figures are not confirmed here)"),
-    "high": Spec(0.43, "fraction", "secondary", S.LLAMA3,
-                 note="BF16 MFU, Llama 3 405B pre-training on H100 (summaries of the paper's "
-                      "table)"),
+    "low": Spec(0.38, "fraction", "measured", S.LLAMA3_TABLE4,
+                note="BF16 MFU, Llama 3 405B pre-training, Table 4: 38% on 16,384 H100 GPUs "
+                     "in the long-context stage (CP 16, 131,072-token sequences)"),
+    "high": Spec(0.43, "fraction", "measured", S.LLAMA3_TABLE4,
+                 note="BF16 MFU, Llama 3 405B pre-training, Table 4: 43% on 8,192 H100 GPUs "
+                      "(DP 64); 41% on 16,384 (DP 128)"),
 }
-"""Llama 3 405B's reported model FLOPs utilisation: 38-43 % on 8K-16K H100 GPUs."""
+"""Llama 3 405B's reported model FLOPs utilisation, Table 4 of the paper (Table 5 is the
+interruptions table): 38-43 % on 8K-16K H100 GPUs. The highest MFU is on the fewest GPUs
+(43 % on 8,192); the lowest on 16,384 in the long-context stage."""
 
 LLAMA3_MFU_GPUS = {
-    "low": Spec(8192, "count", "secondary", S.LLAMA3, note="'8K' H100 GPUs"),
-    "high": Spec(16384, "count", "secondary", S.LLAMA3, note="'16K' H100 GPUs"),
+    "low": Spec(8192, "count", "measured", S.LLAMA3_TABLE4,
+                note="8,192 H100 GPUs, Table 4's smallest configuration (43% MFU)"),
+    "high": Spec(16384, "count", "measured", S.LLAMA3_TABLE4,
+                 note="16,384 H100 GPUs, Table 4's largest configuration (41% and 38% MFU)"),
 }
-"""The GPU counts of :data:`LLAMA3_MFU`."""
+"""The range of GPU counts of Table 4 (not paired key by key with :data:`LLAMA3_MFU`:
+the 43 % is on 8,192 GPUs, the 38 % on 16,384)."""
 
 LLAMA3_405B_FABRIC = "RoCE"
 """Llama 3 405B trained on up to 16K H100s on Meta's RoCE cluster (Llama 3 paper)."""
 
 LLAMA3_LAYOUT_16K = {
-    "tp": Spec(8, "count", "secondary", S.LLAMA3_TABLE4, note="tensor parallel, 16,384 GPUs"),
-    "cp": Spec(1, "count", "secondary", S.LLAMA3_TABLE4,
+    "tp": Spec(8, "count", "measured", S.LLAMA3_TABLE4, note="tensor parallel, 16,384 GPUs"),
+    "cp": Spec(1, "count", "measured", S.LLAMA3_TABLE4,
                note="context parallel (16 only in the long-context stage)"),
-    "pp": Spec(16, "count", "secondary", S.LLAMA3_TABLE4, note="pipeline parallel"),
+    "pp": Spec(16, "count", "measured", S.LLAMA3_TABLE4, note="pipeline parallel"),
 }
 """Llama 3 405B's 3D layout on 16,384 H100 GPUs (8K-context stage); data parallelism is
 what is left: :func:`llama3_dp_16k`.

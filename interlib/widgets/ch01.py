@@ -44,18 +44,42 @@ def _sync_summary(params_billion, n_gpus, link, bytes_per_param):
     t = scaling.ring_sync_time(p, n_gpus, rung, bytes_per_param)
     t_peak = scaling.ring_sync_time(p, n_gpus, rung, bytes_per_param, achieved=False)
     g = scaling.gradient_bytes(p, bytes_per_param)
-    return (f"{display.fmt_bytes(g)} gradient, {n_gpus} GPUs over {link}: "
-            f"{display.fmt_time(t)} at {display.fmt_rate(rung.effective)} achieved "
+    text = (f"{display.fmt_bytes(g)} gradient, {display.fmt_count(n_gpus, 'GPU')} over "
+            f"{link}: {display.fmt_time(t)} at {display.fmt_rate(rung.effective)} achieved "
             f"({display.fmt_time(t_peak)} at the {display.fmt_rate(rung.peak)} usable line "
-            "rate); "
-            f"each GPU sends {display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
+            "rate); each GPU sends "
+            f"{display.fmt_bytes(g * collectives.bus_factor('all_reduce', n_gpus))}")
+    # A ring larger than any machine on this link rates hardware that does not exist:
+    # say so (STYLE.md, a demo a reader can trust).
+    beyond = A.beyond_machine(link, n_gpus)
+    return f"{text}; but {beyond}" if beyond else text
+
+
+_RING_MAX_GPUS = 1024
+
+
+def _ring_gpus(link):
+    """The GPU-count slider's range over ``link``: up to the largest NVLink domain of that
+    generation in the catalogue (:data:`interlib.specs.inside_box.NVLINK_DOMAINS`) for an
+    NVLink link (a ring over NVLink cannot leave its domain), else up to 1,024."""
+    from ..specs.inside_box import NVLINK_DOMAINS
+
+    gen = hierarchy.link(link).name.removeprefix("NVLink ")
+    domains = [d for d in NVLINK_DOMAINS.values() if str(d.nvlink_gen) == gen]
+    if not domains:
+        return (2, _RING_MAX_GPUS)
+    big = max(domains, key=lambda d: d.gpus.value)
+    n = int(big.gpus.value)
+    return (2, n, 1, f"the largest NVLink {gen} domain in the catalogue, {big.name}, has "
+                     f"{n:,} GPUs")
 
 
 register(Demo(
     "gradient_sync", P.gradient_sync,
     {"params_billion": FloatSlider(1.0, 1000.0, 70.0, "parameters (billions)", step=0.01,
                                    log=True, readout_format="num"),
-     "n_gpus": IntSlider(2, 1024, 8, "GPUs in the ring", log=True, readout_format="num"),
+     "n_gpus": IntSlider(2, _RING_MAX_GPUS, 8, "GPUs in the ring", log=True,
+                         readout_format="num"),
      "link": Dropdown(tuple(hierarchy.link_options()), "NVLink 4", "link"),
      "bytes_per_param": Dropdown((2, 4), 2, "bytes per gradient value",
                                  ("2 (bf16)", "4 (fp32)"))},
@@ -69,7 +93,8 @@ register(Demo(
      ("If a training step computes for 1 s, which links let a 70B model synchronise its "
       "gradient without doubling the step time?",
       A.sync_one_second)),
-    update=P._fill_gradient_sync))
+    update=P._fill_gradient_sync,
+    limits=lambda link, **_: {"n_gpus": _ring_gpus(link)}))
 
 
 def _gpus(n_gpus) -> int:
@@ -99,7 +124,7 @@ def _straggler_summary(n_gpus, jitter):
 
 register(Demo(
     "straggler", _straggler,
-    {"n_gpus": FloatSlider(1, 100000, 64, "GPUs", step=0.01, log=True, readout_format="num"),
+    {"n_gpus": IntSlider(1, 100000, 64, "GPUs", log=True, readout_format="num"),
      "jitter": FloatSlider(0.0, P.STRAGGLER_JITTER_MAX, 0.05, "jitter (std/mean)",
                            step=0.005)},
     _straggler_summary,

@@ -49,6 +49,43 @@ register(Demo(
     update=P._fill_mesh_vs_switch))
 
 
+def nccl_choice(system, gpus: int, size_bytes, predictions) -> str:
+    """What NCCL would run for this all-reduce, by NCCL's name, and, where the book's timing
+    has the other of ring and NVLS ahead, why: NCCL chooses by its own estimate
+    (``collectives.nccl_estimate``: tuning.cc's latencies and bandwidths), not by the time
+    the choice then takes, and the book's time adds what that estimate leaves out (in a
+    rack-scale domain, NVLS paced by NCCL's NVLS channels; elsewhere the pipeline fill)."""
+    from .. import collectives
+    from ..collective_model.links import nvls_algbw
+
+    pick = predictions["auto"].algorithm
+    name = collectives.NCCL_NAMES.get(pick, pick)
+    text = f"NCCL would pick {name}"
+    if pick not in ("ring", "nvls"):
+        return text + " (its own estimate has it ahead of both)"
+    other = "nvls" if pick == "ring" else "ring"
+    t_pick, t_other = (float(predictions[a].time_s) for a in (pick, other))
+    if t_pick <= t_other:
+        return text
+    est = {a: float(collectives.nccl_estimate("all_reduce", size_bytes, system, gpus, 1,
+                                               a).time_s) for a in ("ring", "nvls")}
+    sys_ = _system(system)
+    links = float(nvls_algbw(sys_, gpus, 1, links_only=True))
+    paced = float(nvls_algbw(sys_, gpus, 1, links_only=False))
+    if paced < links * 0.999:
+        why = (f"the book's NVLS moves at the pace of NCCL's NVLS channels in a rack-scale "
+               f"domain ({display.fmt_rate(paced)} per GPU, where the links alone would carry "
+               f"{display.fmt_rate(links)}), which NCCL's estimate leaves out")
+    else:
+        why = ("the book's times add the pipeline fill and a launch cost, which NCCL's "
+               "estimate leaves out")
+    other_name = "the ring" if other == "ring" else "NVLS"
+    return (f"{text}, though the book times it {display.fmt_pct(t_pick / t_other - 1, 2)} "
+            f"slower than {other_name}: NCCL chooses by its own estimate (tuning.cc: "
+            f"NVLS {display.fmt_time(est['nvls'])}, ring {display.fmt_time(est['ring'])}), "
+            f"not by the time the choice then takes, and {why}")
+
+
 def _nvls_summary(system, gpus, size_mib):
     g = min(gpus, _system(system).gpus_per_node)
     s = size_mib * MiB
@@ -56,7 +93,7 @@ def _nvls_summary(system, gpus, size_mib):
     return (f"{_system(system).title}, {g} GPUs, {display.fmt_bytes(s, binary=True)}: ring "
             f"{display.fmt_time(p['ring'].time_s)} (busbw {display.fmt_rate(p['ring'].busbw)}), "
             f"NVLS {display.fmt_time(p['nvls'].time_s)} (busbw "
-            f"{display.fmt_rate(p['nvls'].busbw)}); NCCL would pick {p['auto'].algorithm}; "
+            f"{display.fmt_rate(p['nvls'].busbw)}); {nccl_choice(system, g, s, p)}; "
             f"ideal NVLS factor 2(n-1)/(n+1) = {nvswitch.nvls_busbw_factor(g):.3g}; the "
             f"model's pipeline chunks reach full size at "
             f"{display.fmt_bytes(P.full_chunk_size(g), binary=True)} (below it the pipeline "

@@ -44,14 +44,22 @@ register(Demo(
 def _pfc_summary(failure, watchdog, watchdog_steps, load):
     r = P.pfc_storm_run(failure, watchdog, watchdog_steps, load)  # shared with the figure
     last = r.good_rx[-100:].mean()
-    fired = (f"watchdog fired at t = {r.watchdog_fired_at}, dropping "
-             f"{r.dropped[-1]:.0f} packets for the dead port" if r.watchdog_fired_at >= 0
-             else "watchdog did not fire")
-    return (f"load {load:.2f}, failure {'on' if failure else 'off'}, watchdog "
-            f"{'on' if watchdog else 'off'} ({watchdog_steps} steps): healthy receiver gets "
-            f"{last:.3f} packets/step at the end (it is offered "
-            f"{(P.PFC_SENDERS - 1) / P.PFC_SENDERS * load:.3f}); most senders paused at "
-            f"once: {int(r.paused_hosts.max())} of {P.PFC_SENDERS}; {fired}")
+    offered = (P.PFC_SENDERS - 1) / P.PFC_SENDERS * load
+    fired = (f"watchdog fired at t = {r.watchdog_fired_at:,}, dropping "
+             f"{display.fmt_count(round(r.dropped[-1]), 'packet')} for the dead port"
+             if r.watchdog_fired_at >= 0 else "watchdog did not fire")
+    gets = (f"healthy receiver gets {display.fmt_num(last)} packets/step at the end (it is "
+            f"offered {display.fmt_num(offered)}")
+    if last > offered * 1.001:
+        # More than offered: the switches' queues, filled while the links were paused,
+        # are still draining through the uplink (1 packet per step, shared with host 0's
+        # packets for the dead port, which the watchdog drops at switch 2).
+        gets += ("; the extra is the backlog queued in the switches while the links were "
+                 f"paused, still draining: switch 1 holds "
+                 f"{display.fmt_count(round(r.q_leaf[-1]), 'packet')} at the end")
+    return (f"load {display.fmt_num(load)}, failure {'on' if failure else 'off'}, watchdog "
+            f"{'on' if watchdog else 'off'} ({watchdog_steps} steps): {gets}); most senders "
+            f"paused at once: {int(r.paused_hosts.max())} of {P.PFC_SENDERS}; {fired}")
 
 
 register(Demo(

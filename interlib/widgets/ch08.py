@@ -124,6 +124,19 @@ def _capstone_update(fig, **params):
     return P._fill_capstone_design(fig, **_capstone(**params))
 
 
+def _capstone_servers(tp, pp):
+    """The servers slider's valid values: 1 to 2,048, in multiples of the servers one
+    TP x PP group fills (:func:`interlib.capstone.server_multiple`), so every position is a
+    design whose GPUs split into whole data-parallel replicas."""
+    m = capstone.server_multiple(tp, pp, _GPUS_PER_SERVER)
+    return (1, _MAX_SERVERS, m,
+            f"TP {tp} × PP {pp} = {tp * pp} GPUs, "
+            f"{display.fmt_count(m, 'server')}' worth, must divide the GPUs"
+            if m > 1 else "")
+
+
+_GPUS_PER_SERVER = 8
+_MAX_SERVERS = 2048
 R = capstone.REFERENCE
 _GPUS = ("a100-sxm-80gb", "h100-sxm", "h200", "b200", "b300")
 _RATES = (100.0, 200.0, 400.0, 800.0)
@@ -135,8 +148,11 @@ _ZERO_LABELS = ("nothing (ZeRO off)", "optimizer state (ZeRO-1)",
 register(Demo(
     "capstone", _capstone_plot,
     {"gpu": Dropdown(_GPUS, R["gpu"], "GPU", tuple(GPUS[g].name for g in _GPUS)),
-     "nodes": IntSlider(1, 2048, R["nodes"], "servers (8 GPUs each)", log=True,
+     "nodes": IntSlider(1, _MAX_SERVERS, R["nodes"],
+                        f"servers ({_GPUS_PER_SERVER} GPUs each)", log=True,
                         readout_format="num"),
+     "price_per_gpu_hour": FloatSlider(0.5, 10.0, cost.DEFAULT_PRICE_PER_GPU_HOUR,
+                                       "$ per GPU-hour (your assumption)", step=0.25),
      "nics_per_node": Dropdown((1, 2, 4, 8), R["nics_per_node"], "NICs per server"),
      "nic_gbps": Dropdown(_RATES, R["nic_gbps"], "port rate per NIC",
                           tuple(f"{r:g} Gb/s" for r in _RATES)),
@@ -151,9 +167,7 @@ register(Demo(
      "zero": Dropdown(tuple(steptime.ZERO_STAGES), R["zero"], "sharded over DP (ZeRO)",
                       _ZERO_LABELS),
      "mfu": FloatSlider(0.1, 0.7, R["mfu"], "MFU", step=0.05),
-     "overlap": FloatSlider(0.0, 1.0, R["overlap"], "overlap", step=0.05),
-     "price_per_gpu_hour": FloatSlider(0.5, 10.0, cost.DEFAULT_PRICE_PER_GPU_HOUR,
-                                       "$ per GPU-hour (your assumption)", step=0.25)},
+     "overlap": FloatSlider(0.0, 1.0, R["overlap"], "overlap", step=0.05)},
     _capstone_text,
     (("Halve the NICs per server. What happens to the switch and cable counts, and to the "
       "step time? Is the saving worth it at your price?",
@@ -165,4 +179,9 @@ register(Demo(
      ("Try B200 GPUs with the same network. Why does efficiency fall although nothing in the "
       "network changed?",
       A.cap_b200)),
-    update=_capstone_update))
+    update=_capstone_update,
+    limits=lambda tp, pp, **_: {"nodes": _capstone_servers(tp, pp)},
+    groups=(("Cluster", ("gpu", "nodes", "price_per_gpu_hour")),
+            ("Network", ("nics_per_node", "nic_gbps", "fabric", "radix",
+                         "oversubscription")),
+            ("Model", ("model", "tp", "pp", "zero", "mfu", "overlap")))))

@@ -8,11 +8,17 @@ these names.
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import _validate as v
+# The phone layout (narrow_figure and its constants) lives in interlib.plots.phone, so a
+# static plot gets it too (issue 34); imported here under the names core has always had.
+from ..plots.phone import (NARROW_BELOW_PX, NARROW_COLORBAR_IN,  # noqa: F401
+                           NARROW_LABEL_GAP, NARROW_MIN_PT, NARROW_TEXT_SHARE,
+                           NARROW_WIDTH_IN, _check_fig, narrow_figure)
 
 
 LOG_DECADES = 2.0
@@ -36,10 +42,120 @@ def _check_readout(fmt):
                          "or 'num'") from None
 
 
+LOG_MANTISSAS = (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8)
+"""The values a logarithmic slider steps through in each decade (x 10^k), with every power
+of two in its range when it counts whole things or both its ends are powers of two (GPUs,
+hosts, MiB), and always its two ends and its default, exactly: so its ends are the labelled
+ends and a slider moved away and back returns to the default (:meth:`IntSlider.positions`)."""
+
+
+def _power_of_two(x) -> bool:
+    return x > 0 and math.log2(x).is_integer()
+
+
+def log_positions(lo, hi, default, whole: bool) -> list:
+    """The positions of a logarithmic slider from ``lo`` to ``hi`` (both > 0): the
+    :data:`LOG_MANTISSAS` of every decade within the range, the powers of two (``whole``
+    numbers, or both ends powers of two), ``lo``, ``hi`` and ``default``; sorted, whole
+    numbers as ints.
+
+    >>> log_positions(2, 64, 8, whole=True)
+    [2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 25, 30, 32, 40, 50, 60, 64]
+    >>> log_positions(101.0, 2000.0, 200.0, whole=False)[:4], log_positions(101.0, 2000.0, 200.0, whole=False)[-1]
+    ([101.0, 120.0, 150.0, 200.0], 2000.0)
+    """
+    out = {lo, hi, default}
+    for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in LOG_MANTISSAS:
+            x = float(f"{m}e{e}")  # the decimal value itself, not m * 10.0 ** e
+            if lo <= x <= hi:
+                out.add(x)
+    if whole or (_power_of_two(lo) and _power_of_two(hi)):
+        for e in range(math.ceil(math.log2(lo)), math.floor(math.log2(hi)) + 1):
+            out.add(2.0 ** e)
+    if whole:
+        return sorted({int(round(x)) for x in out})
+    return sorted({float(x) for x in out})
+
+
+def _linear_positions(c, whole: bool) -> list:
+    """The positions of a linear slider: ``min + k * step`` up to ``max`` (the definition
+    is checked to put ``max`` and ``default`` on that grid), the default and ends exact."""
+    n = int(round((c.max - c.min) / c.step))
+    if whole:
+        return list(range(c.min, c.max + 1, c.step))
+    out = [round(c.min + k * c.step, 12) for k in range(n + 1)]
+    out[0], out[-1] = float(c.min), float(c.max)
+    out[int(round((c.default - c.min) / c.step))] = float(c.default)
+    return out
+
+
+def _check_grid(c):
+    """A linear slider's ``max`` and ``default`` lie on its step grid from ``min`` (else it
+    could not reach its labelled end, or would leave its default once touched)."""
+    if c.log:
+        return
+    for name, x in (("max", c.max), ("default", c.default)):
+        k = (x - c.min) / c.step
+        if abs(k - round(k)) > 1e-9 * max(1.0, abs(k)):
+            raise ValueError(f"{name}={x!r} is not on the slider's grid: min={c.min!r} plus "
+                             f"a whole number of steps of {c.step!r}")
+
+
+def _log_slider_widget(c):
+    """JupyterLab's view of a logarithmic slider: a SelectionSlider over its positions,
+    labelled as its readout (the page's number box is :func:`interlib.widgets.lab.show`'s)."""
+    import ipywidgets as W
+
+    return W.SelectionSlider(options=position_options(c, c.positions()), value=c.default,
+                             description=c.label, continuous_update=False,
+                             style={"description_width": "initial"},
+                             layout=W.Layout(width="95%"))
+
+
+def position_options(c, values) -> list[tuple[str, object]]:
+    """``(readout, value)`` for each of ``values`` of slider ``c``: a SelectionSlider's
+    options (two values that read the same are told apart by their exact text)."""
+    from .. import display
+
+    labels = [display.fmt_readout(x, c.readout_format) for x in values]
+    seen = {}
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+    return [(lab if seen[lab] == 1 else value_text(x), x) for lab, x in zip(labels, values)]
+
+
+def value_text(x) -> str:
+    """A number as a reader types it, exactly and without an exponent: ``2,048``,
+    ``0.0625``, ``1 × 10⁻⁹`` (below 10⁻⁴, where decimals get long), ``100,000``."""
+    from .. import display
+
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return str(x)
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+        x = int(x)
+    if isinstance(x, int):
+        return f"{x:,}"
+    if abs(x) >= 1e-4:
+        text = f"{x:,.6f}".rstrip("0").rstrip(".")
+        return text if float(text.replace(",", "")) == x else f"{x:,.10g}"
+    return display.fmt_num(x)
+
+
+def plain_decimal(x) -> str:
+    """A number for a number box: plain decimal digits, no grouping and no exponent
+    (``0.000001``, ``2048``)."""
+    from decimal import Decimal
+
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    return format(Decimal(repr(x)), "f") if isinstance(x, float) else str(x)
+
+
 @dataclass(frozen=True)
 class IntSlider:
-    """An integer slider from ``min`` to ``max`` (``log=True``: logarithmic, its value the
-    nearest whole number; the page adds a box to type an exact value)."""
+    """An integer slider from ``min`` to ``max`` (``log=True``: logarithmic, stepping
+    through :func:`log_positions`; the page adds a box to type an exact value)."""
 
     min: int
     max: int
@@ -57,33 +173,36 @@ class IntSlider:
         v.integer("step", self.step, lo=1)
         v.flag("log", self.log)
         _check_readout(self.readout_format)
+        _check_grid(self)
 
     def values(self):
         """Extremes and default: what the tests try."""
         return sorted({self.min, self.max, self.default})
 
+    def positions(self) -> list[int]:
+        """Every value the slider steps through, ends and default included."""
+        if self.log:
+            return log_positions(self.min, self.max, self.default, whole=True)
+        return _linear_positions(self, whole=True)
+
     def value_of(self, x) -> int:
-        """The control's value from a widget's (a log slider's is a float)."""
+        """The control's value from a widget's."""
         return int(round(x))
 
     def make(self):
-        import math
-
         import ipywidgets as W
 
-        common = dict(description=self.label, continuous_update=False,
-                      style={"description_width": "initial"}, layout=W.Layout(width="95%"))
         if self.log:
-            return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
-                                    max=math.log10(self.max), step=0.01,
-                                    readout_format=",.0f", **common)
+            return _log_slider_widget(self)
         return W.IntSlider(value=self.default, min=self.min, max=self.max, step=self.step,
-                           **common)
+                           description=self.label, continuous_update=False,
+                           style={"description_width": "initial"}, layout=W.Layout(width="95%"))
 
 
 @dataclass(frozen=True)
 class FloatSlider:
-    """A float slider from ``min`` to ``max`` (``log=True``: logarithmic, base 10)."""
+    """A float slider from ``min`` to ``max`` (``log=True``: logarithmic, stepping through
+    :func:`log_positions`; ``step`` is then unused)."""
 
     min: float
     max: float
@@ -103,31 +222,43 @@ class FloatSlider:
         _check_readout(self.readout_format)
         if self.log and self.min <= 0:
             raise ValueError(f"min={self.min} must be > 0 for a log slider")
+        _check_grid(self)
 
     def values(self):
         return sorted({self.min, self.max, self.default})
 
+    def positions(self) -> list[float]:
+        """Every value the slider steps through, ends and default included."""
+        if self.log:
+            return log_positions(float(self.min), float(self.max), float(self.default),
+                                 whole=False)
+        return _linear_positions(self, whole=False)
+
     def value_of(self, x) -> float:
-        """The control's value from a widget's."""
-        return float(x)
+        """The control's value from a widget's: a value a rounding error off one of its
+        positions (JupyterLab's slider computes min + k x step in binary: 0.6000000000000001)
+        is that position, so the default comes back exactly."""
+        x = float(x)
+        if not self.log:
+            n = int(round((self.max - self.min) / self.step))
+            pos = self.positions()[min(max(int(round((x - self.min) / self.step)), 0), n)]
+            if abs(pos - x) <= 1e-9 * max(1.0, abs(x)):
+                return pos
+        return x
 
     def make(self):
-        import math
-
         import ipywidgets as W
 
         from .. import display
 
+        if self.log:
+            return _log_slider_widget(self)
         fmt = JUPYTER_NUM_FORMAT if self.readout_format == display.READOUT_NUM else \
             self.readout_format
-        common = dict(description=self.label, continuous_update=False,
-                      readout_format=fmt,
-                      style={"description_width": "initial"}, layout=W.Layout(width="95%"))
-        if self.log:
-            return W.FloatLogSlider(value=self.default, base=10, min=math.log10(self.min),
-                                    max=math.log10(self.max), step=self.step, **common)
         return W.FloatSlider(value=self.default, min=self.min, max=self.max, step=self.step,
-                             **common)
+                             description=self.label, continuous_update=False,
+                             readout_format=fmt, style={"description_width": "initial"},
+                             layout=W.Layout(width="95%"))
 
 
 def option_label(o) -> str:
@@ -242,9 +373,18 @@ class Demo:
             pixel. Without it, ``show`` calls ``func`` on every move.
         limits: Optional ``limits(**params) -> {key: (lo, hi)}``: the range of each slider
             that depends on other controls (a ring's steps on its GPU count, the GPUs on
-            one side on the domain). JupyterLab, the static page and its live mode all
-            move the slider into that range (:meth:`resolve`), so its readout is always
-            the value the figure uses.
+            one side on the domain), or ``(lo, hi, multiple)`` when its value must also
+            be a multiple of a number the others set (the capstone's servers, of TP x PP's
+            servers), or ``(lo, hi, multiple, why)`` with the reason in words, for the
+            message that refuses a typed value. JupyterLab, the static page and its live
+            mode all step the slider through the valid values only (:meth:`positions`)
+            and move a value that the others made invalid to the nearest valid one
+            (:meth:`resolve`), so its readout is always the value the figure uses.
+        groups: Optional ``((title, (key, ...)), ...)``: the controls in titled groups, in
+            the controls' own order (every control in exactly one), for a demo with many
+            controls (the
+            capstone's cluster, network and model). On a phone the page shows the first
+            group open and the others folded, so the figure is within the first screen.
     """
 
     name: str
@@ -254,41 +394,131 @@ class Demo:
     questions: tuple = field(default_factory=tuple)
     update: Callable | None = None
     limits: Callable | None = None
+    groups: tuple = ()
 
     def defaults(self) -> dict:
         return {k: c.default for k, c in self.controls.items()}
 
-    def ranges(self, params: dict) -> dict:
-        """``{key: (lo, hi)}`` of the sliders whose range follows other controls, at the
-        control values ``params`` (``limits(**params)``, each within the slider's own
-        range); empty without a ``limits`` hook."""
+    def valid(self, params: dict) -> dict:
+        """``{key: (lo, hi, multiple, why)}`` of the sliders whose valid values follow
+        other controls, at the control values ``params``: ``lo``/``hi`` the smallest and
+        largest valid values (within the slider's own range), ``multiple`` what every
+        valid value is a multiple of (1: any), ``why`` the reason in words (may be "")."""
         if self.limits is None:
             return {}
         out = {}
-        for key, (lo, hi) in self.limits(**params).items():
+        for key, spec in self.limits(**params).items():
             c = self.controls[key]
+            lo, hi, *rest = spec
+            m = rest[0] if rest else 1
+            why = rest[1] if len(rest) > 1 else ""
             lo, hi = max(lo, c.min), min(hi, c.max)
-            out[key] = (lo, max(lo, hi))
+            if m > 1:
+                lo, hi = -(-lo // m) * m, hi // m * m
+            out[key] = (lo, max(lo, hi), m, why)
         return out
 
+    def ranges(self, params: dict) -> dict:
+        """``{key: (lo, hi)}`` of the sliders whose range follows other controls, at the
+        control values ``params`` (:meth:`valid`'s smallest and largest valid values);
+        empty without a ``limits`` hook."""
+        return {k: (lo, hi) for k, (lo, hi, _, _) in self.valid(params).items()}
+
+    def positions(self, key: str, params: dict | None = None) -> list:
+        """The values slider ``key`` steps through at the control values ``params``
+        (default: the defaults): its own positions (:meth:`IntSlider.positions`) that are
+        valid there (in range, and multiples where the others ask for one), with the
+        smallest and largest valid values and the default (when valid)."""
+        c = self.controls[v.choice("key", key, list(self.controls))]
+        base = c.positions()
+        lim = self.valid(self.defaults() if params is None else params).get(key)
+        if lim is None:
+            return base
+        lo, hi, m, _ = lim
+        out = {lo, hi} | {x for x in base if lo <= x <= hi and x % m == 0}
+        if lo <= c.default <= hi and c.default % m == 0:
+            out.add(c.default)
+        return sorted(out)
+
     def resolve(self, params: dict) -> dict:
-        """``params`` with every dependent slider moved into its range at the others'
-        values (:meth:`ranges`): the values the figure uses and the readouts show."""
+        """``params`` with every dependent slider moved to the nearest valid value at the
+        others' values (:meth:`valid`): the values the figure uses and the readouts show.
+        A value already valid is kept as it is."""
         out = dict(params)
-        for key, (lo, hi) in self.ranges(out).items():
-            out[key] = type(self.controls[key].default)(min(max(out[key], lo), hi))
+        for key, (lo, hi, m, _) in self.valid(out).items():
+            x = min(max(out[key], lo), hi)
+            if m > 1 and x % m:
+                x = min(max(round(x / m) * m, lo), hi)
+            out[key] = type(self.controls[key].default)(x)
         return out
+
+    def refusal(self, key: str, value, params: dict | None = None,
+                keeps: bool = True) -> str | None:
+        """Why ``value`` typed for slider ``key`` cannot be used at the control values
+        ``params`` (default: the defaults), in plain words naming the control by its label
+        and (``keeps``) saying which value the demo keeps, ``params[key]``; None when it
+        can be used. JupyterLab's and
+        the page's number boxes refuse with it (``interlib-live.js`` words its own the
+        same way; tests/test_slider_ends.py compares them)."""
+        from .. import display
+
+        params = self.defaults() if params is None else params
+        c = self.controls[v.choice("key", key, list(self.controls))]
+        label = c.label
+        keeps = (f" The demo keeps {display.fmt_readout(params.get(key, c.default), c.readout_format)}."
+                 if keeps else "")
+        if isinstance(value, str):
+            text = value.strip().replace(",", "")
+            try:
+                value = float(text)
+            except ValueError:
+                shown = value.strip()
+                shown = shown if len(shown) <= 20 else shown[:19] + "…"
+                return f"{label}: “{shown}” is not a number.{keeps}"
+            if value.is_integer() and "." not in text and "e" not in text.lower():
+                value = int(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value):
+            return f"{label}: {value!r} is not a number.{keeps}"
+        if isinstance(c, IntSlider) and not float(value).is_integer():
+            return f"{label}: {value_text(value)} is not a whole number.{keeps}"
+        lo, hi, m, why = self.valid(params).get(key, (c.min, c.max, 1, ""))
+        because = f" ({why})" if why else ""
+        if not lo <= value <= hi:
+            return (f"{label}: {value_text(value)} is outside {value_text(lo)} to "
+                    f"{value_text(hi)}{because}.{keeps}")
+        if m > 1 and value % m:
+            below = value // m * m
+            near = [x for x in (below, below + m) if lo <= x <= hi]
+            return (f"{label}: {value_text(value)} is not a multiple of {value_text(m)}" +
+                    (f" ({why})" if why else "") + f"; the nearest "
+                    f"{'are' if len(near) > 1 else 'is'} "
+                    f"{' and '.join(value_text(x) for x in near)}.{keeps}")
+        return None
 
 
 DEMOS: dict[str, Demo] = {}
+
+DEMO_MODULES: dict[str, str] = {}
+"""Demo name -> the module that registered it (``interlib.widgets.ch04``): what the live
+site's worker imports for a page's demos instead of every chapter's."""
 
 
 def register(demo: Demo) -> Demo:
     """Add ``demo`` to :data:`DEMOS` (names must be unique)."""
     v.instance("demo", demo, Demo, "a widgets.Demo")
+    if demo.groups:
+        keys = [k for _, ks in demo.groups for k in ks]
+        if keys != list(demo.controls) or not all(
+                isinstance(t, str) and t for t, _ in demo.groups):
+            raise ValueError(f"groups={demo.groups!r} must give every control of "
+                             f"{demo.name!r} exactly once, under a title, in the controls' "
+                             f"order ({', '.join(demo.controls)}): one order for the page, "
+                             "JupyterLab and the values sent")
     if demo.name in DEMOS:
         raise ValueError(f"demo name={demo.name!r} is already registered")
     DEMOS[demo.name] = demo
+    DEMO_MODULES[demo.name] = sys._getframe(1).f_globals.get("__name__", "")
     return demo
 
 
@@ -320,12 +550,6 @@ def _check_params(func, params) -> dict:
     return params
 
 
-def _check_fig(fig):
-    from matplotlib.figure import Figure
-
-    v.instance("fig", fig, Figure, "a matplotlib Figure")
-
-
 def _check_bbox(bbox):
     from matplotlib.transforms import BboxBase
 
@@ -351,331 +575,6 @@ def figure_bbox(fig):
             full.containsy(tight.y0) and full.containsy(tight.y1):
         return full
     return Bbox.union([tight.padded(0.1), full])
-
-
-NARROW_WIDTH_IN = 4.0
-"""Width of a demo's phone figure, inches (384 px at the book's 96 dpi: shown in a
-330-390 px box, its 10-point text stays about 11 px tall)."""
-
-NARROW_MIN_PT = 9.5
-"""Smallest tick and axis-label type of a phone figure (pt): the 384 px figure is shown in
-a box of about 330 px on a 390 px phone, where 9.5 pt reads as about 8 pt."""
-
-NARROW_BELOW_PX = 600
-"""The page shows the phone figure when the demo's box is narrower than this (CSS px)."""
-
-
-def narrow_figure(fig):
-    """Re-lay ``fig`` out, in place, for a phone: :data:`NARROW_WIDTH_IN` wide, panels
-    side by side stacked into one column (reading order), margins from the text sizes
-    (matplotlib's constrained layout, run once and then frozen, so an ``update`` hook's
-    later changes keep one layout). Returns ``fig``."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.gridspec import GridSpec
-
-    _check_fig(fig)
-    # A colour bar is part of its panel, not a panel: fig.colorbar (with no layout engine)
-    # puts the two in a grid of their own, with empty rows of height 0 that constrained
-    # layout cannot solve. The panel gets the width less a band on the right, where the
-    # bar is placed by hand after the layout (:func:`_place_colorbars`).
-    bars = [ax for ax in fig.axes if hasattr(ax, "_colorbar")]
-    axes = [ax for ax in fig.axes if ax.get_subplotspec() is not None and ax not in bars]
-    w, h = fig.get_size_inches()
-    if not axes:
-        return fig
-    if bars and len(axes) > 1:
-        bars = []  # (no demo has one: left to the figure's own layout)
-    if bars:
-        axes[0].set_subplotspec(GridSpec(1, 1, figure=fig)[0])
-        for bar in bars:
-            bar.set_subplotspec(GridSpec(1, 1, figure=fig)[0])
-            bar.set_in_layout(False)
-    nrows, ncols = axes[0].get_subplotspec().get_gridspec().get_geometry()
-    if ncols > 1 and len(axes) > 1:
-        order = sorted(axes, key=lambda a: (a.get_subplotspec().rowspan.start,
-                                            a.get_subplotspec().colspan.start))
-        gs = GridSpec(len(order), 1, figure=fig)
-        for i, ax in enumerate(order):
-            ax.set_subplotspec(gs[i])
-        panel_h = max(2.6, h * NARROW_WIDTH_IN / w * 1.15)
-        height = panel_h * len(order) + 0.4
-    else:
-        height = max(h * 0.85, 2.8 * nrows)
-    # Titles and figure-level notes wrap at the new width; legends get smaller type.
-    titles = [t for ax in axes for t in (ax.title, ax._left_title, ax._right_title)]
-    sup = [fig._suptitle] if getattr(fig, "_suptitle", None) is not None else []
-    for t in [*fig.texts, *titles, *sup]:
-        t.set_wrap(True)
-    for ax in axes:
-        leg = ax.get_legend()
-        if leg is not None:
-            for t in leg.get_texts():
-                t.set_fontsize(min(t.get_fontsize(), 7.5))
-        if leg is not None and getattr(leg, "_ncols", 1) > 3:  # a wide one-row legend
-            handles, labels = ax.get_legend_handles_labels()
-            ax.legend(handles, labels, ncol=3, fontsize=7.5, loc=leg._loc,
-                      frameon=leg.get_frame_on()).set_zorder(leg.get_zorder())
-        elif leg is not None and leg.get_bbox_to_anchor().x0 >= ax.bbox.x1 - 1:
-            # A legend right of the axes would squeeze them to a sliver: below the figure.
-            handles, labels = ax.get_legend_handles_labels()
-            leg.remove()
-            fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=7.5,
-                       frameon=False)
-            height += 0.2 * -(-len(labels) // 2) + 0.1
-    # Tick and axis labels no smaller than a phone can show legibly.
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            if any(t.get_fontsize() < NARROW_MIN_PT for t in axis.get_ticklabels(which="both")):
-                ax.tick_params(axis=axis.axis_name, which="both", labelsize=NARROW_MIN_PT)
-            if axis.label.get_fontsize() < NARROW_MIN_PT:
-                axis.label.set_fontsize(NARROW_MIN_PT)
-    # Notes written under the axes (figure text low on the figure) get a band of their own.
-    notes = [t for t in fig.texts if t.get_position()[1] < 0.2]
-    band = 1.1 if notes else 0.0
-    for t in notes:
-        t.set_position((0.03, 0.01))
-        t.set_verticalalignment("bottom")
-    height += band
-    fig.set_size_inches(NARROW_WIDTH_IN, height)
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    # Long labels are broken before the layout (text widths need no layout), so one
-    # layout pass serves: a phone frame of a demo without an update hook pays it per move.
-    rows = len(order) if ncols > 1 and len(axes) > 1 else nrows
-    _wrap_labels(fig, canvas.get_renderer(), (height - band) * fig.dpi / rows * 0.72)
-    right = 1 - (NARROW_COLORBAR_IN / NARROW_WIDTH_IN if bars else 0)
-    fig.set_layout_engine("constrained",
-                          rect=(0, band / height, right, 1 - band / height))
-    canvas.draw()
-    _place_colorbars(axes[0], bars)
-    fig.set_layout_engine("none")
-    if bars:
-        canvas.draw()  # the bars' ticks where they now are
-    renderer = canvas.get_renderer()
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            _thin_tick_labels(axis, renderer)
-    return fig
-
-
-NARROW_COLORBAR_IN = 0.8
-"""Band on the right of a phone figure for a panel's colour bar, its ticks and label (in)."""
-
-
-def _place_colorbars(panel, bars):
-    """Each colour bar 0.12 in wide, 0.15 in right of ``panel``, as tall as it."""
-    fig = panel.get_figure()
-    w_in = fig.get_size_inches()[0]
-    pos = panel.get_position()
-    for bar in bars:
-        bar.set_position([pos.x1 + 0.15 / w_in, pos.y0, 0.12 / w_in, pos.height])
-
-
-NARROW_LABEL_GAP = 0.6
-"""Least space between two tick labels of a phone figure, in em of their type: closer
-ones are thinned (:func:`_thin_tick_labels`)."""
-
-
-def _wrap_labels(fig, renderer, panel_px: float) -> bool:
-    """Break long labels onto lines at spaces, before the layout: an x label or a legend
-    wider than :data:`NARROW_TEXT_SHARE` of the figure (about its axes' width; a legend's
-    entries, :func:`_wrap_legend`), a y label taller than ``panel_px`` (about a panel's
-    height). Returns whether any text changed."""
-    room_x = NARROW_TEXT_SHARE * fig.bbox.width
-    changed = False
-    for leg in fig.legends:
-        changed |= _wrap_legend(leg, renderer, room_x)
-    for ax in fig.axes:
-        changed |= _wrap_legend(ax.get_legend(), renderer, room_x)
-        if not (ax.get_visible() and ax.axison):
-            continue
-        for axis in (ax.xaxis, ax.yaxis):
-            label = axis.label
-            text = label.get_text()
-            if not (axis.get_visible() and label.get_visible() and " " in text.strip()):
-                continue
-            extent = label.get_window_extent(renderer)
-            size, room = ((extent.width, room_x) if axis.axis_name == "x" else
-                          (extent.height, panel_px))
-            if size <= room:
-                continue
-            changed |= _wrap_text(label, room, renderer)
-    return changed
-
-
-NARROW_TEXT_SHARE = 0.78
-"""Widest x label or legend of a phone figure, as a share of the figure's width (about the
-width of its axes): a wider one is broken onto lines."""
-
-
-def _wrap_legend(leg, renderer, room) -> bool:
-    """Break the entries of a legend wider than ``room`` px onto lines so it fits (each
-    column loses the excess). Returns whether any entry changed."""
-    if leg is None or not leg.get_visible():
-        return False
-    excess = leg.get_window_extent(renderer).width - room
-    if excess <= 0:
-        return False
-    ncols = max(1, getattr(leg, "_ncols", 1))
-    changed = False
-    for t in leg.get_texts():
-        width = t.get_window_extent(renderer).width
-        limit = max(width - excess / ncols, 60.0)
-        if " " not in t.get_text().strip() or width <= limit:
-            continue
-        changed |= _wrap_text(t, limit, renderer)
-    return changed
-
-
-def _wrap_text(t, room, renderer) -> bool:
-    """Break a matplotlib Text's words onto lines no wider than ``room`` px; whether it
-    changed (a text of one word, or one that fits, stays as it is)."""
-    lines = _wrap_words(t.get_text().replace("\n", " ").split(), room, renderer,
-                        t.get_fontproperties())
-    if len(lines) > 1:
-        t.set_text("\n".join(lines))
-        return True
-    return False
-
-
-def _wrap_words(words, room, renderer, prop) -> list[str]:
-    """``words`` into lines no wider than ``room`` px (a longer single word stays whole),
-    as balanced as the same number of lines allows."""
-    def width(s):
-        return renderer.get_text_width_height_descent(s, prop, ismath=False)[0]
-
-    lines = [words[0]] if words else []
-    for word in words[1:]:
-        if width(lines[-1] + " " + word) <= room:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    if len(lines) == 2:  # balance two lines: the split nearest the middle that fits
-        best = None
-        for i in range(1, len(words)):
-            a, b = " ".join(words[:i]), " ".join(words[i:])
-            wa, wb = width(a), width(b)
-            if max(wa, wb) <= room and (best is None or max(wa, wb) < best[0]):
-                best = (max(wa, wb), [a, b])
-        if best is not None:
-            lines = best[1]
-    return lines
-
-
-def _drawn_tick_labels(axis, which):
-    """The ``which`` ("major", "minor") tick labels drawn on ``axis``: visible, non-empty,
-    at a tick within the view, in axis order."""
-    import numpy as np
-
-    ax = axis.axes
-    if not (ax.get_visible() and ax.axison and axis.get_visible()):
-        return []
-    trans = axis.get_transform()
-    a, b = sorted(trans.transform(np.asarray(axis.get_view_interval(), float)))
-    tol = 1e-9 * max(b - a, 1e-300)
-    i = 0 if axis.axis_name == "x" else 1
-    out = []
-    for t in axis.get_ticklabels(which=which):
-        if t.get_visible() and t.get_text().strip():
-            p = trans.transform(np.array([t.get_position()[i]], float))[0]
-            if np.isfinite(p) and a - tol <= p <= b + tol:
-                out.append((t.get_position()[i], t))
-    return sorted(out, key=lambda pt: pt[0])
-
-
-def _crowded(labels, renderer, gap) -> bool:
-    """Whether any two of ``labels`` (``(loc, Text)``) overlap or are closer than ``gap``."""
-    boxes = [t.get_window_extent(renderer) for _, t in labels]
-    for i, e1 in enumerate(boxes):
-        for e2 in boxes[i + 1:]:
-            if (e1.x0 < e2.x1 + gap and e2.x0 < e1.x1 + gap and
-                    e1.y0 < e2.y1 + gap and e2.y0 < e1.y1 + gap):
-                return True
-    return False
-
-
-def _thinned_formatter(inner, every: int, step: float, log: bool):
-    """A formatter that labels only every ``every``-th tick of a lattice of ``step`` (in
-    log10 of the value on a log axis, in the value on a linear one) anchored at 0 (a value
-    of 1 on a log axis), with ``inner``'s labels; the other ticks keep their marks,
-    unlabelled. Anchored to values, not to positions, so labels stay put as the view moves."""
-    import math
-
-    from matplotlib.ticker import Formatter
-
-    def keep(x):
-        if log:
-            if not x > 0:
-                return False
-            x = math.log10(x)
-        return round(x / step) % every == 0
-
-    class Thinned(Formatter):
-        def set_axis(self, axis):
-            super().set_axis(axis)
-            inner.set_axis(axis)
-
-        def set_locs(self, locs):
-            inner.set_locs(locs)
-
-        def __call__(self, x, pos=None):
-            return inner(x, pos) if keep(x) else ""
-
-        def format_ticks(self, values):
-            return [s if keep(x) else "" for x, s in zip(values, inner.format_ticks(values))]
-
-        def get_offset(self):
-            return inner.get_offset()
-
-        def format_data(self, value):
-            return inner.format_data(value)
-
-        def format_data_short(self, value):
-            return inner.format_data_short(value)
-
-    return Thinned()
-
-
-def _thin_tick_labels(axis, renderer) -> int:
-    """On a phone the desktop's tick density crowds the labels ("1 KiB4 KiB16 KiB"): when
-    two drawn major labels of ``axis`` come closer than :data:`NARROW_LABEL_GAP`, label
-    only every k-th tick (the smallest k that leaves them apart), and drop minor labels.
-    Numeric axes only (linear or log); categories keep their labels. Returns k (1: as it
-    was)."""
-    import math
-
-    from matplotlib.ticker import FixedFormatter, NullFormatter
-
-    if axis.get_scale() not in ("linear", "log") or \
-            isinstance(axis.get_major_formatter(), FixedFormatter) or \
-            "StrCategory" in type(axis.get_major_formatter()).__name__:
-        return 1
-    major = _drawn_tick_labels(axis, "major")
-    minor = _drawn_tick_labels(axis, "minor")
-    if not major:
-        return 1
-    gap = NARROW_LABEL_GAP * renderer.points_to_pixels(max(t.get_fontsize() for _, t in major))
-    if minor and _crowded(major + minor, renderer, gap):
-        axis.set_minor_formatter(NullFormatter())  # labelled decades only
-    if not _crowded(major, renderer, gap):
-        return 1
-    log = axis.get_scale() == "log"
-
-    def coord(x):
-        return math.log10(x) if log else x
-
-    major = [(x, t) for x, t in major if not log or x > 0]
-    u = sorted({round(coord(x), 9) for x, _ in major})
-    steps = [b - a for a, b in zip(u, u[1:]) if b - a > 1e-9]
-    if not steps:
-        return 1
-    step = min(steps)
-    for every in range(2, len(u) + 1):
-        kept = [(x, t) for x, t in major if round(coord(x) / step) % every == 0]
-        if kept and not _crowded(kept, renderer, gap):
-            axis.set_major_formatter(_thinned_formatter(axis.get_major_formatter(), every,
-                                                        step, log))
-            return every
-    return 1
 
 
 def figure_png(fig, bbox=None, compress_level: int = 6) -> bytes:

@@ -11,24 +11,37 @@ control's value with the typing rules written into its ``data-`` attributes here
 
 Control encoding (the contract with the browser script):
 
-- ``data-kind="int"``: ``<input type=range>`` over the integers; value is the number.
-- ``data-kind="float"``: linear ``<input type=range>``; value is the number.
-- ``data-kind="log"``: ``<input type=range>`` over ``log10(value)``; value is
-  ``10 ** position`` (the default is exact: ``data-default`` holds it as JSON).
-- ``data-kind="intlog"``: as ``log``, the value rounded to the nearest integer.
+- ``data-kind="int"`` / ``"float"``: a linear slider, ``<input type=range>`` over its values
+  (``min``, ``max``, ``step``: its step grid, which its ends and default are on; a slider
+  whose range follows other controls has the range at the defaults); value is the number.
+- ``data-kind="intlog"`` / ``"log"``: a logarithmic slider, ``<input type=range>`` over the
+  *indices* ``0 .. n-1`` of its positions, listed in ``data-values`` (JSON, Python's values,
+  :func:`~interlib.widgets.core.log_positions`; for one whose valid values follow other
+  controls, only the valid ones at the defaults); value is ``data-values[index]``. So its
+  ends are its labelled ends and its default is a position: moved away and back, it
+  returns to it.
+- Every slider's ``aria-valuetext`` is its readout (a screen reader says "1,024").
 - ``data-kind="choice"``: ``<select>``; each option's ``value`` is the JSON of the Python
   value (so ``16`` stays an int and ``"5.0"`` a string), its text the option's label.
 - ``data-format``: the readout's format (``<output>`` beside the slider): a Python format
   spec, or ``num`` (:func:`interlib.display.fmt_num`).
-- A log slider also has ``<input type=number class="interlib-typed">`` (its ``min``,
-  ``max`` the slider's values): a value typed there is used exactly.
-- A slider whose range follows other controls (``Demo.limits``) has ``data-lo`` and
-  ``data-hi`` (values, not positions) at the defaults; live mode updates them from each
-  frame's ``ranges``.
+- A log slider also has ``<input type=number class="interlib-typed">`` (plain decimals,
+  no exponent): a value typed there is used exactly if the demo can use it, and refused
+  in place otherwise (:meth:`~interlib.widgets.core.Demo.refusal`'s words), leaving the
+  figure, the readout and the box at the value in use.
+- A slider whose valid values follow other controls (``Demo.limits``) has ``data-lo``,
+  ``data-hi`` (values) and ``data-multiple`` (every valid value is a multiple of it; 1:
+  any), and ``data-why`` (the reason in words), at the defaults; live mode updates them
+  and ``data-values`` from each frame's ``limits``.
 - ``data-kind="text"``: a ``<textarea>`` (``maxlength``: the control's ``max_chars``); value
   is its text. Beside it an ``<input type=file data-file-for=ID data-max-chars=N>``: the
   script reads the chosen file in the browser (never uploaded) into that textarea, refusing
   a file over ``N`` characters with a message.
+- Controls may sit in groups (``Demo.groups``), in the order the demo declares them: each a
+  ``<details class="interlib-group" open>`` whose ``<summary>`` is its title, holding a
+  ``<fieldset>`` named by it. On a phone (a demo box under
+  :data:`~interlib.widgets.core.NARROW_BELOW_PX`) the script closes every group but the
+  first, so the figure is within the first screen; a tap opens one.
 """
 
 from __future__ import annotations
@@ -51,10 +64,12 @@ def _readout(value, fmt: str) -> str:
     return display.fmt_readout(value, fmt)
 
 
-def control_html(demo_name: str, key: str, control, limits=None) -> str:
+def control_html(demo_name: str, key: str, control, limits=None, positions=None) -> str:
     """One control as a labelled native HTML form field (see the module docstring);
-    ``limits``: its ``(lo, hi)`` at the defaults when its range follows other controls."""
-    from .core import Dropdown, FloatSlider, IntSlider, TextArea
+    ``limits``: its ``(lo, hi, multiple, why)`` at the defaults when its valid values
+    follow other controls (:meth:`~interlib.widgets.core.Demo.valid`), ``positions``: the
+    values it steps through there (default: all of its own)."""
+    from .core import Dropdown, FloatSlider, IntSlider, TextArea, plain_decimal
     v.instance("demo_name", demo_name, str, "a demo name")
     v.instance("key", key, str, "a parameter name")
     cid = f"interlib-{demo_name}-{key}"
@@ -74,35 +89,37 @@ def control_html(demo_name: str, key: str, control, limits=None) -> str:
                   f'<input type="file" id="{cid}-file" data-file-for="{cid}" '
                   f'data-max-chars="{control.max_chars}" accept=".log,.txt,.out,text/plain">')
         return f'<div class="interlib-control interlib-text">{label}{field}{upload}</div>'
-    vlo, vhi = limits if limits is not None else (getattr(control, "min", None),
-                                                  getattr(control, "max", None))
-    if isinstance(control, IntSlider) and control.log:
-        kind, lo, hi, step, pos, fmt = ("intlog", math.log10(vlo), math.log10(vhi), 0.001,
-                                        math.log10(control.default), control.readout_format)
-    elif isinstance(control, IntSlider):
-        kind, lo, hi, step, pos, fmt = ("int", vlo, vhi, control.step,
-                                        control.default, control.readout_format)
-    elif isinstance(control, FloatSlider) and control.log:
-        kind, lo, hi, step, pos, fmt = ("log", math.log10(control.min), math.log10(control.max),
-                                        control.step, math.log10(control.default),
-                                        control.readout_format)
-    elif isinstance(control, FloatSlider):
-        kind, lo, hi, step, pos, fmt = ("float", control.min, control.max, control.step,
-                                        control.default, control.readout_format)
-    else:
+    if not isinstance(control, (IntSlider, FloatSlider)):
         raise ValueError(f"control={control!r} must be an IntSlider, FloatSlider, Dropdown or "
                          "TextArea")
-    dep = f' data-lo="{vlo!r}" data-hi="{vhi!r}"' if limits is not None else ""
+    whole = isinstance(control, IntSlider)
+    kind = ("intlog" if control.log else "int") if whole else ("log" if control.log else "float")
+    values = positions if positions is not None else control.positions()
+    if control.default not in values:
+        raise ValueError(f"positions of {key!r} must include its default {control.default!r}")
+    fmt = control.readout_format
+    shown = html.escape(_readout(control.default, fmt))
+    dep = ""
+    if limits is not None:
+        lo, hi, m, why = limits
+        dep = (f' data-lo="{_attr(json.dumps(lo))}" data-hi="{_attr(json.dumps(hi))}" '
+               f'data-multiple="{m}" data-why="{_attr(why)}"')
+    if control.log:  # over the indices of its positions
+        grid = (f'data-values="{_attr(json.dumps(values))}" min="0" max="{len(values) - 1}" '
+                f'step="1" value="{values.index(control.default)}"')
+    else:  # over its values, on its step grid (its ends and default are on it)
+        grid = (f'min="{values[0]!r}" max="{values[-1]!r}" step="{control.step!r}" '
+                f'value="{control.default!r}"')
     field = (f'<input type="range" {common} data-kind="{kind}" data-format="{_attr(fmt)}" '
-             f'min="{lo!r}" max="{hi!r}" step="{step!r}" value="{pos!r}"{dep}>')
-    out = (f'<output for="{cid}" class="interlib-readout">'
-           f"{html.escape(_readout(control.default, fmt))}</output>")
+             f'{grid} aria-valuetext="{shown}"{dep}>')
+    out = f'<output for="{cid}" class="interlib-readout">{shown}</output>'
     typed = ""
     if control.log:
+        lo, hi = (limits[0], limits[1]) if limits is not None else (control.min, control.max)
         typed = (f'<input type="number" class="interlib-typed" data-for="{cid}" '
-                 f'min="{control.min!r}" max="{control.max!r}" '
-                 f'step="{1 if isinstance(control, IntSlider) else "any"}" '
-                 f'value="{control.default!r}" inputmode="decimal" '
+                 f'min="{plain_decimal(lo)}" max="{plain_decimal(hi)}" '
+                 f'step="{1 if whole else "any"}" '
+                 f'value="{plain_decimal(control.default)}" inputmode="decimal" '
                  f'aria-label="{_attr(control.label)}: type an exact value">')
     return (f'<div class="interlib-control interlib-slider">{label}'
             f'<div class="interlib-slider-row">{field}{out}{typed}</div></div>')
@@ -110,7 +127,7 @@ def control_html(demo_name: str, key: str, control, limits=None) -> str:
 
 def static_html(name: str) -> str:
     """The demo at its defaults as static HTML: controls, figure, numbers, questions."""
-    from .core import NARROW_BELOW_PX, get, render
+    from .core import DEMO_MODULES, NARROW_BELOW_PX, get, render
     from .questions import questions_html
 
     demo = get(name)
@@ -120,12 +137,23 @@ def static_html(name: str) -> str:
     src = phone.split('src="', 1)[1].split('"', 1)[0]
     img = (f'<picture><source media="(max-width: {NARROW_BELOW_PX - 1}px)" srcset="{src}">'
            f"{img}</picture>")
-    ranges = demo.ranges(demo.defaults())
-    controls = "".join(control_html(name, k, c, ranges.get(k))
-                       for k, c in demo.controls.items())
+    valid = demo.valid(demo.defaults())
+    html_of = {k: control_html(name, k, c, valid.get(k),
+                               demo.positions(k) if k in valid else None)
+               for k, c in demo.controls.items()}
+    if demo.groups:
+        controls = "".join(
+            f'<details class="interlib-group" open><summary>{html.escape(title)} '
+            f'<span class="interlib-group-count">({len(keys)} settings)</span></summary>'
+            f'<fieldset aria-label="{_attr(title)}">'
+            + "".join(html_of[k] for k in keys) + "</fieldset></details>"
+            for title, keys in demo.groups)
+    else:
+        controls = "".join(html_of.values())
     defaults = _attr(json.dumps(demo.defaults()))
     return (
-        f'<div class="interlib-demo" data-demo="{_attr(name)}" data-defaults="{defaults}">'
+        f'<div class="interlib-demo" data-demo="{_attr(name)}" '
+        f'data-module="{_attr(DEMO_MODULES.get(name, ""))}" data-defaults="{defaults}">'
         f'<form class="interlib-controls" aria-label="Controls of the '
         f'{_attr(name.replace("_", " "))} demo" onsubmit="return false">{controls}</form>'
         '<div class="interlib-live-bar"><button type="button" class="interlib-live-button">'

@@ -8,7 +8,7 @@
 // or the page's own where there is none) and from then on every control of every demo on
 // the page recomputes its figure and numbers with interlib's own code.
 //
-// Contract with page.py: div.interlib-demo[data-demo][data-defaults] holds
+// Contract with page.py: div.interlib-demo[data-demo][data-module][data-defaults] holds
 // form.interlib-controls (inputs/selects/textareas with data-kind
 // int|intlog|float|log|choice|text, data-format, data-default; a log slider's
 // input.interlib-typed box for an exact value; data-lo/data-hi on a slider whose range
@@ -24,6 +24,7 @@
 
   const script = document.currentScript;
   const NARROW_BELOW_PX = 600;  // interlib.widgets.core.NARROW_BELOW_PX
+  const HELLO_MS = 60000;       // the worker's first answer comes within this, or it failed
   const STATIC = new URL(".", script ? script.src : document.baseURI);
 
   // --- Python-style format specs for the readouts: [,][.precision](d|f|e|g|%) ---------
@@ -108,23 +109,40 @@
   }
 
   // --- reading the controls ---------------------------------------------------------
-  // A control the reader has not moved has its exact default (data-default), as in
-  // JupyterLab: a range input snaps its value to its step grid, which the default (e.g.
-  // log10(64) on a 0.01 grid) need not be on.
-  // A value typed into a log slider's box (data-exact) is used as typed.
+  // A linear slider is a range over its values; a log slider a range over the indices of
+  // its positions (data-values, Python's values: its ends are its labelled ends and its
+  // default is one of them). A control the reader has not moved has its exact default
+  // (data-default), as in JupyterLab. A value typed into a log slider's box (data-exact)
+  // is used as typed.
+  const parsed = new WeakMap();  // slider -> [data-values text, its values]
+  function valuesOf(el) {
+    const text = el.dataset.values || "[]";
+    const got = parsed.get(el);
+    if (got && got[0] === text) return got[1];
+    const values = JSON.parse(text);
+    parsed.set(el, [text, values]);
+    return values;
+  }
+  const SLIDER = new Set(["int", "float", "intlog", "log"]);
+  function isSlider(el) { return SLIDER.has(el.dataset.kind); }
+  function indexed(el) { return el.dataset.values !== undefined; }  // a log slider
   function controlValue(el) {
     const kind = el.dataset.kind;
     if (kind === "choice") return JSON.parse(el.value);
     if (el.dataset.exact !== undefined) return JSON.parse(el.dataset.exact);
     if (el.dataset.moved !== "1") return JSON.parse(el.dataset.default);
     if (kind === "text") return el.value;  // a pasted log: stays in this page's worker
-    const x = Number(el.value);
-    if (kind === "log") return Math.pow(10, x);
-    if (kind === "intlog") return Math.round(Math.pow(10, x));
-    return x;
+    if (!indexed(el)) return Number(el.value);
+    const values = valuesOf(el);
+    return values[Math.max(0, Math.min(values.length - 1, Math.round(Number(el.value))))];
   }
-  function position(el, value) {  // the range input's position for a value
-    return (el.dataset.kind === "log" || el.dataset.kind === "intlog") ? Math.log10(value) : value;
+  function nearestIndex(values, x) {  // the position nearest x (in log terms when > 0)
+    let best = 0, bestD = Infinity;
+    values.forEach((v, i) => {
+      const d = (x > 0 && v > 0) ? Math.abs(Math.log(v / x)) : Math.abs(v - x);
+      if (d < bestD) { bestD = d; best = i; }
+    });
+    return best;
   }
   function readParams(demo) {
     const params = {};
@@ -133,35 +151,139 @@
     }
     return params;
   }
-  function updateReadout(el) {
-    if (el.dataset.kind === "choice") return;
-    const row = el.closest(".interlib-control");
-    const out = row?.querySelector("output.interlib-readout");
-    if (out) out.textContent = pyFormat(controlValue(el), el.dataset.format);
-    const typed = row?.querySelector("input.interlib-typed");
-    if (typed && document.activeElement !== typed) typed.value = String(controlValue(el));
+  // A number for the number box: plain decimals, no exponent (interlib.widgets.core.plain_decimal).
+  function plainDecimal(x) {
+    const s = String(x);
+    const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+    if (!m) return s;
+    const digits = m[2] + (m[3] || ""), e = Number(m[4]);
+    if (e < 0) return m[1] + "0." + "0".repeat(-e - 1) + digits;
+    return m[1] + digits + "0".repeat(Math.max(0, e - digits.length + 1));
   }
-  // After a frame: each dependent slider's range, then every slider shows the value used.
+  // A number as a reader types it, exactly (interlib.widgets.core.value_text).
+  function valueText(x) {
+    if (typeof x !== "number" || !Number.isFinite(x)) return String(x);
+    if (Number.isInteger(x) && Math.abs(x) < 1e15) return group(String(x));
+    if (Math.abs(x) >= 1e-4) {
+      const t = trimZeros(toFixedEven(x, 6));
+      return Number(t) === x ? group(t) : group(pyFormat(x, ".10g"));
+    }
+    return fmtNum(x);
+  }
+  function labelOf(el) {
+    const lab = document.querySelector(`label[for="${el.id}"]`);
+    return lab ? lab.textContent : el.name;  // as written: "nccl-tests ...", "servers ..."
+  }
+  // Why a typed value cannot be used, in the words of interlib.widgets.core.Demo.refusal;
+  // null when it can. Range and multiple: data-lo/hi/multiple of a slider whose valid
+  // values follow other controls, else its positions' ends.
+  function refusal(el, typed) {
+    const label = labelOf(el);
+    const keeps = " The demo keeps " + pyFormat(controlValue(el), el.dataset.format) + ".";
+    const text = String(typed).trim().replace(/,/g, "");
+    const x = text === "" ? NaN : Number(text);
+    if (!Number.isFinite(x)) {
+      const shown = String(typed).trim();
+      return label + ": “" + (shown.length <= 20 ? shown : shown.slice(0, 19) + "…") +
+             "” is not a number." + keeps;
+    }
+    const whole = el.dataset.kind === "int" || el.dataset.kind === "intlog";
+    if (whole && !Number.isInteger(x)) return label + ": " + valueText(x) + " is not a whole number." + keeps;
+    const values = indexed(el) ? valuesOf(el) : [Number(el.min), Number(el.max)];
+    const dep = el.dataset.lo !== undefined;
+    const lo = dep ? JSON.parse(el.dataset.lo) : values[0];
+    const hi = dep ? JSON.parse(el.dataset.hi) : values[values.length - 1];
+    const m = dep ? Number(el.dataset.multiple || 1) : 1;
+    const why = dep ? (el.dataset.why || "") : "";
+    const because = why ? " (" + why + ")" : "";
+    if (!(lo <= x && x <= hi)) {
+      return label + ": " + valueText(x) + " is outside " + valueText(lo) + " to " +
+             valueText(hi) + because + "." + keeps;
+    }
+    if (m > 1 && x % m !== 0) {
+      const below = Math.floor(x / m) * m;
+      const near = [below, below + m].filter((v) => lo <= v && v <= hi);
+      return label + ": " + valueText(x) + " is not a multiple of " + valueText(m) +
+             (why ? " (" + why + ")" : "") + "; the nearest " + (near.length > 1 ? "are " : "is ") +
+             near.map(valueText).join(" and ") + "." + keeps;
+    }
+    return null;
+  }
+  function showValue(el, value) {  // point a slider at a value (a position, or exactly)
+    el.dataset.moved = "1";
+    if (indexed(el)) {
+      const values = valuesOf(el);
+      const i = values.indexOf(value);
+      el.value = String(i >= 0 ? i : nearestIndex(values, value));
+      if (i >= 0) delete el.dataset.exact;
+      else el.dataset.exact = JSON.stringify(value);
+    } else {
+      el.value = String(value);
+      if (Number(el.value) !== value) el.dataset.exact = JSON.stringify(value);
+      else delete el.dataset.exact;
+    }
+    updateReadout(el);
+  }
+  function updateReadout(el) {
+    if (el.dataset.kind === "choice" || el.dataset.kind === "text") return;
+    const row = el.closest(".interlib-control");
+    const shown = pyFormat(controlValue(el), el.dataset.format);
+    const out = row?.querySelector("output.interlib-readout");
+    if (out) out.textContent = shown;
+    el.setAttribute("aria-valuetext", shown);
+    const typed = row?.querySelector("input.interlib-typed");
+    if (typed && document.activeElement !== typed) typed.value = plainDecimal(controlValue(el));
+  }
+  function controlNote(el, text) {  // a refusal under its control (role=status), or none
+    const row = el.closest(".interlib-control");
+    if (!row) return;
+    let note = row.querySelector(".interlib-control-msg");
+    if (!text) { if (note) { note.hidden = true; note.textContent = ""; } return; }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "interlib-control-msg";
+      note.setAttribute("role", "status");
+      row.appendChild(note);
+    }
+    note.textContent = text;
+    note.hidden = false;
+  }
+  // After a frame: each dependent slider's valid values, then every slider shows the value
+  // used.
   function applyUsed(demo, r) {
     let used;
     try { used = JSON.parse(r.params); } catch (err) { return; }
-    for (const [key, [lo, hi]] of Object.entries(r.ranges || {})) {
+    for (const [key, lim] of Object.entries(r.limits || {})) {
       const el = demo.querySelector(`form.interlib-controls [name="${key}"]`);
-      if (!el) continue;
-      el.dataset.lo = String(lo);
-      el.dataset.hi = String(hi);
-      el.min = String(position(el, lo));
-      el.max = String(position(el, hi));
+      if (!el || !isSlider(el)) continue;
+      el.dataset.lo = JSON.stringify(lim.lo);
+      el.dataset.hi = JSON.stringify(lim.hi);
+      el.dataset.multiple = String(lim.multiple);
+      el.dataset.why = lim.why || "";
+      if (indexed(el)) {
+        el.dataset.values = JSON.stringify(lim.values);
+        el.max = String(lim.values.length - 1);
+      } else if (lim.hi < Number(el.min)) {
+        el.min = String(lim.lo);
+        el.max = String(lim.hi);
+      } else {
+        el.max = String(lim.hi);
+        el.min = String(lim.lo);
+      }
+      const typed = el.closest(".interlib-control")?.querySelector("input.interlib-typed");
+      if (typed) { typed.min = plainDecimal(lim.lo); typed.max = plainDecimal(lim.hi); }
     }
     for (const el of demo.querySelectorAll("form.interlib-controls [data-kind]")) {
-      if (el.dataset.kind === "choice" || el.dataset.kind === "text" || !(el.name in used)) continue;
-      const want = used[el.name], have = controlValue(el);
-      if (have === want || Math.abs(have - want) <= 1e-12 * Math.abs(want)) continue;
-      el.value = String(position(el, want));
-      el.dataset.moved = "1";
-      if (controlValue(el) !== want) el.dataset.exact = JSON.stringify(want);
-      else delete el.dataset.exact;
-      updateReadout(el);
+      if (!isSlider(el) || !(el.name in used)) continue;
+      const want = used[el.name];
+      if (controlValue(el) === want) {  // the same value: its positions may have changed
+        if (indexed(el) && el.dataset.exact === undefined) {
+          const i = valuesOf(el).indexOf(want);
+          if (i >= 0) el.value = String(i);
+        }
+        continue;
+      }
+      showValue(el, want);
     }
   }
 
@@ -287,12 +409,17 @@
       fail("this browser has no WebAssembly or Web Workers");
       return;
     }
+    // The worker also fetches the interpreter's snapshot (pyodide-snapshot.json gives its
+    // size): counted in the bytes the page says going live downloads.
+    const snapshotBytes = fetch(new URL("pyodide/pyodide-snapshot.json", STATIC))
+      .then((r) => (r.ok ? r.json() : null)).then((i) => (i && i.gz_bytes) || 0)
+      .catch(() => 0);
     fetch(new URL("interlib-live.json", STATIC), {cache: "no-cache"})
       .then((r) => {
         if (!r.ok) throw new Error("interlib-live.json answered HTTP " + r.status);
         return r.json();
       })
-      .then((manifest) => launch(manifest))
+      .then((manifest) => snapshotBytes.then((extra) => launch(manifest, extra)))
       .catch((err) => fail(String((err && err.message) || err)));
   }
 
@@ -333,9 +460,10 @@
     return w;
   }
 
-  function launch(manifest) {
+  function launch(manifest, snapshotBytes) {
     const b = manifest.bytes || {};
-    const total = (b.runtime || 0) + (b.packages || 0) + (b.interlib || 0);
+    const runtime = (b.runtime || 0) + (snapshotBytes || 0);
+    const total = runtime + (b.packages || 0) + (b.interlib || 0);
     const mb = (n) => (n / 1e6).toFixed(1) + " MB";
     const version = String(manifest.wheel_sha256 || "").slice(0, 12);
     try {
@@ -349,22 +477,35 @@
       fail("the Python worker stopped (" + ((e && e.message) || "script error") + ")");
     };
     worker.onmessageerror = () => fail("the Python worker sent an unreadable message");
-    worker.onmessage = (e) => onMessage(e.data, total, mb);
+    // The worker says hello as soon as its script runs. A worker script that cannot be
+    // fetched fires an error event above; should a browser not report it (a shared worker
+    // under load), no hello within HELLO_MS says it instead of a page waiting for ever.
+    let hello = setTimeout(() => {
+      fail("the Python worker did not start (no answer from interlib-live-worker.js within " +
+           HELLO_MS / 1000 + " s)");
+    }, HELLO_MS);
+    worker.onmessage = (e) => {
+      if (hello !== null) { clearTimeout(hello); hello = null; }
+      onMessage(e.data, total, mb);
+    };
     const wheel = new URL(manifest.wheel, STATIC);
     wheel.search = "v=" + version;
     worker.postMessage({
       type: "init",
       pyodide: new URL("pyodide/", STATIC).href,
       wheel: wheel.href,
+      // the chapter modules of this page's demos (the worker imports only those)
+      modules: [...new Set(demos.map((d) => d.dataset.module).filter(Boolean))],
+      levers: window.interlibLiveLevers,  // make bench only (tools/bench.py): each on if unset
       total,
-      share: total ? {runtime: b.runtime / total, packages: (b.runtime + b.packages) / total}
+      share: total ? {runtime: runtime / total, packages: (runtime + b.packages) / total}
                    : null,
     });
     loading("Loading Python in your browser (" + mb(total) + ", downloaded once; the book's other pages use the same Python)…");
   }
 
   function onMessage(m, total, mb) {
-    if (!m) return;
+    if (!m || m.type === "hello") return;
     if (m.type === "progress") {
       if (phase !== "loading") return;  // a late report from the worker's download watcher
       // The status line (a polite live region) changes once per stage; the percentage goes
@@ -423,7 +564,8 @@
     // A box narrower than the page's breakpoint (a phone) gets the phone layout.
     const plot = demo.querySelector(".interlib-plot");
     const narrow = !!plot && plot.clientWidth > 0 && plot.clientWidth < NARROW_BELOW_PX;
-    worker.postMessage({type: "frame", id, demo: demo.dataset.demo, params, narrow});
+    worker.postMessage({type: "frame", id, demo: demo.dataset.demo,
+                        module: demo.dataset.module, params, narrow});
   }
 
   function show(demo, resultText, sent, discard) {
@@ -451,7 +593,10 @@
       demo.dataset.liveRenders = String(st.renders);
       clearError(demo);
     } else {
+      // interlib's reason in the reader's words (live.frame's "error"); the figure,
+      // numbers and readouts stay at the last setting computed
       showError(demo, "This setting could not be computed: " + r.error);
+      if (r.detail && window.console) console.info("interlib: " + r.detail);
       demo.dataset.failedParams = sent;
       demo.dataset.liveErrors = String(Number(demo.dataset.liveErrors || 0) + 1);
     }
@@ -464,23 +609,33 @@
     }
   }
 
-  // A number typed into a log slider's box: used exactly (interlib checks its range and
-  // says so in the demo if it is outside); the slider moves to it.
+  // A number typed into a log slider's box: used exactly if the demo can use it (the
+  // slider moves to it); else refused in place, in words, and the box, the readout and the
+  // figure stay at the value in use.
   function typedValue(demo, box) {
     const el = document.getElementById(box.dataset.for);
-    const x = Number(box.value);
-    if (!el || box.value.trim() === "" || !Number.isFinite(x)) return;
-    const value = el.dataset.kind === "intlog" ? Math.round(x) : x;
-    el.dataset.moved = "1";
-    el.dataset.exact = JSON.stringify(value);
-    if (value > 0) el.value = String(position(el, value));
-    const out = el.closest(".interlib-control")?.querySelector("output.interlib-readout");
-    if (out) out.textContent = pyFormat(value, el.dataset.format);
+    if (!el) return;
+    const said = refusal(el, box.value);
+    if (said !== null) {
+      controlNote(el, said);
+      box.value = plainDecimal(controlValue(el));
+      return;
+    }
+    controlNote(el, null);
+    const x = Number(String(box.value).trim().replace(/,/g, ""));
+    if (x === controlValue(el)) return;
+    showValue(el, x);
     request(demo);
   }
 
   // --- wiring -----------------------------------------------------------------------
   for (const demo of demos) {
+    // A demo with many controls in groups (the capstone): on a phone only the first group
+    // stays open, so the figure is within the first screen; a tap on a title opens another.
+    const groups = demo.querySelectorAll("details.interlib-group");
+    if (groups.length > 1 && demo.clientWidth > 0 && demo.clientWidth < NARROW_BELOW_PX) {
+      groups.forEach((g, i) => { if (i > 0) g.open = false; });
+    }
     const form = demo.querySelector("form.interlib-controls");
     if (form) {
       form.addEventListener("input", (e) => {
@@ -488,6 +643,7 @@
         if (!el || !el.dataset || !el.dataset.kind) return;
         el.dataset.moved = "1";
         delete el.dataset.exact;
+        controlNote(el, null);
         updateReadout(el);
         request(demo);
       });
@@ -537,5 +693,7 @@
     }, {rootMargin: "0px 0px 50% 0px"});
     for (const d of demos) near.observe(d);
   }
-  window.interlibLive.state = () => ({phase, asked, saveData});  // for the tests and bench
+  // for the tests and bench: sent = frames asked of Python so far
+  window.interlibLive.state = () => ({phase, asked, saveData, sent: nextId - 1,
+                                      inflight: waiting.size});
 })();

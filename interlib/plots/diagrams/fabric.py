@@ -208,7 +208,8 @@ def packet_layers(payload: int = 4096, ipv6: bool = False):
            "RoCEv2" + (" (IPv6)" if ipv6 else ""))
     _stack(ax, 7.45, y0, 4.5, ib.layers, payload, scale, "InfiniBand")
     for x, lay in ((2.55, roce), (7.45, ib)):
-        label(ax, x, 2.85, f"{lay.overhead} B overhead\n{lay.efficiency:.1%} payload",
+        label(ax, x, 2.85,
+              f"{lay.overhead} B overhead\n{display.fmt_pct(lay.efficiency)} payload",
               SMALL)
     # the whole RoCEv2 packet on the wire, to scale, as one bar
     heads, tails = _split(roce.layers)
@@ -227,8 +228,9 @@ def packet_layers(payload: int = 4096, ipv6: bool = False):
            f"beside native InfiniBand's (" + ", ".join(f"{n} {b} B" for n, b in ib.layers)
            + f"), heights proportional to bytes, the payload shortened; below, the whole "
            f"RoCEv2 packet to scale, {roce.wire:,} bytes on the wire of which "
-           f"{roce.overhead} are thin red slivers. Payload share {roce.efficiency:.1%} "
-           f"for RoCEv2 vs {ib.efficiency:.1%} for InfiniBand.")
+           f"{roce.overhead} are thin red slivers. Payload share "
+           f"{display.fmt_pct(roce.efficiency)} for RoCEv2 vs "
+           f"{display.fmt_pct(ib.efficiency)} for InfiniBand.")
     return finish(fig, alt, dict(rocev2_layers=len(roce.layers), ib_layers=len(ib.layers),
                                  rocev2_overhead=roce.overhead, ib_overhead=ib.overhead))
 

@@ -7,6 +7,44 @@ from ...plots import ch01 as P
 from ...units import GB, billion
 from . import control, default, more, ratio
 
+
+def largest_machine(link: str):
+    """``(GPUs, title)`` of the largest machine in the catalogue whose GPUs talk to each
+    other over ``link`` (a gradient_sync link: an NVLink generation through NVSwitch, or
+    PCIe), or None for a network link, which joins any number of GPUs.
+
+    >>> largest_machine("NVLink 4"), largest_machine("InfiniBand NDR (1 NIC/GPU)")
+    ((8, 'NVIDIA DGX H100'), None)
+    """
+    from ...specs import SYSTEMS
+
+    if link.startswith("NVLink "):
+        gen = int(link.split()[1])
+        machines = [s for s in SYSTEMS.values()
+                    if s.intra == "nvswitch" and s.gpu.nvlink_gen == gen]
+    elif link.startswith("PCIe"):
+        machines = [s for s in SYSTEMS.values() if s.intra == "pcie"]
+    else:
+        return None
+    if not machines:
+        return None
+    best = max(machines, key=lambda s: s.gpus_per_node)
+    return best.gpus_per_node, best.title
+
+
+def beyond_machine(link: str, n_gpus: int) -> str:
+    """What a ring of ``n_gpus`` GPUs all over ``link`` is when no catalogued machine has
+    that many GPUs on that link ("" when one has): the link's own limit, not a machine."""
+    largest = largest_machine(link)
+    if largest is None or n_gpus <= largest[0]:
+        return ""
+    most, title = largest
+    return (f"the largest machine in the book's catalogue with its GPUs on {link}, the "
+            f"{title}, has {most:,} of them: a ring of {n_gpus:,} at {link} speed throughout "
+            "is the link's own limit, not a machine, and a real ring that size crosses the "
+            "network between nodes (Chapter 5)")
+
+
 def _ring_default_n() -> int:
     from ..core import get
     return get("ring_all_reduce").controls["n"].default
@@ -81,7 +119,9 @@ def sync_gpu_count() -> str:
             f"{D.fmt_time(t[big, few])} at {few} GPUs, {D.fmt_time(t[big, many])} at {many:,} "
             f"({more(t[big, many], t[big, few])} more). For a {small_b:g}B model the bytes are "
             f"few and the per-hop latency shows: {D.fmt_time(t[small, few])} at {few} GPUs, "
-            f"{D.fmt_time(t[small, many])} at {many:,} ({ratio(t[small, many], t[small, few])}).")
+            f"{D.fmt_time(t[small, many])} at {many:,} ({ratio(t[small, many], t[small, few])})."
+            + (f" Mind that {beyond_machine(rung.name, many)}."
+               if beyond_machine(rung.name, many) else ""))
 
 
 def sync_pcie_vs_nvlink() -> str:

@@ -16,8 +16,8 @@ def drop_billion() -> str:
     return (f"Each GPU sends {packets:,} packets per step. A step is clean only if every packet "
             "of every GPU arrives: probability (1 − p)^(m·N). It drops below one half when "
             "N > ln 2 ÷ (m·p) (using ln(1 − p) ≈ −p): at p = "
-            f"{p:.0e} that is N = {n:,} GPUs, where the model gives "
-            f"{s.p_step_hit:.3f} for a step with a drop. A rate that sounds negligible per "
+            f"{D.fmt_num(p)} that is N = {n:,} GPUs, where the model gives "
+            f"{D.fmt_num(s.p_step_hit)} for a step with a drop. A rate that sounds negligible per "
             "packet is multiplied by the packets of the whole job every step.")
 
 
@@ -38,7 +38,7 @@ def drop_levers() -> str:
     base = P.drop_stats(p, n, pen)
     rate = P.drop_stats(p / 2, n, pen)
     time = P.drop_stats(p, n, pen / 2)
-    return (f"At {n:,} GPUs (drop rate {p:.0e}, {D.fmt_time(pen * ms)} per drop) the mean "
+    return (f"At {n:,} GPUs (drop rate {D.fmt_num(p)}, {D.fmt_time(pen * ms)} per drop) the mean "
             f"step is {base.mean_slowdown:.3f}×. Halving the drop rate gives "
             f"{rate.mean_slowdown:.3f}×; halving the time per drop gives "
             f"{time.mean_slowdown:.3f}×. At this scale almost every step already contains "

@@ -56,7 +56,8 @@ def ladder_tpu() -> str:
     dom = scaleup.scaleup_domain(hierarchy.LADDER_OTHER[tpu][0])
     job = scaleup.TPU_V5P_LARGEST_JOB.value
     h100 = list(hierarchy.nvlink_network_gap("H100").values())[0]
-    gaudi = max(hierarchy.rung_ratios(gaudi_name), key=lambda s: s[2])
+    _, up, out = hierarchy.LADDER_OTHER[gaudi_name]  # the scale-up -> scale-out step
+    gaudi = next(s for s in hierarchy.rung_ratios(gaudi_name) if s[:2] == (up, out))
     nvl = [system(n).gpus_per_node for n in ("dgx-h100", "gb200-nvl72")]
     return (f"The steepest step is {top} → {low}, {D.fmt_ratio(r, 3)} at line rate, where "
             f"an H100 falls {D.fmt_ratio(h100, 3)} from NVLink to its NIC and a {gaudi_name} "

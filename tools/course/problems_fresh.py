@@ -1,36 +1,53 @@
 """Fresh problems for the problem sets (issue 27 item 6): topics the chapters' own
 exercises leave out (FSDP, MoE all-to-all, message-size regimes, rates in Gb/s, NVLS
-bytes, cuts of a switch, RoCE headers, ECMP collisions, dragonflies, failures and
-checkpoints, the price of an efficiency point). Each is solvable on paper from its printed
-givens; each answer is computed by ``interlib``; each takes a seed like the others.
-
-The builders return the fields of :class:`interlib.book.problems.Problem`;
-:mod:`interlib.book.problems` registers them (sets A to D).
+bytes, cuts of a switch, RoCE headers, hash collisions on ECMP uplinks, dragonflies, the
+bisection of a tapered fabric, failures and checkpoints, the price of an efficiency point).
+Each is solvable on paper from its printed givens with a method its named section teaches;
+each answer is computed by ``interlib``; each takes a seed like the others.
+Instructor-only, like :mod:`problems` (which registers these builders, sets A to D).
 """
 
 from __future__ import annotations
 
 import math
 
-from .. import display as D
-from .quiz import Numeric
-from .worked import Derivation
-from ..units import GB, GB_per_s, Gbit_per_s, billion, hour, kB, minute, ms, day
+from interlib import display as D
+from interlib.book.quiz import Numeric
+from interlib.book.worked import Derivation
+from interlib.units import GB, GB_per_s, Gbit_per_s, billion, hour, kB, minute, ms, day
 
 
 def _g(x: float) -> str:
     return f"{x:g}"
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _sci(x: float) -> str:
+    """A small rate to three significant figures as a person writes it: ``1.97 × 10⁻⁵``
+    (``display.fmt_num`` keeps two)."""
+    mant, exp = format(x, ".2e").split("e")
+    mant = mant.rstrip("0").rstrip(".")
+    return f"{mant} × 10{str(int(exp)).translate(_SUPERSCRIPT)}"
+
+
+def _sec(chapter: int, title: str) -> str:
+    """How a statement names the section that teaches its method."""
+    return f"Chapter {chapter}, \u201c{title}\u201d"
+
+
 def _answer(name, answer, unit, tolerance, explanation, mistakes=(), *, low, high,
             exact=False) -> Numeric:
-    """A problem's answer check, the one shape every problem here and in
-    :mod:`interlib.book.problems` uses: a :class:`~interlib.book.quiz.Numeric` whose hints
-    say what to look at when an answer is too low (``low``) or too high (``high``); they are
-    shown as "Too low: ..." and "Too high: ...". ``mistakes`` are ``(value, why)`` pairs in
-    ``unit``; ``exact`` marks a whole-number answer (a count, a threshold)."""
-    return Numeric(name, answer, unit, tolerance, explanation, tuple(mistakes),
-                   f"Too low: {low}", f"Too high: {high}", exact=exact)
+    """A problem's answer check, the one shape every problem here and in :mod:`problems`
+    uses: a :class:`~interlib.book.quiz.Numeric` whose hints say what to look at when an
+    answer is too low (``low``) or too high (``high``): one phrase each, shown after "Too
+    low:" / "Too high:". A hint names no unit slip (bits, prefixes, directions): the checker
+    names those only when the answer is off by that slip's factor. ``mistakes`` are
+    ``(value, why)`` pairs in ``unit``; ``exact`` marks a whole-number answer (a count, a
+    threshold)."""
+    return Numeric(name, answer, unit, tolerance, explanation, tuple(mistakes), low, high,
+                   exact=exact)
 
 
 def _solution(title, givens, formula, steps, call, ours, theirs, fmt) -> Derivation:
@@ -46,9 +63,9 @@ def _solution(title, givens, formula, steps, call, ours, theirs, fmt) -> Derivat
 
 # ------------------------------------------------------------------ set A: Chapters 1-2
 def a4_fsdp(V):
-    from .. import collectives
+    from interlib import collectives
 
-    p = V.pick(70, (13, 34, 70, 180)) * billion
+    p = V.pick(70, (7, 8, 13, 34, 40, 70, 141, 180, 405)) * billion
     n = V.pick(64, (16, 32, 64, 128))
     S = p * 2
     ag = float(collectives.wire_bytes_per_rank("all_gather", S, n))
@@ -69,6 +86,7 @@ def a4_fsdp(V):
         "2 × wire_bytes_per_rank('all_gather') + wire_bytes_per_rank('reduce_scatter')",
         3 * (n - 1) / n * S, total, D.fmt_bytes)
     return dict(
+        section=_sec(1, "What real jobs add: sharding, experts and overlap"),
         title="What full sharding sends", difficulty="standard",
         question=("A model trains with fully sharded data parallelism (FSDP, ZeRO-3) over "
                   f"{n} GPUs. How many gigabytes does each GPU send per step?"),
@@ -87,7 +105,7 @@ def a4_fsdp(V):
 
 
 def a5_moe(V):
-    from .. import collectives
+    from interlib import collectives
 
     tokens = V.pick(8192, (4096, 8192, 16384))
     h = V.pick(4096, (4096, 5120, 7168))
@@ -113,6 +131,7 @@ def a5_moe(V):
         "2 × collectives.wire_bytes_per_rank('all_to_all', S, n) / B",
         2 * (n - 1) / n * S / bw, t, D.fmt_time)
     return dict(
+        section=_sec(1, "What real jobs add: sharding, experts and overlap"),
         title="A mixture-of-experts layer's all-to-alls", difficulty="standard",
         question=("A mixture-of-experts layer sends each token's activation to the GPUs "
                   "holding its experts (dispatch) and brings the results back (combine). "
@@ -132,13 +151,13 @@ def a5_moe(V):
 
 
 def a6_pcie_gbits(V):
-    from .. import pcie
+    from interlib import pcie
 
-    gen = V.pick("5.0", ("4.0", "5.0", "6.0"))
-    lanes = V.pick(16, (4, 8, 16))
+    gen = V.pick("5.0", ("3.0", "4.0", "5.0", "6.0"))
+    lanes = V.pick(16, (1, 2, 4, 8, 16))
     raw = pcie.link_bandwidth(gen, lanes, "raw")
     usable = pcie.link_bandwidth(gen, lanes, "usable")
-    from ..specs import pcie as pcie_spec
+    from interlib.specs import pcie as pcie_spec
 
     g = pcie_spec(gen)
     givens = (f"PCIe {gen}: {D.fmt_si(g.transfer_rate.value, 'T/s')} per lane, "
@@ -154,6 +173,7 @@ def a6_pcie_gbits(V):
         f'pcie.link_bandwidth("{gen}", {lanes}, "usable")', raw * g.encoding_efficiency.value,
         usable, lambda x: f"{x / Gbit_per_s:.4g} Gb/s")
     return dict(
+        section=_sec(2, "Lanes, transfers and line coding"),
         title="A PCIe link in network units", difficulty="warm-up",
         question=(f"A NIC vendor quotes rates in Gb/s. What usable rate, per direction, does "
                   f"a PCIe {gen} x{lanes} slot give it, in Gb/s (after line coding)?"),
@@ -165,18 +185,19 @@ def a6_pcie_gbits(V):
                          (2 * usable / Gbit_per_s, "that adds both directions; the question "
                           "asks for one.")),
                         low="one bit per transfer per lane, times every lane.",
-                        high="one direction, after line coding."),
+                        high="take line coding's share off the raw rate."),
         solution=sol)
 
 
 def a7_half_bandwidth(V):
-    from .. import pcie, transfer
+    from interlib import pcie, transfer
 
-    gen = V.pick("5.0", ("4.0", "5.0"))
-    B = pcie.link_bandwidth(gen, 16)
+    gen = V.pick("5.0", ("3.0", "4.0", "5.0", "6.0"))
+    lanes = V.pick(16, (1, 2, 4, 8, 16))
+    B = pcie.link_bandwidth(gen, lanes)
     a = pcie.LATENCY.value
     n_half = float(transfer.half_bandwidth_size(B, a))
-    givens = (f"PCIe {gen} x16: achieved B = {D.fmt_rate(B, 4)} per direction, start-up "
+    givens = (f"PCIe {gen} x{lanes}: achieved B = {D.fmt_rate(B, 4)} per direction, start-up "
               f"α = {D.fmt_time(a)}",
               "t(S) = α + S ÷ B; effective bandwidth = S ÷ t(S)")
     sol = _solution(
@@ -185,8 +206,9 @@ def a7_half_bandwidth(V):
         [f"S½ = {D.fmt_time(a)} × {D.fmt_rate(B, 4)} = **{D.fmt_bytes(n_half, digits=4)}**"],
         "transfer.half_bandwidth_size(B, α)", a * B, n_half, D.fmt_bytes)
     return dict(
+        section=_sec(2, "Theory vs measurement"),
         title="Small copies and the latency regime", difficulty="standard",
-        question=(f"From what message size does a host-to-GPU copy over PCIe {gen} x16 reach "
+        question=(f"From what message size does a host-to-GPU copy over PCIe {gen} x{lanes} reach "
                   "half of its achieved bandwidth? Answer in kB."),
         givens=givens,
         numeric=_answer("half-bandwidth size", n_half / kB, "kB", 0.03,
@@ -195,7 +217,7 @@ def a7_half_bandwidth(V):
                         ((n_half / 2 / kB, "at α·B/2 the latency still takes two thirds of "
                           "the time; set S ÷ (α + S/B) = B/2."),),
                         low="solve S ÷ (α + S/B) = B/2 for S.",
-                        high="1 kB = 1,000 bytes, and α in seconds."),
+                        high="S½ = α × B, with α in seconds and B in bytes per second."),
         solution=sol)
 
 
@@ -219,6 +241,7 @@ def b4_nvls_bytes(V):
         "S ÷ (algbw = B × n/(n + 1)) × B (nccl-tests PR #239's NVLS rate)",
         nvls, s / (n / (n + 1)), D.fmt_bytes)
     return dict(
+        section=_sec(4, "Inside NVLS: multimem loads and stores"),
         title="What NVLS puts on a GPU's links", difficulty="standard",
         question=("In an NVLink SHARP (NVLS) all-reduce, how many gigabytes leave each GPU "
                   "over its NVLinks?"),
@@ -236,10 +259,10 @@ def b4_nvls_bytes(V):
 
 
 def b5_mesh_pair(V):
-    from .. import nvswitch, specs
+    from interlib import nvswitch, specs
 
-    n = V.pick(4, (3, 4, 5, 7))
-    gen = V.pick(4, (3, 4))
+    n = V.pick(4, (2, 3, 4, 5, 6, 7))
+    gen = V.pick(4, (3, 4, 5))
     nv = specs.nvlink(gen)
     links = int(nv.links_per_gpu.value)
     per_link = nv.per_gpu_per_direction / links
@@ -256,6 +279,7 @@ def b5_mesh_pair(V):
         f"nvswitch.mesh_pair_bandwidth({n}, {gen})", links // (n - 1) * per_link, pair,
         D.fmt_rate)
     return dict(
+        section=_sec(4, "The telephone exchange"),
         title="A switchless mesh", difficulty="warm-up",
         question=(f"{n} GPUs with {nv.name} are wired as a full mesh, with no NVSwitch. What "
                   "bandwidth per direction does one pair of GPUs get, in GB/s?"),
@@ -270,12 +294,12 @@ def b5_mesh_pair(V):
 
 
 def b6_cut(V):
-    from .. import nvswitch, specs
+    from interlib import nvswitch, specs
 
-    sid = V.pick("dgx-h100", ("dgx-h100", "dgx-b200"))
+    sid = V.pick("dgx-h100", ("dgx-h100", "dgx-b200", "gb200-nvl72"))
     s = specs.system(sid)
     n = s.gpus_per_node
-    k = V.pick(3, (1, 2, 3))
+    k = V.pick(3, (1, 2, 3, 5, 6, 7) if s.gpus_per_node <= 8 else (1, 2, 3, 5, 9, 12, 20))
     nv = specs.nvlink({"Hopper": 4, "Blackwell": 5}.get(s.gpu.arch, 4))
     cut = float(nvswitch.cut_bandwidth(n, k, nv.per_gpu_per_direction))
     givens = (f"{s.title}: n = {n} GPUs on non-blocking NVSwitches, each GPU "
@@ -288,6 +312,7 @@ def b6_cut(V):
         f"nvswitch.cut_bandwidth({n}, {k}, per_gpu)", min(k, n - k) *
         nv.per_gpu_per_direction, cut, D.fmt_rate)
     return dict(
+        section=_sec(4, "Aggregate vs bisection: a classic mix-up"),
         title="Cutting a switched box unevenly", difficulty="warm-up",
         question=(f"The GPUs of a {s.title} are split into a group of {k} and a group of "
                   f"{n - k}. What bandwidth crosses between the groups, per direction, in "
@@ -304,7 +329,7 @@ def b6_cut(V):
 
 # ------------------------------------------------------------------ set C: Chapters 5-6
 def c4_roce_goodput(V):
-    from .. import packets
+    from interlib import packets
 
     mtu = V.pick(1024, (1024, 2048, 4096))
     gbe = V.pick(400, (200, 400, 800))
@@ -322,6 +347,7 @@ def c4_roce_goodput(V):
         f'packets.goodput({gbe} Gb/s, {mtu}, "rocev2")', rate * mtu / lay.wire, gp,
         lambda x: f"{x / Gbit_per_s:.4g} Gb/s")
     return dict(
+        section=_sec(6, "What the packet carries"),
         title="What the headers cost on RoCEv2", difficulty="standard",
         question=(f"A {gbe} GbE RoCEv2 link carries a long transfer in {mtu}-byte payloads. "
                   "What goodput (payload bits per second) does it reach at most, in Gb/s?"),
@@ -338,42 +364,54 @@ def c4_roce_goodput(V):
 
 
 def c5_ecmp(V):
-    from .. import congestion
+    from interlib import transfer
 
-    flows = V.pick(8, (4, 8, 16))
-    paths = V.pick(8, (8, 16, 32))
-    if flows > paths:
-        flows = paths
-    p = float(congestion.ecmp_collision_free_probability(flows, paths))
-    givens = (f"{flows} large flows (one queue pair each) leave one leaf for {paths} equal "
-              "uplinks",
-              "ECMP hashes each flow onto an uplink uniformly and independently")
-    terms = " × ".join(f"{paths - i}/{paths}" for i in range(flows))
+    size = V.pick(4, (1, 2, 4, 8)) * GB
+    gbs = V.pick(400, (200, 400, 800))
+    qps, j = V.pick((1, 2), ((1, 2), (1, 3), (4, 6), (4, 7), (16, 21), (16, 24)))
+    flows = paths = 8
+    rate = gbs * Gbit_per_s
+    t = float(transfer.transfer_time(j * size / qps, rate))
+    alone = size / rate
+    givens = (f"{flows} flows leave one leaf for {paths} equal uplinks of {gbs} Gb/s per "
+              f"direction; each flow carries {D.fmt_bytes(size)}",
+              f"each flow is split over {qps} queue pair{'s' if qps > 1 else ''} carrying equal "
+              "shares; ECMP hashes every queue pair onto an uplink",
+              f"in this placement the busiest uplink carries {j} queue pairs' shares; an uplink "
+              "shares its rate equally among the shares on it, and the step waits for the "
+              "last flow")
     sol = _solution(
-        "No two flows on one uplink", givens,
-        "P = ∏ (paths − i)/paths for i = 0 … flows − 1 (each next flow must miss the "
-        "uplinks already taken)",
-        [f"P = {terms} = **{D.fmt_pct(p, 4)}**"],
-        f"congestion.ecmp_collision_free_probability({flows}, {paths})",
-        math.prod((paths - i) / paths for i in range(flows)), p, lambda x: D.fmt_pct(x, 4))
+        "The busiest uplink sets the step", givens,
+        "t = (shares on the busiest uplink) × (S ÷ queue pairs per flow) ÷ uplink rate",
+        [f"one share = {D.fmt_bytes(size)} ÷ {qps} = {D.fmt_bytes(size / qps, digits=4)}",
+         f"the busiest uplink carries {j} × {D.fmt_bytes(size / qps, digits=4)} = "
+         f"{D.fmt_bytes(j * size / qps, digits=4)}",
+         f"{gbs} Gb/s = {D.fmt_rate(rate)}; t = {D.fmt_bytes(j * size / qps, digits=4)} ÷ "
+         f"{D.fmt_rate(rate)} = **{D.fmt_time(t, 4)}**, against {D.fmt_time(alone, 4)} for one "
+         "flow alone on its uplink"],
+        f"transfer.transfer_time({j} × S ÷ {qps}, {gbs} Gb/s)", j * size / qps / rate, t,
+        D.fmt_time)
     return dict(
-        title="Hash collisions in ECMP", difficulty="challenging",
-        question=("What is the probability that no two of the flows share an uplink (so "
-                  "every flow runs at full rate)? Answer in %."),
+        section=_sec(6, "ECMP, elephant flows and queue pairs"),
+        title="The busiest uplink under ECMP", difficulty="standard",
+        question=("ECMP has hashed a collective's flows onto the uplinks unevenly. How long "
+                  "does the step's transfer take, in ms, until the last flow finishes?"),
         givens=givens,
-        numeric=_answer("probability of no collision", p * 100, "%", 0.02,
-                        "∏ (paths − i)/paths: the birthday problem.",
-                        ((100 * (1 - 1 / paths) ** (flows - 1), "that is only one flow "
-                          "avoiding the others; every flow must miss all earlier ones."),),
-                        low="the first flow can take any uplink (factor 1).",
-                        high="each later flow must miss every uplink already taken."),
+        numeric=_answer("transfer time", t / ms, "ms", 0.03,
+                        "t = (shares on the busiest uplink) × S ÷ (queue pairs per flow) ÷ rate.",
+                        ((alone / ms, "that is one flow alone on its uplink: the busiest "
+                          "uplink is shared by several shares."),
+                         (flows * size / (paths * rate) / ms, "that is the perfectly balanced "
+                          "placement; the step waits for the busiest uplink.")),
+                        low="count every share on the busiest uplink, each S ÷ (queue pairs).",
+                        high="each queue pair carries only its share of the flow."),
         solution=sol)
 
 
 def c6_dragonfly(V):
-    from .. import topology
+    from interlib import topology
 
-    k = V.pick(32, (16, 32, 64))
+    k = V.pick(32, (16, 24, 36, 40, 48, 64, 128, 144))
     d = topology.balanced_dragonfly(k)
     givens = (f"switches of radix up to {k}; a balanced dragonfly: each switch has p hosts, "
               "h global links and a − 1 links to the other switches of its group, with "
@@ -388,6 +426,7 @@ def c6_dragonfly(V):
         f"topology.balanced_dragonfly({k}).hosts", d.p * d.a * (d.a * d.h + 1), d.hosts,
         lambda x: f"{x:,}")
     return dict(
+        section=_sec(5, "Topologies: how to wire thousands of nodes"),
         title="How far a dragonfly reaches", difficulty="challenging",
         question=("How many hosts does the largest balanced dragonfly of these switches "
                   "connect, with at most three switch-to-switch hops? (A whole number.)"),
@@ -403,66 +442,69 @@ def c6_dragonfly(V):
 
 
 def c7_torus(V):
-    from .. import topology
+    from interlib import topology
 
-    dims = V.pick((16, 16, 16), ((8, 8, 8), (8, 8, 16), (16, 16, 16), (12, 12, 24)))
-    t = topology.torus(dims)
-    rate = t.link_rate
-    n = t.hosts
-    d = max(dims)
-    givens = (f"a 3D torus of {' × '.join(map(str, dims))} = {n:,} nodes (wrap-around links "
-              "in every dimension, no switches)",
-              f"each link {D.fmt_rate(rate)} per direction")
+    k, r = V.pick((64, 3), ((64, 3), (128, 3), (144, 2), (144, 3)))
+    gbs = V.pick(400, (200, 400, 800))
+    rate = gbs * Gbit_per_s
+    n = topology.max_hosts(k, 2, r)
+    ft = topology.fat_tree(n, k, r, rate)
+    down = k * r // (r + 1)
+    full = n / 2 * rate
+    givens = (f"a two-tier fat tree of {k}-port switches: {n:,} hosts, one {gbs} Gb/s link "
+              "each (per direction)",
+              f"each leaf uses {down} ports for hosts and {k - down} up to the spines "
+              f"(oversubscribed {r}:1); the spine tier itself is non-blocking")
     sol = _solution(
-        "A torus's bisection", givens,
-        "cut the largest dimension d in half: every ring along it crosses the cut twice; "
-        "rings = nodes ÷ d;  bisection = 2 × (nodes ÷ d) links × rate",
-        [f"rings along the largest dimension: {n:,} ÷ {d} = {n // d:,}",
-         f"links cut: 2 × {n // d:,} = {2 * n // d:,}",
-         f"bisection = {2 * n // d:,} × {D.fmt_rate(rate)} = "
-         f"**{D.fmt_rate(t.bisection_per_direction)}** per direction"],
-        f"topology.torus({dims}).bisection_per_direction", 2 * n / d * rate,
-        t.bisection_per_direction, D.fmt_rate)
+        "The bisection of a tapered fabric", givens,
+        "non-blocking bisection = hosts/2 × link rate (per direction); a leaf passes only "
+        "up ÷ down of its hosts' rate, so a tapered fabric keeps that share",
+        [f"full = {n:,}/2 × {D.fmt_rate(rate)} = {D.fmt_rate(full)}",
+         f"share kept = {k - down}/{down} = 1/{r}",
+         f"bisection = {D.fmt_rate(full)} ÷ {r} = **{D.fmt_rate(ft.bisection_per_direction)}** "
+         "per direction"],
+        f"topology.fat_tree({n}, {k}, {r}, {gbs} Gb/s).bisection_per_direction",
+        full / r, ft.bisection_per_direction, D.fmt_rate)
     return dict(
-        title="Cutting a torus in half", difficulty="standard",
-        question=("What is the bisection bandwidth of this torus, per direction, in TB/s? "
-                  "Compare it with a non-blocking fabric, where half of the nodes could send "
-                  "at full rate across the cut."),
+        section=_sec(5, "Topologies: how to wire thousands of nodes"),
+        title="Cutting a tapered fabric in half", difficulty="standard",
+        question=("What bisection bandwidth does this fabric keep, per direction, in TB/s "
+                  "(the rate at which one half of the hosts can send to the other half)?"),
         givens=givens,
-        numeric=_answer("bisection per direction", t.bisection_per_direction / 1e12, "TB/s",
-                        0.02,
-                        "2 × (nodes ÷ largest dimension) links × rate.",
-                        ((t.bisection_per_direction / 2e12, "each ring along the cut "
-                          "dimension crosses it twice (the wrap-around link)."),
-                         (t.full_bisection_per_direction / 1e12, "that is a non-blocking "
-                          "fabric's n/2 × rate; a torus cuts far fewer links.")),
-                        low="each ring crosses the cut twice, with its wrap-around link.",
-                        high="only the links of rings along the cut dimension cross "
-                             "it."),
+        numeric=_answer("bisection per direction", ft.bisection_per_direction / 1e12,
+                        "TB/s", 0.02,
+                        "hosts/2 × link rate × up ÷ down.",
+                        ((full / 1e12, "that is the non-blocking bisection; the leaves pass "
+                          "only up ÷ down of it."),
+                         (n * rate / r / 1e12, "only half of the hosts send across the "
+                          "cut.")),
+                        low="half of the hosts send across the cut, each at its link rate.",
+                        high="the leaves' uplinks pass only up ÷ down of the hosts' rate."),
         solution=sol)
 
 
 # ------------------------------------------------------------------ set D: Chapters 7-8
 def d4_checkpoint(V):
-    from .. import cost
+    from interlib import cost
 
-    n = V.pick(16384, (4096, 16384, 32768))
-    c = V.pick(60.0, (30.0, 60.0, 120.0))
+    n = V.pick(16384, (2048, 4096, 8192, 24576, 32768, 65536, 100000))
+    c = V.pick(60.0, (30.0, 45.0, 60.0, 90.0, 120.0, 300.0))
     lam = cost.interruption_rate_per_gpu_hour()
     mtbi = float(cost.mean_time_between_interruptions(n))
     tau = float(cost.young_checkpoint_interval(c, mtbi))
-    givens = (f"interruptions: {lam:.3g} per GPU-hour (a cluster of N GPUs fails N times as "
+    givens = (f"interruptions: {_sci(lam)} per GPU-hour (a cluster of N GPUs fails N times as "
               "often)",
               f"N = {n:,} GPUs; writing one checkpoint takes C = {_g(c)} s",
               "Young's rule: checkpoint every τ = √(2 × C × MTBI)")
     sol = _solution(
         "How often to checkpoint", givens,
         "MTBI = 1 ÷ (N × λ);  τ = √(2 C × MTBI)",
-        [f"MTBI = 1 ÷ ({n:,} × {lam:.3g}) h = {D.fmt_time(mtbi)}",
-         f"τ = √(2 × {_g(c)} s × {mtbi:.4g} s) = {tau:.4g} s = **{tau / minute:.3g} min**"],
+        [f"MTBI = 1 ÷ ({n:,} × {_sci(lam)}) h = {D.fmt_time(mtbi)}",
+         f"τ = √(2 × {_g(c)} s × {mtbi:,.0f} s) = {tau:,.0f} s = **{tau / minute:.3g} min**"],
         f"cost.young_checkpoint_interval({_g(c)}, cost.mean_time_between_interruptions({n}))",
         math.sqrt(2 * c / (n * lam) * hour), tau, D.fmt_time)
     return dict(
+        section=_sec(8, "Failures at scale"),
         title="Checkpoints on a large cluster", difficulty="standard",
         question=("How often should a training job on this cluster write a checkpoint? "
                   "Answer in minutes."),
@@ -478,17 +520,18 @@ def d4_checkpoint(V):
 
 
 def d5_mtbi(V):
-    from .. import cost
+    from interlib import cost
 
-    n = V.pick(24576, (8192, 16384, 24576, 100000))
+    n = V.pick(24576, (2048, 4096, 8192, 16384, 32768, 49152, 65536, 100000, 131072))
     lam = cost.interruption_rate_per_gpu_hour()
     mtbi = float(cost.mean_time_between_interruptions(n))
-    givens = (f"interruptions: {lam:.3g} per GPU-hour, independent across GPUs",)
+    givens = (f"interruptions: {_sci(lam)} per GPU-hour, independent across GPUs",)
     sol = _solution(
         "Time between interruptions", givens, "MTBI = 1 ÷ (N × λ)",
-        [f"MTBI = 1 ÷ ({n:,} × {lam:.3g}) h = **{mtbi / hour:.3g} h**"],
+        [f"MTBI = 1 ÷ ({n:,} × {_sci(lam)}) h = **{mtbi / hour:.3g} h**"],
         f"cost.mean_time_between_interruptions({n})", hour / (n * lam), mtbi, D.fmt_time)
     return dict(
+        section=_sec(8, "Failures at scale"),
         title="How often a big job stops", difficulty="warm-up",
         question=(f"On average, how many hours pass between interruptions of a {n:,}-GPU "
                   "training job?"),
@@ -503,9 +546,9 @@ def d5_mtbi(V):
 
 
 def d6_dp_bytes(V):
-    from .. import collectives, scaling, steptime
+    from interlib import collectives, scaling, steptime
 
-    tp, pp = 8, V.pick(8, (4, 8, 16))
+    tp, pp = V.pick(8, (4, 8)), V.pick(8, (2, 3, 6, 7, 9, 14, 18))
     dp = V.pick(64, (16, 64, 128))
     model = "llama-3-405b"
     m = scaling.model(model)
@@ -526,6 +569,7 @@ def d6_dp_bytes(V):
         f'steptime.layout_traffic("dgx-h100", "{model}", {tp}, {pp}, {dp}).phase("DP").bytes',
         2 * (dp - 1) / dp * shard, ph.bytes, D.fmt_bytes)
     return dict(
+        section=_sec(7, "Mapping parallelism onto the ladder"),
         title="The data-parallel share of a 3D layout", difficulty="standard",
         question=("How many gigabytes does each GPU send per step in the data-parallel "
                   "gradient all-reduce?"),
@@ -541,7 +585,7 @@ def d6_dp_bytes(V):
 
 
 def d7_efficiency_point(V):
-    from .. import cost
+    from interlib import cost
 
     n = V.pick(1024, (512, 1024, 4096, 16384))
     days = V.pick(30.0, (14.0, 30.0, 90.0))
@@ -554,6 +598,7 @@ def d7_efficiency_point(V):
         f"cost.value_of_efficiency_point({n}, {_g(days)} days, {price:g})",
         n * days * 24 * price * 0.01, val, lambda x: f"${x:,.0f}")
     return dict(
+        section=_sec(8, "What idle GPUs cost"),
         title="What one point of efficiency is worth", difficulty="warm-up",
         question=("How many dollars does one percentage point of scaling efficiency save "
                   "(the bill is for GPU time; one point is 1 % of it)?"),
