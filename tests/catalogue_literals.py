@@ -217,6 +217,81 @@ SOURCES = {
                    "https://www.nvidia.com/en-us/data-center/vera-rubin-nvl72/"),
     "mlperf-amd": ("MLCommons inference v4.1, AMD MI300X system description: "
                    "accelerators_per_node", "https://github.com/mlcommons/inference_results_v4.1"),
+    # issue 39 additions (read in this session where "read here" says so)
+    "azure-gb200": ("Azure AI-benchmarking-guide, ND GB200 v6 results, NV Bandwidth table "
+                    "(Azure_Results/ND_GB200_v6_results.md @ 2a370be; read here)",
+                    "https://github.com/Azure/AI-benchmarking-guide/blob/main/Azure_Results/"
+                    "ND_GB200_v6_results.md"),
+    "dgx-h100-page": ("NVIDIA DGX H100 product page ('7.2TB/s of bidirectional GPU-to-GPU "
+                      "bandwidth'; the phrase read here in a page that reproduces it)",
+                      "https://www.nvidia.com/en-us/data-center/dgx-h100/"),
+    "rocm-mi300": ("AMD ROCm documentation, MI300 microarchitecture (read here: 'The "
+                   "theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per "
+                   "second'; 'seven high-bandwidth, low-latency AMD Infinity Fabric links')",
+                   "https://rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html"),
+    "amd-xgmi-driver": ("Linux amdgpu driver, amdgpu_xgmi.c (32 GT/s x16 per xGMI link); not "
+                        "in this session's corpus: the words are the catalogue's reading",
+                        "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/"
+                        "amdgpu/amdgpu_xgmi.c"),
+    "bekman-amd": ("AMD Instinct MI300X/MI325X/MI350X/MI355X product pages as tabulated by "
+                   "Bekman, ML Engineering, 'Infinity Fabric / xGMI' (read here: 'Peak Infinity "
+                   "Fabric Link Bandwidth ... 153GBps for MI350X/MI355X and 128GBps for "
+                   "MI300X/MI325X'; MI325X 64 GB/s x 7 = 448)",
+                   "https://github.com/stas00/ml-engineering/blob/master/network/README.md"),
+    "amd-mi355x": ("AMD Instinct MI355X product page (8 TB/s HBM3E; 153.6 GB/s per Infinity "
+                   "Fabric link), as reproduced by Boston Ltd's MI355X page and others (read "
+                   "here: '288 GB of on-package memory and an aggregate bandwidth of 8 TB/s')",
+                   "https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html"),
+    "amd-mi325x": ("AMD Instinct MI325X product page: 256 GB HBM3E at 6 TB/s; not re-read in "
+                   "this session (no copy in the corpus)",
+                   "https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html"),
+    "amd-helios": ("AMD ROCm blog, Introducing AMD CDNA 5 and the AMD Helios Rackscale Solution "
+                   "(2026-08-04); read here through reproductions (Tom's Hardware: '260 TB/s "
+                   "aggregated scale-up bandwidth'; Bekman: MI455X 'Scale-up Bandwidth per GPU: "
+                   "3.6 TB/s')",
+                   "https://rocm.blogs.amd.com/ecosystems-and-partners/cdna5-helios/README.html"),
+    "rubin-blog": ("NVIDIA technical blog, Inside the NVIDIA Rubin Platform (CES 2026); read "
+                   "here through reproductions ('288 GB of HBM4 at 22 TB/s'; 'NVLink 6 ... 3.6 "
+                   "TB/s per GPU, 260 TB/s for the rack')",
+                   "https://developer.nvidia.com/blog/inside-the-nvidia-rubin-platform-six-new-"
+                   "chips-one-ai-supercomputer/"),
+    "neuron-trn2": ("AWS Neuron documentation, Trainium2 architecture (read here: 'NeuronLink-v3 "
+                    "for device-to-device interconnect provides 1.28 TB/sec bandwidth per "
+                    "device'; NKI guide: '96GiB and bandwidth of 2.9TB/s')",
+                    "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/"
+                    "neuron-hardware/trainium2.html"),
+    "neuron-trn3": ("AWS Neuron documentation v2.29.1, Trainium3 architecture (read here: '144 "
+                    "GiB of device memory, with 4.9 TB/sec of bandwidth'; 'NeuronLink-v4 ... "
+                    "provides 2.56 TB/sec bandwidth per device')",
+                    "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.1/_sources/about-"
+                    "neuron/arch/neuron-hardware/trainium3.rst"),
+    "trn3-ga": ("AWS What's New, Amazon EC2 Trn3 UltraServers now generally available "
+                "(2025-12-02): 'scale up to 144 Trainium3 chips'; not re-read in this session",
+                "https://aws.amazon.com/about-aws/whats-new/2025/12/amazon-ec2-trn3-ultraservers/"),
+    "gaudi3-wp": ("Intel Gaudi 3 white paper and newsroom (read here through reproductions: "
+                  "'128 GB HBM2e; 3.7 TB/s')",
+                  "https://www.intel.com/content/www/us/en/content-details/817486/"
+                  "intel-gaudi-3-ai-accelerator-white-paper.html"),
+    "tpu-v5p-slices": ("Google Cloud TPU v5p documentation, slice shapes (read here through "
+                       "copies: 'v5p-12288 ... 16x16x24', the largest; 4x4x4 cubes)",
+                       "https://docs.cloud.google.com/tpu/docs/v5p"),
+    "ualink-wp": ("UALink 200G 1.0 Specification white paper (UALink Consortium, April 2025): "
+                  "x1/x2/x4 ports of 200 Gb/s lanes; not re-read in this session",
+                  "https://ualinkconsortium.org/wp-content/uploads/2025/04/UALink-1.0-White_"
+                  "Paper_v3.pdf"),
+    "pcie7": ("PCI-SIG, PCIe 7.0 Specification Now Available to PCI-SIG Members (2025-06-11): "
+              "'128.0 GT/s raw bit rate', 'up to 512 GB/s bi-directionally via x16'; not "
+              "re-read in this session", "https://pcisig.com/pcie-70-specification-now-"
+              "available-pci-sig-members"),
+    "cxl4": ("CXL Consortium press release, CXL 4.0 (2025-11-18): 'Doubles the bandwidth to "
+             "128GTs'; not re-read in this session", "https://computeexpresslink.org/"),
+    "ieee-8023dj-proj": ("IEEE P802.3dj Task Force: 200 Gb/s, 400 Gb/s, 800 Gb/s and 1.6 Tb/s "
+                         "Ethernet on 200 Gb/s lanes", "https://www.ieee802.org/3/dj/"),
+    "deepseek-mpft": ("Zhao et al. (DeepSeek-AI), Insights into DeepSeek-V3, section 4 "
+                      "(arXiv:2505.09343); read here through summaries ('8-Plane Architecture: "
+                      "Each node contains 8 GPUs and 8 IB NICs'; 'Theoretically supports up to "
+                      "16,384 GPUs within the 2-tier structure')",
+                      "https://arxiv.org/abs/2505.09343"),
     "nccl-227-blog": ("NVIDIA technical blog 'Enabling Fast Inference and Resilient Training "
                       "with NCCL 2.27'", "https://developer.nvidia.com/blog/enabling-fast-"
                       "inference-and-resilient-training-with-nccl-2-27"),
@@ -516,11 +591,11 @@ ROWS += [
       "grace-hopper", direction="per direction"),
     L("links.NVLINK_C2C_SUPERCHIP.gpus", 2, "count",
       "'one Grace CPU and two Blackwell GPUs' per GB200 superchip", "mlperf-gb200"),
-    L("links.NVLINK_C2C_SUPERCHIP.measured_h2d", 375, "GB/s",
-      "GH200's 375 GB/s host-to-device (no GB200 measurement)", "schieffer-gh200",
+    L("links.NVLINK_C2C_SUPERCHIP.measured_h2d", 201, "GB/s",
+      "NV Bandwidth table, ND GB200 v6 (GB/s): '| Host to Device | 201 |'", "azure-gb200",
       direction="per direction"),
-    L("links.NVLINK_C2C_SUPERCHIP.measured_d2h", 297, "GB/s",
-      "GH200's 297 GB/s device-to-host (no GB200 measurement)", "schieffer-gh200",
+    L("links.NVLINK_C2C_SUPERCHIP.measured_d2h", 193, "GB/s",
+      "NV Bandwidth table, ND GB200 v6 (GB/s): '| Device to Host | 193 |'", "azure-gb200",
       direction="per direction"),
     # export parts
     L("links.REDUCED_NVLINK['a800'].headline", 400, "GB/s", "A800: 'NVLink 400 GB/s'", "a800",
@@ -645,19 +720,25 @@ ROWS += [
       "facts"),
     L("inside_box.NVLINK_DOMAINS['dgx-h100-nvlink-256'].headline", 57.6, "TB/s",
       "'up to 256 connected NVIDIA H100 ... and 57.6 TB/s of all-to-all bandwidth'",
-      "nvswitch-blog", direction="per direction",
-      note="NVIDIA gives no direction; = 128 x 450 GB/s, the catalogue files it per direction"),
+      "nvswitch-blog", direction="bidirectional",
+      note="NVIDIA also writes '9x more bisection bandwidth than was possible with HDR "
+           "InfiniBand' on 32 DGX A100 (16 x 8 x 25 GB/s x 2 = 6.4 TB/s both ways; 9 x 6.4 = "
+           "57.6): a bisection with both directions added (the quote as issue 39's catalogue "
+           "gives it, not re-read here; the arithmetic checked here)"),
     L("inside_box.NVLINK_DOMAINS['dgx-h100-nvlink-256'].size", 256, "count",
       "'up to 256 connected NVIDIA H100'", "nvswitch-blog"),
     L("inside_box.NVLINK_DOMAINS['dgx-h100-nvlink-256'].nvlink_gen", 4, "count", "H100: NVLink 4",
       "facts"),
     L("inside_box.NVLINK_DOMAINS['dgx-gh200-256'].headline", 57.6, "TB/s",
       "DGX GH200: 'clusters of up to 256 connected ... 57.6 TB/s of all-to-all bandwidth'",
-      "gh200-page", direction="per direction", note="direction not stated by NVIDIA"),
+      "gh200-page", direction="not stated", note="direction not stated by NVIDIA"),
     L("inside_box.NVLINK_DOMAINS['dgx-gh200-256'].size", 256, "count", "'up to 256'",
       "gh200-page"),
     L("inside_box.NVLINK_DOMAINS['dgx-gh200-256'].nvlink_gen", 4, "count", "GH200: NVLink 4",
       "facts"),
+    L("inside_box.DGX_H100_NVLINK_AGGREGATE", 7.2, "TB/s",
+      "'7.2TB/s of bidirectional GPU-to-GPU bandwidth'", "dgx-h100-page",
+      direction="bidirectional", note="= 8 GPUs x 900 GB/s (18 links x 50 GB/s both ways)"),
     L("inside_box.NVLINK_DOMAINS['gb200-nvl72'].headline", 130, "TB/s",
       "'NVIDIA NVLink Switch enables 130TB/s of GPU bandwidth in one NVL72'", "gb200-page",
       direction="bidirectional"),
@@ -839,6 +920,120 @@ ROWS += [
       "vera-rubin"),
     L("scaleup.SCALEUP_DOMAINS['mi300x-8'].domain_size", 8, "count",
       "MI300X platform: \"accelerators_per_node\": 8", "mlperf-amd"),
+    # issue 39: NVIDIA Rubin
+    L("scaleup.NVLINK6_PER_GPU", 3.6, "TB/s", "NVLink 6: '3.6 TB/s per GPU'", "rubin-blog",
+      direction="bidirectional", note="twice NVLink 5's 1.8 TB/s per GPU (both directions)"),
+    L("scaleup.CONNECTX9_PER_GPU", 1600, "Gb/s", "ConnectX-9 SuperNIC: 1.6 Tb/s per Rubin GPU",
+      "rubin-blog", direction="per direction",
+      note="a NIC's rate is per direction; Wheeler's reading ('each ConnectX-9 is actually "
+           "800Gbps ... each GPU has a pair') gives the same 1.6 Tb/s per GPU"),
+    L("scaleup.SCALEUP_DOMAINS['vera-rubin-nvl72'].per_accelerator", 1.8, "TB/s",
+      "'3.6 TB/s per GPU' (NVLink 6, both directions) / 2", "rubin-blog",
+      direction="per direction"),
+    L("scaleup.SCALEUP_DOMAINS['vera-rubin-nvl72'].domain_headline", 260, "TB/s",
+      "NVLink 6: '260 TB/s' for the rack (72 x 3.6 = 259.2, rounded by NVIDIA)", "rubin-blog",
+      direction="bidirectional"),
+    L("scaleup.SCALEUP_DOMAINS['vera-rubin-nvl72'].memory_bandwidth", 22, "TB/s",
+      "Rubin GPU: '288 GB of HBM4 at 22 TB/s'", "rubin-blog", direction="read + write"),
+    # issue 39: AMD
+    L("scaleup.XGMI_LINK", 64, "GB/s",
+      "amdgpu: 32 GT/s x 16 lanes per xGMI link, unidirectional (= 512 Gb/s); AMD's 'Peak "
+      "Infinity Fabric Link Bandwidth' 128 GB/s for MI300X/MI325X is both directions",
+      "amd-xgmi-driver", direction="per direction",
+      note="the per-direction half of AMD's 128 GB/s also in Bekman's table ('64' GBps "
+           "per link/direction for MI300X and MI325X), read here"),
+    L("scaleup.XGMI_LINK_MI350", 76.8, "GB/s",
+      "AMD MI355X: 153.6 GB/s 'Peak Infinity Fabric Link Bandwidth' (both directions) / 2",
+      "amd-mi355x", direction="per direction", tol=0.005,
+      note="Bekman's table rounds AMD's figure to 153 (76.5 per direction, 535.5 for 7 "
+           "links): within 0.4 %; tol 0.5 % for that rounding, the catalogue keeps 153.6"),
+    L("scaleup.AMD_8GPU_LINKS", 7, "count",
+      "'fully interconnected via seven high-bandwidth, low-latency AMD Infinity Fabric links "
+      "forming a 8-GPU system'", "rocm-mi300"),
+    L("scaleup.SCALEUP_DOMAINS['mi300x-8'].per_accelerator", 448, "GB/s",
+      "7 links x 64 GB/s per direction (Bekman: 'Uni-dir. all-to-all' 448 for MI300X)",
+      "bekman-amd", direction="per direction"),
+    L("scaleup.SCALEUP_DOMAINS['mi300x-8'].memory_bandwidth", 5.3, "TB/s",
+      "'The theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per second'",
+      "rocm-mi300", direction="read + write"),
+    L("scaleup.SCALEUP_DOMAINS['mi325x-8'].domain_size", 8, "count",
+      "MI325X: 7 links, 8-GPU all-to-all platform (Bekman's table: MI325X, Links 7)",
+      "bekman-amd"),
+    L("scaleup.SCALEUP_DOMAINS['mi325x-8'].per_accelerator", 448, "GB/s",
+      "MI325X: '64' GBps per link/direction x 7 links = '448' uni-dir. all-to-all",
+      "bekman-amd", direction="per direction"),
+    L("scaleup.SCALEUP_DOMAINS['mi325x-8'].memory_bandwidth", 6, "TB/s",
+      "MI325X: 256 GB HBM3E, 6 TB/s peak memory bandwidth", "amd-mi325x",
+      direction="read + write"),
+    L("scaleup.SCALEUP_DOMAINS['mi355x-8'].domain_size", 8, "count",
+      "MI355X: 7 links, 8-GPU all-to-all platform (Bekman's table: MI355X, Links 7)",
+      "bekman-amd"),
+    L("scaleup.SCALEUP_DOMAINS['mi355x-8'].per_accelerator", 537.6, "GB/s",
+      "7 links x 153.6 GB/s / 2 per direction", "amd-mi355x", direction="per direction",
+      tol=0.005, note="Bekman's table: 535.5 (from 153 rounded); within 0.4 %"),
+    L("scaleup.SCALEUP_DOMAINS['mi355x-8'].memory_bandwidth", 8, "TB/s",
+      "'288 GB of on-package memory and an aggregate bandwidth of 8 TB/s'", "amd-mi355x",
+      direction="read + write"),
+    L("scaleup.SCALEUP_DOMAINS['amd-helios'].domain_size", 72, "count",
+      "'72 AMD Instinct MI455X GPUs' per rack", "amd-helios"),
+    L("scaleup.SCALEUP_DOMAINS['amd-helios'].per_accelerator", 1.8, "TB/s",
+      "MI455X 'Scale-up Bandwidth per GPU: 3.6 TB/s' (bi-directional) / 2", "amd-helios",
+      direction="per direction"),
+    L("scaleup.SCALEUP_DOMAINS['amd-helios'].domain_headline", 260, "TB/s",
+      "'up to 260 TB/s aggregated scale-up bandwidth'", "amd-helios",
+      direction="bidirectional"),
+    # issue 39: UALink, Intel, Google, AWS
+    L("scaleup.UALINK_X4_PORT", 800, "Gb/s", "UALink 1.0: x4 port of 200 Gb/s lanes",
+      "ualink-wp", direction="per direction", note="4 x 200 Gb/s"),
+    L("scaleup.SCALEUP_DOMAINS['gaudi3-hls3'].memory_bandwidth", 3.7, "TB/s",
+      "Gaudi 3: '128 GB HBM2e; 3.7 TB/s'", "gaudi3-wp", direction="read + write"),
+    L("scaleup.TPU_V5P_CUBE", 64, "count", "a cube is 4 x 4 x 4 chips ('96 cube (6144 chip)'"
+      " = 64 chips per cube)", "tpu-v5p"),
+    L("scaleup.TPU_V5P_MAX_SLICE_SHAPE", (16, 16, 24), "count",
+      "'v5p-12288': '16x16x24' (12,288 cores = 6,144 chips), the largest v5p slice shape",
+      "tpu-v5p-slices"),
+    L("scaleup.SCALEUP_DOMAINS['trainium2-trn2'].stated_per_accelerator", 1.28, "TB/s",
+      "'NeuronLink-v3 for device-to-device interconnect provides 1.28 TB/sec bandwidth per "
+      "device'", "neuron-trn2", direction="not stated"),
+    L("scaleup.SCALEUP_DOMAINS['trainium2-trn2'].memory_bandwidth", 2.9, "TB/s",
+      "'4 HBM stacks with a total device memory capacity of 96GiB and bandwidth of 2.9TB/s'",
+      "neuron-trn2", direction="read + write",
+      note="the v2.29.0 NKI guide rounds it to '3TB/s'"),
+    L("scaleup.SCALEUP_DOMAINS['trainium3-ultraserver'].domain_size", 144, "count",
+      "'Trn3 UltraServers can scale up to 144 Trainium3 chips'", "trn3-ga"),
+    L("scaleup.SCALEUP_DOMAINS['trainium3-ultraserver'].memory_bandwidth", 4.9, "TB/s",
+      "'144 GiB of device memory, with 4.9 TB/sec of bandwidth'", "neuron-trn3",
+      direction="read + write"),
+    L("scaleup.SCALEUP_DOMAINS['trainium3-ultraserver'].stated_per_accelerator", 2.56, "TB/s",
+      "'NeuronLink-v4 for device-to-device interconnect provides 2.56 TB/sec bandwidth per "
+      "device'", "neuron-trn3", direction="not stated"),
+]
+
+# ------------------------------------------------------------------------------ outlook
+ROWS += [
+    L("outlook.PCIE7['transfer rate']", 128, "GT/s", "'128.0 GT/s raw bit rate'", "pcie7",
+      direction="per direction"),
+    L("outlook.PCIE7['x16 headline']", 512, "GB/s",
+      "'up to 512 GB/s bi-directionally via x16 configuration'", "pcie7",
+      direction="bidirectional", note="= 128 GT/s x 16 lanes / 8 x 2 directions"),
+    L("outlook.CXL4", 128, "GT/s", "CXL 4.0: 'Doubles the bandwidth to 128GTs'", "cxl4",
+      direction="per direction"),
+    L("outlook.ETHERNET_1600", 1600, "Gb/s", "P802.3dj: 1.6 Tb/s Ethernet (8 x 200 Gb/s lanes)",
+      "ieee-8023dj-proj", direction="per direction"),
+    L("outlook.ETHERNET_LANE_200G", 200, "Gb/s", "P802.3dj: 200 Gb/s per lane",
+      "ieee-8023dj", direction="per direction"),
+    L("outlook.DEEPSEEK_MPFT['planes']", 8, "count",
+      "'8-Plane Architecture: Each node contains 8 GPUs and 8 IB NICs'", "deepseek-mpft"),
+    L("outlook.DEEPSEEK_MPFT['switch ports']", 64, "count",
+      "two-layer fat-tree of 64-port 400G InfiniBand switches", "deepseek-mpft",
+      note="not in the summaries read here; 16,384 = 8 planes x 64^2/2 hosts confirms it"),
+    L("outlook.DEEPSEEK_MPFT['gpus']", 16384, "count",
+      "'Theoretically supports up to 16,384 GPUs within the 2-tier structure'",
+      "deepseek-mpft"),
+    L("outlook.DEEPSEEK_MPFT['cx8 planes']", 4, "count",
+      "'InfiniBand ConnectX-8 natively supports four planes'", "deepseek-mpft",
+      note="the report's words as the catalogue quotes them; not found in this session's "
+           "corpus"),
 ]
 
 # ----------------------------------------------------------------------------- software

@@ -258,7 +258,8 @@ def test_every_row_is_sourced_and_says_something():
         assert r.src in SOURCES, f"{r.path}: unknown source key {r.src!r}"
         assert len(r.says.strip()) >= 3, f"{r.path}: say what the source says"
         assert r.unit in UNITS or r.unit in ("ref", "text"), f"{r.path}: unit {r.unit!r}"
-        assert r.direction in (None, "per direction", "bidirectional", "read + write")
+        assert r.direction in (None, "per direction", "bidirectional", "read + write",
+                               "not stated")
         assert 0 < r.tol <= 0.01, f"{r.path}: tol {r.tol} (only rounding is tolerated)"
         if r.tol > 1e-9:
             assert r.note, f"{r.path}: a tolerance needs a note saying why"
