@@ -232,10 +232,19 @@ def prepare(module: str, ref: str | None) -> Path:
     # The book's conftest builds the site and needs tools/; these unit tests need none of
     # it. Hypothesis' 200 ms deadline would fail a test on a busy machine under mutmut's
     # tracing: no deadline here (performance is measured in make bench, not by tests).
+    # The book's fixtures (book_build, server) build and serve the site: a test file mixing
+    # unit tests with a browser test (test_quiz.py) skips the browser test here.
     (work / "tests" / "conftest.py").write_text(
+        "import pytest\n"
         "from hypothesis import settings\n\n"
         "settings.register_profile('mutation', deadline=None)\n"
-        "settings.load_profile('mutation')\n")
+        "settings.load_profile('mutation')\n\n\n"
+        "@pytest.fixture(scope='module')\n"
+        "def book_build():\n"
+        "    pytest.skip('the book is not built under mutation testing')\n\n\n"
+        "@pytest.fixture(scope='module')\n"
+        "def server(book_build):\n"
+        "    pytest.skip('the site is not served under mutation testing')\n")
     for a in AUX:  # mutmut copies also_copy files into mutants/ but makes no directory
         (work / "mutants" / a).parent.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(src)
