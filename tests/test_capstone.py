@@ -228,3 +228,30 @@ def test_price_table_rows_by_hand():
     rows = capstone.price_table(mine).rows
     assert rows[0][2] == "$1 - $2" and rows[0][3] == "$3"   # 2.8 and 3.2 both round to $3
     assert "Your own quotes: optics." in repr(capstone.price_table(mine))
+
+
+def test_tables_name_their_columns_and_what_computed_them():
+    d = capstone.design()
+    t = capstone.design_table(d)
+    assert t.columns == ["quantity", "value"]
+    assert t.caption == "Computed by interlib.capstone.design; price is a reader assumption."
+    # 4,096-token sequences x 16 micro-batches x DP 8 per step, over the step time
+    rows = dict(t.rows)
+    step_s = float(rows["= step time"].split()[0])
+    assert rows["throughput"].endswith(" tokens/s")
+    assert float(rows["throughput"].split()[0].replace(",", "")) == pytest.approx(
+        4096 * 16 * 8 / step_s, rel=0.005)
+    p = capstone.price_table(capstone.network_price(d))
+    assert p.columns == ["item", "count", "each", "total", "how"]
+    assert p.caption.startswith("Computed by interlib.capstone.network_price at 400 Gb/s. ")
+    assert p.caption.endswith("get a quote.")    # no 'Your own quotes' without quotes
+
+
+def test_the_cables_row_says_when_a_nic_takes_two_ports():
+    # ConnectX-8 at 800 Gb/s on Ethernet: 2 x 400 GbE ports per NIC (its firmware notes);
+    # 32 x 8 NICs -> 512 host cables + 16 leaves x 32 uplinks
+    eth = capstone.design(gpu="b300", nic_gbps=800.0, fabric="Ethernet")
+    assert dict(capstone.design_table(eth).rows)["cables (host + switch)"] == \
+        "1,024 (512 + 512); each NIC on 2 switch ports of 400 Gb/s"
+    ib = capstone.design(gpu="b300", nic_gbps=800.0, fabric="InfiniBand")
+    assert dict(capstone.design_table(ib).rows)["cables (host + switch)"] == "512 (256 + 256)"

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-COPY = ("interlib", "tests", "tools", "chapters", "_toc.yml", "_config.yml", "pyproject.toml",
+COPY = ("interlib", "tests", "tools", "chapters", ".github", "_toc.yml", "_config.yml",
+        "pyproject.toml",
         "book/_toc.yml")
 BOOK_GLOBS = ("book/*.ipynb", "book/*.md", "book/*.bib", "book/*.yml")
 
