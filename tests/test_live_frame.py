@@ -253,3 +253,75 @@ def test_phone_text_checker_catches_overlap_cut_and_small_type():
     bx.set_xlabel("x")
     clean.set_layout_engine("constrained")
     assert phone_text_problems(clean) == []
+
+
+# ------------------------------------------------------------------ the page's contract
+def test_frame_result_has_the_fields_the_page_reads():
+    """The page (book/_vendor/static/interlib-live.js) reads these names; a renamed key
+    would leave the demo blank."""
+    r = json.loads(live.frame("capstone", "{}"))
+    assert set(r) == {"ok", "src", "alt", "summary", "summary_html", "params", "ranges",
+                      "limits"}
+    from interlib.widgets.core import _pre_html
+    assert r["summary_html"] == _pre_html(r["summary"]) and r["summary"]
+    # the capstone's server count follows TP x PP: 8 x 4 = 32 GPUs = 4 servers of 8
+    assert r["ranges"] == {"nodes": [4, 2048]}
+    lim = r["limits"]["nodes"]
+    assert (lim["lo"], lim["hi"], lim["multiple"]) == (4, 2048, 4)
+    assert lim["values"][:3] == [4, 8, 12] and all(x % 4 == 0 for x in lim["values"])
+    assert "must divide the GPUs" in lim["why"]
+
+
+def test_frame_without_a_summary_sends_empty_text(monkeypatch):
+    """A demo whose frame has no numbers (text None) sends "" for both summaries."""
+    class NoText:
+        def frame(self, kw):
+            return b"\x89PNG\r\n\x1a\n", "alt text", None
+
+    monkeypatch.setitem(live._FRAMES, ("pcie_transfer", False), NoText())
+    r = json.loads(live.frame("pcie_transfer", "{}"))
+    assert r["ok"] and r["summary"] == "" and r["summary_html"] == "" and r["alt"] == "alt text"
+    assert r["src"] == "data:image/png;base64," + base64.b64encode(
+        b"\x89PNG\r\n\x1a\n").decode("ascii")
+
+
+def test_frames_are_kept_per_demo_and_layout():
+    """One live figure per demo and layout, as show() keeps one: the second frame reuses it."""
+    live._FRAMES.pop(("ring_vs_nvls", False), None)
+    live._FRAMES.pop(("ring_vs_nvls", True), None)
+    json.loads(live.frame("ring_vs_nvls", "{}"))
+    wide = live._FRAMES[("ring_vs_nvls", False)]
+    assert wide.demo is widgets.get("ring_vs_nvls") and wide.narrow is False
+    json.loads(live.frame("ring_vs_nvls", json.dumps({"gpus": 4})))
+    assert live._FRAMES[("ring_vs_nvls", False)] is wide
+    assert json.loads(live.frame("ring_vs_nvls", "{}", True))["ok"]
+    phone = live._FRAMES[("ring_vs_nvls", True)]
+    assert phone is not wide and phone.narrow is True
+
+
+def test_frame_names_a_wrong_argument():
+    for args, detail in [((3, "{}"), "ValueError: name=3 must be a demo name"),
+                         (("pcie_transfer", 5), "ValueError: params_json=5 must be a JSON object"),
+                         (("pcie_transfer", "{}", "yes"),
+                          "ValueError: narrow='yes' must be True or False")]:
+        r = json.loads(live.frame(*args))
+        assert r == {"ok": False, "detail": detail,
+                     "error": f"interlib could not compute this setting ({detail[12:]})"}
+
+
+def test_versions_names_what_the_page_runs_on():
+    import platform
+
+    import matplotlib
+    import numpy
+
+    assert json.loads(live.versions()) == {"python": platform.python_version(),
+                                           "numpy": numpy.__version__,
+                                           "matplotlib": matplotlib.__version__}
+
+
+def test_close_is_rounding_only():
+    # within 1e-9 x max(1, |bound|), the bound included: 0 + 1e-9 is the edge at bound 0
+    assert live._close(1e-9, 0.0) and not live._close(1.5e-9, 0.0)
+    assert live._close(0.5 + 1e-10, 0.5) and not live._close(0.5 + 1.5e-9, 0.5)
+    assert live._close(1000 + 1e-7, 1000.0) and not live._close(1000 + 2e-6, 1000.0)
