@@ -325,3 +325,71 @@ def test_close_is_rounding_only():
     assert live._close(1e-9, 0.0) and not live._close(1.5e-9, 0.0)
     assert live._close(0.5 + 1e-10, 0.5) and not live._close(0.5 + 1.5e-9, 0.5)
     assert live._close(1000 + 1e-7, 1000.0) and not live._close(1000 + 2e-6, 1000.0)
+
+
+def test_typed_values_by_control_kind():
+    from interlib.widgets.core import TextArea
+
+    f = FloatSlider(1.0, 10.0, 2.0, "f")
+    # a value off the range by rounding only lands on the bound; a real miss is refused
+    assert live._typed("f", f, 1.0 - 5e-10) == 1.0 and live._typed("f", f, 1.0) == 1.0
+    assert live._typed("f", f, 10.0 + 5e-9) == 10.0 and live._typed("f", f, 10.0) == 10.0
+    assert live._typed("f", f, 3) == 3.0 and type(live._typed("f", f, 3)) is float
+    with pytest.raises(ValueError, match=r"^f=0\.99 is out of range: must be >= 1 and <= 10$"):
+        live._typed("f", f, 0.99)
+    with pytest.raises(ValueError, match=r"^f=10\.5 is out of range: must be >= 1 and <= 10$"):
+        live._typed("f", f, 10.5)
+    for bad in (True, "3", float("nan"), float("inf"), None):
+        with pytest.raises(ValueError, match=r"^f=.* must be a finite number"):
+            live._typed("f", f, bad)
+    # a bound 0 < value < 1: the tolerance is 1e-9 absolute, not relative to the bound
+    g = FloatSlider(0.5, 0.9, 0.6, "g")
+    assert live._typed("g", g, 0.5 - 1e-10) == 0.5
+    with pytest.raises(ValueError, match=r"^g=0\.4999999985 is out of range"):
+        live._typed("g", g, 0.4999999985)
+    i = IntSlider(2, 8, 4, "i")
+    assert live._typed("i", i, 8.0) == 8 and type(live._typed("i", i, 8.0)) is int
+    with pytest.raises(ValueError, match=r"^i=1 is out of range: must be between 2 and 8$"):
+        live._typed("i", i, 1)
+    with pytest.raises(ValueError, match=r"^i=9 is out of range: must be between 2 and 8$"):
+        live._typed("i", i, 9)
+    d = Dropdown((1.0, 2.0), 1.0, "d")
+    assert live._typed("d", d, 2) == 2.0 and type(live._typed("d", d, 2)) is float
+    s = Dropdown(("1", "2"), "1", "s")
+    with pytest.raises(ValueError, match=r"^s=1 must be one of \['1', '2'\]"):
+        live._typed("s", s, 1)       # an int is not the string option
+    n = Dropdown((1, 2), 1, "n")
+    with pytest.raises(ValueError, match=r"^n=1\.0 must be one of \[1, 2\]"):
+        live._typed("n", n, 1.0)     # a float is not an int option
+    t = TextArea("", "log", 5)
+    assert live._typed("t", t, "abcde") == "abcde"
+    with pytest.raises(ValueError, match=r"^t has 6 characters; the limit is 5$"):
+        live._typed("t", t, "abcdef")
+    with pytest.raises(ValueError, match=r"^t=3 must be text$"):
+        live._typed("t", t, 3)
+    with pytest.raises(ValueError, match=r"^control 'x' has an unknown type object$"):
+        live._typed("x", object(), 1)
+
+
+def test_check_params_refusals_in_the_readers_words():
+    with pytest.raises(ValueError, match=r"^params=\[1\] must be a dict of control values$"):
+        live.check_params("pcie_transfer", [1])
+    # check_cluster's log box: 10,000,000 characters at most (its TextArea)
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("check_cluster", {"log": 3})
+    assert e.value.plain == "nccl-tests output (paste yours): not text."
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("check_cluster", {"log": "x" * 10_000_001})
+    assert e.value.plain == ("nccl-tests output (paste yours): 10,000,001 characters; the "
+                             "limit is 10,000,000.")
+    # a slider's refusal names the value the demo keeps, computed at the other values given
+    # (by hand: at the defaults TP 8 x PP 4 = 32 GPUs = 4 servers of 8 must divide the GPUs;
+    # with PP 1 given too, 8 GPUs = 1 server, so the range starts at 1)
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("capstone", {"nodes": 2049})
+    assert e.value.plain == ("servers (8 GPUs each): 2,049 is outside 4 to 2,048 (TP 8 × PP 4 "
+                             "= 32 GPUs, 4 servers' worth, must divide the GPUs).")
+    assert str(e.value) == "nodes=2049 is out of range: must be between 1 and 2048"
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("capstone", {"nodes": 2049, "pp": 1})
+    assert e.value.plain == "servers (8 GPUs each): 2,049 is outside 1 to 2,048."

@@ -245,6 +245,15 @@ def prepare(module: str, ref: str | None) -> Path:
         "@pytest.fixture(scope='module')\n"
         "def server(book_build):\n"
         "    pytest.skip('the site is not served under mutation testing')\n")
+    # ... and a test file's own browser fixtures import tests/browser_support.py: a stand-in
+    # whose every helper skips
+    (work / "tests" / "browser_support.py").write_text(
+        '"""Stand-in under mutation testing: browser tests skip."""\n'
+        "import pytest\n\n\n"
+        "def __getattr__(name):\n"
+        "    def skip(*args, **kwargs):\n"
+        "        pytest.skip('browser tests are not run under mutation testing')\n"
+        "    return skip\n")
     for a in AUX:  # mutmut copies also_copy files into mutants/ but makes no directory
         (work / "mutants" / a).parent.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(src)
