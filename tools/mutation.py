@@ -136,7 +136,12 @@ TESTS = {
 TEST_AUX = {f"nccltests/{m}": ["fixtures/nccltests"] for m in _NCCLTESTS}
 
 # files outside interlib/ and tests/ that some of those tests read
-AUX = ["book/references.bib"]
+AUX = ["book/references.bib",
+       # the log checker's tests: its diagnosis links point at chapter headings, and the
+       # share form it reads is the repository's issue template
+       *sorted(f.relative_to(REPO).as_posix() for f in (REPO / "chapters").glob("*.ipynb")),
+       ".github/ISSUE_TEMPLATE/share-a-run.yml", "tools/contribute_run.py", "_config.yml",
+       "book/check_cluster.ipynb"]
 
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
           34: "skipped", 36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout",
