@@ -175,12 +175,19 @@ def test_every_unit_is_readable_and_every_slip_is_distinct_from_the_answer():
 
 
 # ------------------------------------------------------------------ pint agrees
-def test_unit_factors_agree_with_pint():
+@pytest.mark.parametrize("table", ["RULES", "built"])
+def test_unit_factors_agree_with_pint(table):
+    """The unit table the checker ships (RULES, built once at import) and the table
+    ``_units()`` builds when called (so that a change to it is seen by this test under
+    mutation testing, whose mutants apply to calls, not to what import built)."""
     import pint  # the developer's lock has it (requirements-dev.in): a missing pint fails
     ureg = pint.UnitRegistry()
+    units = answers.RULES["units"] if table == "RULES" else answers._units()
+    if table == "built":
+        assert units == answers.RULES["units"]
     base = {"time": "s", "data": "byte", "rate": "byte/s", "length": "m"}
     checked = 0
-    for name, (dim, factor, _) in answers.RULES["units"].items():
+    for name, (dim, factor, _) in units.items():
         if dim not in base:
             continue
         # the book's spellings in pint's: b = bit (pint's b is the barn), K = kilo for bytes,
