@@ -268,3 +268,39 @@ def test_javascript_gives_the_same_verdict_and_message(js_results):
 def test_javascript_formats_numbers_the_same(js_results):
     got, nums = js_results
     assert got["nums"] == [answers.fmt(x) for x in nums]
+
+
+# ------------------------------------------------------------------ numbers as printed
+def test_fmt_at_its_boundaries():
+    """4 significant figures; thousands separators from 10,000 to below 1e15; plain from
+    0.001 to below 10,000; else a short exponent (the JavaScript prints the same)."""
+    assert answers.fmt(0) == "0" and answers.fmt(1) == "1" and answers.fmt(2.0) == "2"
+    assert answers.fmt(9999.4) == "9999" and answers.fmt(10_000) == "10,000"
+    assert answers.fmt(12_345.6) == "12,350" and answers.fmt(9.999e14) == "999,900,000,000,000"
+    assert answers.fmt(1e15) == "1e15" and answers.fmt(1.2e20) == "1.2e20"
+    assert answers.fmt(0.001) == "0.001" and answers.fmt(0.00099) == "9.9e-4"
+    assert answers.fmt(1e-5) == "1e-5" and answers.fmt(1.5e-5) == "1.5e-5"
+
+
+def test_as_number_takes_real_scalars_only():
+    import numpy as np
+
+    assert answers.as_number(np.bool_(True)) is None and answers.as_number(np.array(True)) is None
+    assert answers.as_number(np.float64(2.5)) == 2.5 and answers.as_number(np.array(3.0)) == 3.0
+    assert answers.as_number(np.array([1, 2])) is None
+    # numpy's complex64 is not a Python complex: its imaginary part refuses it
+    assert answers.as_number(np.complex64(1 + 2j)) is None
+    assert answers.as_number(complex(2, 0)) is None
+
+    class Zero:  # 0-d, real, without .item(): read through __float__
+        shape = ()
+
+        def __float__(self):
+            return 7.0
+
+    assert answers.as_number(Zero()) == 7.0
+
+
+def test_script_embeds_the_rules_as_ascii():
+    js = answers.script()
+    assert js.isascii() and "\\u00b5s" in js       # µs written as a JSON escape
