@@ -546,3 +546,22 @@ def test_the_jupyterlab_demo_redraws_when_a_control_moves():
     dropdown = next(w for w in parts if isinstance(w, W.Dropdown))
     dropdown.index = (dropdown.index + 1) % len(dropdown.options)
     assert [p.value for p in plots][:2] != before[:2]
+
+
+def test_vendor_of_reads_device_names_and_the_library():
+    from interlib.nccltests.runs import vendor_of
+
+    # device names as nccl-tests and rccl-tests print them (NVIDIA's names; AMD's marketing
+    # name or its MI part number); lower case too (the check is case-blind)
+    for name in ("AMD Instinct MI300X", "amd instinct mi325x", "MI250X", "Instinct MI355X",
+                 "AMD Radeon PRO W7900"):
+        assert vendor_of(name) == "AMD", name
+    for name in ("NVIDIA H100 80GB HBM3", "Tesla V100-SXM2-16GB", "NVIDIA GeForce RTX 4090",
+                 "GeForce RTX 3090", "Quadro RTX 8000", "nvidia a100-sxm4-80gb"):
+        assert vendor_of(name) == "NVIDIA", name
+    assert vendor_of(None, "RCCL") == "AMD" and vendor_of("", "RCCL") == "AMD"
+    assert vendor_of(None, "NCCL") == "NVIDIA" and vendor_of("Some GPU", "NCCL") == "NVIDIA"
+    # a name that says which vendor wins over the library it names
+    assert vendor_of("AMD Instinct MI300X", "NCCL") == "AMD"
+    assert vendor_of("Intel Data Center GPU Max 1550") is None and vendor_of(None) is None
+    assert vendor_of("Gaudi3", "HCCL") is None
