@@ -12,6 +12,8 @@
 #   make handouts SEED=n     one PDF per session plan into _build/handouts
 #   make slides      one deck per session plan (HTML + PDF) into _build/slides
 #   make test      all tests: interlib, notebook hygiene, strict nbval, book build, browser
+#                  (Hypothesis draws the same examples every run: tests/conftest.py)
+#   make test-random  the property tests (Hypothesis) with fresh random examples each run
 #   make test-grading  the autograder's full matrix in a fresh environment (slow; make test
 #                  grades a representative subset)
 #   make pdf       the whole book as one PDF: _build/pdf/interconnects.pdf
@@ -40,10 +42,10 @@ PYTEST_ARGS ?= -n 2 --dist loadfile
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: book instructor assignments exam qti handouts slides lite test test-grading pdf release execute lab bench mutation lock vendor clean help
+.PHONY: book instructor assignments exam qti handouts slides lite test test-random test-grading pdf release execute lab bench mutation lock vendor clean help
 
 help:
-	@sed -n '2,25p' Makefile | sed 's/^# //'
+	@sed -n '2,26p' Makefile | sed 's/^# //'
 
 $(READER_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -124,6 +126,14 @@ lock: $(VENV_STAMP)
 
 test: $(VENV_STAMP)
 	env -u MPLBACKEND $(BIN)/pytest $(PYTEST_ARGS)
+
+# The property tests (every test file that uses Hypothesis) with random examples, a new draw
+# each run (make test's are derandomized, see tests/conftest.py). A failure prints the
+# example and a seed (--hypothesis-seed=N) that replays it.
+HYPOTHESIS_TESTS = $(shell grep -l "^from hypothesis import" tests/test_*.py)
+test-random: $(VENV_STAMP)
+	env -u MPLBACKEND HYPOTHESIS_PROFILE=random $(BIN)/pytest $(PYTEST_ARGS) -o addopts= \
+	    -p no:nbval --hypothesis-show-statistics $(HYPOTHESIS_TESTS)
 
 # The autograder's whole matrix (every set x solution, 1s, typical mistakes, tampered) in
 # a fresh Python 3.11 environment built from the zip (tests/test_assignments.py; minutes).

@@ -17,6 +17,17 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 
+# Hypothesis: `make test` is reproducible. The default profile draws the same examples on
+# every run (derandomize: seeded from each test's own code) and keeps no example database,
+# so a failure in CI is the failure on your machine. `make test-random` (HYPOTHESIS_PROFILE
+# =random) draws fresh examples each run to look for new counterexamples; a test's own
+# @settings(max_examples=..., deadline=...) still applies under both.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("derandomized", derandomize=True, database=None)
+_hypothesis_settings.register_profile("random", derandomize=False)
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
+
 from toc import toc_docnames, toc_notebooks  # noqa: E402,F401  (one walk of _toc.yml)
 # --all: a fresh environment, so warnings of unchanged pages are reported again.
 BUILD_CMD = ["jupyter-book", "build", ".", "--all", "-W", "-n", "--keep-going"]

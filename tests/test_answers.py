@@ -11,6 +11,7 @@ against interlib.units.
 from __future__ import annotations
 
 import json
+import os
 import math
 import re
 import shutil
@@ -158,7 +159,7 @@ def test_hints_are_one_phrase_and_name_only_the_slip_that_fits():
 def test_exact_answer_refuses_the_neighbour_whatever_the_tolerance():
     loose = Numeric("n?", 98.0, "GPUs", 0.05, "because.", exact=True)
     assert quiz.check(loose, 97)[0] == "wrong" and quiz.check(loose, 98)[0] == "right"
-    with pytest.raises(ValueError, match="answer="):
+    with pytest.raises(ValueError, match="^answer="):
         Numeric("n?", 97.5, "GPUs", 0.05, "because.", exact=True)
 
 
@@ -174,12 +175,19 @@ def test_every_unit_is_readable_and_every_slip_is_distinct_from_the_answer():
 
 
 # ------------------------------------------------------------------ pint agrees
-def test_unit_factors_agree_with_pint():
+@pytest.mark.parametrize("table", ["RULES", "built"])
+def test_unit_factors_agree_with_pint(table):
+    """The unit table the checker ships (RULES, built once at import) and the table
+    ``_units()`` builds when called (so that a change to it is seen by this test under
+    mutation testing, whose mutants apply to calls, not to what import built)."""
     import pint  # the developer's lock has it (requirements-dev.in): a missing pint fails
     ureg = pint.UnitRegistry()
+    units = answers.RULES["units"] if table == "RULES" else answers._units()
+    if table == "built":
+        assert units == answers.RULES["units"]
     base = {"time": "s", "data": "byte", "rate": "byte/s", "length": "m"}
     checked = 0
-    for name, (dim, factor, _) in answers.RULES["units"].items():
+    for name, (dim, factor, _) in units.items():
         if dim not in base:
             continue
         # the book's spellings in pint's: b = bit (pint's b is the barn), K = kilo for bytes,
@@ -198,11 +206,44 @@ def test_unit_factors_agree_with_pint():
 
 
 # ------------------------------------------------------------------ JavaScript agrees
+def _node_or_fail() -> str:
+    """The ``node`` executable; without one the parity tests skip on a developer's machine
+    but fail in CI (INTERCONNECTS_REQUIRE_BROWSER=1, set by .ci/run, or CI set by the CI
+    service), where .ci/run installs Debian's nodejs: the site's checker must be run there."""
+    node = shutil.which("node")
+    if node:
+        return node
+    why = "node is not installed (Debian: apt-get install nodejs; .ci/run installs it)"
+    required = os.environ.get("INTERCONNECTS_REQUIRE_BROWSER") == "1" or \
+        os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+    if required:
+        pytest.fail(f"INTERCONNECTS_REQUIRE_BROWSER=1 or CI is set, but {why}: the "
+                    "JavaScript parity of the answer checker must run in CI", pytrace=False)
+    pytest.skip(why)
+
+
+@pytest.mark.parametrize("env", [{"INTERCONNECTS_REQUIRE_BROWSER": "1"}, {"CI": "true"}])
+def test_missing_node_fails_under_ci(monkeypatch, env):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv("INTERCONNECTS_REQUIRE_BROWSER", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(pytest.fail.Exception, match="^INTERCONNECTS_REQUIRE_BROWSER=1 or CI"):
+        _node_or_fail()
+
+
+def test_missing_node_skips_on_a_developer_machine(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv("INTERCONNECTS_REQUIRE_BROWSER", raising=False)
+    monkeypatch.setenv("CI", "false")
+    with pytest.raises(pytest.skip.Exception, match="^node is not installed"):
+        _node_or_fail()
+
+
 @pytest.fixture(scope="module")
 def js_results(tmp_path_factory):
-    node = shutil.which("node")
-    if not node:
-        pytest.skip("node is not installed (npm brings it; CONTRIBUTING.md, live demos)")
+    node = _node_or_fail()
     d = tmp_path_factory.mktemp("answers")
     (d / "answers.js").write_text(answers.script(), encoding="utf-8")
     cases = [[q.spec(), typed] for q, typed, _, _ in CASES]
@@ -227,3 +268,39 @@ def test_javascript_gives_the_same_verdict_and_message(js_results):
 def test_javascript_formats_numbers_the_same(js_results):
     got, nums = js_results
     assert got["nums"] == [answers.fmt(x) for x in nums]
+
+
+# ------------------------------------------------------------------ numbers as printed
+def test_fmt_at_its_boundaries():
+    """4 significant figures; thousands separators from 10,000 to below 1e15; plain from
+    0.001 to below 10,000; else a short exponent (the JavaScript prints the same)."""
+    assert answers.fmt(0) == "0" and answers.fmt(1) == "1" and answers.fmt(2.0) == "2"
+    assert answers.fmt(9999.4) == "9999" and answers.fmt(10_000) == "10,000"
+    assert answers.fmt(12_345.6) == "12,350" and answers.fmt(9.999e14) == "999,900,000,000,000"
+    assert answers.fmt(1e15) == "1e15" and answers.fmt(1.2e20) == "1.2e20"
+    assert answers.fmt(0.001) == "0.001" and answers.fmt(0.00099) == "9.9e-4"
+    assert answers.fmt(1e-5) == "1e-5" and answers.fmt(1.5e-5) == "1.5e-5"
+
+
+def test_as_number_takes_real_scalars_only():
+    import numpy as np
+
+    assert answers.as_number(np.bool_(True)) is None and answers.as_number(np.array(True)) is None
+    assert answers.as_number(np.float64(2.5)) == 2.5 and answers.as_number(np.array(3.0)) == 3.0
+    assert answers.as_number(np.array([1, 2])) is None
+    # numpy's complex64 is not a Python complex: its imaginary part refuses it
+    assert answers.as_number(np.complex64(1 + 2j)) is None
+    assert answers.as_number(complex(2, 0)) is None
+
+    class Zero:  # 0-d, real, without .item(): read through __float__
+        shape = ()
+
+        def __float__(self):
+            return 7.0
+
+    assert answers.as_number(Zero()) == 7.0
+
+
+def test_script_embeds_the_rules_as_ascii():
+    js = answers.script()
+    assert js.isascii() and "\\u00b5s" in js       # µs written as a JSON escape

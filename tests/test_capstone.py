@@ -1,6 +1,8 @@
 """The capstone: the 256-GPU reference against the DGX H100 SuperPOD scalable unit
 (facts.md 1.7: 32 nodes under 8 leaf switches) and bad input."""
 
+import re
+
 import pytest
 
 from interlib import capstone, steptime, topology, units as u
@@ -56,9 +58,9 @@ def test_bad_input(kw, param):
 
 def test_tables_refuse_other_objects():
     from interlib import steptime
-    with pytest.raises(ValueError, match="d="):
+    with pytest.raises(ValueError, match="^d="):
         capstone.design_table("reference")
-    with pytest.raises(ValueError, match="st="):
+    with pytest.raises(ValueError, match="^st="):
         steptime.breakdown_table(None)
 
 
@@ -119,3 +121,137 @@ def test_connectx8_on_ethernet_takes_two_switch_ports_per_nic():
     assert capstone.ports_per_nic(e4) == 1 and e4.tree.host_cables == 256
     with pytest.raises(ValueError, match=r"^nic_gbps="):
         capstone.ethernet_ports(0.0)
+
+
+# ------------------------------------------------------------------ the tables by hand
+def _num(text):
+    return float(re.sub(r"[^\d.]", "", text))
+
+
+def test_design_table_of_the_reference_design_by_hand():
+    """32 DGX H100 (8 GPUs, 8 x 400G ConnectX-7 each) on 64-port switches, Llama 3 70B,
+    TP 8 x PP 4: every row derived here or checked against the table's other rows."""
+    d = capstone.design()
+    rows = dict(capstone.design_table(d).rows)
+    assert rows["GPUs"] == "256 (8 x H100 SXM, NVSwitch, 8 x 400G InfiniBand)"   # 32 x 8
+    # dp = 256 / (8 x 4); TP stays inside a server (NVLink), PP and DP cross servers
+    assert rows["parallelism"] == ("TP NVLink · PP Scale-out NIC · DP Scale-out NIC "
+                                   "(tp = 8, pp = 4, dp = 8)")
+    # 70e9 params x 2 B / (TP 8 x PP 4) = 4.375 GB of weights and of gradients; Adam's
+    # 12 B/param / 32 / DP 8 (ZeRO-1) = 3.28 GB
+    mem = rows["memory per GPU"]
+    assert mem.startswith("23.4 GB of 80 GB HBM per GPU (weights 4.38 GB, gradients 4.38 GB, "
+                          "optimizer 3.28 GB, ") and mem.endswith("; ZeRO-1): fits")
+    # 256 NIC ports; a non-blocking 64-port leaf has 32 down, 32 up: 8 leaves, 8 x 32 / 64
+    # = 4 spines; cables 256 to hosts + 8 x 32 leaf-spine
+    assert rows["switches"] == "12 switches (8 leaf + 4 spine)"
+    assert rows["cables (host + switch)"] == "512 (256 + 256)"
+    assert rows["tiers / max switch hops"] == "2 / 3"          # leaf - spine - leaf
+    assert rows["leaf oversubscription (achieved)"] == "1:1"
+    # half the NICs at 400 Gb/s = 128 x 50 GB/s
+    assert rows["bisection, per direction"] == "6.4 TB/s (100 % of full)"
+    # the step adds up: compute + bubble + TP + PP + DP - hidden = step (rounded parts)
+    ms = {k: (_num(v) * (1000 if v.endswith(" s") else 1)) for k, v in rows.items()
+          if k in ("compute per step", "+ pipeline bubble", "− hidden by overlap",
+                   "= step time")}
+    tp, pp, dp = (_num(x) for x in rows["+ TP / PP / DP communication"].split(" / "))
+    assert ms["compute per step"] + ms["+ pipeline bubble"] + tp + pp + dp \
+        - ms["− hidden by overlap"] == pytest.approx(ms["= step time"], rel=0.005)
+    assert rows["slowest communication"] == "TP over NVLink" and tp > max(pp, dp)
+    assert _num(rows["efficiency (compute / step)"]) == pytest.approx(
+        100 * ms["compute per step"] / ms["= step time"], rel=0.005)
+    # 256 GPUs x 30 days x 24 h = 184,320 GPU-hours; lost = (1 - efficiency) of them
+    lost, total = (float(x.replace(",", "")) for x in re.findall(
+        r"[\d,]+", rows["GPU-hours not computing (bubble + waiting)"])[:2])
+    assert total == 256 * 30 * 24 and rows["GPU-hours not computing (bubble + waiting)"] \
+        .endswith(" in 30 days")
+    assert lost == pytest.approx(total * (1 - ms["compute per step"] / ms["= step time"]),
+                                 rel=0.01)
+    # at the assumed $2.00 per GPU-hour; bubble + communication = the whole
+    cost = [float(x.replace(",", "")) for x in re.findall(r"\$([\d,.]+)",
+                                                          rows["cost of that time"])]
+    assert cost[0] == pytest.approx(2.0 * lost, abs=1) and cost[0] == cost[1] + cost[2]
+    assert cost[3] == 2.0 and rows["cost of that time"].endswith("/GPU-hour (assumed)")
+    assert list(rows)[-2:] == ["mean time between interruptions",
+                               "time lost to interruptions + checkpoints"]
+    assert len(rows) == 20
+
+
+def test_design_table_of_a_design_that_does_not_fit():
+    # TP 1, PP 1: every GPU holds 70e9 x 2 B = 140 GB of weights > 80 GB of HBM
+    d = capstone.design(tp=1, pp=1)
+    assert capstone.memory_text(d).endswith("(weights 140 GB, gradients 140 GB, optimizer "
+                                            "3.28 GB, activations 91.3 GB; ZeRO-1): does NOT "
+                                            "fit")
+    rows = capstone.design_table(d).rows
+    assert ["step time, efficiency", "none: the design does not fit in the GPUs' memory "
+            "(more TP or PP, a higher ZeRO stage, or a GPU with more HBM)"] in rows
+    names = [r[0] for r in rows]
+    assert "= step time" not in names and "throughput" not in names and len(rows) == 11
+    with pytest.raises(ValueError, match="^d='x' must be a Design"):
+        capstone.memory_text("x")
+
+
+def test_switches_text_names_the_tiers():
+    from types import SimpleNamespace as T
+    assert capstone.switches_text(T(switches_per_tier=(1,), switches=1)) == "1 switch (1 leaf)"
+    assert capstone.switches_text(T(switches_per_tier=(64, 64, 32), switches=160)) == \
+        "160 switches (64 leaf + 64 spine + 32 core)"
+    assert capstone.switches_text(T(switches_per_tier=(2048, 1024, 1024, 512),
+                                    switches=4608)) == \
+        "4,608 switches (2,048 tier 1 + 1,024 tier 2 + 1,024 tier 3 + 512 tier 4)"
+
+
+def test_slowest_communication_in_words():
+    from types import SimpleNamespace as T
+    assert capstone._slowest(T(time_s=0.0, kind="DP", rung="NIC")) == \
+        "none (one GPU per replica: nothing to send)"
+    assert capstone._slowest(T(time_s=1e-9, kind="DP", rung="Scale-out NIC")) == \
+        "DP over Scale-out NIC"
+
+
+def test_price_table_rows_by_hand():
+    """A hand-built price: 10 switches at $1,000-$2,000, 40 optics at $500 flat; 8 GPUs."""
+    P = capstone.PriceLine
+    p = capstone.NetworkPrice(
+        (P("switches", 10, (1000, 2000), "ten"), P("optics", 40, (500, 500), "forty")),
+        (("NICs", 8, "no price"), ("copper cables", 0, "none counted")), 8, 400.0)
+    t = capstone.price_table(p)
+    assert t.rows == [
+        ["switches", "10", "$1,000 - $2,000", "$10,000 - $20,000", "ten"],
+        ["optics", "40", "$500", "$20,000", "forty"],
+        ["= priced network", "", "", "$30,000 - $40,000", "$3,750 - $5,000 per GPU (8 GPUs)"],
+        ["NICs", "8", "not priced", "-", "no price"],
+        ["copper cables", "-", "not priced", "-", "none counted"]]
+    assert "network_price at 400 Gb/s." in repr(t) and "Your own quotes" not in repr(t)
+    mine = capstone.NetworkPrice((P("optics", 2, (1.4, 1.6), "two, your quote"),), (), 1, 800.0)
+    rows = capstone.price_table(mine).rows
+    assert rows[0][2] == "$1 - $2" and rows[0][3] == "$3"   # 2.8 and 3.2 both round to $3
+    assert "Your own quotes: optics." in repr(capstone.price_table(mine))
+
+
+def test_tables_name_their_columns_and_what_computed_them():
+    d = capstone.design()
+    t = capstone.design_table(d)
+    assert t.columns == ["quantity", "value"]
+    assert t.caption == "Computed by interlib.capstone.design; price is a reader assumption."
+    # 4,096-token sequences x 16 micro-batches x DP 8 per step, over the step time
+    rows = dict(t.rows)
+    step_s = float(rows["= step time"].split()[0])
+    assert rows["throughput"].endswith(" tokens/s")
+    assert float(rows["throughput"].split()[0].replace(",", "")) == pytest.approx(
+        4096 * 16 * 8 / step_s, rel=0.005)
+    p = capstone.price_table(capstone.network_price(d))
+    assert p.columns == ["item", "count", "each", "total", "how"]
+    assert p.caption.startswith("Computed by interlib.capstone.network_price at 400 Gb/s. ")
+    assert p.caption.endswith("get a quote.")    # no 'Your own quotes' without quotes
+
+
+def test_the_cables_row_says_when_a_nic_takes_two_ports():
+    # ConnectX-8 at 800 Gb/s on Ethernet: 2 x 400 GbE ports per NIC (its firmware notes);
+    # 32 x 8 NICs -> 512 host cables + 16 leaves x 32 uplinks
+    eth = capstone.design(gpu="b300", nic_gbps=800.0, fabric="Ethernet")
+    assert dict(capstone.design_table(eth).rows)["cables (host + switch)"] == \
+        "1,024 (512 + 512); each NIC on 2 switch ports of 400 Gb/s"
+    ib = capstone.design(gpu="b300", nic_gbps=800.0, fabric="InfiniBand")
+    assert dict(capstone.design_table(ib).rows)["cables (host + switch)"] == "512 (256 + 256)"

@@ -55,5 +55,5 @@ def test_the_charts_values_parse_and_name_the_image(hub):
 
 
 def test_a_vague_jupyterhub_version_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="jupyterhub='5': give the exact version"):
+    with pytest.raises(ValueError, match="^jupyterhub='5': give the exact version"):
         class_hub.build("5", tmp_path / "x")

@@ -144,11 +144,11 @@ def test_nvls_on_one_gpu_per_node_is_refused_with_a_message():
 
 
 def test_nvls_tree_on_one_node_is_refused_with_a_message():
-    with pytest.raises(ValueError, match="algorithm='nvls_tree' is not available: NVLSTree"):
+    with pytest.raises(ValueError, match="^algorithm='nvls_tree' is not available: NVLSTree"):
         co.predict("all_reduce", GiB, "dgx-h100", 8, 1, "nvls_tree")
-    with pytest.raises(ValueError, match="nvls=False"):
+    with pytest.raises(ValueError, match="^algorithm='nvls_tree' is not available with nvls=False"):
         co.predict("all_reduce", GiB, "dgx-h100", 8, 2, "nvls_tree", nvls=False)
-    with pytest.raises(ValueError, match="NVSwitch"):
+    with pytest.raises(ValueError, match="^algorithm='nvls_tree' is not available: dgx-a100 has no NVSwitch"):
         co.predict("all_reduce", GiB, "dgx-a100", 8, 2, "nvls_tree")
 
 
@@ -227,9 +227,12 @@ def test_no_nvls_without_nvswitch_3_and_no_tree_on_two_gpus_of_one_node():
     auto never picks it there, while 1 GPU on each of 2 nodes and 3 GPUs in one node may."""
     for node in ("dgx-a100", "h100-pcie-only", custom.node("h100-sxm", 4, intra="pcie")):
         name = node if isinstance(node, str) else node.name
-        with pytest.raises(ValueError, match="has no NVSwitch with in-switch reduction"):
+        with pytest.raises(ValueError, match=rf"^algorithm='nvls' is not available: "
+                                             rf"{re.escape(name)} has no NVSwitch with "
+                                             "in-switch reduction"):
             co.predict("all_reduce", GiB, node, 4, 1, "nvls")
-        with pytest.raises(ValueError, match="has no NVSwitch"):
+        with pytest.raises(ValueError, match=rf"^system=.* has no NVLS rate: {re.escape(name)} "
+                                             "has no NVSwitch"):
             co.nvls_rate(node)
         assert "nvls" not in set(co.predict("all_reduce", [4 * KiB, GiB], node, 4, 1).algorithm), name
     sizes = 2.0 ** np.arange(10, 34)
@@ -536,9 +539,9 @@ def test_an_unpublished_tuner_is_assumed_to_pick_the_fastest_allowed_pair():
 
 
 def test_tcpxo_profile_is_validated():
-    with pytest.raises(ValueError, match="tcpxo_profile='2023'"):
+    with pytest.raises(ValueError, match="^tcpxo_profile='2023'"):
         custom.node("h100-sxm", 8, fabric="GPUDirect-TCPXO", tcpxo_profile="2023")
-    with pytest.raises(ValueError, match="tcpxo_profile='2024-10' is only for"):
+    with pytest.raises(ValueError, match="^tcpxo_profile='2024-10' is only for"):
         custom.node("h100-sxm", 8, fabric="InfiniBand", tcpxo_profile="2024-10")
 
 
@@ -628,23 +631,23 @@ def test_steptime_and_capstone_accept_a_custom_node():
 
 
 @pytest.mark.parametrize("kwargs, param", [
-    (dict(gpu="h900"), "gpu"),
-    (dict(gpus_per_node=0), "gpus_per_node"),
-    (dict(gpus_per_node=73, gpu="gb200"), "gpus_per_node"),
-    (dict(gpus_per_node=16), "gpus_per_node"),            # H100 NVSwitch stops at 8
-    (dict(gpus_per_node=70, gpu="gb200"), "gpus_per_node"),  # trays of 4
-    (dict(gpus_per_node=3, intra="nvlink-bridge"), "gpus_per_node"),
-    (dict(gpus_per_node=12, intra="pcie"), "gpus_per_node"),
-    (dict(intra="infinity fabric"), "intra"),
-    (dict(fabric="token ring"), "fabric"),
-    (dict(nic_gbps=5), "nic_gbps"),
-    (dict(nic_gbps=3200), "nic_gbps"),
-    (dict(nics_per_node=0), "nics_per_node"),
-    (dict(nics_per_node=33), "nics_per_node"),
-    (dict(nics_per_gpu=0.1), "nics_per_gpu"),
-    (dict(nics_per_gpu=0.3), "nics_per_gpu"),             # 8 x 0.3 is not whole
-    (dict(nics_per_gpu=1, nics_per_node=8), "nics_per_node"),
-    (dict(name=3), "name"),
+    (dict(gpu="h900"), "^gpu="),
+    (dict(gpus_per_node=0), "^gpus_per_node="),
+    (dict(gpus_per_node=73, gpu="gb200"), "^gpus_per_node="),
+    (dict(gpus_per_node=16), "^gpus_per_node="),            # H100 NVSwitch stops at 8
+    (dict(gpus_per_node=70, gpu="gb200"), "^gpus_per_node="),  # trays of 4
+    (dict(gpus_per_node=3, intra="nvlink-bridge"), "^gpus_per_node="),
+    (dict(gpus_per_node=12, intra="pcie"), "^gpus_per_node="),
+    (dict(intra="infinity fabric"), "^intra="),
+    (dict(fabric="token ring"), "^fabric="),
+    (dict(nic_gbps=5), "^nic_gbps="),
+    (dict(nic_gbps=3200), "^nic_gbps="),
+    (dict(nics_per_node=0), "^nics_per_node="),
+    (dict(nics_per_node=33), "^nics_per_node="),
+    (dict(nics_per_gpu=0.1), "^nics_per_gpu="),
+    (dict(nics_per_gpu=0.3), "^nics_per_gpu="),             # 8 x 0.3 is not whole
+    (dict(nics_per_gpu=1, nics_per_node=8), "^nics_per_node="),
+    (dict(name=3), "^name="),
 ])
 def test_custom_node_refuses_what_cannot_be_built(kwargs, param):
     with pytest.raises(ValueError, match=param):
@@ -756,12 +759,13 @@ def test_a_ring_is_never_slower_in_nccls_estimate_than_in_the_book(system, g, k)
     assert np.all(p.time_s - e.time_s >= C.LAUNCH_OVERHEAD.value * (1 - 1e-9))
 
 
-@pytest.mark.parametrize("kwargs,name", [({"collective": "allreduce"}, "collective"),
-                                         ({"size_bytes": 0}, "size_bytes"),
-                                         ({"nvls": "no"}, "nvls"),
-                                         ({"nodes": 0}, "nodes"),
-                                         ({"algorithm": "fastest"}, "algorithm"),
-                                         ({"algorithm": "nvls", "nvls": False}, "nvls")])
+@pytest.mark.parametrize("kwargs,name", [({"collective": "allreduce"}, "^collective="),
+                                         ({"size_bytes": 0}, "^size_bytes="),
+                                         ({"nvls": "no"}, "^nvls="),
+                                         ({"nodes": 0}, "^nodes="),
+                                         ({"algorithm": "fastest"}, "^algorithm="),
+                                         ({"algorithm": "nvls", "nvls": False},
+                                          "^algorithm='nvls' is not available with nvls=False")])
 def test_nccl_estimate_rejects_bad_input(kwargs, name):
     args = {"collective": "all_reduce", "size_bytes": 1024, "system": "dgx-h100",
             "nodes": 1, **kwargs}
@@ -788,7 +792,7 @@ def test_buffsize_scales_a_ring_and_tree_window_but_not_nvls():
 
 @pytest.mark.parametrize("value", [0, 1024, 2 * 2**30, 4.5 * MiB, "16M"])
 def test_custom_node_rejects_a_bad_buffsize(value):
-    with pytest.raises(ValueError, match="buffsize"):
+    with pytest.raises(ValueError, match="^buffsize="):
         custom.node("gb200", 64, buffsize=value)
 
 
@@ -809,9 +813,10 @@ def test_nvls_rate_and_one_rank_estimate_refuse_with_a_message():
     # A100's NVSwitch 2 has no in-switch reduction: a message, not a KeyError; and NCCL's
     # tuning model times nothing for one rank, so its estimate is refused there (it used
     # to return 0 s and an infinite algbw)
-    with pytest.raises(ValueError, match="system='dgx-a100' has no NVLS rate: .*NVSwitch 3"):
+    with pytest.raises(ValueError, match="^system='dgx-a100' has no NVLS rate: .*NVSwitch 3"):
         co.nvls_rate("dgx-a100")
-    with pytest.raises(ValueError, match="needs 2 ranks or more"):
+    with pytest.raises(ValueError, match="^gpus_per_node x nodes = 1: NCCL's estimate needs "
+                                         "2 ranks or more"):
         co.nccl_estimate("all_reduce", GiB, "dgx-h100", 1, 1)
     assert co.predict("all_reduce", GiB, "dgx-h100", 1, 1).time_s > 0
 

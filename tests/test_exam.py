@@ -38,7 +38,7 @@ def test_the_bank_is_large_varied_and_rubricked():
     # every chapter has conceptual items, and every problem of the sets a follow-up
     assert {c for it in bank if it.kind == "short" for c in it.chapters} == set(range(1, 9))
     assert set(E.FOLLOW) == {k for ks in problems.SETS.values() for k in ks}
-    with pytest.raises(ValueError, match="item_id='E99'"):
+    with pytest.raises(ValueError, match="^item_id='E99'"):
         E.item("E99")
 
 

@@ -143,3 +143,173 @@ def test_other_vendor_bad_names():
         hierarchy.ladder("TPU v6")
     with pytest.raises(ValueError, match="^system_name="):
         hierarchy.ladder_gaps("TPU v6")
+
+
+# ------------------------------------------------------- mutation survivors (issue 38)
+def test_grace_figures_by_hand():
+    # GB200 superchip NVLink-C2C: 900 GB/s both directions = 450 per direction, 2 GPUs;
+    # NICs per GPU: ConnectX-7 400 Gb/s = 50 GB/s (GB200), ConnectX-8 800 Gb/s = 100 GB/s
+    # (GB300); GB300's NVLink 5 900 GB/s per direction / 100 = 9x; GB300 on PCIe 6.0.
+    # TPU v5p: ICI 1,200 GB/s both ways = 600 per direction over DCN 50 Gb/s = 6.25 GB/s:
+    # 96x; 8,960 chips a pod. Gaudi 3: 21 x 200 Gb/s = 525 GB/s over 3 x 200 = 75: 7x.
+    assert hierarchy.grace_figures() == {
+        "superchip_headline": "900 GB/s", "superchip_per_direction": "450 GB/s",
+        "superchip_gpus": "2", "gb200_nic": "ConnectX-7", "gb300_nic": "ConnectX-8",
+        "gb200_nic_per_gpu": "50 GB/s", "gb300_nic_per_gpu": "100 GB/s",
+        "gb300_nvlink_over_nic": "9×", "gb300_pcie": "PCIe 6.0", "tpu_up_over_out": "96×",
+        "tpu_dcn": "6.25 GB/s", "tpu_pod": "8,960", "gaudi3_up_over_out": "7×"}
+
+
+def test_link_lookup_and_a_pcie_box_has_no_nvlink_gap():
+    assert hierarchy.link("NVLink 4") == hierarchy.link_options()["NVLink 4"]
+    with pytest.raises(ValueError, match="^name='NVLink 9' "):
+        hierarchy.link("NVLink 9")
+    with pytest.raises(ValueError, match="^system_name='h100-pcie-only' has no NVLink "
+                                         "domain$"):
+        hierarchy.nvlink_network_gap("h100-pcie-only")
+
+
+def test_ladder_gaps_of_other_vendors():
+    # no source read gives TPU v5p's or Gaudi 3's host link; Gaudi 3's HBM bandwidth is a gap
+    # until the catalogue has it (Intel's 3.7 TB/s, issue 39)
+    assert hierarchy.ladder_gaps("TPU v5p") == {"PCIe": "Host link"}
+    gaudi_hbm = specs.scaleup_domain("gaudi3-hls3").memory_bandwidth
+    assert hierarchy.ladder_gaps("Gaudi 3") == (
+        {"PCIe": "Host link"} | ({"HBM": "HBM"} if gaudi_hbm is None else {}))
+    assert hierarchy.ladder_gaps("dgx-h100") == {}
+
+
+def test_ladder_table_of_dgx_h100_by_hand():
+    """Peak / achieved per GPU of DGX H100 (facts.md 1.1-1.7): HBM 3.35 TB/s x 2.90/3.35
+    measured copy = 2.90 TB/s; NVLink 18 x 25 = 450 GB/s, NCCL 18 x 20.6 = 370.8; PCIe 5.0
+    x16 32 x 16 / 8 x 128/130 = 63.015 GB/s usable, 51 GB/s measured (Azure); one NDR NIC
+    per GPU 50 GB/s x the fitted network efficiency; spine 1:1. Ratios of the peaks:
+    3350/450, 450/63.015, 63.015/50, 50/50."""
+    from interlib import display
+    from interlib.specs import calibration as C
+
+    eta = C.NET_EFFICIENCY.value
+    pcie = 32e9 * 16 / 8 * 128 / 130
+    peaks = [3.35e12, 450e9, pcie, 50e9, 50e9]
+    achieved = [2.90e12, 18 * 20.6e9, 51e9, 50e9 * eta, 50e9 * eta]
+    t = hierarchy.ladder_table("H100")
+    assert t.columns == ["rung", "peak per GPU", "achieved per GPU", "direction",
+                         "× the next rung (peak)", "basis"]
+    names = ["HBM", "NVLink", "PCIe", "Scale-out NIC", "Spine"]
+    ratios = [display.fmt_ratio(a / b) for a, b in zip(peaks, peaks[1:])] + ["–"]
+    bases = [r.basis for r in hierarchy.ladder("H100")]
+    assert t.rows == [[n, display.fmt_rate(p), display.fmt_rate(a),
+                       "read + write" if n == "HBM" else "per direction", q, b]
+                      for n, p, a, q, b in zip(names, peaks, achieved, ratios, bases)]
+    assert [r[4] for r in t.rows] == ["7.4×", "7.1×", "1.3×", "1×", "–"]
+    assert t.caption == ("NVIDIA DGX H100, per GPU. Sources: the catalogue (interlib.specs); "
+                         "HBM is one figure shared by reads and writes.")
+
+
+def test_ladder_table_of_tpu_v5p_lists_what_no_source_gives():
+    # Google: HBM 2765 GB/s; ICI 1,200 GB/s both ways = 600 per direction; DCN 50 Gb/s
+    t = hierarchy.ladder_table("TPU v5p")
+    assert t.columns[1:3] == ["peak per chip", "achieved per chip"]
+    assert [r[:5] for r in t.rows] == [
+        ["HBM", "2.77 TB/s", "not in our sources", "read + write", "4.6×"],
+        ["ICI", "600 GB/s", "not in our sources", "per direction", "96×"],
+        ["DCN", "6.25 GB/s", "not in our sources", "per direction", "1×"],
+        ["Spine", "6.25 GB/s", "not in our sources", "per direction", "–"],
+        ["Host link", "not in our sources", "not in our sources", "per direction", "–"]]
+    assert t.rows[-1][5] == "no source read gives this rate"
+    assert t.caption.startswith("Google Cloud TPU v5p pod, per chip. Sources:")
+
+
+def test_rung_ratios_and_nvlink_gap_by_hand():
+    from interlib.specs import calibration as C
+
+    eta = C.NET_EFFICIENCY.value
+    pcie = 32e9 * 16 / 8 * 128 / 130
+    got = hierarchy.rung_ratios("H100")
+    want = [("HBM", "NVLink", 3350 / 450, 2.90e12 / (18 * 20.6e9)),
+            ("NVLink", "PCIe", 450e9 / pcie, 18 * 20.6e9 / 51e9),
+            ("PCIe", "Scale-out NIC", pcie / 50e9, 51e9 / (50e9 * eta)),
+            ("Scale-out NIC", "Spine", 1.0, 1.0)]
+    assert [g[:2] for g in got] == [w[:2] for w in want]
+    for g, w in zip(got, want):
+        assert g[2] == pytest.approx(w[2], rel=1e-12) and g[3] == pytest.approx(w[3], rel=1e-9)
+    assert all(r[3] is None for r in hierarchy.rung_ratios("Gaudi 3"))
+    # NVLink over the network, three ways (facts.md 4c): line rate 450 / 50 = 9, achieved
+    # 370.8 / (50 x eta), mixed scopes 8 GPUs x 900 GB/s both ways / one 50 GB/s NIC = 144;
+    # A100: 300 / 25 = 12 and 8 x 600 / 25 = 192
+    assert hierarchy.nvlink_network_gap("H100") == pytest.approx({
+        "per GPU, line rate (per direction)": 9.0,
+        "per GPU, achieved (per direction)": 370.8 / (50 * eta),
+        "mixed scopes: node NVLink total, both directions / one NIC, one direction": 144.0},
+        rel=1e-12)
+    a100 = hierarchy.nvlink_network_gap("A100")
+    assert list(a100.values())[0] == pytest.approx(12.0) and \
+        list(a100.values())[2] == pytest.approx(192.0)
+
+
+def test_scaleup_ladder_table_by_hand():
+    # GB300: HBM 8 TB/s, NVLink 5 900 GB/s per direction, ConnectX-8 800 Gb/s = 100 GB/s:
+    # 8000 / 900 = 8.89x, 9x; TPU v5p 2765 / 600 = 4.61x, 600 / 6.25 = 96x; Gaudi 3:
+    # 525 / 75 = 7x, and its HBM either absent from the catalogue (a gap) or Intel's
+    # "128 GB HBM2e at 3.7 TB/s" (issue 39 adds it): 3700 / 525 = 7.05x; a PCIe-only box has
+    # no scale-up link
+    t = hierarchy.scaleup_ladder_table()
+    assert t.columns == ["system", "memory (read + write)", "scale-up link",
+                         "scale-up, per direction", "scale-out, per direction",
+                         "memory ÷ scale-up", "scale-up ÷ scale-out"]
+    gaudi_hbm = specs.scaleup_domain("gaudi3-hls3").memory_bandwidth
+    assert gaudi_hbm is None or gaudi_hbm.value == 3.7e12
+    assert [[r[0], *r[3:]] for r in t.rows] == [
+        ["NVIDIA GB300 NVL72 (one rack)", "900 GB/s", "100 GB/s", "8.89×", "9×"],
+        ["Google Cloud TPU v5p pod", "600 GB/s", "6.25 GB/s", "4.61×", "96×"],
+        ["Intel Gaudi 3 (HLS-3 box)", "525 GB/s", "75 GB/s",
+         "–" if gaudi_hbm is None else "7.05×", "7×"]]
+    assert [r[1] for r in t.rows] == [
+        "8 TB/s", "2.77 TB/s", "not in our sources" if gaudi_hbm is None else "3.7 TB/s"]
+    assert t.rows[0][2] == "NVLink 5"
+    # this wave's wording, or issue 39's (the facts engineer's, on main: AMD and a figure
+    # whose direction is not stated); keep only the second once both are merged
+    assert t.caption in (
+        "Per accelerator, line rates (vendors' figures; Google's and NVIDIA's bidirectional "
+        "headlines halved). Sources: interlib.specs.hardware and interlib.specs.scaleup.",
+        "Per accelerator, line rates (vendors' figures; bidirectional headlines, such as "
+        "NVIDIA's, Google's and AMD's Helios, halved; a figure whose direction its vendor "
+        "does not state is quoted as given and enters no ratio). Sources: "
+        "interlib.specs.hardware and interlib.specs.scaleup.")
+    box = hierarchy.scaleup_ladder_table(("h100-pcie-only",)).rows[0]
+    assert box[3] == "not in our sources" and box[5] == box[6] == "–"
+    with pytest.raises(ValueError, match="^names=5 "):
+        hierarchy.scaleup_ladder_table(5)
+
+
+def test_ladder_functions_default_to_dgx_h100():
+    # the documented default system of the ladder's reader-facing functions
+    assert hierarchy.ladder_table().rows == hierarchy.ladder_table("dgx-h100").rows
+    assert hierarchy.rung_ratios() == hierarchy.rung_ratios("dgx-h100")
+    assert hierarchy.nvlink_network_gap() == hierarchy.nvlink_network_gap("dgx-h100")
+
+
+def test_ladder_table_and_ratios_pass_the_oversubscription_on():
+    """A 4:1 spine on DGX H100: one NDR NIC per GPU = 50 GB/s per direction, 50 / 4 = 12.5
+    GB/s per GPU at the spine; achieved = the same x the fitted network efficiency; the NIC
+    rung is then 4x the spine."""
+    from interlib import display
+    from interlib.specs import calibration as C
+
+    eta = C.NET_EFFICIENCY.value
+    rows = {r[0]: r for r in hierarchy.ladder_table("dgx-h100", 4).rows}
+    assert rows["Spine"][1:3] == [display.fmt_rate(12.5e9), display.fmt_rate(12.5e9 * eta)]
+    assert rows["Spine"][5] == "NIC share / oversubscription 4:1"
+    assert rows["Scale-out NIC"][4] == "4×"
+    last = hierarchy.rung_ratios("dgx-h100", 4)[-1]
+    assert last[:2] == ("Scale-out NIC", "Spine")
+    assert last[2] == pytest.approx(4.0) and last[3] == pytest.approx(4.0)
+
+
+def test_scaleup_ladder_table_of_a_domain_without_rates():
+    # the UALink pod: the specification gives lane rates and link widths, no per-accelerator
+    # figure, memory or scale-out: every rate is "not in our sources", no ratio is computed
+    row = hierarchy.scaleup_ladder_table(("ualink-pod",)).rows[0]
+    assert row[0] == "UALink 200G 1.0 pod (open standard)"
+    assert row[1] == row[3] == row[4] == "not in our sources"
+    assert row[5] == row[6] == "–"

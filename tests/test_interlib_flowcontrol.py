@@ -132,7 +132,7 @@ def test_buffer_sizing_by_hand():
 # ----------------------------------------------------- argument sweep: whole credits
 @pytest.mark.parametrize("credits", [2.5, np.array([4, 4.5])])
 def test_credit_throughput_bound_refuses_fractional_credits(credits):
-    with pytest.raises(ValueError, match="credits=.*whole"):
+    with pytest.raises(ValueError, match="^credits=.*whole"):
         F.credit_throughput_bound(credits, 16)
 
 

@@ -280,7 +280,7 @@ def test_unshipped_domain_needs_a_status_source():
     with pytest.raises(ValueError, match="^status_source="):
         IB.NVLinkDomain(d.name, d.size, 4, d.headline, d.headline_says, d.fabric,
                         status="announced, not shipped")
-    with pytest.raises(ValueError, match="status="):
+    with pytest.raises(ValueError, match="^status="):
         IB.NVLinkDomain(d.name, d.size, 4, d.headline, d.headline_says, d.fabric,
                         status="rumoured")
 
@@ -417,42 +417,42 @@ def _row_role(system, gpus, algorithm):
     (lambda: nvswitch.nvls_efficiency("Ampere"), "^arch="),
     (lambda: nvswitch.nvls_factor_table((0, 8)), "^ns=0"),
     (lambda: nvswitch.nvls_validation_table(0), "^size_bytes="),
-    (lambda: pcie.box_comparison_table(("dgx-h999",)), "systems=.dgx-h999."),
+    (lambda: pcie.box_comparison_table(("dgx-h999",)), "^systems=.dgx-h999."),
     (lambda: TP.compute_table(("tpu-v5",)), "^gpus='tpu-v5'"),
-    (lambda: TP.narrowest_width(0), "max_share=0"),
-    (lambda: TP.narrowest_width(1.0), "max_share=1.0"),
-    (lambda: TP.narrowest_width(0.5, tp=1), "tp=1"),
-    (lambda: TP.narrowest_width(0.5, step=0), "step=0"),
-    (lambda: TP.narrowest_width(0.5, step=512, max_width=256), "max_width=256"),
+    (lambda: TP.narrowest_width(0), "^max_share=0"),
+    (lambda: TP.narrowest_width(1.0), "^max_share=1.0"),
+    (lambda: TP.narrowest_width(0.5, tp=1), "^tp=1"),
+    (lambda: TP.narrowest_width(0.5, step=0), "^step=0"),
+    (lambda: TP.narrowest_width(0.5, step=512, max_width=256), "^max_width=256"),
     (lambda: TP.narrowest_width(0.5, link="ethernet"), "^link="),
     # fractional counts are refused, not truncated
-    (lambda: nvswitch.mesh_links(2.5), "n=2.5"),
-    (lambda: nvswitch.mesh_links(np.array([2.0, 2.5])), "n=2.5"),
-    (lambda: nvswitch.mesh_ports_per_gpu(2.5), "n=2.5"),
-    (lambda: nvswitch.switch_links(2.5), "n=2.5"),
-    (lambda: nvswitch.switch_chips_needed(2.5), "n=2.5"),
-    (lambda: nvswitch.cut_bandwidth(8, 2.5, 1e9), "k=2.5"),
-    (lambda: nvswitch.aggregate_bandwidth(2.5, 1e9), "n=2.5"),
-    (lambda: nvswitch.nvls_busbw_factor(2.5), "n=2.5"),
-    (lambda: nvswitch.nvls_speedup(1), "n=1"),
+    (lambda: nvswitch.mesh_links(2.5), "^n=2.5"),
+    (lambda: nvswitch.mesh_links(np.array([2.0, 2.5])), "^n=2.5"),
+    (lambda: nvswitch.mesh_ports_per_gpu(2.5), "^n=2.5"),
+    (lambda: nvswitch.switch_links(2.5), "^n=2.5"),
+    (lambda: nvswitch.switch_chips_needed(2.5), "^n=2.5"),
+    (lambda: nvswitch.cut_bandwidth(8, 2.5, 1e9), "^k=2.5"),
+    (lambda: nvswitch.aggregate_bandwidth(2.5, 1e9), "^n=2.5"),
+    (lambda: nvswitch.nvls_busbw_factor(2.5), "^n=2.5"),
+    (lambda: nvswitch.nvls_speedup(1), "^n=1"),
     (lambda: nvswitch.nvls_speedup(8, "Volta"), "^arch="),
-    (lambda: pcie.switch_bandwidth_per_device(2.5), "devices=2.5"),
-    (lambda: pcie.switch_bandwidth_per_device(np.array([1, 2.5])), "devices=2.5"),
+    (lambda: pcie.switch_bandwidth_per_device(2.5), "^devices=2.5"),
+    (lambda: pcie.switch_bandwidth_per_device(np.array([1, 2.5])), "^devices=2.5"),
     (lambda: pcie.shared_transfer_time(1e9, 0), "^devices="),
     (lambda: pcie.shared_transfer_time(-1, 2), "^size_bytes="),
     # flags must be True or False
-    (lambda: pcie.transfer_time(1e9, achieved="no"), "achieved='no'"),
-    (lambda: pcie.staged_copy_time(1e9, pipelined="x"), "pipelined='x'"),
-    (lambda: nvlink.transfer_time(1e9, achieved=1), "achieved=1"),
+    (lambda: pcie.transfer_time(1e9, achieved="no"), "^achieved='no'"),
+    (lambda: pcie.staged_copy_time(1e9, pipelined="x"), "^pipelined='x'"),
+    (lambda: nvlink.transfer_time(1e9, achieved=1), "^achieved=1"),
     (lambda: nvswitch.bisection_bandwidth(8, 1e9, both_directions="yes"),
-     "both_directions='yes'"),
+     "^both_directions='yes'"),
     (lambda: nvswitch.domain_bisection("dgx-h100", both_directions=2), "^both_directions="),
     (lambda: nvswitch.domain_bisection("dgx-h10"), "^name="),
-    (lambda: TP.activation_bytes(1, 1, 1, True), "bytes_per_elem=True"),
+    (lambda: TP.activation_bytes(1, 1, 1, True), "^bytes_per_elem=True"),
     (lambda: TP.layer_forward_flops(1, 1, 1, attention_scores="y"), "^attention_scores="),
     # the error names the argument the caller passed
-    (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=100), "gpus=100"),
-    (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=2.0), "gpus=2.0"),
+    (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=100), "^gpus=100"),
+    (lambda: nvswitch.ring_vs_nvls(1e9, "dgx-h100", gpus=2.0), "^gpus=2.0"),
 ])
 def test_bad_input_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
@@ -659,28 +659,28 @@ def test_tp_prose_figures_match_the_model():
 
 # ------------------------------- argument sweep: lanes, generations, sequences, counts
 @pytest.mark.parametrize("call, param", [
-    (lambda: pcie.switch_bandwidth_per_device(4, uplink_lanes=3), "uplink_lanes=3"),
-    (lambda: pcie.switch_bandwidth_per_device(4, uplink_lanes=None), "uplink_lanes=None"),
-    (lambda: pcie.switch_bandwidth_per_device(4, device_lanes=True), "device_lanes=True"),
-    (lambda: pcie.shared_transfer_time(1e9, 4, device_lanes="x"), "device_lanes='x'"),
-    (lambda: pcie.link_bandwidth(lanes=True), "lanes=True"),
-    (lambda: pcie.box_comparison_table(None), "systems=None"),
-    (lambda: pcie.box_comparison_table(5), "systems=5"),
+    (lambda: pcie.switch_bandwidth_per_device(4, uplink_lanes=3), "^uplink_lanes=3"),
+    (lambda: pcie.switch_bandwidth_per_device(4, uplink_lanes=None), "^uplink_lanes=None"),
+    (lambda: pcie.switch_bandwidth_per_device(4, device_lanes=True), "^device_lanes=True"),
+    (lambda: pcie.shared_transfer_time(1e9, 4, device_lanes="x"), "^device_lanes='x'"),
+    (lambda: pcie.link_bandwidth(lanes=True), "^lanes=True"),
+    (lambda: pcie.box_comparison_table(None), "^systems=None"),
+    (lambda: pcie.box_comparison_table(5), "^systems=5"),
     (lambda: pcie.box_comparison_table([]), "^systems="),
-    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen="7.0"), "pcie_gen='7.0'"),
-    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen=None), "pcie_gen=None"),
-    (lambda: nvswitch.nvls_factor_table(None), "ns=None"),
-    (lambda: nvswitch.nvls_factor_table(5), "ns=5"),
+    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen="7.0"), "^pcie_gen='7.0'"),
+    (lambda: nvlink.p2p_vs_staged(1e9, pcie_gen=None), "^pcie_gen=None"),
+    (lambda: nvswitch.nvls_factor_table(None), "^ns=None"),
+    (lambda: nvswitch.nvls_factor_table(5), "^ns=5"),
     (lambda: nvswitch.nvls_factor_table([]), "^ns="),
-    (lambda: nvswitch.nvls_factor_table(("x",)), "ns='x'"),
-    (lambda: TP.layer_forward_flops(2.5, 4096, 8192), "batch=2.5"),
-    (lambda: TP.activation_bytes(1, 4096.5, 8192), "seq_len=4096.5"),
-    (lambda: TP.layer_cost(1, 4096, np.array([8192, 8192.5]), 8), "hidden=8192.5"),
-    (lambda: TP.narrowest_width(0.3, batch=2.5), "batch=2.5"),
-    (lambda: TP.compute_table(None), "gpus=None"),
-    (lambda: TP.compute_table(5), "gpus=5"),
+    (lambda: nvswitch.nvls_factor_table(("x",)), "^ns='x'"),
+    (lambda: TP.layer_forward_flops(2.5, 4096, 8192), "^batch=2.5"),
+    (lambda: TP.activation_bytes(1, 4096.5, 8192), "^seq_len=4096.5"),
+    (lambda: TP.layer_cost(1, 4096, np.array([8192, 8192.5]), 8), "^hidden=8192.5"),
+    (lambda: TP.narrowest_width(0.3, batch=2.5), "^batch=2.5"),
+    (lambda: TP.compute_table(None), "^gpus=None"),
+    (lambda: TP.compute_table(5), "^gpus=5"),
     (lambda: TP.compute_table([]), "^gpus="),
-    (lambda: TP.compute_table(("x",)), "gpus='x'"),
+    (lambda: TP.compute_table(("x",)), "^gpus='x'"),
 ])
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
@@ -704,7 +704,10 @@ def test_nvlink_generation_table_rows_by_hand():
                          "900 GB/s", "2 x 100 Gb/s", "371 GB/s", "82.4 %"]
     # the caption names a source for each generation and says what the lane rate is
     assert t.caption.startswith("Sources: NVIDIA NVLink page (NVLink 5)")
-    assert all(x in t.caption for x in ("(NVLink 3)", "(NVLink 4;", "(NVLink 1-2,", "topo.h"))
+    # (which source gives which generation: the catalogue's sources of each row)
+    assert all(x in t.caption for x in ("NVIDIA NCCL maintainer (NVLink 3)",
+                                        "scaling book (NVLink 4;", "Bekman (NVLink 1-2,",
+                                        "NCCL topo.h (effective per-link bandwidth). The"))
     assert t.caption.endswith("the wires run slightly faster.")
 
 
@@ -788,6 +791,20 @@ def test_pcie_generation_table_by_hand():
     assert all(x in t.caption for x in ("128b/130b", "236/256", "256-B payloads",
                                         "16-B headers", "Azure ND H100 v5"))
     assert t.caption.endswith("its achieved figure is an extrapolation.")
+    # the claims in between: each source with what it gives; why "after line coding" is not
+    # one basis; what the TLP columns count and leave out; how achieved is derived and from
+    # which measurement; which GPUs attach at Gen 6 (catalogue pcie_gen "6.0") and where
+    # that is stated
+    for claim in (
+            "Lockwood (Gen 6 FLIT layout); Intel (per-TLP overhead).",
+            "Gen 3-5 lose only 128b/130b, Gen 6's 236/256 also removes its link layer and FEC.",
+            "Gen 3-5 also pay 8 B of framing, sequence number and LCRC per TLP; their DLLPs "
+            "are not counted, which flatters them slightly",
+            "Achieved = TLP payload x the host-copy efficiency measured on Gen 5 x16 "
+            "(Azure ND H100 v5) on the same basis.",
+            "Gen 6 GPUs: B300 and GB300 attach at Gen 6 x16 to a ConnectX-8's built-in "
+            "switch (Hot Chips 2025); no Gen 6 host-copy measurement is in our sources"):
+        assert claim in t.caption, claim
     # at x8 every rate halves and the headings say x8
     t8 = pcie.generation_table(8)
     assert t8.columns[3] == "raw x8, per direction"
@@ -855,6 +872,9 @@ def test_nvswitch_dgx_h100_wiring_by_hand():
     assert t.caption.startswith("Sources: NVIDIA DGX BasePOD RA (4 NVSwitch chips)")
     assert "(5 + 4 + 4 + 5 links per GPU)" in t.caption and "both directions added" in t.caption
     assert t.caption.endswith("that happens to have the same value.")
+    # the bisection quoted there is the published one: 4 GPUs x 450 GB/s x 2 directions
+    assert ("the published bisection, 3.6 TB/s, is a different quantity (half the GPUs "
+            "sending across the middle, both directions added)" in t.caption)
     assert nvswitch.links_per_gpu_dgx_h100() == 18
 
 
@@ -882,6 +902,17 @@ def test_nvswitch_domain_table_by_hand():
                                 "bisection = half the GPUs x per-GPU bandwidth")
     assert t.caption.endswith("Sources in interlib.specs.inside_box.")
     assert "upper bound" in t.caption and "GB200 NVL72)" in t.caption
+    # the claims in between: why one tier's bisection is half the GPUs' bandwidth, that a
+    # multi-tier one depends on the wiring, what is done without a source, and which
+    # domains were sold
+    for claim in (
+            "which holds for one tier of switches (non-blocking by construction). For domains "
+            "whose switches span several tiers the bisection depends on how the tiers are wired",
+            "where our sources do not give it, it is not computed, or (marked) computed "
+            "assuming a non-blocking fabric, an upper bound. Status: whether the domain was "
+            "sold (the 256-GPU Hopper NVLink Switch Systems were announced but not shipped as "
+            "products; the first multi-node NVLink product is GB200 NVL72)"):
+        assert claim in t.caption, claim
 
 
 def test_nvswitch_scaleup_table_by_hand():
@@ -919,6 +950,10 @@ def test_nvswitch_scaleup_table_by_hand():
                                 "'Vera Rubin NVL144' counted dies).")
     assert t.caption.endswith("Sources in interlib.specs.scaleup and interlib.specs.hardware.")
     assert "all are per direction here" in t.caption
+    # how each vendor counts its headline (what "all are per direction here" converts from)
+    assert ("Vendors quote scale-up bandwidth with both directions added (NVLink, TPU ICI) or "
+            "per direction (Intel's 'unidirectional'); all are per direction here."
+            in t.caption)
 
 
 def test_nvswitch_nvls_tables_by_hand():
@@ -1061,3 +1096,25 @@ def test_nvswitch_remaining_edges_by_hand(monkeypatch):
     with pytest.raises(ValueError, match="^DGX_H100_LINKS_PER_SWITCH has 3 entries, but "
                                          "NVSWITCH.3..chips_per_board = 4$"):
         nvswitch.dgx_h100_wiring()
+
+
+# ------------------------------------------------------- mutation survivors (issue 38)
+def test_compute_table_lists_dense_bf16_peaks_with_sources():
+    # dense BF16: A100 312 TFLOP/s (datasheet's 624 with sparsity / 2), H100 SXM 989
+    # (1,979 / 2), B200 2,250 (HGX B200 at 1,000 W) -- tests/catalogue_literals.py
+    t = TP.compute_table()
+    assert t.columns == ["GPU", "peak dense BF16 (vendor)", "source"]
+    assert [r[:2] for r in t.rows] == [["A100 SXM 80GB", "312 TFLOP/s"],
+                                       ["H100 SXM", "989 TFLOP/s"], ["B200", "2.25 PFLOP/s"]]
+    from interlib.specs.compute import BF16_DENSE_FLOPS
+    assert [r[2] for r in t.rows] == [BF16_DENSE_FLOPS[g].source.title
+                                      for g in ("a100-sxm-80gb", "h100-sxm", "b200")]
+    assert t.caption == ("Dense: without 2:4 structured sparsity, which datasheets often "
+                         "quote (doubling the figure).")
+    assert [r[0] for r in TP.compute_table(("b200", "h200")).rows] == ["B200", "H200 SXM"]
+
+
+def test_gpu_name_of_each_link_choice():
+    assert [TP.gpu_name(k) for k in TP.LINKS] == ["H100 SXM", "H100 SXM", "B200"]
+    with pytest.raises(ValueError, match="^link='NVLink 9' "):
+        TP.gpu_name("NVLink 9")

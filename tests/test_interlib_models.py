@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from interlib import display, hierarchy, scaling, transfer, units as u, widgets
+from interlib import collectives, display, hierarchy, scaling, transfer, units as u, widgets
 from interlib.book import errata
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -338,17 +338,17 @@ def test_pcie_transfer_label_names_the_copy():
 
 # ------------------------------- argument sweep: scaling, transfer, plot helpers, widgets
 @pytest.mark.parametrize("call, param", [
-    (lambda: scaling.gradient_bytes(1e9, True), "bytes_per_param=True"),
-    (lambda: scaling.gradient_sync_time(1e9, None), "n_gpus=None"),
-    (lambda: scaling.gradient_sync_time(1e9, 0), "n_gpus=0"),
-    (lambda: scaling.gradient_sync_time(1e9, 2.5), "n_gpus=2.5"),
-    (lambda: scaling.naive_sync_time(1e9, 1e11, True), "bytes_per_param=True"),
-    (lambda: scaling.ring_sync_time(1e9, 8, "NVLink 4", True), "bytes_per_param=True"),
-    (lambda: scaling.expected_step_time(2.5, 1.0, 0.1), "n_gpus=2.5"),
-    (lambda: scaling.expected_step_time(None, 1.0, 0.1), "n_gpus=None"),
+    (lambda: scaling.gradient_bytes(1e9, True), "^bytes_per_param=True"),
+    (lambda: scaling.gradient_sync_time(1e9, None), "^n_gpus=None"),
+    (lambda: scaling.gradient_sync_time(1e9, 0), "^n_gpus=0"),
+    (lambda: scaling.gradient_sync_time(1e9, 2.5), "^n_gpus=2.5"),
+    (lambda: scaling.naive_sync_time(1e9, 1e11, True), "^bytes_per_param=True"),
+    (lambda: scaling.ring_sync_time(1e9, 8, "NVLink 4", True), "^bytes_per_param=True"),
+    (lambda: scaling.expected_step_time(2.5, 1.0, 0.1), "^n_gpus=2.5"),
+    (lambda: scaling.expected_step_time(None, 1.0, 0.1), "^n_gpus=None"),
     (lambda: scaling.parallelism_traffic(1e9, 8, 64, 16, 1, bytes_per_elem=True),
-     "bytes_per_elem=True"),
-    (lambda: transfer.shared_uplink_bandwidth(2.5, 1e10, 1e10), "devices=2.5"),
+     "^bytes_per_elem=True"),
+    (lambda: transfer.shared_uplink_bandwidth(2.5, 1e10, 1e10), "^devices=2.5"),
 ])
 def test_models_bad_input_sweep(call, param):
     with pytest.raises(ValueError, match=param):
@@ -362,23 +362,23 @@ def _axes():
 
 
 @pytest.mark.parametrize("call, param", [
-    (lambda: plots.si_axis(5, "x", "B"), "ax=5"),
-    (lambda: plots.si_axis(None, "x", "B"), "ax=None"),
-    (lambda: plots.si_axis(_axes(), "z", "B"), "which='z'"),
-    (lambda: plots.si_axis(_axes(), None, "B"), "which=None"),
-    (lambda: plots.si_axis(_axes(), "x", 5), "unit=5"),
-    (lambda: plots.si_axis(_axes(), "x", "B", places=-1), "places=-1"),
-    (lambda: plots.si_axis(_axes(), "x", "B", places=1.5), "places=1.5"),
-    (lambda: plots.binary_size_axis("ax"), "ax='ax'"),
-    (lambda: plots.binary_size_axis(_axes(), "z"), "which='z'"),
-    (lambda: ch05_plots.nccl_algorithm_label("warp", 2), "algorithm='warp'"),
-    (lambda: ch05_plots.nccl_algorithm_label(None, 2), "algorithm=None"),
-    (lambda: ch05_plots.nccl_algorithm_label("ring", 0), "nodes=0"),
-    (lambda: ch05_plots.nccl_algorithm_label("ring", 2.5), "nodes=2.5"),
-    (lambda: ch04_plots.bisection(k=0), "k=0"),
-    (lambda: ch04_plots.bisection(k=-1), "k=-1"),
-    (lambda: appendix_plots.error_by_size(5), "results=5"),
-    (lambda: appendix_plots.error_by_size("x"), "results='x'"),
+    (lambda: plots.si_axis(5, "x", "B"), "^ax=5"),
+    (lambda: plots.si_axis(None, "x", "B"), "^ax=None"),
+    (lambda: plots.si_axis(_axes(), "z", "B"), "^which='z'"),
+    (lambda: plots.si_axis(_axes(), None, "B"), "^which=None"),
+    (lambda: plots.si_axis(_axes(), "x", 5), "^unit=5"),
+    (lambda: plots.si_axis(_axes(), "x", "B", places=-1), "^places=-1"),
+    (lambda: plots.si_axis(_axes(), "x", "B", places=1.5), "^places=1.5"),
+    (lambda: plots.binary_size_axis("ax"), "^ax='ax'"),
+    (lambda: plots.binary_size_axis(_axes(), "z"), "^which='z'"),
+    (lambda: ch05_plots.nccl_algorithm_label("warp", 2), "^algorithm='warp'"),
+    (lambda: ch05_plots.nccl_algorithm_label(None, 2), "^algorithm=None"),
+    (lambda: ch05_plots.nccl_algorithm_label("ring", 0), "^nodes=0"),
+    (lambda: ch05_plots.nccl_algorithm_label("ring", 2.5), "^nodes=2.5"),
+    (lambda: ch04_plots.bisection(k=0), "^k=0"),
+    (lambda: ch04_plots.bisection(k=-1), "^k=-1"),
+    (lambda: appendix_plots.error_by_size(5), "^results=5"),
+    (lambda: appendix_plots.error_by_size("x"), "^results='x'"),
 ])
 def test_plot_helpers_bad_input_sweep(call, param):
     with pytest.raises(ValueError, match=param):
@@ -392,39 +392,39 @@ def _fig():
 
 
 @pytest.mark.parametrize("call, param", [
-    (lambda: widgets.figure_bbox(5), "fig=5"),
-    (lambda: widgets.figure_png(None), "fig=None"),
-    (lambda: widgets.figure_png(_fig(), bbox=5), "bbox=5"),
-    (lambda: widgets.figure_png(_fig(), compress_level=2.5), "compress_level=2.5"),
-    (lambda: widgets.figure_png(_fig(), compress_level=10), "compress_level=10"),
-    (lambda: widgets.figure_png(_fig(), compress_level=True), "compress_level=True"),
-    (lambda: widgets.figure_alt("fig", "ring_all_reduce", {}), "fig='fig'"),
-    (lambda: widgets.figure_alt(_fig(), "no_such_demo", {}), "demo_name='no_such_demo'"),
-    (lambda: widgets.figure_alt(_fig(), "ring_all_reduce", None), "params=None"),
-    (lambda: widgets.render("ring_all_reduce", params=5), "params=5"),
-    (lambda: widgets.render("ring_all_reduce", params={"bogus": 1}), "params='bogus'"),
-    (lambda: widgets.render("ring_all_reduce", bbox="x"), "bbox='x'"),
-    (lambda: widgets.render("ring_all_reduce", compress_level=None), "compress_level=None"),
-    (lambda: widgets.summary("ring_all_reduce", bogus=1), "params='bogus'"),
-    (lambda: widgets.register("ring_all_reduce"), "demo='ring_all_reduce'"),
-    (lambda: widgets.LiveFigure("ring_all_reduce"), "demo='ring_all_reduce'"),
-    (lambda: widgets.LiveFigure(widgets.get("ring_all_reduce"), bbox=5), "bbox=5"),
-    (lambda: widgets.DemoFrames("ring_all_reduce"), "demo='ring_all_reduce'"),
-    (lambda: widgets.DemoFrames(widgets.get("your_cluster"), bbox=5), "bbox=5"),
-    (lambda: widgets.IntSlider("x", 10, 4, "n"), "min='x'"),
-    (lambda: widgets.IntSlider(1, None, 4, "n"), "max=None"),
-    (lambda: widgets.IntSlider(1, 10, 2.5, "n"), "default=2.5"),
-    (lambda: widgets.IntSlider(1, 10, 4, "n", step=0), "step=0"),
-    (lambda: widgets.IntSlider(1, 10, 4, None), "label=None"),
-    (lambda: widgets.FloatSlider(float("nan"), 1.0, 0.5, "x"), "min=nan"),
-    (lambda: widgets.FloatSlider(0.0, 1.0, None, "x"), "default=None"),
-    (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", step=-1.0), "step=-1.0"),
-    (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", log="yes"), "log='yes'"),
+    (lambda: widgets.figure_bbox(5), "^fig=5"),
+    (lambda: widgets.figure_png(None), "^fig=None"),
+    (lambda: widgets.figure_png(_fig(), bbox=5), "^bbox=5"),
+    (lambda: widgets.figure_png(_fig(), compress_level=2.5), "^compress_level=2.5"),
+    (lambda: widgets.figure_png(_fig(), compress_level=10), "^compress_level=10"),
+    (lambda: widgets.figure_png(_fig(), compress_level=True), "^compress_level=True"),
+    (lambda: widgets.figure_alt("fig", "ring_all_reduce", {}), "^fig='fig'"),
+    (lambda: widgets.figure_alt(_fig(), "no_such_demo", {}), "^demo_name='no_such_demo'"),
+    (lambda: widgets.figure_alt(_fig(), "ring_all_reduce", None), "^params=None"),
+    (lambda: widgets.render("ring_all_reduce", params=5), "^params=5"),
+    (lambda: widgets.render("ring_all_reduce", params={"bogus": 1}), "^params='bogus'"),
+    (lambda: widgets.render("ring_all_reduce", bbox="x"), "^bbox='x'"),
+    (lambda: widgets.render("ring_all_reduce", compress_level=None), "^compress_level=None"),
+    (lambda: widgets.summary("ring_all_reduce", bogus=1), "^params='bogus'"),
+    (lambda: widgets.register("ring_all_reduce"), "^demo='ring_all_reduce'"),
+    (lambda: widgets.LiveFigure("ring_all_reduce"), "^demo='ring_all_reduce'"),
+    (lambda: widgets.LiveFigure(widgets.get("ring_all_reduce"), bbox=5), "^bbox=5"),
+    (lambda: widgets.DemoFrames("ring_all_reduce"), "^demo='ring_all_reduce'"),
+    (lambda: widgets.DemoFrames(widgets.get("your_cluster"), bbox=5), "^bbox=5"),
+    (lambda: widgets.IntSlider("x", 10, 4, "n"), "^min='x'"),
+    (lambda: widgets.IntSlider(1, None, 4, "n"), "^max=None"),
+    (lambda: widgets.IntSlider(1, 10, 2.5, "n"), "^default=2.5"),
+    (lambda: widgets.IntSlider(1, 10, 4, "n", step=0), "^step=0"),
+    (lambda: widgets.IntSlider(1, 10, 4, None), "^label=None"),
+    (lambda: widgets.FloatSlider(float("nan"), 1.0, 0.5, "x"), "^min=nan"),
+    (lambda: widgets.FloatSlider(0.0, 1.0, None, "x"), "^default=None"),
+    (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", step=-1.0), "^step=-1.0"),
+    (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", log="yes"), "^log='yes'"),
     (lambda: widgets.FloatSlider(0.0, 1.0, 0.5, "x", readout_format="zz"),
-     "readout_format='zz'"),
-    (lambda: widgets.Dropdown(None, "a", "x"), "options=None"),
-    (lambda: widgets.Dropdown((), "a", "x"), "options=\\(\\)"),
-    (lambda: widgets.Dropdown(("a",), "a", 5), "label=5"),
+     "^readout_format='zz'"),
+    (lambda: widgets.Dropdown(None, "a", "x"), "^options=None"),
+    (lambda: widgets.Dropdown((), "a", "x"), "^options=\\(\\)"),
+    (lambda: widgets.Dropdown(("a",), "a", 5), "^label=5"),
 ])
 def test_widgets_bad_input_sweep(call, param):
     with pytest.raises(ValueError, match=param):
@@ -443,10 +443,10 @@ def test_validate_whole_items_instance():
             V.whole("n", bad, lo=1)
     assert V.items("xs", (1, 2)) == [1, 2] and V.items("xs", np.arange(2)) == [0, 1]
     for bad in (None, 5, "ab", {"a": 1}, [], np.float64(1.0)):
-        with pytest.raises(ValueError, match="xs="):
+        with pytest.raises(ValueError, match="^xs="):
             V.items("xs", bad)
     assert V.instance("s", "a", str, "a string") == "a"
-    with pytest.raises(ValueError, match="s=5 must be a string"):
+    with pytest.raises(ValueError, match="^s=5 must be a string"):
         V.instance("s", 5, str, "a string")
 
 
@@ -463,3 +463,204 @@ def test_chapter1_prose_figures_issue14():
     assert (f["ring_steps_1024"], f["tree_steps_1024"]) == ("2046", "20")
     assert f["fsdp_over_dp"] == "1.5×" and f["max_channels"] == "64"
     assert f["net_hw"] == "700 ns to 900 ns" and f["pcie_hw"] == "360 ns"
+
+
+# ------------------------------------------------------- mutation survivors (issue 38)
+def test_half_bandwidth_size_defaults_to_full_efficiency():
+    # Hockney's n_1/2 = latency x bandwidth x efficiency: 1 us x 10 GB/s = 10 kB at eta 1
+    assert transfer.half_bandwidth_size(10e9, 1e-6) == pytest.approx(10e3, rel=1e-12)
+    assert transfer.half_bandwidth_size(10e9, 1e-6, 0.5) == pytest.approx(5e3, rel=1e-12)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: transfer.half_bandwidth_size(0, 1e-6), "^bandwidth=0 "),
+    (lambda: transfer.half_bandwidth_size(1e9, 1e-6, 1.5), "^efficiency=1.5 "),
+    (lambda: transfer.shared_uplink_bandwidth(2, 0, 1e9), "^uplink_bandwidth=0 "),
+    (lambda: transfer.shared_uplink_bandwidth(2, 1e9, -1.0), "^device_bandwidth=-1.0 "),
+])
+def test_transfer_helpers_name_the_bad_parameter(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_expected_max_standard_normal_exact_values_and_arrays():
+    # E[max of 1] = 0, of 2 = 1/sqrt(pi), of 3 = 3 / (2 sqrt(pi)) (order statistics of N(0,1))
+    e = scaling.expected_max_standard_normal(np.array([1, 2, 3]))
+    assert isinstance(e, np.ndarray) and e.shape == (3,)
+    assert e[0] == pytest.approx(0.0, abs=1e-9)
+    assert e[1] == pytest.approx(1 / math.sqrt(math.pi), rel=1e-6)
+    assert e[2] == pytest.approx(3 / (2 * math.sqrt(math.pi)), rel=1e-6)
+    assert isinstance(scaling.expected_max_standard_normal(2), float)
+    for bad in (0, 0.5, -1):
+        with pytest.raises(ValueError, match=f"^n={bad!r} "):
+            scaling.expected_max_standard_normal(bad)
+
+
+def test_expected_step_time_of_one_gpu_is_its_mean_and_bad_input():
+    assert scaling.expected_step_time(1, 2.0, 0.3) == pytest.approx(2.0, abs=1e-12)
+    # two GPUs at 10 % jitter: 1 + 0.1 / sqrt(pi)
+    assert scaling.expected_step_time(2, 1.0, 0.1) == pytest.approx(
+        1 + 0.1 / math.sqrt(math.pi), rel=1e-6)
+    for call, msg in ((lambda: scaling.expected_step_time(8, 0, 0.1), "^mean_s=0 "),
+                      (lambda: scaling.expected_step_time(8, 1.0, -0.1), "^jitter=-0.1 "),
+                      (lambda: scaling.expected_step_time(8, 1.0, 0.6), "^jitter=0.6 ")):
+        with pytest.raises(ValueError, match=msg):
+            call()
+
+
+def test_gpus_for_slowdown_by_hand():
+    # step / mean = 1 + jitter x E[max of n]: at jitter 0.1, E[max 2] = 0.564 >= 0.5 (1.05),
+    # E[max 3] = 0.846 >= 0.8 > 0.564 (1.08), E[max 4] = 1.029 >= 1.0 > 0.846 (1.10)
+    assert scaling.gpus_for_slowdown(1.05, 0.1) == 2
+    assert scaling.gpus_for_slowdown(1.08, 0.1) == 3
+    assert scaling.gpus_for_slowdown(1.10, 0.1) == 4
+    # any target: the smallest n that reaches it (the one below does not)
+    for target, jitter in ((1.2, 0.1), (1.1, 0.03), (1.5, 0.25), (1.3, 0.5)):
+        n = scaling.gpus_for_slowdown(target, jitter)
+        assert scaling.expected_step_time(n, 1.0, jitter) >= target
+        assert n == 1 or scaling.expected_step_time(n - 1, 1.0, jitter) < target
+    with pytest.raises(ValueError, match="^slowdown=10 is out of range for jitter=0.5: not "
+                                         "reached below 1,000,000,000 GPUs$"):
+        scaling.gpus_for_slowdown(10, 0.5)
+    for call, msg in ((lambda: scaling.gpus_for_slowdown(1.0, 0.1), "^slowdown=1.0 "),
+                      (lambda: scaling.gpus_for_slowdown(1.1, 0.0), "^jitter=0.0 "),
+                      # the documented range (0, 0.5], in this function's own words
+                      (lambda: scaling.gpus_for_slowdown(1.1, 0.6),
+                       r"^jitter=0.6 is out of range: must be > 0 and <= 0.5$")):
+        with pytest.raises(ValueError, match=msg):
+            call()
+
+
+def test_straggler_samples_are_seeded_truncated_draws():
+    a = scaling.straggler_samples(64, 2.0, 0.1)
+    assert a.shape == (200, 64)                     # 200 steps by default
+    assert np.array_equal(a, scaling.straggler_samples(64, 2.0, 0.1, 200, 0))
+    assert not np.array_equal(a, scaling.straggler_samples(64, 2.0, 0.1, 200, 1))
+    assert a.mean() == pytest.approx(2.0, rel=0.01)          # mean_s
+    assert a.std() == pytest.approx(0.2, rel=0.05)            # jitter x mean_s
+    # at jitter 0.5, P(1 + 0.5 Z < 0) = P(Z < -2) = 2.28 %: those draws are cut to 0
+    b = scaling.straggler_samples(1000, 1.0, 0.5, 100)
+    assert b.min() == 0.0 and (b == 0).mean() == pytest.approx(0.0228, abs=0.004)
+    assert np.array_equal(scaling.straggler_samples(3, 1.0, 0.0, 2), np.ones((2, 3)))
+    assert scaling.straggler_samples(1, 1.0, 0.1, 1).shape == (1, 1)
+    assert scaling.straggler_samples(400, 1.0, 0.1, 10_000).shape == (10_000, 400)
+    for call, msg in (
+            (lambda: scaling.straggler_samples(0, 1.0, 0.1), "^n_gpus=0 "),
+            (lambda: scaling.straggler_samples(1_000_001, 1.0, 0.1, 1), "^n_gpus=1000001 "),
+            (lambda: scaling.straggler_samples(8, 0, 0.1), "^mean_s=0 "),
+            (lambda: scaling.straggler_samples(8, 1.0, 0.6), "^jitter=0.6 "),
+            (lambda: scaling.straggler_samples(8, 1.0, -0.1), "^jitter=-0.1 "),
+            (lambda: scaling.straggler_samples(8, 1.0, 0.1, 0), "^steps=0 "),
+            (lambda: scaling.straggler_samples(8, 1.0, 0.1, 10_001), "^steps=10001 "),
+            (lambda: scaling.straggler_samples(8, 1.0, 0.1, 10, -1), "^seed=-1 "),
+            (lambda: scaling.straggler_samples(401, 1.0, 0.1, 10_000),
+             "^steps=10000 is out of range for n_gpus=401: n_gpus x steps must be <= "
+             "4,000,000$")):
+        with pytest.raises(ValueError, match=msg):
+            call()
+
+
+def test_simulation_steps_keep_a_million_draws():
+    # min(200, 10^6 // n), at least 10
+    assert scaling.simulation_steps(1) == 200 and scaling.simulation_steps(5000) == 200
+    assert scaling.simulation_steps(5001) == 199
+    assert scaling.simulation_steps(9901) == 100       # 10^6 // 9901 = 100 (101 x 9901 > 10^6)
+    assert scaling.simulation_steps(100_000) == 10 and scaling.simulation_steps(10**6) == 10
+    for bad in (0, 1_000_001):
+        with pytest.raises(ValueError, match=f"^n_gpus={bad} "):
+            scaling.simulation_steps(bad)
+
+
+def test_simulated_step_time_is_seeded():
+    t0 = scaling.simulated_step_time(16, 1.0, 0.1)
+    assert t0 == scaling.simulated_step_time(16, 1.0, 0.1, seed=0)
+    assert t0 != scaling.simulated_step_time(16, 1.0, 0.1, seed=3)
+    want = scaling.straggler_samples(16, 1.0, 0.1, 200, 3).max(axis=1).mean()
+    assert scaling.simulated_step_time(16, 1.0, 0.1, seed=3) == pytest.approx(want, rel=1e-15)
+
+
+def test_gradient_bytes_and_naive_sync_by_hand():
+    assert scaling.gradient_bytes(1e9) == 2e9                        # bf16 by default
+    assert scaling.gradient_bytes(10, 1) == 10 and scaling.gradient_bytes(10, 8) == 80
+    assert scaling.gradient_bytes(2**62, 4) == 4 * 2.0**62            # no integer overflow
+    for bad in (3, 9, True):
+        with pytest.raises(ValueError, match=f"^bytes_per_param={bad!r} "):
+            scaling.gradient_bytes(10, bad)
+    # Appendix B claim a: 70B x 4 bytes (fp32) / 3.35 TB/s = 0.0836 s
+    assert scaling.naive_sync_time(70e9, 3.35e12) == pytest.approx(280e9 / 3.35e12, rel=1e-12)
+    with pytest.raises(ValueError, match="^bandwidth=0 "):
+        scaling.naive_sync_time(70e9, 0)
+
+
+def test_gradient_sync_time_passes_its_arguments_to_the_model():
+    p = 1e9
+    for n, b in ((1, 2), (4, 4)):
+        want = collectives.predict("all_reduce", p * b, "dgx-h100", n, 1, "ring").time_s
+        assert scaling.gradient_sync_time(p, n, bytes_per_param=b) == want
+    assert scaling.gradient_sync_time(p, 4) != scaling.gradient_sync_time(p, 8)
+    with pytest.raises(ValueError, match="^n_gpus=0 "):
+        scaling.gradient_sync_time(p, 0)
+
+
+def test_parallelism_traffic_defaults_and_terms_by_hand():
+    # Llama 3 70B shape, one 4,096-token sequence: activations 4096 x 8192 x 2 = 67,108,864 B
+    act = 4096 * 8192 * 2
+    t = scaling.parallelism_traffic(70e9, 80, 8192, 4096, 1, tp=8)
+    # TP: 80 layers x 4 all-reduces x 2 (8-1)/8 x act, one micro-batch; no DP, no PP
+    assert (t.dp, t.tp, t.pp) == (0.0, 80 * 4 * 1.75 * act, 0.0)
+    t = scaling.parallelism_traffic(70e9, 80, 8192, 4096, 1, dp=8)
+    assert (t.tp, t.pp) == (0.0, 0.0) and t.dp == pytest.approx(2 * 7 / 8 * 70e9 * 2)
+    # DP's shard is params / (tp x pp): 2 (2-1)/2 x 70e9 / 8 x 2 bytes = 17.5 GB
+    t = scaling.parallelism_traffic(70e9, 80, 8192, 4096, 1, tp=2, pp=4, dp=2)
+    assert t.dp == pytest.approx(17.5e9, rel=1e-12)
+    # PP: 2 x act per micro-batch; 1-byte and 4-byte elements scale every term
+    assert scaling.parallelism_traffic(70e9, 80, 8192, 4096, 1, 3, pp=2).pp == 2 * act * 3
+    one = scaling.parallelism_traffic(70e9, 80, 8192, 4096, 1, tp=8, bytes_per_elem=1)
+    four = scaling.parallelism_traffic(70e9, 80, 8192, 4096, 1, tp=8, bytes_per_elem=4)
+    assert four.tp == 4 * one.tp == 2 * 80 * 4 * 1.75 * act
+    for kw, name in (({"params": 0}, "params"), ({"layers": 0}, "layers"),
+                     ({"hidden": 0}, "hidden"), ({"seq_len": 0}, "seq_len"),
+                     ({"micro_batch": 0}, "micro_batch"), ({"micro_batches": 0}, "micro_batches"),
+                     ({"tp": 0}, "tp"), ({"pp": 0}, "pp"), ({"dp": 0}, "dp")):
+        args = dict(params=70e9, layers=80, hidden=8192, seq_len=4096, micro_batch=1) | kw
+        with pytest.raises(ValueError, match=f"^{name}=0 "):
+            scaling.parallelism_traffic(**args)
+
+
+def test_ring_sync_time_by_hand_and_its_gpu_range():
+    # NVLink 4 rung: alpha 3.4 us (tuning.cc Ring/Simple hop), peak 450 GB/s, achieved
+    # 18 x 20.6 GB/s: t = 2 (n-1) alpha + 2 (n-1)/n x bytes / B
+    r = hierarchy.link_options()["NVLink 4"]
+    for achieved, bw in ((True, 18 * 20.6e9), (False, 450e9)):
+        t = scaling.ring_sync_time(1e9, 8, "NVLink 4", achieved=achieved)
+        assert t == pytest.approx(14 * r.latency + 1.75 * 2e9 / bw, rel=1e-12)
+    assert scaling.ring_sync_time(1e9, 1, "NVLink 4") == 0.0
+    assert scaling.ring_sync_time(1e9, 1_000_000, "NVLink 4") > 0
+    for bad in (0, 1_000_001):
+        with pytest.raises(ValueError, match=f"^n_gpus={bad} "):
+            scaling.ring_sync_time(1e9, bad, "NVLink 4")
+
+
+def test_gpus_for_slowdown_at_the_end_of_its_range():
+    """The search stops at 10^9 GPUs: at jitter 0.5 the expected step there is
+    1 + 0.5 x E[max of 10^9 standard normals] = 1 + 0.5 x 6.09 = 4.04 x the mean (so a 5x
+    target is refused), and a target equal to that step is reached there, not refused."""
+    top = scaling.expected_step_time(10**9, 1.0, 0.5)
+    assert top == pytest.approx(1 + 0.5 * 6.0877, rel=1e-4)
+    with pytest.raises(ValueError, match="^slowdown=5 is out of range for jitter=0.5: "):
+        scaling.gpus_for_slowdown(5, 0.5)
+    n = scaling.gpus_for_slowdown(top, 0.5)
+    assert n <= 10**9 and scaling.expected_step_time(n - 1, 1.0, 0.5) < top
+
+
+def test_straggler_samples_limit_and_draw_convention():
+    # n_gpus x steps may be 4,000,000 (400 x 10,000) but not 4,000,001 = 97,561 x 41
+    with pytest.raises(ValueError, match="^steps=41 is out of range for n_gpus=97561: "
+                                         "n_gpus x steps must be <= 4,000,000$"):
+        scaling.straggler_samples(97_561, 1.0, 0.1, 41)
+    # seeded, reproducible figures: time = mean x (1 + jitter x Z), Z the seed's standard
+    # normals from NumPy's default_rng (seed 0's first one is +0.1257...)
+    z = np.random.default_rng(0).standard_normal((2, 3))
+    assert z[0, 0] == pytest.approx(0.12573022)
+    np.testing.assert_array_equal(scaling.straggler_samples(3, 2.0, 0.1, 2, seed=0),
+                                  np.maximum(2.0 * (1 + 0.1 * z), 0.0))

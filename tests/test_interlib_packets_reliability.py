@@ -175,19 +175,19 @@ def test_gpus_for_hit_probability_by_hand():
 
 # ------------------------------------------------- argument sweep: flags, whole payloads
 @pytest.mark.parametrize("call, param", [
-    (lambda: P.packet_layout(4096, ipv6="yes"), "ipv6='yes'"),
-    (lambda: P.packet_layout(4096, reth=None), "reth=None"),
-    (lambda: P.packet_layout(4096, wire_framing=2), "wire_framing=2"),
-    (lambda: P.payload_efficiency(4096, ipv6=None), "ipv6=None"),
-    (lambda: P.payload_efficiency(2.5), "payload=2.5"),
-    (lambda: P.goodput(5e10, np.array([1024, 1024.5])), "payload=1024.5"),
-    (lambda: P.goodput_loss(5e10, 1024, reference=2.5), "reference=2.5"),
-    (lambda: P.header_table(None), "payloads=None"),
-    (lambda: P.header_table(5), "payloads=5"),
+    (lambda: P.packet_layout(4096, ipv6="yes"), "^ipv6='yes'"),
+    (lambda: P.packet_layout(4096, reth=None), "^reth=None"),
+    (lambda: P.packet_layout(4096, wire_framing=2), "^wire_framing=2"),
+    (lambda: P.payload_efficiency(4096, ipv6=None), "^ipv6=None"),
+    (lambda: P.payload_efficiency(2.5), "^payload=2.5"),
+    (lambda: P.goodput(5e10, np.array([1024, 1024.5])), "^payload=1024.5"),
+    (lambda: P.goodput_loss(5e10, 1024, reference=2.5), "^reference=2.5"),
+    (lambda: P.header_table(None), "^payloads=None"),
+    (lambda: P.header_table(5), "^payloads=5"),
     (lambda: P.header_table([]), "^payloads="),
-    (lambda: P.header_table(("x",)), "payloads='x'"),
-    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu="yes"), "per_gpu='yes'"),
-    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu=None), "per_gpu=None"),
+    (lambda: P.header_table(("x",)), "^payloads='x'"),
+    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu="yes"), "^per_gpu='yes'"),
+    (lambda: R.sample_max_drops(8, 1e-6, 1000, 10, per_gpu=None), "^per_gpu=None"),
 ])
 def test_bad_input_sweep_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
@@ -204,3 +204,90 @@ def test_hdr_ndr_lane_coding_is_257b_transcoding_plus_rs544(gen, data):
     assert g.coding_efficiency == pytest.approx(16 / 17)
     assert g.coding_efficiency != pytest.approx(64 / 66, rel=1e-3)
     assert "256b/257b" in g.encoding and "RS(544,514)" in g.encoding
+
+
+# ------------------------------------------------------- mutation survivors (issue 38)
+def test_header_table_by_hand():
+    """RoCEv2 (IPv4): MAC 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 = 62 B a frame,
+    + 20 B preamble/SFD/gap on the wire = 82 B per packet; native InfiniBand: LRH 8 + BTH 12
+    + ICRC 4 + VCRC 2 = 26 B (IEEE 802.3, RFC 791, RFC 768, IBTA). Efficiency = payload /
+    (payload + overhead), e.g. 256 / 338 = 75.74 %, 4096 / 4122 = 99.37 %."""
+    t = P.header_table()
+    assert t.columns == ["RDMA MTU (payload)", "RoCEv2 overhead", "RoCEv2 wire bytes",
+                         "RoCEv2 efficiency", "IB overhead", "IB efficiency"]
+    assert t.rows == [
+        ["256 B", "82 B", "338 B", "75.74 %", "26 B", "90.78 %"],
+        ["512 B", "82 B", "594 B", "86.20 %", "26 B", "95.17 %"],
+        ["1024 B", "82 B", "1106 B", "92.59 %", "26 B", "97.52 %"],
+        ["2048 B", "82 B", "2130 B", "96.15 %", "26 B", "98.75 %"],
+        ["4096 B", "82 B", "4178 B", "98.04 %", "26 B", "99.37 %"],
+    ]
+    assert t.caption == (
+        "RoCEv2: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4, plus 20 B "
+        "preamble/gap on the wire. InfiniBand: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 "
+        "(specs.PACKET_HEADERS; sources: IEEE 802.3 Ethernet; InfiniBand Trade Association; "
+        "RFC 768; RFC 791).")
+    one = P.header_table([9000])
+    assert one.rows == [["9000 B", "82 B", "9082 B", f"{100 * 9000 / 9082:.2f} %", "26 B",
+                         f"{100 * 9000 / 9026:.2f} %"]]
+    for bad in (9001, -1, 2.5):
+        with pytest.raises(ValueError, match=f"^payloads={bad!r} "):
+            P.header_table([4096, bad])
+
+
+def test_layout_table_lists_a_rocev2_packet_by_hand():
+    t = P.layout_table()
+    assert t.columns == ["field", "bytes"]
+    assert t.rows == [["Ethernet MAC", "14 B"], ["IPv4", "20 B"], ["UDP", "8 B"],
+                      ["IB BTH", "12 B"], ["payload", "4096 B"], ["IB ICRC", "4 B"],
+                      ["Ethernet FCS", "4 B"], ["preamble + SFD + inter-frame gap", "20 B"],
+                      ["total on the wire", "4178 B"]]
+    assert t.caption == "A RoCEv2 packet carrying 4096 B of RDMA payload (IPv4, no RETH)."
+    small = P.layout_table(256)
+    assert small.rows[4] == ["payload", "256 B"] and small.rows[-1] == ["total on the wire",
+                                                                       "338 B"]
+    assert "256 B of RDMA payload" in small.caption
+
+
+def test_drop_stats_slowdowns_by_hand():
+    # one GPU, one packet, drops with probability 1/2, 1 s lost per drop, 2 s drop-free:
+    # E[max drops] = 0.5 -> 2.5 s (x1.25); the 99th percentile has the drop -> 3 s (x1.5)
+    s = R.step_time_with_drops(1, 0.5, 1, 2.0, 1.0, samples=4000)
+    assert (s.mean_step, s.p99_step, s.base_s) == (2.5, 3.0, 2.0)
+    assert (s.mean_slowdown, s.p99_slowdown) == (1.25, 1.5)
+    assert s.mc_mean_slowdown == s.mc_mean_step / 2.0
+    assert s.mc_mean_slowdown == pytest.approx(1.25, abs=0.02)       # 4,000 coin flips
+    assert s.mc_p99_slowdown == s.mc_p99_step / 2.0 == 1.5
+    assert s.p_step_hit == 0.5 and s.samples == 4000
+
+
+def test_drop_step_setup_is_1_gb_over_400_gbe():
+    # 1 GB in 4,096-byte payloads: ceil(1e9 / 4096) = 244,141 packets; 1e9 B / 50e9 B/s
+    assert R.drop_step_setup() == (244141, 0.02)
+
+
+def test_figures_2026_quote_the_catalogue_entries():
+    # NCCL release tags (RAS 2.24.3, ncclCommShrink 2.27.3, IB port failover 2.29.7 on
+    # 2026-02-27, off by default); Quantum-X Photonics: 144 ports, announced 2025-03-18
+    assert R.figures_2026() == {
+        "ras_release": "NCCL 2.24.3", "shrink_release": "NCCL 2.27.3",
+        "failover_release": "NCCL 2.29.7", "failover_date": "2026-02-27",
+        "failover_default": "off", "cpo_ib_status": "announced (2025-03-18)",
+        "cpo_eth_status": "announced (2025-03-18)", "cpo_ib_ports": "144"}
+
+
+def test_packets_for_default_payload_types_and_range():
+    # 4,096-byte payloads by default: 4,096 B is one packet, 4,097 B two
+    assert R.packets_for(4096) == 1 and R.packets_for(4097) == 2
+    assert isinstance(R.packets_for(4097), int)
+    a = R.packets_for(np.array([1.0, 8193.0]))
+    assert a.dtype.kind == "i" and a.tolist() == [1, 3]
+    assert R.packets_for(10, 1) == 10 and R.packets_for(9001, 9000) == 2
+    for bad in (0, 9001):
+        with pytest.raises(ValueError, match=f"^payload={bad} "):
+            R.packets_for(4096, bad)
+
+
+def test_header_table_accepts_an_empty_payload():
+    # a packet of headers only: all 82 (RoCEv2) or 26 (IB) bytes are overhead, 0 % payload
+    assert P.header_table([0]).rows == [["0 B", "82 B", "82 B", "0.00 %", "26 B", "0.00 %"]]

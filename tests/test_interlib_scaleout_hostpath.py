@@ -97,7 +97,7 @@ def test_wire_time_is_size_over_rate():
     (lambda: S.multinode_all_reduce(1e6, 1), "^nodes="),
     (lambda: S.multinode_all_reduce(1e6, 2, algorithms=("tcp",)), "^algorithms="),
     (lambda: S.with_nics("dgx-h100", "connectx-7", 9), "^nics_per_node="),
-    (lambda: S.with_nics("dgx-h100", "cx9"), "nic=.cx9."),
+    (lambda: S.with_nics("dgx-h100", "cx9"), "^nic=.cx9."),
     (lambda: S.superpod(0), "^scalable_units="),
     (lambda: H.path_budget(0, "tcp", 1e9), "^size_bytes="),
     (lambda: H.path_budget(10, "udp", 1e9), "^path="),
@@ -108,7 +108,7 @@ def test_wire_time_is_size_over_rate():
     (lambda: H.HostPathAssumptions(adapters=0), "^adapters="),
     (lambda: S.nic_phase_time(1e6, system=5), "^system="),
     (lambda: S.fabric_table(3), "^ft="),
-    (lambda: S.fmt_nic("x"), "system=.x."),
+    (lambda: S.fmt_nic("x"), "^system=.x."),
     (lambda: S.fmt_nic(3), "^system="),
     (lambda: specs.ethernet([]), "^gbps="),
     (lambda: specs.ethernet(300), "^gbps="),
@@ -188,17 +188,17 @@ def test_sharp_never_slower_than_hierarchical(nodes):
 
 # ---------------------------------------------- argument sweep: names and sequences
 @pytest.mark.parametrize("call, param", [
-    (lambda: S.ib_speedup("XYZ", "EDR"), "new='XYZ'"),
-    (lambda: S.ib_speedup("NDR", None), "old=None"),
-    (lambda: S.node_nic_table(None), "names=None"),
-    (lambda: S.node_nic_table(5), "names=5"),
+    (lambda: S.ib_speedup("XYZ", "EDR"), "^new='XYZ'"),
+    (lambda: S.ib_speedup("NDR", None), "^old=None"),
+    (lambda: S.node_nic_table(None), "^names=None"),
+    (lambda: S.node_nic_table(5), "^names=5"),
     (lambda: S.node_nic_table([]), "^names="),
-    (lambda: S.node_nic_table(("dgx-h999",)), "names='dgx-h999'"),
-    (lambda: S.with_nics("dgx-h999"), "system='dgx-h999'"),
-    (lambda: S.with_nics("dgx-h100", None), "nic=None"),
-    (lambda: S.nic_phase_time(1e9, "dgx-h999"), "system='dgx-h999'"),
-    (lambda: S.multinode_all_reduce(1e9, 4, algorithms=None), "algorithms=None"),
-    (lambda: S.multinode_all_reduce(1e9, 4, algorithms=5), "algorithms=5"),
+    (lambda: S.node_nic_table(("dgx-h999",)), "^names='dgx-h999'"),
+    (lambda: S.with_nics("dgx-h999"), "^system='dgx-h999'"),
+    (lambda: S.with_nics("dgx-h100", None), "^nic=None"),
+    (lambda: S.nic_phase_time(1e9, "dgx-h999"), "^system='dgx-h999'"),
+    (lambda: S.multinode_all_reduce(1e9, 4, algorithms=None), "^algorithms=None"),
+    (lambda: S.multinode_all_reduce(1e9, 4, algorithms=5), "^algorithms=5"),
     (lambda: S.multinode_all_reduce(1e9, 4, algorithms=[]), "^algorithms="),
 ])
 def test_bad_input_sweep_names_the_parameter(call, param):
@@ -446,3 +446,61 @@ def test_multinode_all_reduce_node_range():
     with pytest.raises(ValueError, match="^nodes=100001 is out of range: must be between 2 "
                                          "and 100000"):
         S.multinode_all_reduce(1e6, 100_001)
+
+
+# ------------------------------------------------------- mutation survivors (issue 38)
+def test_budget_table_lists_every_stage_of_both_paths_by_hand():
+    """4 KiB over 400 Gb/s (50 GB/s) with the default assumptions, by hand: the wire takes
+    4096 / 50e9 = 81.92 ns, a copy 4096 / 10e9 = 409.6 ns, one 64 KiB segment of TCP/IP
+    processing per end (2 us), HDR adapters end to end 600 ns, one switch hop the middle of
+    100-300 ns (200 ns). TCP: 0.5 + 0.4096 + 2 + 0.6 + 0.08192 + 0.2 + 3 + 2 + 0.4096 + 0.5
+    = 9.70112 us, CPU-busy all but adapters, wire and switch = 8.8192 us. RDMA: 0.2 + 0.6 +
+    0.08192 + 0.2 + 0.1 = 1.18192 us, CPU 0.2 + 0.1 = 0.3 us."""
+    t = H.budget_table(4096, 50e9)
+    assert t.columns == ["path", "stage", "time", "CPU busy"]
+    assert t.rows == [
+        ["TCP", "send() system call", "500 ns", "yes"],
+        ["TCP", "copy user -> kernel", "410 ns", "yes"],
+        ["TCP", "TCP/IP send processing", "2 µs", "yes"],
+        ["TCP", "adapters, both ends (end-to-end)", "600 ns", "no"],
+        ["TCP", "wire (serialisation)", "81.9 ns", "no"],
+        ["TCP", "switch hop", "200 ns", "no"],
+        ["TCP", "interrupt + wake-up", "3 µs", "yes"],
+        ["TCP", "TCP/IP receive processing", "2 µs", "yes"],
+        ["TCP", "copy kernel -> user", "410 ns", "yes"],
+        ["TCP", "recv() system call", "500 ns", "yes"],
+        ["RDMA", "post work request + doorbell", "200 ns", "yes"],
+        ["RDMA", "adapters, both ends (end-to-end)", "600 ns", "no"],
+        ["RDMA", "wire (serialisation)", "81.9 ns", "no"],
+        ["RDMA", "switch hop", "200 ns", "no"],
+        ["RDMA", "poll completion", "100 ns", "yes"],
+        ["TCP", "total", "9.7 µs", "CPU 8.82 µs"],
+        ["RDMA", "total", "1.18 µs", "CPU 300 ns"],
+    ]
+    assert t.caption == ("Illustrative host costs (HostPathAssumptions); the adapters (HDR, "
+                         "600 ns end to end) and the switch hop (100 ns to 300 ns quoted) "
+                         "come from specs.ADAPTER_LATENCY and specs.SWITCH_HOP_LATENCY.")
+    # the assumptions passed reach both paths: a 1 us syscall doubles the two syscall rows
+    slow = H.budget_table(4096, 50e9, H.HostPathAssumptions(syscall=1e-6))
+    assert slow.rows[0][2] == "1 µs" and slow.rows[9][2] == "1 µs"
+    assert slow.rows[10] == t.rows[10]
+
+
+def test_cores_to_saturate_is_cpu_time_times_rate_over_size():
+    # RDMA, 4 KiB at 50 GB/s: 0.3 us of CPU per message, 50e9 / 4096 = 12.2 M messages/s
+    # -> 0.3e-6 x 50e9 / 4096 = 3.662 cores; TCP: 8.8192e-6 x 50e9 / 4096 = 107.66 cores
+    rdma = H.path_budget(4096, "rdma", 50e9)
+    tcp = H.path_budget(4096, "tcp", 50e9)
+    assert rdma.cores_to_saturate(50e9) == pytest.approx(0.3e-6 * 50e9 / 4096, rel=1e-12)
+    assert tcp.cores_to_saturate(50e9) == pytest.approx(8.8192e-6 * 50e9 / 4096, rel=1e-12)
+    assert rdma.cores_to_saturate(100e9) == pytest.approx(2 * 3.662109375, rel=1e-9)
+    with pytest.raises(ValueError, match="^link_rate=0 "):
+        rdma.cores_to_saturate(0)
+
+
+def test_budget_table_passes_the_assumptions_to_the_rdma_path_too():
+    # posting a work request at 1 us instead of 0.2 us: RDMA's first row and its total
+    # (1 + 0.6 + 0.08192 + 0.2 + 0.1 = 1.98192 us, CPU 1.1 us) change
+    t = H.budget_table(4096, 50e9, H.HostPathAssumptions(post=1e-6))
+    assert t.rows[10] == ["RDMA", "post work request + doorbell", "1 µs", "yes"]
+    assert t.rows[-1] == ["RDMA", "total", "1.98 µs", "CPU 1.1 µs"]

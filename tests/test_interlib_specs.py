@@ -250,10 +250,10 @@ def test_network_sources_follow_the_fact_sheet():
 
 def test_system_rejects_a_server_size_that_does_not_divide_the_domain():
     s = specs.system("gb200-nvl72")
-    with pytest.raises(ValueError, match="gpus_per_server=5"):
+    with pytest.raises(ValueError, match="^gpus_per_server=5"):
         specs.System("x", "x", s.gpu, 72, "nvswitch", 4, 72, s.nic, s.source,
                      gpus_per_server=5)
-    with pytest.raises(ValueError, match="gpus_per_server=0"):
+    with pytest.raises(ValueError, match="^gpus_per_server=0"):
         specs.System("x", "x", s.gpu, 72, "nvswitch", 4, 72, s.nic, s.source,
                      gpus_per_server=0)
 
@@ -272,7 +272,7 @@ def test_nvswitch_generations():
 
 @pytest.mark.parametrize("bad", [[], "3", 2.0, None, 0, 5])
 def test_nvswitch_lookup_raises_valueerror(bad):
-    with pytest.raises(ValueError, match="gen="):
+    with pytest.raises(ValueError, match="^gen="):
         specs.nvswitch(bad)
 
 
@@ -289,10 +289,10 @@ def test_llama3_layout_matches_table_4():
 
 # -------------------------------------------------- argument sweep: derived()'s objects
 @pytest.mark.parametrize("kw, param", [
-    (dict(note=None), "note=None"),
-    (dict(note=5), "note=5"),
-    (dict(from_=5), "from_=5"),
-    (dict(from_="x"), "from_='x'"),
+    (dict(note=None), "^note=None"),
+    (dict(note=5), "^note=5"),
+    (dict(from_=5), "^from_=5"),
+    (dict(from_="x"), "^from_='x'"),
 ])
 def test_derived_bad_input_names_the_parameter(kw, param):
     from interlib.specs._base import derived
@@ -521,7 +521,7 @@ def test_scaleup_domains_quote_their_sources():
     assert t.topology == "set of cubes joined by optical circuit switches, a torus per slice"
     # AMD's driver: 32 GT/s x 16 lanes per xGMI link, unidirectional = 64 GB/s; 7 links
     assert specs.scaleup_domain("mi300x-8").per_accelerator.value == pytest.approx(7 * 64e9)
-    with pytest.raises(ValueError, match="name='gaudi3'"):
+    with pytest.raises(ValueError, match="^name='gaudi3'"):
         specs.scaleup_domain("gaudi3")
 
 
@@ -535,7 +535,7 @@ def test_scaleup_ladder_table_shows_only_sourced_figures():
     gaudi = rows["Intel Gaudi 3 (HLS-3 box)"]
     # Intel: 3.7 TB/s HBM2e (issue 39); 3,700 / 525 = 7.05
     assert gaudi[1] == "3.7 TB/s" and gaudi[5] == "7.05×" and gaudi[6] == "7×"
-    with pytest.raises(ValueError, match="names="):
+    with pytest.raises(ValueError, match="^names="):
         hierarchy.scaleup_ladder_table(("tpu-v6",))
 
 
@@ -598,7 +598,7 @@ def test_llama3_dp_group_members_sit_one_replica_apart():
     assert St.llama3_replica_servers(16) == 8
     assert St.llama3_replica_servers(256) == 1      # a replica cannot fill less than a server
     assert St.llama3_dp_16k() * St.llama3_replica_servers() == St.llama3_dp_span_servers()
-    with pytest.raises(ValueError, match="gpus_per_server=0"):
+    with pytest.raises(ValueError, match="^gpus_per_server=0"):
         St.llama3_replica_servers(0)
 
 

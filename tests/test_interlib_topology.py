@@ -241,7 +241,7 @@ def test_llama3_dp_group_spans_more_than_one_meta_pod():
     assert St.llama3_dp_span_servers() == 16384 // 8
     assert St.llama3_dp_span_servers() > St.meta_pod_servers() > 32
     assert St.llama3_dp_span_servers(16) == 128 * 8
-    with pytest.raises(ValueError, match="gpus_per_server=0"):
+    with pytest.raises(ValueError, match="^gpus_per_server=0"):
         St.llama3_dp_span_servers(0)
 
 

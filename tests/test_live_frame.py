@@ -253,3 +253,143 @@ def test_phone_text_checker_catches_overlap_cut_and_small_type():
     bx.set_xlabel("x")
     clean.set_layout_engine("constrained")
     assert phone_text_problems(clean) == []
+
+
+# ------------------------------------------------------------------ the page's contract
+def test_frame_result_has_the_fields_the_page_reads():
+    """The page (book/_vendor/static/interlib-live.js) reads these names; a renamed key
+    would leave the demo blank."""
+    r = json.loads(live.frame("capstone", "{}"))
+    assert set(r) == {"ok", "src", "alt", "summary", "summary_html", "params", "ranges",
+                      "limits"}
+    from interlib.widgets.core import _pre_html
+    assert r["summary_html"] == _pre_html(r["summary"]) and r["summary"]
+    # the capstone's server count follows TP x PP: 8 x 4 = 32 GPUs = 4 servers of 8
+    assert r["ranges"] == {"nodes": [4, 2048]}
+    lim = r["limits"]["nodes"]
+    assert (lim["lo"], lim["hi"], lim["multiple"]) == (4, 2048, 4)
+    assert lim["values"][:3] == [4, 8, 12] and all(x % 4 == 0 for x in lim["values"])
+    assert "must divide the GPUs" in lim["why"]
+
+
+def test_frame_without_a_summary_sends_empty_text(monkeypatch):
+    """A demo whose frame has no numbers (text None) sends "" for both summaries."""
+    class NoText:
+        def frame(self, kw):
+            return b"\x89PNG\r\n\x1a\n", "alt text", None
+
+    monkeypatch.setitem(live._FRAMES, ("pcie_transfer", False), NoText())
+    r = json.loads(live.frame("pcie_transfer", "{}"))
+    assert r["ok"] and r["summary"] == "" and r["summary_html"] == "" and r["alt"] == "alt text"
+    assert r["src"] == "data:image/png;base64," + base64.b64encode(
+        b"\x89PNG\r\n\x1a\n").decode("ascii")
+
+
+def test_frames_are_kept_per_demo_and_layout():
+    """One live figure per demo and layout, as show() keeps one: the second frame reuses it."""
+    live._FRAMES.pop(("ring_vs_nvls", False), None)
+    live._FRAMES.pop(("ring_vs_nvls", True), None)
+    json.loads(live.frame("ring_vs_nvls", "{}"))
+    wide = live._FRAMES[("ring_vs_nvls", False)]
+    assert wide.demo is widgets.get("ring_vs_nvls") and wide.narrow is False
+    json.loads(live.frame("ring_vs_nvls", json.dumps({"gpus": 4})))
+    assert live._FRAMES[("ring_vs_nvls", False)] is wide
+    assert json.loads(live.frame("ring_vs_nvls", "{}", True))["ok"]
+    phone = live._FRAMES[("ring_vs_nvls", True)]
+    assert phone is not wide and phone.narrow is True
+
+
+def test_frame_names_a_wrong_argument():
+    for args, detail in [((3, "{}"), "ValueError: name=3 must be a demo name"),
+                         (("pcie_transfer", 5), "ValueError: params_json=5 must be a JSON object"),
+                         (("pcie_transfer", "{}", "yes"),
+                          "ValueError: narrow='yes' must be True or False")]:
+        r = json.loads(live.frame(*args))
+        assert r == {"ok": False, "detail": detail,
+                     "error": f"interlib could not compute this setting ({detail[12:]})"}
+
+
+def test_versions_names_what_the_page_runs_on():
+    import platform
+
+    import matplotlib
+    import numpy
+
+    assert json.loads(live.versions()) == {"python": platform.python_version(),
+                                           "numpy": numpy.__version__,
+                                           "matplotlib": matplotlib.__version__}
+
+
+def test_close_is_rounding_only():
+    # within 1e-9 x max(1, |bound|), the bound included: 0 + 1e-9 is the edge at bound 0
+    assert live._close(1e-9, 0.0) and not live._close(1.5e-9, 0.0)
+    assert live._close(0.5 + 1e-10, 0.5) and not live._close(0.5 + 1.5e-9, 0.5)
+    assert live._close(1000 + 1e-7, 1000.0) and not live._close(1000 + 2e-6, 1000.0)
+
+
+def test_typed_values_by_control_kind():
+    from interlib.widgets.core import TextArea
+
+    f = FloatSlider(1.0, 10.0, 2.0, "f")
+    # a value off the range by rounding only lands on the bound; a real miss is refused
+    assert live._typed("f", f, 1.0 - 5e-10) == 1.0 and live._typed("f", f, 1.0) == 1.0
+    assert live._typed("f", f, 10.0 + 5e-9) == 10.0 and live._typed("f", f, 10.0) == 10.0
+    assert live._typed("f", f, 3) == 3.0 and type(live._typed("f", f, 3)) is float
+    with pytest.raises(ValueError, match=r"^f=0\.99 is out of range: must be >= 1 and <= 10$"):
+        live._typed("f", f, 0.99)
+    with pytest.raises(ValueError, match=r"^f=10\.5 is out of range: must be >= 1 and <= 10$"):
+        live._typed("f", f, 10.5)
+    for bad in (True, "3", float("nan"), float("inf"), None):
+        with pytest.raises(ValueError, match=r"^f=.* must be a finite number"):
+            live._typed("f", f, bad)
+    # a bound 0 < value < 1: the tolerance is 1e-9 absolute, not relative to the bound
+    g = FloatSlider(0.5, 0.9, 0.6, "g")
+    assert live._typed("g", g, 0.5 - 1e-10) == 0.5
+    with pytest.raises(ValueError, match=r"^g=0\.4999999985 is out of range"):
+        live._typed("g", g, 0.4999999985)
+    i = IntSlider(2, 8, 4, "i")
+    assert live._typed("i", i, 8.0) == 8 and type(live._typed("i", i, 8.0)) is int
+    with pytest.raises(ValueError, match=r"^i=1 is out of range: must be between 2 and 8$"):
+        live._typed("i", i, 1)
+    with pytest.raises(ValueError, match=r"^i=9 is out of range: must be between 2 and 8$"):
+        live._typed("i", i, 9)
+    d = Dropdown((1.0, 2.0), 1.0, "d")
+    assert live._typed("d", d, 2) == 2.0 and type(live._typed("d", d, 2)) is float
+    s = Dropdown(("1", "2"), "1", "s")
+    with pytest.raises(ValueError, match=r"^s=1 must be one of \['1', '2'\]"):
+        live._typed("s", s, 1)       # an int is not the string option
+    n = Dropdown((1, 2), 1, "n")
+    with pytest.raises(ValueError, match=r"^n=1\.0 must be one of \[1, 2\]"):
+        live._typed("n", n, 1.0)     # a float is not an int option
+    t = TextArea("", "log", 5)
+    assert live._typed("t", t, "abcde") == "abcde"
+    with pytest.raises(ValueError, match=r"^t has 6 characters; the limit is 5$"):
+        live._typed("t", t, "abcdef")
+    with pytest.raises(ValueError, match=r"^t=3 must be text$"):
+        live._typed("t", t, 3)
+    with pytest.raises(ValueError, match=r"^control 'x' has an unknown type object$"):
+        live._typed("x", object(), 1)
+
+
+def test_check_params_refusals_in_the_readers_words():
+    with pytest.raises(ValueError, match=r"^params=\[1\] must be a dict of control values$"):
+        live.check_params("pcie_transfer", [1])
+    # check_cluster's log box: 10,000,000 characters at most (its TextArea)
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("check_cluster", {"log": 3})
+    assert e.value.plain == "nccl-tests output (paste yours): not text."
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("check_cluster", {"log": "x" * 10_000_001})
+    assert e.value.plain == ("nccl-tests output (paste yours): 10,000,001 characters; the "
+                             "limit is 10,000,000.")
+    # a slider's refusal names the value the demo keeps, computed at the other values given
+    # (by hand: at the defaults TP 8 x PP 4 = 32 GPUs = 4 servers of 8 must divide the GPUs;
+    # with PP 1 given too, 8 GPUs = 1 server, so the range starts at 1)
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("capstone", {"nodes": 2049})
+    assert e.value.plain == ("servers (8 GPUs each): 2,049 is outside 4 to 2,048 (TP 8 × PP 4 "
+                             "= 32 GPUs, 4 servers' worth, must divide the GPUs).")
+    assert str(e.value) == "nodes=2049 is out of range: must be between 1 and 2048"
+    with pytest.raises(live.ControlError) as e:
+        live.check_params("capstone", {"nodes": 2049, "pp": 1})
+    assert e.value.plain == "servers (8 GPUs each): 2,049 is outside 1 to 2,048."

@@ -410,10 +410,10 @@ def test_release_archives_are_named_with_the_edition(tmp_path):
     release.release(site, pdf, out, e)
     assert (out / "interconnects-9.8.7-notebooks.zip").read_bytes() == first
     # A stale site (another edition in its footer) and a modified tree are refused.
-    with pytest.raises(SystemExit, match="not edition"):
+    with pytest.raises(SystemExit, match="^release: the site in .* is not edition"):
         release.release(site, pdf, out, edition.Edition("9.8.8", "2030-01-02", "0123456789ab",
                                                          "https://github.com/o/r"))
-    with pytest.raises(SystemExit, match="uncommitted"):
+    with pytest.raises(SystemExit, match="^release: the working tree has uncommitted changes"):
         release.release(site, pdf, out, edition.Edition("9.8.7", "2030-01-02",
                                                          "0123456789ab+modified", "x"))
 

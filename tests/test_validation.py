@@ -108,7 +108,7 @@ def test_loader_rejects_bad_rows(tmp_path):
     for field, (old, new) in cases.items():
         p = tmp_path / f"{field}.csv"
         p.write_text(header + "\n" + good.replace(old, new, 1) + "\n")
-        with pytest.raises(ValueError, match=field):
+        with pytest.raises(ValueError, match=f"^{field}="):
             V.load_measurements(p)
     # NCCL_ALGO=NVLS across nodes is NVLS + CollNet, not the model's NVLSTree: a row must
     # say nvls_tree there, and nvls_tree (disabled by NCCL on one node) only across nodes
@@ -138,7 +138,7 @@ def test_nvls_off_rows_are_predicted_without_nvls():
     off = [r for r in RESULTS if V.nvls_disabled(r.measurement)]
     assert {r.measurement.id.split("-")[0] for r in off} >= {"OKE128", "A3M", "N1801"}
     assert all(r.algorithm not in ("nvls", "nvls_tree") for r in off)
-    with pytest.raises(ValueError, match="nvls=False"):
+    with pytest.raises(ValueError, match="^algorithm='nvls' is not available with nvls=False"):
         collectives.predict("all_reduce", GiB, "dgx-h100", 8, 1, "nvls", nvls=False)
     with pytest.raises(ValueError, match="^nvls="):
         collectives.predict("all_reduce", GiB, "dgx-h100", 8, 1, nvls="no")
@@ -325,20 +325,20 @@ def test_id_runs_bad_input():
 
 # ------------------------------------------ argument sweep: rows, results and path
 @pytest.mark.parametrize("call, param", [
-    (lambda: V.load_measurements(5), "path=5"),
-    (lambda: V.load_measurements(float("nan")), "path=nan"),
-    (lambda: V.evaluate(5), "rows=5"),
-    (lambda: V.evaluate(float("nan")), "rows=nan"),
+    (lambda: V.load_measurements(5), "^path=5"),
+    (lambda: V.load_measurements(float("nan")), "^path=nan"),
+    (lambda: V.evaluate(5), "^rows=5"),
+    (lambda: V.evaluate(float("nan")), "^rows=nan"),
     (lambda: V.evaluate([]), "^rows=\\[\\] must not be empty"),
-    (lambda: V.sources_table(-1), "rows=-1"),
-    (lambda: V.curves(5), "rows=5"),
-    (lambda: V.summary_by_regime(5), "results=5"),
-    (lambda: V.summary_table(5), "results=5"),
-    (lambda: V.closing_summary(5), "results=5"),
-    (lambda: V.regime_counts(5), "results=5"),
-    (lambda: V.miss_range(5), "results=5"),
-    (lambda: V.miss_range_text(5), "results=5"),
-    (lambda: V.points_table(5), "results=5"),
+    (lambda: V.sources_table(-1), "^rows=-1"),
+    (lambda: V.curves(5), "^rows=5"),
+    (lambda: V.summary_by_regime(5), "^results=5"),
+    (lambda: V.summary_table(5), "^results=5"),
+    (lambda: V.closing_summary(5), "^results=5"),
+    (lambda: V.regime_counts(5), "^results=5"),
+    (lambda: V.miss_range(5), "^results=5"),
+    (lambda: V.miss_range_text(5), "^results=5"),
+    (lambda: V.points_table(5), "^results=5"),
     (lambda: V.points_table([]), "^results=\\[\\] must not be empty"),
 ])
 def test_bad_input_sweep_names_the_parameter(call, param):
@@ -565,7 +565,7 @@ def test_error_band_endpoints_are_attained_and_ordered():
     (dict(regime_name="huge"), "^regime_name="),
     (dict(role="train"), "^role="),
     (dict(multi_node="yes"), "^multi_node="),
-    (dict(gpus=("a100-sxm-80gb",), fabrics=("GPUDirect-TCPXO",)), "^no holdout point matches"),
+    (dict(gpus=("a100-sxm-80gb",), fabrics=("GPUDirect-TCPXO",)), "^no holdout point matches gpus="),
 ])
 def test_error_band_rejects_bad_arguments(kwargs, word):
     with pytest.raises(ValueError, match=word):

@@ -1,0 +1,113 @@
+"""The mutation set-up (tools/mutation.py, tests/mutation_equivalents.toml) checked in
+`make test`, where the mutation run itself is not.
+
+* Every equivalent mutant that holds only because of today's data carries the data fact as a
+  ``by_data`` expression; each is evaluated here, so a data change that could make such a
+  mutant detectable fails a test (re-run that module's mutation, then kill the mutant or
+  drop the entry).
+* Every entry names a function or method the module still has.
+* ``make mutation`` covers every module of the models layer (pyproject's import-linter
+  layers contract) that defines a function, plus the reader-facing logic
+  (interlib/book/answers.py, interlib/widgets/live.py), each with test files that exist.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import interlib
+from interlib import hierarchy, specs
+from interlib.specs import calibration, custom, inside_box
+
+import mutation
+
+REPO = Path(__file__).resolve().parent.parent
+RAW = mutation.equivalents(raw=True)
+BY_DATA = [(module, name, entry) for module, table in RAW.items()
+           for name, entry in table.items() if isinstance(entry, dict)]
+NAMESPACE = {"specs": specs, "hierarchy": hierarchy, "C": calibration, "custom": custom, "inside_box": inside_box, "Path": Path,
+             "crossval_json": json.loads((Path(interlib.__file__).parent / "data" /
+                                          "crossval.json").read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("module,name,entry", BY_DATA, ids=[n for _, n, _ in BY_DATA])
+def test_by_data_equivalent_still_holds(module, name, entry):
+    held = eval(entry["by_data"], {"__builtins__": __builtins__, **NAMESPACE})  # noqa: S307
+    assert held is True, (
+        f"{name} was marked equivalent because {entry['by_data']!r}, which is no longer "
+        f"true: the data changed, so the mutant may now change a result. Re-run `make "
+        f"mutation MUTATION_ARGS=\"--modules {module.replace('.', '/')}\"`, then kill it "
+        f"with a test or drop its entry ({entry['reason']})")
+
+
+def test_some_equivalents_are_marked_by_data():
+    # the ones known to rest on data (a catalogue figure, NCCL's tables, the fitted chunks)
+    assert len(BY_DATA) >= 20
+    names = {n for _, n, _ in BY_DATA}
+    assert "interlib.nvswitch.x_switch_links__mutmut_1" in names        # 18 links, NVLink 4 and 5
+    assert "interlib.collective_model.algorithms.x_tree__mutmut_21" in names  # Simple's 1.0
+
+
+def _functions(path: Path) -> set[str]:
+    """Mutant-name stems mutmut gives a module's functions: ``x_f`` and ``xǁCǁm``."""
+    out = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(f"x_{node.name}")
+        elif isinstance(node, ast.ClassDef):
+            out |= {f"xǁ{node.name}ǁ{f.name}" for f in node.body
+                    if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return out
+
+
+def test_every_equivalent_names_a_function_the_module_has():
+    for module, table in RAW.items():
+        rel = module.replace(".", "/")
+        assert rel in mutation.TESTS, f"[{module}] is not a module tools/mutation.py runs"
+        funcs = _functions(REPO / "interlib" / f"{rel}.py")
+        for name in table:
+            m = re.fullmatch(rf"interlib\.{re.escape(module)}\.(x.+?)__mutmut_\d+", name)
+            assert m, f"{name}: not a mutant name of interlib.{module}"
+            assert m.group(1) in funcs, f"{name}: interlib/{rel}.py has no {m.group(1)}"
+
+
+def _models_layer() -> list[str]:
+    cfg = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = next(c for c in cfg["tool"]["importlinter"]["contracts"] if c["id"] == "layers")
+    models = next(layer for layer in layers["layers"] if "interlib.collectives" in layer)
+    return [m.strip() for m in re.split(r"[:\s]+", models) if m.strip()]
+
+
+def _has_function(path: Path) -> bool:
+    return bool(_functions(path))
+
+
+def test_mutation_covers_every_model_module_and_the_reader_facing_logic():
+    wanted = []
+    for dotted in _models_layer():
+        rel = dotted.removeprefix("interlib.").replace(".", "/")
+        base = REPO / "interlib" / rel
+        files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+        wanted += [str(f.relative_to(REPO / "interlib").with_suffix(""))
+                   for f in files if _has_function(f)]
+    wanted += ["book/answers", "widgets/live"]
+    assert len(wanted) > 30
+    missing = [m for m in wanted if m not in mutation.TESTS]
+    assert not missing, f"modules `make mutation` does not run: {missing} (tools/mutation.py TESTS)"
+    for module, tests in mutation.TESTS.items():
+        assert tests, module
+        absent = [t for t in tests if not (REPO / "tests" / t).is_file()]
+        assert not absent, f"{module}: test files that do not exist: {absent}"
+        for aux in mutation.TEST_AUX.get(module, []):
+            assert (REPO / "tests" / aux).exists(), f"{module}: {aux}"
+
+
+def test_mutation_target_is_ninety_percent():
+    assert mutation.TARGET == 0.90
