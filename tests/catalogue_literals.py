@@ -99,6 +99,10 @@ SOURCES = {
                    "https://www.intel.com/content/www/us/en/docs/programmable/683130"),
     "nccl@5067397": ("NVIDIA/nccl at commit 5067397 (2026-06-11), read with git",
                      "https://github.com/NVIDIA/nccl/tree/5067397"),
+    "nccl@v2.27.3": ("NVIDIA/nccl at tag v2.27.3-1, read with git",
+                     "https://github.com/NVIDIA/nccl/tree/v2.27.3-1"),
+    "nccl@v2.30.7": ("NVIDIA/nccl at tag v2.30.7-1, read with git",
+                     "https://github.com/NVIDIA/nccl/tree/v2.30.7-1"),
     "nccl@v2.26.2": ("NVIDIA/nccl at tag v2.26.2-1, read with git",
                      "https://github.com/NVIDIA/nccl/tree/v2.26.2-1"),
     "grace-hopper": ("NVIDIA Grace Hopper Superchip Architecture In-Depth (as quoted by "
@@ -1159,6 +1163,23 @@ ROWS += [
     L("calibration.NET_PLUGIN_LATENCY['Ethernet']", 0, "us",
       "RoCE runs through the same IB verbs transport: init.cc:558 'props->latency = 0;'",
       "nccl@5067397"),
+    L("calibration.NVLS_CHANNELS['Blackwell, one NVLink domain']", 24, "count",
+      "nvls.cc:149 '#define NVLS_NCHANNELS_SM100_NVL 24' (:193 'channels = (multiNode ? "
+      "NVLS_NCHANNELS_SM100 : NVLS_NCHANNELS_SM100_NVL);')", "nccl@v2.27.3"),
+    L("calibration.NCCL_NET_OVERHEAD['Intel']", 1, "us",
+      "tuning.cc:230 'if (comm->cpuArch == NCCL_TOPO_CPU_ARCH_X86 && comm->cpuVendor == "
+      "NCCL_TOPO_CPU_VENDOR_INTEL) return 1.0;'", "nccl@v2.30.7"),
+    L("calibration.NCCL_NET_OVERHEAD['AMD']", 2, "us",
+      "tuning.cc:231 '... NCCL_TOPO_CPU_VENDOR_AMD) return 2.0;'", "nccl@v2.30.7"),
+    L("calibration.NCCL_NET_OVERHEAD['Arm']", 1, "us",
+      "tuning.cc:232 'return 1.0;' (any other host)", "nccl@v2.30.7"),
+    L("calibration.NET_PLUGIN_LATENCY['EFA 100G']", 75, "us",
+      "src/platform-aws.cpp:83-87 '.name = \"p4d.24xlarge\", ... .latency = 75.0,' (also "
+      "p4de.24xlarge and p5/p5e)", "aws-ofi-nccl"),
+    L("calibration.EFA_100G_MAX_RATE", 100 * 1.01, "Gb/s",
+      "the 100 Gb/s EFA ports of the 75 us platforms (p4d: 4 x 100 Gb/s; p5: 32 x 100 Gb/s), "
+      "with 1 % headroom: a threshold between them and p5en's 200 Gb/s",
+      "aws-ofi-nccl", note="a threshold the book sets between two rates of the source"),
     L("calibration.NET_PLUGIN_LATENCY['EFA']", 35, "us",
       "src/platform-aws.cpp: '.name = \"p5en/p6-b200\", ... .latency = 35.0,'",
       "aws-ofi-nccl"),

@@ -54,15 +54,22 @@ OWNED_ELSEWHERE = {
     **{f"calibration.{n}": _TUNING for n in (
         "BASE_LATENCY", "HOP_LATENCY", "PROTOCOL_EFFICIENCY", "TREE_EFFICIENCY",
         "NVLS_EFFICIENCY", "RING_SIMPLE_INTERNODE_LATENCY_FACTOR", "PER_CHANNEL_TREE_BW",
-        "PER_CHANNEL_TREE_BW_BLACKWELL_BEFORE_2283", "TREE_CAPS_CHANGED_IN",
         "PER_CHANNEL_TREE_LL128_BW_BLACKWELL", "PER_CHANNEL_NVLS_TREE_BW", "TREE_CORRECTION",
         "TREE_CORRECTION_SOURCE", "NVLS_TREE_CORRECTION_BLACKWELL_X86",
         "NVLS_TREE_CORRECTION_SOURCE")},
+    "nccl_tuning.HISTORY": (
+        "NCCL tuner constants per release: tests/test_nccl_tuning.py holds the second "
+        "literal of every reading with its line's text at its tag "
+        "(test_every_constant_has_its_literal, test_each_literal_is_written_in_its_line)"),
+    "nccl_tuning.NVLS_HISTORY": (
+        "NVLS channel counts per release: tests/test_nccl_tuning.py's NVLS_LITERALS "
+        "(test_every_nvls_channel_count_has_its_literal)"),
+    "calibration.HOST_LAUNCH_PER_GPU": _FITTED,
     "calibration.AWS_TUNER_P6_ALL_REDUCE": (
         "tuner-plugin constants (aws-ofi-nccl src/tuner/nccl_ofi_regions.cpp, P6 regions): "
         "with the NCCL tuner constants in the model helper's table"),
     **{f"calibration.{n}": _FITTED for n in (
-        "FITTED", "NET_EFFICIENCY", "LAUNCH_OVERHEAD", "LL_EFFICIENCY", "PIPELINE_WINDOW",
+        "FITTED", "NET_EFFICIENCY", "LAUNCH_OVERHEAD", "PIPELINE_WINDOW",
         "NVLS_PIPELINE_STEPS_PER_GPU", "NVLS_CHUNK_TIME_RACK", "TCPXO_STEP_LATENCY",
         "PIPELINE_CHUNKS")},
 }

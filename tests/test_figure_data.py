@@ -201,7 +201,7 @@ def test_allreduce_pcie_vs_nvlink_plots_times_of_each_system():
 
 
 def test_your_cluster_plots_busbw_in_gb_per_s_and_the_published_points():
-    from interlib.plots import cluster
+    from interlib.plots import appendix as cluster  # the function Appendix A's demo draws
     from interlib.specs import custom
 
     for args in (dict(), dict(gpu="gb200", gpus_per_node=72, nodes=2, nic_gbps=800.0),
@@ -215,8 +215,16 @@ def test_your_cluster_plots_busbw_in_gb_per_s_and_the_published_points():
                            nic_gbps=kw["nic_gbps"], fabric=kw["fabric"], intra=kw["intra"],
                            name="your-node")
         g, k = kw["gpus_per_node"], kw["nodes"]
-        on_prediction(ax, line(ax, "^model.*auto"),
-                      lambda x: collectives.predict("all_reduce", x, node, g, k), "auto")
+        auto = lambda x: collectives.predict("all_reduce", x, node, g, k)  # noqa: E731
+        on_prediction(ax, line(ax, "^model: NCCL's own choice"), auto, "auto")
+        # the shaded range is the prediction's own 80 % interval, clipped at the axis top
+        (band,) = [c for c in ax.collections if c.get_label() == "the model's range (80 %)"]
+        verts = band.get_paths()[0].vertices
+        p = auto(verts[1:-1, 0])
+        ylo, yhi = ax.get_ylim()
+        for (x, y), lo, hi in zip(verts[1:-1], p.busbw_low, p.busbw_high):
+            assert any(math.isclose(y * scale(ax), b, rel_tol=1e-9)
+                       for b in (lo, min(hi, yhi * scale(ax)))), (x, y)
         on_prediction(ax, line(ax, "^model.*best forced"),
                       lambda x: collectives.predict("all_reduce", x, node, g, k, "fastest"),
                       "fastest")
@@ -782,7 +790,7 @@ def test_nvlink_generations_diagram_link_lengths_are_the_link_rates():
 
 # ============================================================================ coverage
 CHECKED = {
-    "appendix": {"busbw_vs_gpus", "error_by_size"},
+    "appendix": {"busbw_vs_gpus", "error_by_size", "your_cluster"},
     "ch01": {"gradient_sync", "parallelism_traffic", "ring_all_reduce", "straggler"},
     "ch02": {"allreduce_pcie_vs_nvlink", "pcie_transfer", "shared_uplink"},
     "ch03": {"nvlink_transfer", "p2p_vs_staged", "tp_comm_share"},
@@ -791,7 +799,6 @@ CHECKED = {
     "ch06": {"dcqcn", "drop_slowdown", "ecmp", "pfc_storm"},
     "ch07": {"ladder", "layout"},
     "ch08": {"capstone_design", "idle_cost", "scaling_efficiency"},
-    "cluster": {"your_cluster"},
     "check": {"comparison"},
     "diagrams.overview": {"bandwidth_ladder", "ring_all_reduce_steps", "capstone_layout"},
     "diagrams.fabric": {"packet_layers", "fat_tree", "rail_optimised"},
@@ -803,6 +810,9 @@ CHECKED = {
 #: Public functions of interlib/plots that draw no data series (they return numbers for a
 #: demo's text, or draw a message), with the check that covers what they return.
 NOT_DATA = {
+    "appendix.nearest_published": "returns the published series the demo marks (checked "
+                                  "through your_cluster's markers)",
+    "appendix.your_cluster_summary": "returns the demo's text (test_reader_text reads it)",
     "ch03.tp_layer_cost": "returns tensor_parallel.layer_cost (a LayerCost), no figure",
     "ch04.full_chunk_size": "returns a size in bytes (the ring_vs_nvls marker line)",
     "ch05.nccl_algorithm_label": "returns a legend label string",
