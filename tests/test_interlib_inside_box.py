@@ -703,11 +703,14 @@ def test_nvlink_generation_table_rows_by_hand():
     assert t.rows[3] == ["NVLink 4", "H100", "18", "25 GB/s", "50 GB/s", "450 GB/s",
                          "900 GB/s", "2 x 100 Gb/s", "371 GB/s", "82.4 %"]
     # the caption names a source for each generation and says what the lane rate is
-    assert t.caption.startswith("Sources: NVIDIA NVLink page (NVLink 5)")
-    # (which source gives which generation: the catalogue's sources of each row)
-    assert all(x in t.caption for x in ("NVIDIA NCCL maintainer (NVLink 3)",
-                                        "scaling book (NVLink 4;", "Bekman (NVLink 1-2,",
+    # (which source gives which generation: the catalogue's sources of each row; review
+    # R13: NVIDIA's architecture whitepapers for NVLink 1-4, no longer secondary sources)
+    assert t.caption.startswith("Sources: NVIDIA's P100, A100 and H100 architecture "
+                                "whitepapers (NVLink 1-4; the A100 whitepaper also gives "
+                                "V100's NVLink 2)")
+    assert all(x in t.caption for x in ("NVLink page (NVLink 5)", "Bekman (NVLink 5's lanes)",
                                         "NCCL topo.h (effective per-link bandwidth). The"))
+    assert not any(x in t.caption for x in ("scaling book", "NCCL maintainer"))
     assert t.caption.endswith("the wires run slightly faster.")
 
 
