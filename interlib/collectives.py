@@ -298,8 +298,10 @@ def nccl_estimate(collective: str, size_bytes, system, gpus_per_node: int | None
 
     >>> from interlib.units import GiB
     >>> e = nccl_estimate("all_reduce", GiB, "dgx-h100", 8, 2)
-    >>> e.time_s < predict("all_reduce", GiB, "dgx-h100", 8, 2).time_s
-    True
+    >>> e.algorithm, e.nccl_version
+    ('nvls_tree', '2.30.7')
+    >>> nccl_estimate("all_reduce", GiB, "dgx-h100", 8, 2, nccl_version="2.22.3").nccl_version
+    '2.22.3'
     """
     v.choice("algorithm", algorithm, [a for a in ALGORITHMS if a != "fastest"])
     sys_, g, k, S = _checked(collective, size_bytes, system, gpus_per_node, nodes,

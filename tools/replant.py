@@ -58,10 +58,11 @@ PLANTS = (
           ("tests/test_catalogue_literals.py", "tests/test_interlib_specs.py")),
     Plant("tuner", "an NCCL tuner constant copied from the wrong row: hwLat NVLink Tree/LL128 "
                    "1.25 us -> Ring/LL128's 1.9 us",
-          "interlib/specs/calibration.py",
-          r'(\("nvlink", "tree", "LL128"\): _lat\()1\.25(, )', r"\g<1>1.9\g<2>",
-          ("tests/test_catalogue_literals.py", "tests/test_interlib_collectives.py",
-           "tests/test_validation.py", "tests/test_crossval.py"), owner="model"),
+          "interlib/specs/nccl_tuning.py",
+          r"(\('hwLat', 'nvlink', 'tree', 'LL128'\): \(\n        _R\('2\.18\.1', )1\.25(, )",
+          r"\g<1>1.9\g<2>",
+          ("tests/test_nccl_tuning.py", "tests/test_catalogue_literals.py",
+           "tests/test_interlib_collectives.py"), owner="model"),
     Plant("algbw", "a figure plotting algbw under a 'bus bandwidth' axis (Chapter 4's ring and "
                    "NVLS curves)",
           "interlib/plots/ch04.py", r"(out\[key\] = np\.array\(r\[key\]\.)busbw(, dtype=float\))",
