@@ -272,7 +272,7 @@ def nccl_estimate(collective: str, size_bytes, system, gpus_per_node: int | None
     NVL72 rack, NVLS's chunk pace; and it does not apply two terms NCCL's model uses to
     choose (the per-channel cap on tree bandwidth, and NVLSTree's inter-node bandwidth
     doubled on two nodes); NVLSTree's own per-channel cap it does apply, as that
-    pipeline's ceiling (:func:`interlib.collective_model.algorithms.nvls_tree_cap`).
+    pipeline's ceiling (``collective_model.algorithms.nvls_tree_cap``).
 
     Comparing it with :func:`predict` and with a measurement shows which mechanism a miss
     comes from (Appendix A). A vendor tuner plugin (AWS's regions, a
