@@ -312,7 +312,7 @@ def _ib_allreduce(p, t):
     _printed(t, rf"= {NUM} GB/s per direction", p["nics_per_node"] * per_nic / 8)
     # busbw = S / t x 2(n-1)/n (nccl-tests), n = 8 GPUs per node x nodes
     n = 8 * p["nodes"]
-    tm = _secs(t, r"NVLSTree {T}")
+    tm = _secs(t, r"NCCL's choice: [A-Za-z]+ {T}")   # whichever algorithm NCCL picks
     _printed(t, rf"busbw {NUM} GB/s", p["size_mib"] * 2**20 / tm * 2 * (n - 1) / n,
              scale=GB, rel=0.005)
 

@@ -252,10 +252,23 @@ def test_set_b_answers_by_hand():
     # the compute 24 s h^2 / TP at 50 % of 2,250 TFLOP/s (NVIDIA B200 dense BF16)
     from interlib import collectives as co
 
-    t = co.predict("all_reduce", 8192 * 16384 * 2, "dgx-b200", 8, 1).time_s
+    S = 8192 * 16384 * 2  # one all-reduce: b s h x 2 B = 268,435,456 B
+    t = co.predict("all_reduce", S, "dgx-b200", 8, 1).time_s
     compute = 24 * 8192 * 16384**2 / 8 / (2250e12 * 0.5)
     assert _ans("B2").answer == pytest.approx(100 * 2 * t / (2 * t + compute), rel=1e-9)
     assert _ans("B2").unit == "%"
+    # ... and as a student works it, from the time the statement prints (4 digits)
+    t2 = float(re.search(r"take ([\d.]+) ms together", book.get("B2").statement).group(1))
+    assert _ans("B2").answer == pytest.approx(100 * t2 / (t2 + compute * 1e3), rel=1e-3)
+    # That time, by hand: NVLS on n = 8 GPUs moves S (n + 1) / n = 9/8 S per GPU over its
+    # links (the wire-byte count of NCCL's all_reduce.h, review F8), at NCCL's NVLS
+    # efficiency 0.74 on Blackwell (tuning.cc) x NVLink 5's 18 x 40.1 = 721.8 GB/s:
+    # 268,435,456 B x 9/8 / 534.1 GB/s = 565.4 us of bandwidth term. Latency and pipeline
+    # fill add a few tens of us on top, so the model's time lies just above it (and above
+    # the 502.6 us that counting S alone, without the 1/n, would give)
+    bw = S * 9 / 8 / (0.74 * 18 * 40.1e9)
+    assert bw == pytest.approx(565.4e-6, rel=1e-3)
+    assert bw < t < bw + 100e-6
     # B3: GB200 NVL72: 36 GPUs x 900 GB/s per direction x 2 directions, in TB/s
     assert _ans("B3").answer == pytest.approx(36 * 900 * 2 / 1000, rel=1e-12)
     # B4: NVLS sends S + S/n = 8 GB x 9/8, in GB

@@ -104,6 +104,8 @@ TESTS = {
        for m in ("alphabeta", "collective_model/links", "collective_model/fabrics",
                  "collective_model/algorithms", "collective_model/choice",
                  "collective_model/calibrated")},
+    # NCCL's tuner by release (issue 37): its own tests and the collective model's
+    "collective_model/tuner": ["test_nccl_tuning.py", *_COLLECTIVE_TESTS],
     "topology": ["test_interlib_topology.py", "test_capstone.py"],
     "steptime": ["test_steptime.py", "test_capstone.py", "test_hierarchy_ladder.py"],
     "scaleout": ["test_interlib_scaleout_hostpath.py"],

@@ -242,7 +242,7 @@ def _p_b2(V):
     from interlib import tensor_parallel as TP
     from interlib.book import worked
 
-    h = V.pick(16384, (8192, 12288, 16384))
+    h = V.pick(16384, (6144, 8192, 12288, 16384))
     s = V.pick(8192, (4096, 8192))
     tp = V.pick(8, (4, 8))
     b, mfu, link = 1, 0.5, "NVLink 5 (B200)"
