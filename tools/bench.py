@@ -696,7 +696,7 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
                         warm_read.append(ms3)
                         p3.close()
                         say(f"  {nxt} after {rel}, same browser: first live figure "
-                              f"{ms2:.0f} ms at once, {ms3:.0f} ms after {read_s:g} s", flush=True)
+                              f"{ms2:.0f} ms at once, {ms3:.0f} ms after {read_s:g} s")
             with bs.chromium_context() as ctx:
                 ms, page, _ = _first_figure(ctx, url, rel, names[0], read_s)
                 read.append(ms)
