@@ -483,15 +483,21 @@ def test_partial_pastes_of_the_a4x_max_log_get_a_message(cut, match, tmp_path, c
 
 
 def test_mid_sizes_below_with_large_sizes_above_is_named_not_called_nothing_below():
-    """Google's JobSet run as it ran (4 x 2): 1 MiB to 256 MiB below the band, the largest
-    sizes at its top: the report names the mid-size cause, never 'Nothing is below'."""
+    """Google's JobSet run as it ran (4 x 2): sizes below the band while the largest are
+    not: the report names the cause of the regime that is below (the mid-size cause for 1 to
+    256 MiB; the small-message floor below 1 MiB, which is what the calibrated intervals of
+    issue 37 leave below here), never 'Nothing is below'."""
     import dataclasses
 
     cmp_ = N.compare(N.parse(text("gcloud_a4xmax_gb300_jobset_all_gather_elided.log")),
                      "gb300-nvl72", 4, 2)
     status = {v.regime: v.status for v in cmp_.verdicts}
     assert "below" in status.values() and status[intervals_large()] != "below"
-    assert "mid_sizes" in [d.key for d in cmp_.diagnoses]
+    keys = [d.key for d in cmp_.diagnoses]
+    if status["transition"] == "below":
+        assert "mid_sizes" in keys
+    if status["latency-bound"] == "below":
+        assert "high_floor" in keys
     assert "Nothing is below the band" not in cmp_.report()
     bare = dataclasses.replace(cmp_, diagnoses=())
     assert "No likely cause matches what is below the band" in bare.report()
