@@ -285,6 +285,10 @@ def test_lite_chapter_shows_titles_and_references_and_runs_without_console_error
         nb.page.wait_for_function("""() => {
             const md = window.jupyterapp.shell.currentWidget.content.widgets
                 .filter(c => c.model.type === 'markdown');
+            // the chapter's references sit in a folded block ("The sources this chapter
+            // cites"): open it, as a reader does, to read the list
+            if (md.length) md[md.length - 1].node.querySelectorAll('details')
+                .forEach(d => { d.open = true; });
             return md.length > 0 && md.every(c => c.node.innerText.trim().length > 0)
                 && /^\\[\\d+\\] /m.test(md[md.length - 1].node.innerText); }""",
             timeout=120000, polling=250)
