@@ -63,6 +63,7 @@ CONTRIBUTING.md between ``<!-- mutation:start -->`` and ``<!-- mutation:end -->`
 from __future__ import annotations
 
 import argparse
+import datetime
 import hashlib
 import json
 import os
@@ -133,6 +134,10 @@ TESTS = {
     "widgets/live": ["test_live_frame.py"],
     "specs/calibration": ["test_interlib_specs.py", "test_interlib_collectives.py"],
 }
+
+# modules mutmut 3 cannot measure (module-level data; see this file's docstring): listed for
+# completeness, never run, shown as "n/a" with the reason
+UNMEASURABLE = {"specs/calibration"}
 
 # files and folders under tests/ (besides the test files) that a module's tests read
 TEST_AUX = {f"nccltests/{m}": ["fixtures/nccltests"] for m in _NCCLTESTS}
@@ -342,6 +347,66 @@ def equivalents(raw: bool = False) -> dict[str, dict]:
     return out
 
 
+def provenance(module: str, work: Path) -> dict:
+    """When the results in ``work`` were taken and on which code: ``measured`` (the time
+    mutmut last wrote its results, UTC), ``code_sha256`` (of the copy of the module it
+    mutated, 12 hex digits) and ``current_code`` (that copy is byte-identical to the working
+    tree's module now: False means the module changed since, a re-run is due)."""
+    out: dict = {}
+    meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+    if meta.exists():
+        out["measured"] = datetime.datetime.fromtimestamp(
+            meta.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    copy, here = work / "interlib" / f"{module}.py", REPO / "interlib" / f"{module}.py"
+    if copy.exists():
+        out["code_sha256"] = hashlib.sha256(copy.read_bytes()).hexdigest()[:12]
+        out["current_code"] = here.exists() and here.read_bytes() == copy.read_bytes()
+    return out
+
+
+def _run_facts(jobs: int) -> dict:
+    """How a run was made: the commit checked out (with "+ changes" when the working tree
+    differs from it), mutmut's workers and this process's nice level."""
+    def git(*a):
+        return subprocess.run(["git", "-C", str(REPO), *a], capture_output=True,
+                              text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD")
+    dirty = bool(git("status", "--porcelain", "--", "interlib", "tests"))
+    return {"commit": head + (" + uncommitted changes" if dirty else ""), "jobs": jobs,
+            "nice": os.nice(0)}
+
+
+def _carry(new: dict, old: dict | None, ran: dict | None) -> dict:
+    """Keep what the JSON knew of an earlier measure: the run facts when these results are
+    the same run (``--report-only``), and ``before``: the score before this run (the first
+    one on the same code when several runs followed each other)."""
+    if old is None:
+        if ran:
+            new["run"] = ran
+        return new
+    if "measured" in old:
+        same_results = old["measured"] == new.get("measured") and \
+            old.get("code_sha256") == new.get("code_sha256")
+    else:   # written before the JSON recorded when: the same counts are the same results
+        same_results = all(old.get(k) == new.get(k) for k in ("mutants", "killed", "survived"))
+    if ran:
+        new["run"] = ran
+    elif same_results and "run" in old:
+        new["run"] = old["run"]
+    if same_results:
+        if "before" in old:
+            new["before"] = old["before"]
+    elif old.get("score") is not None:
+        if "before" in old and old.get("code_sha256") == new.get("code_sha256"):
+            new["before"] = old["before"]
+        else:
+            new["before"] = {"score": old["score"], "measured": old.get("measured"),
+                             "killed": old["killed"], "survived": old["survived"],
+                             "same_code": None if "code_sha256" not in old else
+                             old["code_sha256"] == new.get("code_sha256")}
+    return new
+
+
 def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
     meta = work / "mutants" / "interlib" / f"{module}.py.meta"
     codes = json.loads(meta.read_text())["exit_code_by_key"] if meta.exists() else {}
@@ -359,12 +424,13 @@ def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
         if status in ("survived", "no tests") and name not in equiv:
             survivors.append(name)
     total = len(codes)
-    if codes and all(c is None for c in codes.values()):
+    if module in UNMEASURABLE or (codes and all(c is None for c in codes.values())):
         # mutmut generated the mutants but could run none: its trampolines switch a mutant
         # at call time, and a module whose functions run only at import (as the constants
         # of specs/calibration) makes mutmut's forced-fail check refuse to start
         return {"module": module, "tests": _tests_for(module), "mutants": total, **counts,
                 "score": None, "survivors": [], "equivalents_not_found": stale,
+                **provenance(module, work),
                 "note": "not measurable with mutmut 3: no test can reach a mutant (the "
                         "module's values are module-level data, its functions run only "
                         "at import, before mutmut forks; see this file's docstring)"}
@@ -372,24 +438,55 @@ def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
     detected = counts["killed"] + counts["timeout"]
     return {"module": module, "tests": _tests_for(module), "mutants": total, **counts,
             "score": round(detected / judged, 4) if judged else None,
-            "survivors": survivors, "equivalents_not_found": stale}
+            "survivors": survivors, "equivalents_not_found": stale,
+            **provenance(module, work)}
+
+
+def _when(r: dict) -> str:
+    """The table's "when and how measured" cell."""
+    if r.get("note"):
+        return "mutmut 3 cannot mutate module-level data (see above)"
+    if not r["mutants"]:
+        return "not measured"
+    run = r.get("run")
+    how = (f", at {run['commit']}, {run['jobs']} worker{'s' if run['jobs'] != 1 else ''}, "
+           f"nice {run['nice']}") if run else ""
+    out = f"{r.get('measured', 'date unknown')}{how}"
+    out += ("; current code" if r.get("current_code") else
+            f"; interlib/{r['module']}.py has changed since: re-run due")
+    b = r.get("before")
+    if b:
+        out += (f"; before: {100 * b['score']:.1f} % ({b['killed']:,} killed, "
+                f"{b['survived']:,} survived, {b.get('measured') or 'date unknown'}"
+                f"{', earlier code' if b.get('same_code') is False else ''})")
+    return out
 
 
 def table(results: list[dict], ref: str | None) -> str:
-    head = ("| module | mutants | killed | timeout | survived | no tests | equivalent | "
-            "score |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    head = ("| module | mutants | killed | equivalent | survived | score | "
+            "when and how measured |\n|---|---:|---:|---:|---:|---:|---|")
     rows = []
     for r in results:
-        s = f"n/a ({r['note']})" if r.get("note") else \
-            "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
+        if r.get("note") or not r["mutants"]:
+            rows.append(f"| `{r['module']}` | – | – | – | – | n/a | {_when(r)} |")
+            continue
+        s = "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
         mark = "" if r["score"] is None or r["score"] >= TARGET else \
             f" (below {100 * TARGET:.0f} %)"
-        rows.append(f"| `{r['module']}` | {r['mutants']} | {r['killed']} | {r['timeout']} | "
-                    f"{r['survived']} | {r['no tests']} | {r['equivalent']} | {s}{mark} |")
+        killed = f"{r['killed']:,}" + (f" + {r['timeout']} timeout{'s' if r['timeout'] > 1 else ''}"
+                                      if r["timeout"] else "")
+        survived = f"{r['survived']:,}" + (f" + {r['no tests']} with no test"
+                                           if r["no tests"] else "")
+        rows.append(f"| `{r['module']}` | {r['mutants']:,} | {killed} | {r['equivalent']:,} | "
+                    f"{survived} | {s}{mark} | {_when(r)} |")
     what = f"git revision {ref}" if ref else "the working tree"
-    return "\n".join([BEGIN, f"Mutation score ({what}; `make mutation`, mutmut "
-                      f"{_mutmut_version()}; score = (killed + timeout) / (mutants - "
-                      "equivalent)):", "", head, *rows, END])
+    return "\n".join([BEGIN, f"Mutation score per module ({what}; written by `tools/mutation.py "
+                      "--readme` from `_build/mutation.json`; mutmut "
+                      f"{_mutmut_version()} on the shared two-core machine; score = (killed + "
+                      "timeout) / (mutants - equivalent), target "
+                      f"{100 * TARGET:.0f} %; \"current code\": the module mutated is "
+                      "byte-identical to the working tree's when the table was written):",
+                      "", head, *rows, END])
 
 
 def _mutmut_version() -> str:
@@ -421,13 +518,17 @@ def main(argv=None) -> int:
                               cwd=work).returncode
     equiv = equivalents()
     results = []
+    old = json.loads(args.out.read_text()) if args.out.exists() else {}
+    before = {r["module"]: r for r in old.get("modules", [])}
     for module in args.modules:
         work = WORK / _slug(module) if args.ref is None else WORK / f"{_slug(module)}@{args.ref}"
-        if not args.report_only:
+        ran = None
+        if not args.report_only and module not in UNMEASURABLE:
             print(f"mutating interlib/{module}.py with {', '.join(_tests_for(module))}",
                   flush=True)
+            ran = _run_facts(args.jobs)
             work = run(module, args.ref, args.jobs, args.survivors and args.ref is None)
-        r = score(module, work, equiv.get(_slug(module), {}))
+        r = _carry(score(module, work, equiv.get(_slug(module), {})), before.get(module), ran)
         results.append(r)
         shown = "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
         print(f"  {module}: {r['mutants']} mutants, score {shown}", flush=True)
