@@ -177,6 +177,28 @@ def _fingerprint(src: Path, tests: list[str], aux_tests: list[str] = ()) -> str:
     return digest.hexdigest()
 
 
+def _cfg(module: str, tests: list[str]) -> str:
+    """mutmut's setup.cfg for ``module`` and its test files."""
+    return (
+        "[mutmut]\n"
+        "source_paths = interlib\n"
+        f"only_mutate = interlib/{module}.py\n"
+        "pytest_add_cli_args_test_selection =\n    "
+        + "\n    ".join([f"tests/{t}" for t in tests]
+                + ["--doctest-modules", f"interlib/{module}.py"]) + "\n"
+        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -p\n    no:nbval\n"
+        "    -p\n    no:xdist\n    --hypothesis-seed=0\n"
+        "also_copy =\n    " + "\n    ".join(AUX) + "\n"
+        "use_git_change_detection = false\n"
+        # mutmut's wall-clock limit is (expected test time + constant) x multiplier. On a
+        # shared machine at nice 10 a test can take many times its CPU time, which would
+        # count as spurious timeouts (and timeouts count as kills), so the limit is wide.
+        "timeout_multiplier = 100.0\n"
+        "timeout_constant = 5.0\n"
+        # the repository's pyproject.toml (an ancestor directory) would add --nbval
+        "\n[tool:pytest]\naddopts =\n")
+
+
 def prepare(module: str, ref: str | None) -> Path:
     """The scratch directory for ``module``: interlib/ and the test files (from ``ref`` or
     the working tree) and mutmut's setup.cfg. Kept between runs (mutmut's own cache) as
@@ -200,25 +222,7 @@ def prepare(module: str, ref: str | None) -> Path:
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
     tests = [t for t in _tests_for(module) if (src / "tests" / t).exists()]
-    # Same sources as last time: keep mutmut's results (it re-runs only what changed).
-    cfg = (
-        "[mutmut]\n"
-        "source_paths = interlib\n"
-        f"only_mutate = interlib/{module}.py\n"
-        "pytest_add_cli_args_test_selection =\n    "
-        + "\n    ".join([f"tests/{t}" for t in tests]
-                + ["--doctest-modules", f"interlib/{module}.py"]) + "\n"
-        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -p\n    no:nbval\n"
-        "    -p\n    no:xdist\n    --hypothesis-seed=0\n"
-        "also_copy =\n    " + "\n    ".join(AUX) + "\n"
-        "use_git_change_detection = false\n"
-        # mutmut's wall-clock limit is (expected test time + constant) x multiplier. On a
-        # shared machine at nice 10 a test can take many times its CPU time, which would
-        # count as spurious timeouts (and timeouts count as kills), so the limit is wide.
-        "timeout_multiplier = 100.0\n"
-        "timeout_constant = 5.0\n"
-        # the repository's pyproject.toml (an ancestor directory) would add --nbval
-        "\n[tool:pytest]\naddopts =\n")
+    cfg = _cfg(module, tests)
     aux_tests = [a for a in TEST_AUX.get(module, []) if (src / "tests" / a).exists()]
     fingerprint = _fingerprint(src, tests, aux_tests)
     stamp = work / ".fingerprint"
@@ -283,11 +287,13 @@ def refresh_tests(module: str) -> list[str]:
     here = REPO / "interlib" / f"{module}.py"
     if here.read_bytes() != (work / "interlib" / f"{module}.py").read_bytes():
         raise SystemExit(f"{module}: interlib/{module}.py changed; run without --survivors")
-    for t in _tests_for(module):
-        if not (REPO / "tests" / t).exists():
-            continue
+    tests = [t for t in _tests_for(module) if (REPO / "tests" / t).exists()]
+    for t in tests:
         for dest in (work / "tests" / t, work / "mutants" / "tests" / t):
             shutil.copy2(REPO / "tests" / t, dest)
+    # a test file added since the run is selected too (mutmut finds its new tests and
+    # collects which functions they call before re-running the survivors)
+    (work / "setup.cfg").write_text(_cfg(module, tests))
     (work / ".fingerprint").unlink(missing_ok=True)   # the next full run starts afresh
     codes = json.loads(meta.read_text())["exit_code_by_key"]
     return [k for k, c in codes.items() if STATUS.get(c) in ("survived", "no tests")]
