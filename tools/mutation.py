@@ -190,19 +190,30 @@ def _cfg(module: str, tests: list[str]) -> str:
         "    -p\n    no:xdist\n    --hypothesis-seed=0\n"
         "also_copy =\n    " + "\n    ".join(AUX) + "\n"
         "use_git_change_detection = false\n"
-        # mutmut's wall-clock limit is (expected test time + constant) x multiplier. On a
-        # shared machine at nice 10 a test can take many times its CPU time, which would
-        # count as spurious timeouts (and timeouts count as kills), so the limit is wide.
-        "timeout_multiplier = 100.0\n"
+        # mutmut 3.8's limit is in CPU seconds (RLIMIT_CPU: SIGXCPU after (expected test
+        # time + constant) x multiplier x 2), so a busy shared machine does not make a test
+        # hit it, and a mutant that loops for ever (e.g. a parser's index no longer
+        # advancing) is stopped after (t + 5) x 10 CPU seconds instead of the 1,000 s and
+        # more a multiplier of 100 gave.
+        "timeout_multiplier = 5.0\n"
         "timeout_constant = 5.0\n"
         # the repository's pyproject.toml (an ancestor directory) would add --nbval
         "\n[tool:pytest]\naddopts =\n")
 
 
-def prepare(module: str, ref: str | None) -> Path:
+def prepare(module: str, ref: str | None, incremental: bool = False) -> Path:
     """The scratch directory for ``module``: interlib/ and the test files (from ``ref`` or
     the working tree) and mutmut's setup.cfg. Kept between runs (mutmut's own cache) as
-    long as the sources are the same; rebuilt when they changed."""
+    long as the sources are the same; rebuilt when they changed.
+
+    ``incremental`` (when a run's results are there): instead of starting afresh, the
+    sources are replaced, mutmut's copy of everything but the mutated module's results is
+    dropped (so the tests run against today's interlib/ and tests, and mutmut collects
+    again which tests call which function), the survivors, no-tests and timeouts are reset
+    to be run again, and mutmut regenerates the module's mutants keeping the verdicts of
+    the functions whose source is unchanged (its per-function hashes) and running the rest:
+    the changed functions' mutants and the earlier survivors. A kill of an unchanged
+    function is kept (mutmut's own cache rule)."""
     work = WORK / _slug(module) if ref is None else WORK / f"{_slug(module)}@{ref}"
     src = work / ".src"
     if src.exists():
@@ -226,8 +237,25 @@ def prepare(module: str, ref: str | None) -> Path:
     aux_tests = [a for a in TEST_AUX.get(module, []) if (src / "tests" / a).exists()]
     fingerprint = _fingerprint(src, tests, aux_tests)
     stamp = work / ".fingerprint"
-    if not (stamp.exists() and stamp.read_text() == fingerprint):
-        for name in ("interlib", "tests", "mutants", "setup.cfg", *{a.split("/")[0] for a in AUX}):
+    meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+    fresh = not (stamp.exists() and stamp.read_text() == fingerprint)
+    if fresh and incremental and meta.exists():
+        codes = json.loads(meta.read_text())
+        codes["exit_code_by_key"] = {
+            k: (c if STATUS.get(c) == "killed" else None)
+            for k, c in codes["exit_code_by_key"].items()}
+        keep = work / ".keep-meta"
+        keep.write_text(json.dumps(codes))
+        for p in (work / "mutants").iterdir():
+            shutil.rmtree(p) if p.is_dir() else p.unlink()
+        meta.parent.mkdir(parents=True)
+        keep.rename(meta)
+        (work / ".incremental").write_text("1")
+    elif fresh:
+        (work / ".incremental").unlink(missing_ok=True)
+    if fresh:
+        for name in ("interlib", "tests", "setup.cfg", *{a.split("/")[0] for a in AUX},
+                     *(() if incremental and meta.exists() else ("mutants",))):
             p = work / name
             if p.is_dir():
                 shutil.rmtree(p)
@@ -299,7 +327,8 @@ def refresh_tests(module: str) -> list[str]:
     return [k for k, c in codes.items() if STATUS.get(c) in ("survived", "no tests")]
 
 
-def run(module: str, ref: str | None, jobs: int, survivors: bool = False) -> Path:
+def run(module: str, ref: str | None, jobs: int, survivors: bool = False,
+        incremental: bool = False) -> Path:
     if survivors:
         names = refresh_tests(module)
         work = WORK / _slug(module)
@@ -307,7 +336,7 @@ def run(module: str, ref: str | None, jobs: int, survivors: bool = False) -> Pat
             return work
     else:
         names = []
-        work = prepare(module, ref)
+        work = prepare(module, ref, incremental)
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
     env["MPLBACKEND"] = "Agg"
@@ -455,8 +484,12 @@ def _when(r: dict) -> str:
     if not r["mutants"]:
         return "not measured"
     run = r.get("run")
+    kind = {"survivors": ", the earlier survivors re-run with the current tests",
+            "incremental": ", incremental (the functions changed since the last run and its "
+                           "survivors re-run; kills of unchanged functions kept)",
+            }.get(run.get("kind"), "") if run else ""
     how = (f", at {run['commit']}, {run['jobs']} worker{'s' if run['jobs'] != 1 else ''}, "
-           f"nice {run['nice']}") if run else ""
+           f"nice {run['nice']}{kind}") if run else ""
     out = f"{r.get('measured', 'date unknown')}{how}"
     out += ("; current code" if r.get("current_code") else
             f"; interlib/{r['module']}.py has changed since: re-run due")
@@ -510,6 +543,9 @@ def main(argv=None) -> int:
     ap.add_argument("--survivors", action="store_true",
                     help="after adding tests only: re-run just the surviving mutants with "
                          "the current test files, keeping every other result")
+    ap.add_argument("--incremental", action="store_true",
+                    help="after the code or tests changed: keep the kills of the functions "
+                         "whose source is unchanged, run the rest (see prepare())")
     ap.add_argument("--report-only", action="store_true",
                     help="do not run mutmut; report the results already in _build/mutation")
     ap.add_argument("--out", type=Path, default=BUILD / "mutation.json")
@@ -533,7 +569,10 @@ def main(argv=None) -> int:
             print(f"mutating interlib/{module}.py with {', '.join(_tests_for(module))}",
                   flush=True)
             ran = _run_facts(args.jobs)
-            work = run(module, args.ref, args.jobs, args.survivors and args.ref is None)
+            work = run(module, args.ref, args.jobs, args.survivors and args.ref is None,
+                       args.incremental)
+            ran["kind"] = ("survivors" if args.survivors else
+                           "incremental" if (work / ".incremental").exists() else "full")
         r = _carry(score(module, work, equiv.get(_slug(module), {})), before.get(module), ran)
         results.append(r)
         shown = "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
