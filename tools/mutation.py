@@ -177,15 +177,16 @@ def _fingerprint(src: Path, tests: list[str], aux_tests: list[str] = ()) -> str:
     return digest.hexdigest()
 
 
-def _cfg(module: str, tests: list[str]) -> str:
-    """mutmut's setup.cfg for ``module`` and its test files."""
+def _cfg(module: str | list, tests: list[str]) -> str:
+    """mutmut's setup.cfg for ``module`` (or several sharing these tests) and its tests."""
+    mods = [module] if isinstance(module, str) else list(module)
     return (
         "[mutmut]\n"
         "source_paths = interlib\n"
-        f"only_mutate = interlib/{module}.py\n"
+        "only_mutate =\n    " + "\n    ".join(f"interlib/{m}.py" for m in mods) + "\n"
         "pytest_add_cli_args_test_selection =\n    "
         + "\n    ".join([f"tests/{t}" for t in tests]
-                + ["--doctest-modules", f"interlib/{module}.py"]) + "\n"
+                + ["--doctest-modules", *(f"interlib/{m}.py" for m in mods)]) + "\n"
         "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -p\n    no:nbval\n"
         "    -p\n    no:xdist\n    --hypothesis-seed=0\n"
         "also_copy =\n    " + "\n    ".join(AUX) + "\n"
@@ -201,7 +202,8 @@ def _cfg(module: str, tests: list[str]) -> str:
         "\n[tool:pytest]\naddopts =\n")
 
 
-def prepare(module: str, ref: str | None, incremental: bool = False) -> Path:
+def prepare(module: str, ref: str | None, incremental: bool = False,
+            together: tuple = ()) -> Path:
     """The scratch directory for ``module``: interlib/ and the test files (from ``ref`` or
     the working tree) and mutmut's setup.cfg. Kept between runs (mutmut's own cache) as
     long as the sources are the same; rebuilt when they changed.
@@ -213,8 +215,25 @@ def prepare(module: str, ref: str | None, incremental: bool = False) -> Path:
     to be run again, and mutmut regenerates the module's mutants keeping the verdicts of
     the functions whose source is unchanged (its per-function hashes) and running the rest:
     the changed functions' mutants and the earlier survivors. A kill of an unchanged
-    function is kept (mutmut's own cache rule)."""
+    function is kept (mutmut's own cache rule).
+
+    ``together``: several modules with the same test files mutated in one mutmut run (one
+    collection of which test calls which function instead of one per module), in
+    ``_build/mutation/together.<first module>/``; each module's own directory is then a
+    link to it."""
+    mods = list(together) or [module]
     work = WORK / _slug(module) if ref is None else WORK / f"{_slug(module)}@{ref}"
+    if together:
+        work = WORK / f"together.{_slug(module)}"
+    elif work.is_symlink():
+        # measured together with others before: carry its results into a directory of its
+        # own (an --incremental run then keeps their kills)
+        old_meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+        text = old_meta.read_text() if old_meta.exists() else None
+        work.unlink()
+        if text is not None:
+            (work / "mutants" / "interlib" / f"{module}.py.meta").parent.mkdir(parents=True)
+            (work / "mutants" / "interlib" / f"{module}.py.meta").write_text(text)
     src = work / ".src"
     if src.exists():
         shutil.rmtree(src)
@@ -233,23 +252,27 @@ def prepare(module: str, ref: str | None, incremental: bool = False) -> Path:
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
     tests = [t for t in _tests_for(module) if (src / "tests" / t).exists()]
-    cfg = _cfg(module, tests)
+    cfg = _cfg(mods, tests)
     aux_tests = [a for a in TEST_AUX.get(module, []) if (src / "tests" / a).exists()]
     fingerprint = _fingerprint(src, tests, aux_tests)
     stamp = work / ".fingerprint"
-    meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+    metas = [work / "mutants" / "interlib" / f"{m}.py.meta" for m in mods]
+    meta = metas[0]
     fresh = not (stamp.exists() and stamp.read_text() == fingerprint)
     if fresh and incremental and meta.exists():
-        codes = json.loads(meta.read_text())
-        codes["exit_code_by_key"] = {
-            k: (c if STATUS.get(c) == "killed" else None)
-            for k, c in codes["exit_code_by_key"].items()}
-        keep = work / ".keep-meta"
-        keep.write_text(json.dumps(codes))
+        kept = {}
+        for m in metas:
+            if m.exists():
+                codes = json.loads(m.read_text())
+                codes["exit_code_by_key"] = {
+                    k: (c if STATUS.get(c) == "killed" else None)
+                    for k, c in codes["exit_code_by_key"].items()}
+                kept[m] = json.dumps(codes)
         for p in (work / "mutants").iterdir():
             shutil.rmtree(p) if p.is_dir() else p.unlink()
-        meta.parent.mkdir(parents=True)
-        keep.rename(meta)
+        for m, text in kept.items():
+            m.parent.mkdir(parents=True, exist_ok=True)
+            m.write_text(text)
         (work / ".incremental").write_text("1")
     elif fresh:
         (work / ".incremental").unlink(missing_ok=True)
@@ -320,15 +343,18 @@ def refresh_tests(module: str) -> list[str]:
         for dest in (work / "tests" / t, work / "mutants" / "tests" / t):
             shutil.copy2(REPO / "tests" / t, dest)
     # a test file added since the run is selected too (mutmut finds its new tests and
-    # collects which functions they call before re-running the survivors)
-    (work / "setup.cfg").write_text(_cfg(module, tests))
+    # collects which functions they call before re-running the survivors); a directory
+    # shared by modules measured together keeps all of them
+    shared = [m for m in TESTS if (WORK / _slug(m)).exists()
+              and (WORK / _slug(m)).resolve() == work.resolve()]
+    (work / "setup.cfg").write_text(_cfg(shared or module, tests))
     (work / ".fingerprint").unlink(missing_ok=True)   # the next full run starts afresh
     codes = json.loads(meta.read_text())["exit_code_by_key"]
     return [k for k, c in codes.items() if STATUS.get(c) in ("survived", "no tests")]
 
 
 def run(module: str, ref: str | None, jobs: int, survivors: bool = False,
-        incremental: bool = False) -> Path:
+        incremental: bool = False, together: tuple = ()) -> Path:
     if survivors:
         names = refresh_tests(module)
         work = WORK / _slug(module)
@@ -336,7 +362,7 @@ def run(module: str, ref: str | None, jobs: int, survivors: bool = False,
             return work
     else:
         names = []
-        work = prepare(module, ref, incremental)
+        work = prepare(module, ref, incremental, together)
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
     env["MPLBACKEND"] = "Agg"
@@ -347,6 +373,13 @@ def run(module: str, ref: str | None, jobs: int, survivors: bool = False,
                               stderr=subprocess.STDOUT)
     if proc.returncode not in (0, None):
         print(f"{module}: mutmut exited {proc.returncode}; see {log}", file=sys.stderr)
+    for m in together:      # each module's directory points at the shared run
+        own = WORK / _slug(m)
+        if own.is_symlink():
+            own.unlink()
+        elif own.exists():
+            shutil.rmtree(own)
+        own.symlink_to(work.name)
     return work
 
 
@@ -485,6 +518,9 @@ def _when(r: dict) -> str:
         return "not measured"
     run = r.get("run")
     kind = {"survivors": ", the earlier survivors re-run with the current tests",
+            "full-together": ", in one run with the modules that share its tests",
+            "incremental-together": ", incremental, in one run with the modules that "
+                                    "share its tests",
             "incremental": ", incremental (the functions changed since the last run and its "
                            "survivors re-run; kills of unchanged functions kept)",
             }.get(run.get("kind"), "") if run else ""
@@ -546,6 +582,10 @@ def main(argv=None) -> int:
     ap.add_argument("--incremental", action="store_true",
                     help="after the code or tests changed: keep the kills of the functions "
                          "whose source is unchanged, run the rest (see prepare())")
+    ap.add_argument("--together", action="store_true",
+                    help="mutate the --modules in one mutmut run (they must share their "
+                         "test files): one collection of the tests' calls instead of one "
+                         "per module")
     ap.add_argument("--report-only", action="store_true",
                     help="do not run mutmut; report the results already in _build/mutation")
     ap.add_argument("--out", type=Path, default=BUILD / "mutation.json")
@@ -560,12 +600,25 @@ def main(argv=None) -> int:
                               cwd=work).returncode
     equiv = equivalents()
     results = []
+    together = ()
+    if args.together and not args.report_only:
+        if len({tuple(_tests_for(m)) for m in args.modules}) != 1 or args.survivors or args.ref:
+            raise SystemExit("--together: modules with the same test files, no --survivors "
+                             "or --ref")
+        together = tuple(args.modules)
+        print(f"mutating {', '.join(together)} together", flush=True)
+        ran_together = _run_facts(args.jobs)
+        work_together = run(together[0], None, args.jobs, False, args.incremental, together)
+        ran_together["kind"] = ("incremental" if (work_together / ".incremental").exists()
+                                else "full") + "-together"
     old = json.loads(args.out.read_text()) if args.out.exists() else {}
     before = {r["module"]: r for r in old.get("modules", [])}
     for module in args.modules:
         work = WORK / _slug(module) if args.ref is None else WORK / f"{_slug(module)}@{args.ref}"
         ran = None
-        if not args.report_only and module not in UNMEASURABLE:
+        if together:
+            ran = dict(ran_together)
+        elif not args.report_only and module not in UNMEASURABLE:
             print(f"mutating interlib/{module}.py with {', '.join(_tests_for(module))}",
                   flush=True)
             ran = _run_facts(args.jobs)
