@@ -187,8 +187,14 @@ def test_documents_and_objects():
         parse_json('{"results": []}\n\n[1, 2]')
     assert str(e.value) == "expected JSON objects, found a list"
     with pytest.raises(ValueError) as e:
-        parse_json('{"a": 1}\n{"b": 2,\n  "c": }')
+        parse_json('{"a": 1}\n{"b": 2,\n  "c": }\n\n{"d": 4}\n')
     assert str(e.value) == "line 3: the text starts like JSON but is not: Expecting value"
+    with pytest.raises(ValueError) as e:          # newlines before the first object count
+        parse_json('\n\n{"b": }')
+    assert str(e.value) == "line 3: the text starts like JSON but is not: Expecting value"
+    with pytest.raises(ValueError) as e:          # 'results' without 'config': neither
+        parse_json('{"results": [], "x": 1}')
+    assert str(e.value).endswith("its keys are results, x")
     # one per line, separated by commas or blank lines, or pretty-printed: all read
     rec = json.loads(_inspector_record(0, 1024, 10.0))
     lines = ",\n".join(json.dumps(r) for r in [rec, rec]) + ",  \n\t\r\n"
@@ -316,3 +322,91 @@ def test_inspector_objects_without_coll_perf_are_skipped():
     assert run.ranks == 8 and len(run.rows) == 1
     with pytest.raises(ValueError, match=r"^the records' header gives n_ranks=None"):
         parse_json('{"coll_perf": {"coll": "AllReduce"}}')
+
+
+# ------------------------------------------------------- the rules' edges (mutation, issue 38)
+
+def test_only_whitespace_and_commas_separate_objects():
+    with pytest.raises(ValueError) as e:
+        parse_json('{"a": 1} X {"b": 2}')
+    assert str(e.value) == "line 1: the text starts like JSON but is not: Expecting value"
+
+
+def test_the_program_is_argv0_only():
+    """nccl-tests' ``args`` is its own argv: a later argument naming a program (an output
+    file) is not the program; with no program the columns decide."""
+    d = json.loads(_doc(args=["./my_allgather", "all_reduce_perf.json"]))
+    run = parse_json(json.dumps(d))
+    # the columns alone: split count, redop none, 7/8 -> all_gather or all_to_all, open
+    assert (run.program, run.collective) == (None, None)
+
+
+def _loose(count_div, redop="sum", root="    -1", factor=1.0, **over):
+    """A -J document without a program whose rows print 0.01 GB/s (the factor loose)."""
+    d = json.loads(_doc(args=[], **over))
+    for r in d["results"]:
+        r["count"], r["redop"] = r["size"] // count_div, redop
+        if root is None:
+            r.pop("root")
+        else:
+            r["root"] = root
+        for half in ("out_of_place", "in_place"):
+            r[half]["alg_bw"], r[half]["bus_bw"] = 10.0, round(10.0 * factor, 2)
+    return d
+
+
+def test_the_columns_read_from_json_type_and_root():
+    # count = size / 32 floats at a loose factor: only the type's 4 bytes make it split
+    d = _loose(32)
+    for r in d["results"]:
+        for half in ("out_of_place", "in_place"):
+            r[half]["alg_bw"] = r[half]["bus_bw"] = 0.01
+    assert parse_json(json.dumps(d)).collective == "reduce_scatter"
+    # root 0 with redop none and factor 1: broadcast (the root column read)
+    assert parse_json(json.dumps(_loose(4, "none", "     0"))).collective == "broadcast"
+    assert parse_json(json.dumps(_loose(4, factor=1.75))).collective == "all_reduce"
+
+
+def test_the_rank_count_of_the_devices_helps_the_columns():
+    """8 ranks from the devices: factor 1 with a reduction and no root is sendrecv (an
+    all_reduce would be 1.75 at 8 ranks); unknown ranks leave it open (2 ranks: 1 too)."""
+    assert parse_json(json.dumps(_loose(4))).collective == "sendrecv"
+    d = _loose(4)
+    d["config"] = {}
+    assert parse_json(json.dumps(d)).collective is None
+
+
+def test_version_code_formula_edges():
+    # NCCL_VERSION(X,Y,Z) = X*10000 + Y*100 + Z: a 3.0.1 would be 30001
+    assert parse_json(_doc(nccl_version=30001)).nccl_version == "3.0.1"
+    assert parse_json(_doc(nccl_version=1)).nccl_version == "0.0.1"   # any code above 0
+
+
+def test_an_env_value_with_an_equals_sign():
+    run = parse_json(_doc(env=["NCCL_TOPO_FILE=/opt/topo=a.xml"]))
+    assert run.setup.env["NCCL_TOPO_FILE"].value == "/opt/topo=a.xml"
+
+
+def test_inspector_one_rank_and_whole_numbers():
+    one = parse_json(_inspector_record(0, 8, 1.0, n_ranks=1))
+    assert one.ranks == 1 and one.sizes == [8]
+    r = parse_json(_inspector_record(0, 8, 1.0, n_ranks=16, nnodes=2))
+    assert type(r.gpus_per_node) is int and type(r.nodes) is int
+
+
+@pytest.mark.parametrize("key", ["coll_exec_time_us", "coll_algobw_gbs", "coll_busbw_gbs"])
+def test_inspector_bad_number_says_which_record(key):
+    rec = json.loads(_inspector_record(0, 8, 1.0))
+    rec["coll_perf"][key] = -1
+    with pytest.raises(ValueError) as e:
+        parse_json(_inspector_record(0, 8, 1.0) + "\n" + json.dumps(rec))
+    assert str(e.value) == f"record 2: expected a number >= 0 for '{key}', found -1"
+
+
+def test_inspector_two_tests_are_named():
+    recs = "\n".join([_inspector_record(0, 8, 1.0),
+                      _inspector_record(0, 8, 2.0, coll="AllGather")])
+    names = ("1: AllReduce on 8 ranks, communicator 0x1 (1 records)",
+             "2: AllGather on 8 ranks, communicator 0x1 (1 records)")
+    got = parse_json(recs, test=2)
+    assert (got.tests, got.test) == (names, names[1])
