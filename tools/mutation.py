@@ -257,7 +257,14 @@ def prepare(module: str, ref: str | None, incremental: bool = False,
     fingerprint = _fingerprint(src, tests, aux_tests)
     stamp = work / ".fingerprint"
     metas = [work / "mutants" / "interlib" / f"{m}.py.meta" for m in mods]
-    meta = metas[0]
+    if together and incremental:
+        # a module measured on its own before brings its results into the shared run
+        for m, dest in zip(mods, metas):
+            own = WORK / _slug(m) / "mutants" / "interlib" / f"{m}.py.meta"
+            if not dest.exists() and not (WORK / _slug(m)).is_symlink() and own.exists():
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(own, dest)
+    meta = next((m for m in metas if m.exists()), metas[0])
     fresh = not (stamp.exists() and stamp.read_text() == fingerprint)
     if fresh and incremental and meta.exists():
         kept = {}
