@@ -363,8 +363,10 @@ def refresh_tests(module: str) -> list[str]:
 def run(module: str, ref: str | None, jobs: int, survivors: bool = False,
         incremental: bool = False, together: tuple = ()) -> Path:
     if survivors:
-        names = refresh_tests(module)
+        # every module sharing this directory (measured --together): their survivors in
+        # one mutmut run
         work = WORK / _slug(module)
+        names = [n for m in (together or (module,)) for n in refresh_tests(m)]
         if not names:
             return work
     else:
@@ -380,7 +382,7 @@ def run(module: str, ref: str | None, jobs: int, survivors: bool = False,
                               stderr=subprocess.STDOUT)
     if proc.returncode not in (0, None):
         print(f"{module}: mutmut exited {proc.returncode}; see {log}", file=sys.stderr)
-    for m in together:      # each module's directory points at the shared run
+    for m in (() if survivors else together):  # each module's directory: the shared run
         own = WORK / _slug(m)
         if own.is_symlink():
             own.unlink()
@@ -609,15 +611,16 @@ def main(argv=None) -> int:
     results = []
     together = ()
     if args.together and not args.report_only:
-        if len({tuple(_tests_for(m)) for m in args.modules}) != 1 or args.survivors or args.ref:
-            raise SystemExit("--together: modules with the same test files, no --survivors "
-                             "or --ref")
+        if len({tuple(_tests_for(m)) for m in args.modules}) != 1 or args.ref:
+            raise SystemExit("--together: modules with the same test files, no --ref")
         together = tuple(args.modules)
         print(f"mutating {', '.join(together)} together", flush=True)
         ran_together = _run_facts(args.jobs)
-        work_together = run(together[0], None, args.jobs, False, args.incremental, together)
-        ran_together["kind"] = ("incremental" if (work_together / ".incremental").exists()
-                                else "full") + "-together"
+        work_together = run(together[0], None, args.jobs, args.survivors, args.incremental,
+                            together)
+        ran_together["kind"] = ("survivors" if args.survivors else
+                                ("incremental" if (work_together / ".incremental").exists()
+                                 else "full") + "-together")
     old = json.loads(args.out.read_text()) if args.out.exists() else {}
     before = {r["module"]: r for r in old.get("modules", [])}
     for module in args.modules:
