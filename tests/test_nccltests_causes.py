@@ -198,3 +198,131 @@ def test_diagnose_refuses_what_is_not_a_comparison():
         K.diagnose("cmp", "dgx-h100")
     assert str(e.value).startswith("cmp_='cmp' must be a Comparison from "
                                    "interlib.nccltests.compare")
+
+
+# ------------------------------------------------------------------ the curve's signatures
+
+def _fmt(x):
+    return f"{x / GB:.0f} GB/s"
+
+
+def _plateaus(cmp_):
+    return float(np.median(cmp_.measured[-3:])), float(np.median(cmp_.predicted[-3:]))
+
+
+def _alt(node, cmp_, **kw):
+    return float(np.median(collectives.predict("all_reduce", cmp_.sizes[-3:], node,
+                                               cmp_.gpus_per_node, cmp_.nodes, **kw).busbw))
+
+
+def _cmp(busbw, n, system="dgx-h100", **kw):
+    return N.compare(N.parse("\n".join(synthetic_log(busbw, n)) + "\n"), system, **kw)
+
+
+def test_half_nics_whole():
+    """At the model of the same node with 4 NICs instead of 8 (ConnectX-7, 400 Gb/s)."""
+    from interlib.specs import custom
+    half = custom.node("h100-sxm", 8, nics_per_node=4, nic_gbps=400, name="alternative")
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, half, 8, 2).busbw, 16)
+    d = next(d for d in cmp_.diagnoses if d.key == "half_nics")
+    plateau, pred = _plateaus(cmp_)
+    alt = _alt(half, cmp_)
+    assert (d.title, d.evidence, d.chapter, d.heading, d.check, d.stated) == (
+        "Half the network bandwidth: one NIC per two GPUs, a NIC down, or GPUDirect RDMA off",
+        f"The plateau, {_fmt(plateau)}, is near the model's {_fmt(alt)} with half the NICs "
+        f"(full: {_fmt(pred)}).", "chapters/05_infiniband",
+        "From GPU memory to the wire: GPUDirect RDMA, rails and queue pairs",
+        "ibstat (every port Active at the expected rate); nvidia-smi topo -m (each GPU's NIC "
+        "at PIX or PXB); with NCCL_DEBUG=INFO, count the NICs in 'NET/IB : Using' and look "
+        "for '/GDRDMA' in the 'via NET/IB' lines", False)
+    assert d.score == pytest.approx(K._match(plateau, alt), rel=1e-12) and d.score > 0.9
+
+
+def test_pcie_p2p_whole():
+    from interlib.specs import custom
+    pcie = custom.node("h100-sxm", 8, intra="pcie", name="alternative")
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, pcie, 8, 1).busbw, 8)
+    d = cmp_.diagnoses[0]
+    plateau, pred = _plateaus(cmp_)
+    assert (d.key, d.title, d.evidence, d.chapter, d.heading, d.check) == (
+        "pcie_p2p", "GPUs talking over PCIe: peer-to-peer blocked (ACS, IOMMU) or NVLink "
+        "unused", f"The plateau, {_fmt(plateau)}, is near the model's "
+        f"{_fmt(_alt(pcie, cmp_))} for the same GPUs over PCIe (NVLink: {_fmt(pred)}).",
+        "chapters/02_pcie", "Reading a real server: topology, NUMA, ACS and GPUDirect",
+        "nvidia-smi topo -m (NV# between GPUs, not SYS or PHB); nvidia-smi topo -p2p r; with "
+        "NCCL_DEBUG=INFO, 'via P2P/IPC' or 'via P2P/CUMEM' rather than 'via SHM'; lspci -vvv "
+        "| grep ACSCtl; NCCL_P2P_DISABLE unset")
+
+
+def test_no_nvls_whole_and_not_when_the_log_shows_nvls():
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1, nvls=False).busbw,
+                8)
+    d = cmp_.diagnoses[0]
+    plateau, pred = _plateaus(cmp_)
+    alt = _alt("dgx-h100", cmp_, nvls=False)
+    assert (d.key, d.title, d.evidence, d.chapter, d.heading, d.check) == (
+        "no_nvls", "NVLink SHARP (NVLS) not in use",
+        f"The plateau, {_fmt(plateau)}, is near the model's {_fmt(alt)} without NVLS (with "
+        f"it: {_fmt(pred)}).", "chapters/04_nvswitch",
+        "In-switch reduction: NVLink SHARP (NVLS)",
+        "NCCL_NVLS_ENABLE unset; nvidia-smi -q | grep -i -A2 fabric (state Completed); "
+        "systemctl status nvidia-fabricmanager (or nvidia-imex on NVL72); with "
+        "NCCL_DEBUG=INFO, the 'NVLS multicast support is available' line")
+    lines = synthetic_log(collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1,
+                                              nvls=False).busbw, 8)
+    lines.append(P + "NVLS multicast support is available on dev 0")
+    keys = [x.key for x in N.compare(N.parse("\n".join(lines) + "\n"), "dgx-h100").diagnoses]
+    assert "no_nvls" not in keys
+
+
+def test_slow_everywhere_whole():
+    """A third of the model everywhere (a tenth would be PCIe's) matches no fault: the
+    catch-all, at score 0.2."""
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1).busbw / 3, 8)
+    d = next(d for d in cmp_.diagnoses if d.key == "slow_everywhere")
+    plateau, pred = _plateaus(cmp_)
+    assert (d.title, d.evidence, d.chapter, d.heading, d.check, d.score) == (
+        "Below the model with no hardware signature: clocks, other jobs, or a degraded link",
+        f"The plateau, {_fmt(plateau)}, is {plateau / pred:.0%} of the model's {_fmt(pred)} "
+        "and matches none of the faults above.", "chapters/08_impact",
+        "Sharing the fabric: interference from other jobs",
+        "nvidia-smi -q -d CLOCK,PERFORMANCE (throttle reasons); nvidia-smi nvlink -s (every "
+        "link up at full rate); other jobs on the nodes or the switches", 0.2)
+    assert f"{plateau / pred:.0%}" == "33%"
+
+
+def test_high_floor_and_mid_sizes_whole():
+    from interlib import intervals
+    from interlib.display import fmt_bytes
+    model = collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1).busbw
+    lo, hi = intervals.REGIMES[0][1], intervals.REGIMES[0][2]
+    slow_small = np.where(SIZES < hi, model / 5, model)       # small sizes 5 x slower
+    cmp_ = _cmp(slow_small, 8)
+    d = next(d for d in cmp_.diagnoses if d.key == "high_floor")
+    sel = (SIZES >= lo) & (SIZES < hi)
+    ratio = float(np.median(cmp_.predicted[sel] / cmp_.measured[sel]))
+    assert ratio == pytest.approx(5, rel=0.02)               # the log's two decimals
+    assert (d.title, d.evidence, d.chapter, d.heading, d.check) == (
+        "A high small-message floor: a slow network path (TCP sockets instead of RDMA, a "
+        "slow plugin) or extra hops",
+        f"Below {fmt_bytes(hi, binary=True)} each call takes {ratio:.1f} times the model's "
+        "time.", "chapters/05_infiniband", "RDMA versus the TCP path",
+        "with NCCL_DEBUG=INFO, 'NET/IB' (RDMA) or the cloud's plugin, not 'NET/Socket', in "
+        "the 'Using network' line; ibv_devinfo; the switch hops between the nodes")
+    # score: ln(ratio) / ln(4 x FLOOR_FACTOR) = ln 5 / ln 8
+    assert d.score == pytest.approx(math.log(ratio) / math.log(8), rel=1e-12)
+    # twice the model's time is the edge (FLOOR_FACTOR); just under it, no floor
+    assert K.FLOOR_FACTOR == 2.0
+    under = _cmp(np.where(SIZES < hi, model / 1.9, model), 8)
+    assert "high_floor" not in [x.key for x in under.diagnoses]
+    mid = np.where((SIZES >= intervals.REGIMES[1][1]) & (SIZES < intervals.REGIMES[-2][2]),
+                   model / 10, model)
+    m = next(d for d in _cmp(mid, 8).diagnoses if d.key == "mid_sizes")
+    assert (m.title, m.evidence, m.chapter, m.heading, m.check, m.score) == (
+        "Mid sizes only: protocol, channel or buffer settings",
+        f"Sizes from {fmt_bytes(intervals.REGIMES[1][1], binary=True)} to "
+        f"{fmt_bytes(intervals.REGIMES[-2][2], binary=True)} are below the band while large "
+        "ones are not.", "chapters/01_why_connect",
+        "How NCCL runs a collective: channels, protocols and trees",
+        "env | grep NCCL_ (NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS, "
+        "NCCL_MAX_NCHANNELS set by hand?); NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING", 0.5)
