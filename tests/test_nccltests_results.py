@@ -142,3 +142,21 @@ def test_fabric_of_a_system():
     assert fabric_of(NS(nic=NS(fabric="InfiniBand or Ethernet"))) == "InfiniBand"
     assert fabric_of(NS(fabric="", nic=NS(fabric="Ethernet (RoCE)"))) == "Ethernet"
     assert fabric_of(NS(fabric=None, nic=NS(fabric="EFA (Ethernet)"))) == "EFA"
+
+
+def test_the_table_prints_two_significant_digits():
+    """fmt_pct(x, 2): 0.8765 -> '88 %' (three would print 87.6), 0.8123 -> '81',
+    0.9876 -> '99 %'."""
+    run = Run("all_reduce", 16, None, (), None)
+    v = Verdict(NAMES[0], 4, 0.8765, 0.8123, 0.9876, "within", "t")
+    t = Comparison(run, "S", "all_reduce", 8, 2, (), (), (), (), (), "b", (v,), (), ()).table()
+    assert t.rows == [[NAMES[0], "4", "88 %", "81-99 %", "t"]]
+
+
+def test_a_fact_cites_its_line_or_the_json_key():
+    assert Fact(1, 7, "  NCCL INFO x  ").cite() == "line 7: 'NCCL INFO x'"
+    assert Fact("1", None, 'env[2]: "NCCL_X=1"').cite() == "the JSON's 'env[2]: \"NCCL_X=1\"'"
+    exactly = "x" * 160
+    assert Fact(1, 2, exactly).cite() == f"line 2: '{exactly}'"
+    longer = "y" * 159 + "z" + "w"
+    assert Fact(1, 2, longer).cite() == f"line 2: '{'y' * 159}z...'"

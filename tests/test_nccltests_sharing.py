@@ -176,3 +176,90 @@ def test_share_refusals():
         sharing.share(_run(), None)
     with pytest.raises(ValueError, match="^obj="):
         sharing.share("run", "dgx-h100")
+
+
+# ------------------------------------------------------- the rules' edges (mutation, issue 38)
+
+def test_hardware_of_a_system_copy_and_a_gpu_outside_the_catalogue():
+    """Not the catalogue's object: described by its parts. A System has no fabric, bridge
+    or TCPXO profile of its own (its NIC's fabric is used); a GPU equal to a catalogue GPU
+    is that GPU; one the catalogue lacks is '?'."""
+    import dataclasses
+
+    copy = dataclasses.replace(SYSTEMS["dgx-h100"])
+    nic = SYSTEMS["dgx-h100"].nic
+    assert sharing.hardware_text(copy) == (
+        # ConnectX-7: "single-port NDR 400 Gb/s" (the catalogue's source)
+        f"gpu=h100-sxm gpus_per_node=8 nics_per_node=8 nic_gbps=400 "
+        f"fabric={nic.fabric} intra=nvswitch")
+    assert sharing.hardware_text(copy, words=True).endswith(
+        f"; network: {nic.fabric}; GPUs joined by: NVSwitch")
+    same = custom.node(dataclasses.replace(GPUS["h100-sxm"]), 8, nics_per_node=8)
+    assert sharing.hardware_text(same).startswith("gpu=h100-sxm ")
+    proto = custom.node(dataclasses.replace(GPUS["h100-sxm"], name="H100 prototype"), 8,
+                        nics_per_node=8)
+    assert sharing.hardware_text(proto).startswith("gpu=? ")
+
+
+def test_json_rows_keep_six_decimals():
+    r = N.Row(1024, 1.23456789e-6, 1.23456789e9, 2.3456789e9, 0, 3.456789123e-6,
+              4.56789123e9, 5.67891234e9, 1)
+    row = sharing.to_json(N.Run("all_reduce", 2, None, (r,), None))["run"]["rows"][0]
+    assert row == {"size_bytes": 1024, "time_out_us": 1.234568, "algbw_out_GBps": 1.234568,
+                   "busbw_out_GBps": 2.345679, "wrong_out": 0, "time_in_us": 3.456789,
+                   "algbw_in_GBps": 4.567891, "busbw_in_GBps": 5.678912, "wrong_in": 1}
+
+
+def _hand_cmp(run=None):
+    from interlib import intervals
+    names = [x[0] for x in intervals.REGIMES]
+    verdicts = (N.Verdict(names[0], 3, 0.87654321, 0.81234567, 1.23456789, "within",
+                          "within the band"),
+                N.Verdict(names[-1], 2, 0.5, 0.8, 1.2, "below", "below, 37.5 % under"))
+    return N.Comparison(run or _run(nodes=None), "NVIDIA DGX H100", "all_reduce", 8, 2, (),
+                        (), (), (), (), "b", verdicts, (), ())
+
+
+def test_comparison_json_verdicts_keep_six_decimals():
+    v = sharing.to_json(_hand_cmp())["comparison"]["verdicts"][0]
+    assert (v["ratio"], v["band_low"], v["band_high"]) == (0.876543, 0.812346, 1.234568)
+
+
+def test_share_a_comparison_takes_its_shape_and_verdicts():
+    setup = RunSetup(version=Fact("2.21.5", 3, "NCCL version 2.21.5"),
+                     network=Fact("IB", 4, "Using network IB"))
+    run = _run(nodes=None, notes=("first note", "second note"), setup=setup)
+    rep = sharing.share(_hand_cmp(run), "dgx-h100")
+    from interlib import intervals
+    names = [x[0] for x in intervals.REGIMES]
+    assert rep["fields"]["shape"] == "8 GPUs per node x 2 nodes"      # the comparison's
+    assert rep["fields"]["verdict"] == (
+        f"{names[0]}: within the band (median ratio 0.877)\n"
+        f"{names[-1]}: below, 37.5 % under (median ratio 0.500)\n"
+        "Compared against: NVIDIA DGX H100")
+    assert rep["fields"]["setup"] == ("NCCL 2.21.5 (line 3: 'NCCL version 2.21.5')\n"
+                                      "network: IB (line 4: 'Using network IB')")
+    assert rep["fields"]["notes"] == "first note\nsecond note"
+
+
+def test_the_refusals_say_what_is_expected():
+    with pytest.raises(ValueError) as e:
+        sharing.to_json("run")
+    assert str(e.value) == "obj='run' must be a Run or a Comparison"
+    with pytest.raises(ValueError) as e:
+        sharing.share("run", "dgx-h100")
+    assert str(e.value) == "obj='run' must be a Run or a Comparison"
+    with pytest.raises(ValueError) as e:
+        sharing.share(_run(), 5)
+    assert str(e.value) == "hardware=5 must be a catalogue id or 'gpu=... nics_per_node=...'"
+
+
+def test_a_link_of_exactly_the_limit_is_kept_whole():
+    run = _run(rows=40)
+    short = sharing.share(run, "dgx-h100")["url"]
+    assert len(short) < sharing.MAX_URL
+    # 'where' in plain letters is one character per letter in the link
+    exact = sharing.share(run, "dgx-h100", where="a" * (sharing.MAX_URL - len(short)))
+    assert len(exact["url"]) == sharing.MAX_URL and " The link holds" not in exact["note"]
+    over = sharing.share(run, "dgx-h100", where="a" * (sharing.MAX_URL - len(short) + 1))
+    assert " The link holds the first 39 of 40 rows" in over["note"]
