@@ -148,3 +148,27 @@ def test_no_rows_or_no_bandwidths_allow_nothing():
     na = infer(cells(S // 32, algbw="N/A", busbw="N/A", type_="float"))
     assert na.collective is None and na.ranks == 8           # the count still pins ranks
     assert math.isinf(factor_interval(cells(S // 4, busbw="17.50"))[1]) is False
+
+
+def test_a_factor_on_the_intervals_edge_fits():
+    """Whole-number columns make exact edges: algbw '3' and busbw '4' allow [3.5/3.5,
+    4.5/2.5] = [1.0, 1.8]; algbw '3' and busbw '2' allow [1.5/3.5, 2.5/2.5] = [0.43, 1.0].
+    A factor on an edge fits (<=)."""
+    assert factor_interval(cells(S // 4, algbw="3", busbw="4")) == (1.0, 1.8)
+    assert factor_interval(cells(S // 4, algbw="3", busbw="2"))[1] == 1.0
+    # 8 ranks stated: 1.75 and 1.0 both fit [1.0, 1.8] -> all_reduce or sendrecv
+    assert infer(cells(S // 4, algbw="3", busbw="4"), ranks=8).candidates == (
+        "all_reduce", "sendrecv")
+    # 0.875 and 1.0 fit [0.43, 1.0] -> reduce_scatter or sendrecv (no count column)
+    assert infer(cells(S // 4, algbw="3", busbw="2", type_="?"), ranks=8).candidates == (
+        "reduce_scatter", "sendrecv")
+
+
+def test_unknown_ranks_two_and_part_at_exactly_one():
+    """Ranks unknown: 2(n-1)/n needs a factor above 1 (n = 2 gives exactly 1, which is
+    sendrecv's too), (n-1)/n one below 1."""
+    # [0.43, 1.0]: nothing above 1 -> no all_reduce; the whole count keeps sendrecv
+    assert infer(cells(S // 4, algbw="3", busbw="2")).collective == "sendrecv"
+    # [1.0, 1.8] with no count column: nothing below 1 -> no reduce_scatter
+    assert infer(cells(S // 4, algbw="3", busbw="4", type_="?")).candidates == (
+        "all_reduce", "sendrecv")

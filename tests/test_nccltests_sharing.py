@@ -157,8 +157,10 @@ def test_share_cuts_a_long_link_and_says_so():
     # the most that fit: one more row (percent-encoded after a newline) would not have
     nxt = sharing.row_lines(run)[len(kept)]
     assert len(rep["url"]) + len(quote("\n" + nxt)) > sharing.MAX_URL
-    assert rep["note"].endswith(f" The link holds the first {len(kept)} of 400 rows (a link's "
-                                "length is limited): paste the rest into the form's rows box.")
+    assert rep["note"] == ("Host names and IP addresses in the log were removed (the book "
+                           "keeps none); the rows are the parsed numbers, not the log. The link "
+                           f"holds the first {len(kept)} of 400 rows (a link's length is "
+                           "limited): paste the rest into the form's rows box.")
     # the fields keep every row for the page's copy box
     assert rep["fields"]["rows"].count("\n") == 400
     assert " The link holds" not in sharing.share(_run(rows=5), "dgx-h100")["note"]
@@ -263,3 +265,22 @@ def test_a_link_of_exactly_the_limit_is_kept_whole():
     assert len(exact["url"]) == sharing.MAX_URL and " The link holds" not in exact["note"]
     over = sharing.share(run, "dgx-h100", where="a" * (sharing.MAX_URL - len(short) + 1))
     assert " The link holds the first 39 of 40 rows" in over["note"]
+
+
+@pytest.mark.parametrize("n", [399, 400])
+def test_the_cut_keeps_the_most_rows_that_fit(n):
+    """Row by row: for an odd and an even count alike, one more row would not fit."""
+    run = _run(rows=n)
+    rep = sharing.share(run, "dgx-h100")
+    kept = parse_qs(urlparse(rep["url"]).query)["rows"][0].split("\n")[1:]
+    nxt = sharing.row_lines(run)[len(kept)]
+    assert len(rep["url"]) <= sharing.MAX_URL < len(rep["url"]) + len(quote("\n" + nxt))
+
+
+def test_a_link_too_long_for_even_one_row_keeps_one():
+    """The link always carries at least the first row (the form needs one), even past the
+    limit."""
+    rep = sharing.share(_run(rows=40), "dgx-h100", where="a" * sharing.MAX_URL)
+    assert len(parse_qs(urlparse(rep["url"]).query)["rows"][0].split("\n")) == 2
+    assert rep["note"].endswith(" The link holds the first 1 of 40 rows (a link's length is "
+                                "limited): paste the rest into the form's rows box.")
