@@ -112,7 +112,7 @@ TESTS = {
     "scaleout": ["test_interlib_scaleout_hostpath.py"],
     "pcie": ["test_interlib_inside_box.py"],
     "nvlink": ["test_interlib_inside_box.py"],
-    "nvswitch": ["test_interlib_inside_box.py"],
+    "nvswitch": ["test_interlib_inside_box.py", "test_nvswitch_domain_table.py"],
     "congestion": ["test_interlib_congestion.py"],
     "flowcontrol": ["test_interlib_flowcontrol.py"],
     "cost": ["test_cost.py"],
