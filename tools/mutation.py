@@ -87,6 +87,8 @@ TARGET = 0.90
 # here, plus the reader-facing logic (book/answers, widgets/live):
 # tests/test_mutation_config.py fails when a module is missing. A file listed that does not
 # exist (yet, or in an older --ref) is skipped.
+# the inside-the-box modules share their tests (measured --together)
+_INSIDE_BOX_TESTS = ["test_interlib_inside_box.py", "test_nvswitch_domain_table.py"]
 _COLLECTIVE_TESTS = ["test_interlib_collectives.py", "test_collectives_at_scale.py",
                      "test_interlib_inside_box.py"]
 # interlib/nccltests is a package whose modules change as it grows (issue 36 split it): every
@@ -110,20 +112,20 @@ TESTS = {
     "topology": ["test_interlib_topology.py", "test_capstone.py"],
     "steptime": ["test_steptime.py", "test_capstone.py", "test_hierarchy_ladder.py"],
     "scaleout": ["test_interlib_scaleout_hostpath.py"],
-    "pcie": ["test_interlib_inside_box.py"],
-    "nvlink": ["test_interlib_inside_box.py"],
-    "nvswitch": ["test_interlib_inside_box.py", "test_nvswitch_domain_table.py"],
+    "pcie": _INSIDE_BOX_TESTS,
+    "nvlink": _INSIDE_BOX_TESTS,
+    "nvswitch": _INSIDE_BOX_TESTS,
     "congestion": ["test_interlib_congestion.py"],
     "flowcontrol": ["test_interlib_flowcontrol.py"],
     "cost": ["test_cost.py"],
     # issue 38: the rest of the models layer and the reader-facing logic
     "hierarchy": ["test_hierarchy_ladder.py", "test_interlib_models.py",
-                  "test_interlib_specs.py"],
+                  "test_interlib_specs.py", "test_hierarchy_scaleup_table.py"],
     "hostpath": ["test_interlib_scaleout_hostpath.py"],
     "packets": ["test_interlib_packets_reliability.py"],
     "reliability": ["test_interlib_packets_reliability.py"],
     "scaling": ["test_interlib_models.py", "test_steptime.py"],
-    "tensor_parallel": ["test_interlib_inside_box.py"],
+    "tensor_parallel": _INSIDE_BOX_TESTS,
     "transfer": ["test_interlib_models.py", "test_steptime.py"],
     "intervals": ["test_crossval.py", "test_validation.py"],
     "validation": ["test_validation.py", "test_measurements_data.py", "test_crossval.py"],
@@ -355,6 +357,10 @@ def refresh_tests(module: str) -> list[str]:
     shared = [m for m in TESTS if (WORK / _slug(m)).exists()
               and (WORK / _slug(m)).resolve() == work.resolve()]
     (work / "setup.cfg").write_text(_cfg(shared or module, tests))
+    # mutmut 3.8 resets every verdict when the test selection changed since its last run
+    # (its config fingerprint, kept with its stats): without its stats it collects them
+    # afresh and keeps the verdicts, and only the survivors named below are re-run
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     (work / ".fingerprint").unlink(missing_ok=True)   # the next full run starts afresh
     codes = json.loads(meta.read_text())["exit_code_by_key"]
     return [k for k, c in codes.items() if STATUS.get(c) in ("survived", "no tests")]
