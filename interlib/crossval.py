@@ -454,8 +454,18 @@ RATCHETS = {
                                        "stated (KNOWN_MISSES)"),
     "worst fold >= 1 MiB 9-72": Ratchet(2.70, 0.05, _ISSUE37),
     "worst fold >= 1 MiB 73-512": Ratchet(6.13, 0.1, _ISSUE37),
-    "points >= 1 MiB off > 2x": Ratchet(11, 0.5, _ISSUE37 + "; each listed in KNOWN_MISSES"),
-    "worst source median": Ratchet(0.486, 0.01, _ISSUE37),
+    "points >= 1 MiB off > 2x": Ratchet(12, 0.5, _ISSUE37 + "; each listed in KNOWN_MISSES; "
+                                       "11 -> 12 when an EFA step of the RDMA protocol took "
+                                       "AWS's stated 20 us instead of the reported 75 us "
+                                       "(fabrics.step_latency): AWK5's small sizes 0.47 -> "
+                                       "1.11 of measured, and its 32 MiB point (AWK5-12, the "
+                                       "known miss of NCCL 2.18.5's NVLSTree) 1.51 -> 2.41x, "
+                                       "no longer masked by the inflated latency"),
+    "worst source median": Ratchet(0.2367, 0.01, _ISSUE37 + "; 0.486 -> 0.237 with AWS's stated "
+                                   "EFA step latency on p5 (AWK5 0.52 -> 0.23, AWP5 0.42 -> "
+                                   "0.09; leak tests pass): the worst source is now A3M "
+                                   "(GPUDirect-TCPXO), whose fold learns TCPXO's step latency "
+                                   "from the A3MG source added with it"),
 }
 """Ceilings on the cross-validated figures that miss their targets (issue 37: median
 <= 8 % overall and <= 12 % below 64 MiB; issue 25: <= 15 % per GPU-count bucket of 10
@@ -684,8 +694,8 @@ KNOWN_MISSES = {
              "mid sizes only",
     "AWK5": "NCCL 2.18.5 on two p5 (EFA, aws-ofi-nccl 1.7.3), NVLSTree's first release: at "
             "128 MiB it reaches less than half the busbw the same instances reach with NCCL "
-            "2.20.3 (AWP5, where the model is within 10 %), a software difference the model "
-            "does not have",
+            "2.20.3 (AWP5), where the model gives both runs the same busbw within 10 %: a "
+            "software difference the model does not have",
     "OGA128": "all-to-all between two GB300 racks over RoCE: far below the model, which sends "
               "each GPU's off-rack share through its own NICs at their line rate; the model is "
               "within 10 % of the same racks' one-rack all-to-all (OGA64), so the loss is "

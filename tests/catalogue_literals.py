@@ -306,6 +306,10 @@ SOURCES = {
     # NCCL plugins and clouds
     "aws-ofi-nccl": ("aws/aws-ofi-nccl at commit 2daf7d3, read with git",
                      "https://github.com/aws/aws-ofi-nccl/tree/2daf7d3"),
+    "aws-ofi-nccl@v1.8.1": ("aws/aws-ofi-nccl at tag v1.8.1-aws (cf6f822), read with git",
+                            "https://github.com/aws/aws-ofi-nccl/tree/v1.8.1-aws"),
+    "aws-ofi-nccl@v1.16.0": ("aws/aws-ofi-nccl at tag v1.16.0 (f998c19), read with git",
+                             "https://github.com/aws/aws-ofi-nccl/tree/v1.16.0"),
     "gcp-tcpxo": ("Google Cloud, GPUDirect-TCPXO NCCL plugin and recommended NCCL "
                   "configuration (A3 Mega)", "https://github.com/GoogleCloudPlatform/"
                   "container-engine-accelerators/tree/master/gpudirect-tcpxo"),
@@ -1183,6 +1187,18 @@ ROWS += [
     L("calibration.NET_PLUGIN_LATENCY['EFA']", 35, "us",
       "src/platform-aws.cpp: '.name = \"p5en/p6-b200\", ... .latency = 35.0,'",
       "aws-ofi-nccl"),
+    L("calibration.AWS_TUNER_NET_LATENCY['p5/p5e']", 20, "us",
+      "src/tuner/nccl_ofi_model.cpp:14-15 '{ /* P5 & P5e platform */ .net_lat = 20.0,' (and "
+      "include/nccl_ofi_tuner.h:24 @ v1.8.1-aws 'OFI_NCCL_PARAM_INT(tuner_net_latency, "
+      "\"TUNER_NET_LATENCY\", 20);')", "aws-ofi-nccl@v1.16.0"),
+    L("calibration.AWS_TUNER_NET_LATENCY['p5en']", 18, "us",
+      "src/tuner/nccl_ofi_model.cpp:29-30 '{ /* P5en platform */ .net_lat = 18.0,'",
+      "aws-ofi-nccl@v1.16.0"),
+    L("calibration.AWS_TUNER_NET_COMP_OVERHEAD", 3, "us",
+      "include/nccl_ofi_tuner.h:27-30 'With EFA, we expect a ~2usec cost in the device and "
+      "~1usec cost to write that completion up to the host stack.' "
+      "OFI_NCCL_PARAM_INT(tuner_net_comp_overhead, \"TUNER_NET_COMP_OVERHEAD\", 3);",
+      "aws-ofi-nccl@v1.8.1"),
     L("calibration.AWS_TUNER_MAX_SIZE", 100 * 2**30, "B",
       "include/tuner/nccl_ofi_tuner_region.h:74 '#define TUNER_MAX_SIZE 100.0 * 1024 * 1024 "
       "* 1024'", "aws-ofi-nccl"),

@@ -484,6 +484,61 @@ def test_fabric_kind_and_the_plugin_latency_of_each():
     assert plugin_latency(kinds["GPUDirect-TCPXO"]) == C.TCPXO_STEP_LATENCY.value > 0
 
 
+def test_an_efa_step_of_the_rdma_protocol_takes_aws_tuner_latency_not_the_reported_one():
+    """aws-ofi-nccl runs its RDMA protocol where a node has more EFA devices than GPUs
+    (nccl_ofi_net.c:980-985 @ v1.8.1-aws: p5's 32 ports for 8 GPUs) and SENDRECV otherwise
+    (p4d: 4 for 8). The plugin reports 75 us to NCCL on both (platform-aws.c @ v1.8.1-aws);
+    its own P5 tuner model states 20 us per step, 'different from the network plugin's
+    param for net latency by design', plus 3 us of completion for Simple
+    (nccl_ofi_tuner.h:24,30 @ v1.8.1-aws; nccl_ofi_model.cpp:15 @ v1.16.0). NCCL flushes a
+    Simple GPUDirect receive on A100 always and on Hopper before 2.19.1 (paths.cc:403,411 @
+    v2.18.5-1; :405,413 @ v2.19.1-1), which costs one more step latency."""
+    from interlib.collective_model.fabrics import aws_rdma_platform, flushes, step_latency
+
+    p5 = custom.node("h100-sxm", 8, nics_per_node=32, nic_gbps=100, fabric="EFA")
+    p5en = custom.node("h200", 8, nics_per_node=16, nic_gbps=200, fabric="EFA")
+    p4d = custom.node("a100-sxm-80gb", 8, nics_per_node=4, nic_gbps=100, fabric="EFA")
+    p6 = custom.node("b200", 8, nics_per_node=8, nic_gbps=400, fabric="EFA")
+    ib = custom.node("h100-sxm", 8, nics_per_node=32, nic_gbps=100)
+    assert [aws_rdma_platform(n) for n in (p5, p5en, p4d, p6, ib)] == \
+        ["p5/p5e", "p5en", None, None, None]
+    # NCCL's flush (paths.cc): A100 always; Hopper only before 2.19.1
+    assert flushes(p4d, "2.20.3") and flushes(p5, "2.18.5")
+    assert not flushes(p5, "2.19.1") and not flushes(p5, "2.20.3") and not flushes(p5, None)
+    # the book's time: 20 us (LL, LL128), 20 + 3 (Simple), + 20 more where NCCL flushes
+    assert step_latency(p5, "LL", version="2.20.3") == pytest.approx(20 * us)
+    assert step_latency(p5, "LL128", version="2.20.3") == pytest.approx(20 * us)
+    assert step_latency(p5, "Simple", version="2.20.3") == pytest.approx(23 * us)
+    assert step_latency(p5, "Simple", version="2.18.5") == pytest.approx(43 * us)
+    assert step_latency(p5en, "LL", version="2.26.2") == pytest.approx(18 * us)
+    # NCCL's own estimate keeps what the plugin reports, twice for Simple (tuning.cc)
+    assert step_latency(p5, "LL", nccl_view=True) == pytest.approx(75 * us)
+    assert step_latency(p5, "Simple", nccl_view=True) == pytest.approx(150 * us)
+    # p4d (SENDRECV): no tuner statement, the reported 75 us; its A100 flushes
+    assert step_latency(p4d, "LL", version="2.20.3") == pytest.approx(75 * us)
+    assert step_latency(p4d, "Simple", version="2.20.3") == pytest.approx(150 * us)
+    # p6-b200 (35 us reported, no tuner model row): the reported latency, no flush
+    assert step_latency(p6, "Simple", version="2.27.7") == pytest.approx(35 * us)
+    # two p5 nodes, tree/LL (2 network steps): the book's time is 2 x (75 - 20) us below
+    # what it would be at the reported latency, NCCL's estimate is unchanged (tuning.cc @
+    # v2.20.3-1: 6.8 + 2 x (7 x 0.6 + (5.0 + 75)) = 175.2 us)
+    from interlib.collective_model import algorithms, tuner
+
+    S = np.array([8.0])
+    assert tuner.latency(p5, "all_reduce", "tree", "LL", 8, 2, "2.20.3") == \
+        pytest.approx(175.2 * us)
+    p5_220 = custom.node("h100-sxm", 8, nics_per_node=32, nic_gbps=100, fabric="EFA",
+                             nccl_version="2.20.3")
+    book = algorithms.time(p5_220, "all_reduce", "tree", "LL", S, 8, 2)[0]
+    nccl = algorithms.time(p5_220, "all_reduce", "tree", "LL", S, 8, 2, nccl_view=True)[0]
+    assert nccl == pytest.approx(175.2 * us + 8 / tuner.algbw(
+        p5_220, "all_reduce", "tree", "LL", S, 8, 2, "2.20.3")[0])
+    from interlib.collective_model.calibrated import cal
+
+    # 8 bytes: the bandwidth terms are nanoseconds; the book adds its launch overhead
+    assert book - nccl == pytest.approx(cal("LAUNCH_OVERHEAD") - 2 * (75 - 20) * us, abs=1 * us)
+
+
 def test_tcpxo_is_its_own_fabric_without_ll_and_with_a_per_step_latency():
     # Google's profile: NCCL_PROTO=Simple,LL128; the plugin reports latency 0 to NCCL, so
     # the calibrated step latency is added to the time but not to NCCL's choice
@@ -825,11 +880,19 @@ def test_nvls_rate_and_one_rank_estimate_refuse_with_a_message():
 # The formulas in each function's docstring of interlib.collective_model.algorithms (NCCL's
 # tuning.cc latencies and bandwidths, plus the book's launch overhead and pipeline fill),
 # evaluated by hand on chosen nodes. Each case is picked so that the term under test binds:
-# 35 us of EFA plugin latency per network step (aws-ofi-nccl, twice for Simple) counts the
-# network steps; one NIC per GPU at 400 Gb/s gives 50 GB/s per GPU (x NET_EFFICIENCY in the
+# 35 us of EFA plugin latency per network step (aws-ofi-nccl; in NCCL's view twice for
+# Simple, tuning.cc's flush latency; in the book's view once on these H100 nodes, whose
+# release is not stated: NCCL flushes a Hopper receive only before 2.19.1, paths.cc)
+# counts the network steps; one NIC per GPU at 400 Gb/s gives 50 GB/s per GPU (x NET_EFFICIENCY in the
 # book's view, line rate in NCCL's). Exact up to floating point.
 _S = np.array([100.0, 4 * KiB, 1 * MiB, 64 * MiB, 128 * MiB, 4 * GiB])
 _EFA = 35 * us
+
+
+def _efa(nccl_view=False, proto="Simple"):
+    """The EFA latency of one network step: twice for Simple in NCCL's view (tuning.cc),
+    once in the book's on Hopper (no flush: paths.cc, NCCL >= 2.19.1)."""
+    return _EFA * (2 if (nccl_view and proto == "Simple") else 1)
 _B = 370.8 * GB_per_s                       # NCCL's effective NVLink 4, 18 x 20.6 GB/s
 
 
@@ -878,7 +941,7 @@ def test_rhd_time_is_the_textbook_cost_with_one_ring_hop_as_alpha():
     _close(_time(efa, "all_reduce", "rhd", "Simple", 8, 1), t0 + 6 * _hop("nvlink", "ring")
            + 2 * 7 / 8 * _S / _B)
     for view, t_0, nic in ((False, t0, 50 * GB_per_s * ne), (True, 0.0, 50 * GB_per_s)):
-        a = _hop("net", "ring") + 2 * _EFA
+        a = _hop("net", "ring") + _efa(view)
         _close(_time(efa, "all_reduce", "rhd", "Simple", 8, 2, view),
                t_0 + 8 * a + 2 * 15 / 16 * _S / nic)
         _close(_time(efa, "all_gather", "rhd", "Simple", 6, 2, view),
@@ -886,25 +949,26 @@ def test_rhd_time_is_the_textbook_cost_with_one_ring_hop_as_alpha():
     tcpxo = custom.node("h100-sxm", 8, fabric="GPUDirect-TCPXO")
     for view, step in ((False, C.TCPXO_STEP_LATENCY.value), (True, 0.0)):
         _close(_time(tcpxo, "all_reduce", "rhd", "Simple", 8, 2, view),
-               (0.0 if view else t0) + 8 * (_hop("net", "ring") + 2 * step)
+               (0.0 if view else t0) + 8 * (_hop("net", "ring") + step)
                + 2 * 15 / 16 * _S / (50 * GB_per_s * (1.0 if view else ne)))
 
 
 def test_direct_all_to_all_time_by_hand():
     """Pairwise exchange: (g-1)/n of the data over NVLink at B and (n-g)/n over the NICs at
     50 GB/s per GPU, at once; one Ring/Simple base and NVLink hop, plus one network hop
-    (EFA: + 2 x 35 us) across nodes; the fill crosses n - 1 stages at B."""
+    (EFA: + 35 us in the book's view, 2 x 35 us in NCCL's) across nodes; the fill crosses
+    n - 1 stages at B."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     efa = custom.node("h100-sxm", 8, fabric="EFA")
     lat = _base("ring") + _hop("nvlink", "ring")
     _close(_time(efa, "all_to_all", "direct", "Simple", 8, 1),
            t0 + lat + _fill(7, _B) + 7 / 8 * _S / _B)
-    net = _hop("net", "ring") + 2 * _EFA
+    net = _hop("net", "ring") + _efa()
     _close(_time(efa, "all_to_all", "direct", "Simple", 8, 2),
            t0 + lat + net + _fill(15, _B)
            + np.maximum(7 / 16 * _S / _B, 8 / 16 * _S / (50 * GB_per_s * ne)))
     _close(_time(efa, "all_to_all", "direct", "Simple", 8, 2, True),
-           lat + net + np.maximum(7 / 16 * _S / _B, 8 / 16 * _S / (50 * GB_per_s)))
+           lat + _hop("net", "ring") + _efa(True) + np.maximum(7 / 16 * _S / _B, 8 / 16 * _S / (50 * GB_per_s)))
 
 
 def _share(size, threads, threshold, channels):
@@ -928,7 +992,7 @@ _NT = {"LL": (512, 8), "LL128": (640, 8), "Simple": (512, 64)}
 def test_ring_time_by_hand_across_two_nodes_for_each_protocol():
     """All-gather on 2 x 8 H100 (EFA, Intel host): n - 1 = 15 steps, one across nodes;
     latency base + 14 intra steps, each at least NCCL's network post overhead (1 us, x 3
-    for Simple: tuning.cc) + 1 network hop (+ EFA's 35 us, twice for Simple); no x 1.4
+    for Simple: tuning.cc) + 1 network hop (+ EFA's 35 us, once in the book's view); no x 1.4
     (all-reduce only). Bus bandwidth min(B, N), N = 8 x 50 GB/s x NET_EFFICIENCY: LL
     min(llMaxBw Intel 2 nodes 39, x 0.5), LL128 min(x 0.92, 8 channels x 36.7), as algbw
     x 16 / 15, at the share of the 8 channels the size gets (a ring's LL threshold x 16
@@ -946,8 +1010,7 @@ def test_ring_time_by_hand_across_two_nodes_for_each_protocol():
         nt, thr = _NT[p]
         alg = bus * 16 / 15 * _share(_S, nt, thr * (16 if p == "LL" else 1), 8)
         intra = max(_hop("nvlink", "ring", p), (3e-6 if p == "Simple" else 1e-6))
-        lat = _base("ring", p) + 14 * intra + _hop("net", "ring", p) \
-            + _EFA * (2 if p == "Simple" else 1)
+        lat = _base("ring", p) + 14 * intra + _hop("net", "ring", p) + _efa()
         b = alg * 15 / 16
         _close(_time(efa, "all_gather", "ring", p, 8, 2),
                t0 + lat + _fill(14, b * _B / raw, 16) + _fill(2, b, 16) + _S / alg)
@@ -960,7 +1023,7 @@ def test_ring_time_by_hand_across_two_nodes_for_each_protocol():
     # 4 nodes, 32 ranks, Simple: a chunk is at most S / 32 (more slices than PIPELINE_CHUNKS)
     assert C.PIPELINE_CHUNKS.value < 32
     alg = raw * 32 / 31 * _share(_S, 512, 64, 8)
-    lat = _base("ring") + 28 * 3.4e-6 + 3 * (_hop("net", "ring") + 2 * _EFA)
+    lat = _base("ring") + 28 * 3.4e-6 + 3 * (_hop("net", "ring") + _efa())
     assert _hop("nvlink", "ring") == pytest.approx(3.4e-6)
     _close(_time(efa, "all_gather", "ring", "Simple", 8, 4),
            t0 + lat + _fill(28, alg * 31 / 32 * _B / raw, 32) + _fill(4, alg * 31 / 32, 32)
@@ -968,7 +1031,7 @@ def test_ring_time_by_hand_across_two_nodes_for_each_protocol():
     # all-reduce across nodes: x 1.4 once a channel's share of a rank reaches 64 bytes
     # (tuning.cc: nBytes / (nChannels x nRanks) >= 64): 8 channels x 16 ranks x 64 = 8 KiB
     t_small = _time(efa, "all_reduce", "ring", "Simple", 8, 2)
-    lat_ar = _base("ring") + 28 * 3.4e-6 + 2 * (_hop("net", "ring") + 2 * _EFA)
+    lat_ar = _base("ring") + 28 * 3.4e-6 + 2 * (_hop("net", "ring") + _efa())
     alg = raw * 16 / 30 * _share(_S, 512, 64, 8)
     b = alg * 30 / 16
     want = t0 + np.where(_S >= 8 * KiB, 1.4, 1.0) * lat_ar + _fill(28, b * _B / raw, 16) \
@@ -1013,14 +1076,15 @@ def test_tree_time_by_hand_in_one_node_and_across_two():
                           share=1.0)
         _close(_time(efa, "all_reduce", "tree", p, 8, 1, True), lat1 + _S / nccl1)
         lat2 = _base("tree", p) + 2 * (7 * _hop("nvlink", "tree", p) + _hop("net", "tree", p)
-                                       + _EFA * (2 if p == "Simple" else 1))
+                                       + _efa())
         alg2 = _tree_alg(p, min(_B, 2 * n_book), 8, _TREE_HOPPER, _TREE_LL128_HOPPER,
                          _LL_MAX_INTEL_2, 2)
         _close(_time(efa, "all_reduce", "tree", p, 8, 2),
                t0 + lat2 + _fill(16, 2 * alg2) + _S / alg2)
         nccl2 = _tree_alg(p, min(_B, 800 * GB_per_s), 8, _TREE_HOPPER, _TREE_LL128_HOPPER,
                           _LL_MAX_INTEL_2, 2, share=1.0)
-        _close(_time(efa, "all_reduce", "tree", p, 8, 2, True), lat2 + _S / nccl2)
+        nccl_lat2 = lat2 + 2 * (_efa(True, p) - _efa())  # NCCL's: the flush latency too
+        _close(_time(efa, "all_reduce", "tree", p, 8, 2, True), nccl_lat2 + _S / nccl2)
     # the cap binds on two nodes: 8 x 41.4 = 331.2 GB/s under 0.92 x 370.8 = 341.1
     assert 8 * 41.4 < 0.92 * 370.8
 
@@ -1070,13 +1134,13 @@ def test_hierarchical_and_sharp_times_by_hand():
            t0 + ring8 + _fill(14, _B, 8) + 14 / 8 * _S / _B)
     _close(_time(efa, "all_reduce", "hierarchical", "Simple", 2, 1),
            t0 + _base("ring") + 2 * _hop("nvlink", "ring") + _fill(2, _B, 2) + _S / _B)
-    net = _hop("net", "ring") + 2 * _EFA
+    net = _hop("net", "ring") + _efa()
     n2 = 2 * 50 * GB_per_s * ne
     _close(_time(efa, "all_reduce", "hierarchical", "Simple", 2, 4),
            t0 + _base("ring") + 2 * _hop("nvlink", "ring") + 6 * net + _fill(2, _B, 2)
            + _fill(7, n2) + np.maximum(_S / _B, 2 * 3 / 4 * _S / n2))
     n8 = 8 * 50 * GB_per_s * ne
-    tree_net = _hop("net", "tree") + 2 * _EFA
+    tree_net = _hop("net", "tree") + _efa()
     _close(_time(efa, "all_reduce", "sharp", "Simple", 8, 2),
            t0 + ring8 + 2 * tree_net + _fill(14, _B, 8) + _fill(3, n8)
            + np.maximum(14 / 8 * _S / _B, _S / n8))
@@ -1098,7 +1162,7 @@ def test_one_gpu_per_node_has_no_node_phase_and_no_node_fill():
     fill (7 stages) + 2 x 3/4 S / N, N = one NIC at 50 GB/s x eff."""
     t0, ne = C.LAUNCH_OVERHEAD.value, C.NET_EFFICIENCY.value
     efa = custom.node("h100-sxm", 8, fabric="EFA")
-    net = _hop("net", "ring") + 2 * _EFA
+    net = _hop("net", "ring") + _efa()
     n1 = 50 * GB_per_s * ne
     _close(_time(efa, "all_reduce", "hierarchical", "Simple", 1, 4),
            t0 + _base("ring") + 6 * net + _fill(7, n1) + 2 * 3 / 4 * _S / n1)
@@ -1135,7 +1199,7 @@ def test_nvls_tree_time_by_hand():
     """NVLSTree on H100 (EFA): NVLS in the node (algbw b = 0.85 x B x 8/9, one NVLS hop,
     a pipeline 2 x 8 chunks deep at b x 9/8, a chunk at most S/8) and a double binary tree
     across nodes through the 8 heads' NICs (N): traffic(k) S / N (S, 1.5 S, 2 S for 2, 3, 4
-    nodes) in 2 ceil(log2 k) network steps (+ 2 x 35 us each); the slower phase sets the
+    nodes) in 2 ceil(log2 k) network steps (+ 35 us each; 2 x 35 in NCCL's view); the slower phase sets the
     pace. NCCL's view (tuning.cc): busBw = the NVLS graph's 8 channels (one per head GPU:
     search.cc maxChannels = min(NCCL_MAX_NVLS_ARITY, GPUs)) x min(per-channel NVLS rate,
     NIC rate, perChMaxNVLSTreeBw). The book's view also runs no faster than that last cap:
@@ -1146,7 +1210,7 @@ def test_nvls_tree_time_by_hand():
     d = C.NVLS_PIPELINE_STEPS_PER_GPU.value
     n8 = 400 * GB_per_s * ne
     for k, traffic, steps in ((2, 1.0, 2), (3, 1.5, 4), (4, 2.0, 4)):
-        lat = _hop("nvlink", "nvls") + steps * (_hop("net", "nvls_tree") + 2 * _EFA)
+        lat = _hop("nvlink", "nvls") + steps * (_hop("net", "nvls_tree") + _efa())
         cap_alg = 8 * _NVLS_TREE_HOPPER[min(k, 3) - 1] * GB_per_s * (8 * k) / (2 * (8 * k - 1))
         _close(_time(efa, "all_reduce", "nvls_tree", "Simple", 8, k),
                np.maximum(t0 + lat + _fill(d * 8, b * 9 / 8, 8) + _fill(steps + 1, n8)
@@ -1157,7 +1221,7 @@ def test_nvls_tree_time_by_hand():
         n = 8 * k
         bus = min(_B * 0.85 * 7 / 8 * 2, (2 if k == 2 else 1) * 400 * GB_per_s,
                   8 * _NVLS_TREE_HOPPER[min(k, 3) - 1] * GB_per_s)
-        nccl_lat = 25e-6 + 2 * int(math.log2(k)) * (20.9e-6 + 2 * _EFA)
+        nccl_lat = 25e-6 + 2 * int(math.log2(k)) * (20.9e-6 + _efa(True))
         _close(_time(efa, "all_reduce", "nvls_tree", "Simple", 8, k, True),
                nccl_lat + _S / (bus * n / (2 * (n - 1))))
 

@@ -346,10 +346,12 @@ def test_the_known_misses_say_what_the_numbers_say():
     assert all(r.fold < 2 for r in series("OG64"))
     assert all(r.fold < 1.2 for r in series("OG128", 512 * MiB))
     assert all(r.fold > 2 and r.ratio > 1 for r in series("OG128", MiB, 16 * MiB))
-    # AWK5 at 128 MiB: under half of AWP5's busbw at 128 MiB; the model within 10 % of AWP5
+    # AWK5 at 128 MiB: under half of AWP5's busbw at 128 MiB (same instances), while the
+    # model gives the two runs the same busbw within 10 % (since AWS's stated 20 us EFA step
+    # latency the model is 1.29x optimistic on AWP5 there: no longer "within 10 %" of it)
     awk5, awp5 = series("AWK5", 128 * MiB, 128 * MiB), series("AWP5", 128 * MiB, 128 * MiB)
     assert awk5[0].measurement.busbw < 0.5 * awp5[0].measurement.busbw
-    assert awp5[0].fold < 1.10
+    assert awk5[0].predicted == pytest.approx(awp5[0].predicted, rel=0.10)
     assert {r.measurement.nccl_version for r in awk5 + awp5} == {"2.18.5", "2.20.3"}
     # OGA128: the same racks' one-rack all-to-all within 10 %
     assert all(r.fold < 1.10 for r in series("OGA64"))

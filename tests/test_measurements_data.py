@@ -45,6 +45,9 @@ SERIES = {
     **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OQA8", "OQA64", "OQA128", "OQA192")},
     # Oracle oci-gpu-quickstarts, GB300 quick start, all-to-all from one tray to two racks
     **{s: "oracle-quickstart/oci-gpu-quickstarts" for s in ("OGA4", "OGA8", "OGA64", "OGA128")},
+    # Google Cloud cluster-toolkit, A3 Mega GKE blueprint: two-node all_gather over TCPXO
+    # (issue 37 item 5)
+    "A3MG": "GoogleCloudPlatform/cluster-toolkit",
 }
 # series added for issue 37 (two-node and mid-size runs): an issue thread each, cited by its
 # URL (SOURCES.md rule 1)
@@ -56,7 +59,7 @@ GiB = 2**30
 
 def test_every_series_is_present_with_the_counts_sources_md_states():
     # SOURCES.md's table: 46 (TUS*), 42 (TSL*), 7 (TSJ*), 44 (TH1*), 15 + 17 (AWP4, AWP5),
-    # 15 (AWK5), 12 (AZH), 5 (OB3*), 8 (OQA*), 8 (OGA*)
+    # 15 (AWK5), 12 (AZH), 5 (OB3*), 8 (OQA*), 8 (OGA*), 13 (A3MG)
     count = {}
     for r in NEW:
         count[r.series] = count.get(r.series, 0) + 1
@@ -66,6 +69,7 @@ def test_every_series_is_present_with_the_counts_sources_md_states():
     assert group("TSJ") == 7 and group("OB3") == 5 and group("OQA") == 8
     assert group("OGA") == 8
     assert (count["AWP4"], count["AWP5"], count["AWK5"], count["AZH"]) == (15, 17, 15, 12)
+    assert count["A3MG"] == 13
 
 
 def test_ids_are_numbered_from_01_without_gaps():
@@ -135,6 +139,13 @@ def test_hardware_fields_match_the_sources():
             assert r.nics_per_node == 2 * r.gpus_per_node and r.nic_gbps == 400, r.id
             assert (r.gpu, r.nccl_version) == ("gb300", "2.28.7") and r.fabric.startswith("Ethernet")
             assert r.system == "gb300-nvl72", r.id
+        elif r.series == "A3MG":
+            # a3-megagpu-8g: 8 x H100, 8 x 200 Gb/s GPUDirect-TCPXO; 16 ranks (busbw/algbw
+            # 15/16); NCCL 2.28.7 from the v1.0.15 installer's release notes (assumed)
+            assert (r.gpu, r.gpus_per_node, r.nodes, r.nics_per_node, r.nic_gbps) == \
+                ("h100-sxm", 8, 2, 8, 200)
+            assert r.fabric == "Ethernet (GPUDirect-TCPXO)" and r.nccl_version == "2.28.7"
+            assert (r.collective, r.algorithm) == ("all_gather", "auto")
         elif r.series == "AZH":
             # page: 'NVIDIA H200 141GB', NCCL 2.20.5
             assert (r.gpu, r.gpus_per_node, r.nodes, r.nccl_version) == ("h200", 8, 1, "2.20.5")
@@ -206,6 +217,11 @@ def test_busbw_is_in_gb_per_s_and_physically_plausible():
     # @2a523ef9 nvidia/GB300/README-GB300.md, '32 Hosts 2 Racks':
     # "17179869184 33554432 float none -1 357610 48.04 47.67"
     ("OGA128-02", 17179869184, 357610, 47.67),
+    # cluster-toolkit @2ee5a53e examples/gke-a3-megagpu/README.md (all_gather, 16 ranks):
+    # "8589934592 134217728 float none -1 42668.7 201.32 188.73"
+    ("A3MG-13", 8589934592, 42668.7, 188.73),
+    # same table: "2097152 32768 float none -1 136.34 15.38 14.42"
+    ("A3MG-07", 2097152, 136.34, 14.42),
 ])
 def test_time_column_rows_match_the_printed_busbw(rid, size, time_us, printed_busbw):
     r = BY_ID[rid]

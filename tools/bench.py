@@ -707,7 +707,7 @@ def bench_live(moves: int, read_s: float = 3.0, max_pages: int | None = None):
             say(f"  {rel}: first live figure {first[-1]:.0f} ms (saveData, no quiet start: "
                   f"{save_data[-1]:.0f} ms; after {read_s:g} s in view: {read[-1]:.0f} ms), "
                   f"{sizes[-1] / 1e6:.1f} MB, move p50 {pct(page_moves, 0.5):.0f} ms "
-                  f"({len(page_moves)} moves)", flush=True)
+                  f"({len(page_moves)} moves)")
     med = lambda xs: {"median": pct(xs, 0.5), "max": max(xs), "all": xs}  # noqa: E731
     return {"first_ms": med(first), "save_data_ms": med(save_data), "read_ms": med(read),
             "read_s": read_s,

@@ -16,8 +16,10 @@ returns the time in seconds for each size. Two views share the formulas:
 
 Notation: ``n = g k`` ranks; ``B`` the per-GPU NVLink (or PCIe) bandwidth and ``N`` the
 node's network bandwidth (:func:`~interlib.collective_model.links.links`); ``eff`` the
-protocol's efficiency; ``h(kind)`` NCCL's latency per hop of that kind (plus the network
-plugin's on network hops); ``fill(steps, bw, parts)`` the pipeline fill of
+protocol's efficiency; ``h(kind)`` NCCL's latency per hop of that kind (plus, on network
+hops, the plugin's latency for the protocol: :func:`~interlib.collective_model.fabrics.step_latency`,
+which in the book's view takes AWS's stated 20 us per EFA step on p5 where the plugin
+reports 75 us, and counts NCCL's flush only where NCCL flushes); ``fill(steps, bw, parts)`` the pipeline fill of
 ``Run.fill``. The constants and their sources are in :mod:`interlib.specs.calibration`.
 """
 
@@ -33,7 +35,7 @@ from ..specs import System, calibration as C
 from ..specs import nccl_tuning as T
 from .calibrated import cal
 from . import tuner
-from .fabrics import buffsize_scale, plugin_latency
+from .fabrics import buffsize_scale, step_latency
 from .links import (links, nvls_algbw, nvls_heads, tree_cap, tree_channels,
                     tree_node_traffic)
 
@@ -53,7 +55,8 @@ class Run:
         hop: ``"nvlink"`` or ``"pcie"``: the kind of an intra-node hop.
         t0: Launch overhead, s (0 in NCCL's view).
         eff: The protocol's share of the bandwidth.
-        plugin: The network plugin's latency per inter-node step, s.
+        plugin: The network plugin's latency per inter-node step of LL or LL128, s.
+        plugin_simple: The same for a Simple step (:func:`~interlib.collective_model.fabrics.step_latency`).
         buff_scale: Simple buffer / NCCL's default (ring and tree windows scale with it).
         version: The NCCL release the run uses (:mod:`interlib.specs.nccl_tuning`).
     """
@@ -73,18 +76,20 @@ class Run:
     t0: float
     eff: float
     plugin: float
+    plugin_simple: float
     buff_scale: float
     version: str = T.DEFAULT_VERSION
 
     def hl(self, kind, alg=None, proto=None):
         """NCCL's latency of one hop of ``kind`` (``"nvlink"``, ``"pcie"``, ``"net"``) for
-        ``alg``/``proto`` (default: this run's), s; a network hop adds the plugin's latency,
-        twice for Simple (``tuning.cc`` adds the flush latency)."""
+        ``alg``/``proto`` (default: this run's), s; a network hop adds the plugin's latency
+        for the protocol (:func:`~interlib.collective_model.fabrics.step_latency`: in NCCL's
+        view twice for Simple, as ``tuning.cc`` adds the flush latency)."""
         alg = self.a if alg is None else alg
         proto = self.p if proto is None else proto
         lat = C.HOP_LATENCY[(kind, alg, proto)].value
         if kind == "net":
-            lat += self.plugin * (2 if proto == "Simple" else 1)
+            lat += self.plugin_simple if proto == "Simple" else self.plugin
         return lat
 
     def fill(self, steps, bw, parts=1):
@@ -391,9 +396,12 @@ def time(sys_, collective, a, p, S, g, k, nccl_view=False, nccl_version=None):
     bus_factor(collective, n)  # checks the collective
     if n == 1:
         return np.full_like(S, t0)
+    version = tuner.version_of(sys_, nccl_version)
+    stated = getattr(sys_, "nccl_version", None) if nccl_version is None else nccl_version
     r = Run(sys_, collective, a, p, S, g, k, n, nccl_view, b_intra, b_net, hop, t0, eff,
-            plugin_latency(sys_, nccl_view), buffsize_scale(sys_, a, p, k),
-            tuner.version_of(sys_, nccl_version))
+            step_latency(sys_, "LL", nccl_view, stated),
+            step_latency(sys_, "Simple", nccl_view, stated), buffsize_scale(sys_, a, p, k),
+            version)
     return TIMES[a](r)
 
 

@@ -1,12 +1,16 @@
 """The network under a collective and what its plugin adds: the fabric's kind, the latency
 the plugin reports to NCCL (and, for GPUDirect-TCPXO, what it adds without reporting it),
+the latency a network step really takes where the plugin's vendor states it (AWS's tuner
+model for the RDMA protocol of p5/p5e/p5en) and the flush NCCL adds to a Simple receive,
 the vendor profiles that bind NCCL's buffer, algorithms and protocols, and AWS's region
 tuner, which picks the algorithm itself on P6.
 
 Sources: NCCL's net plugin API (``latency`` in the plugin's properties, added to every
 network step by ``tuning.cc``), Google's TCPXO release notes
 (:data:`interlib.specs.calibration.TCPXO_PROFILES`), aws-ofi-nccl's ``nccl_ofi_regions.cpp``
-(``interlib.specs.calibration.AWS_TUNER_P6_ALL_REDUCE``).
+(``interlib.specs.calibration.AWS_TUNER_P6_ALL_REDUCE``), aws-ofi-nccl's tuner model
+(``src/tuner/nccl_ofi_model.cpp`` @ v1.16.0, ``include/nccl_ofi_tuner.h`` @ v1.8.1-aws) and
+NCCL's ``ncclTopoNeedFlush`` (``src/graph/paths.cc``).
 """
 
 from __future__ import annotations
@@ -43,6 +47,72 @@ def plugin_latency(sys_: System, nccl_view: bool = False) -> float:
         # what TCP adds per step but the plugin does not tell NCCL (calibrated)
         plugin += cal("TCPXO_STEP_LATENCY")
     return plugin
+
+
+def aws_rdma_platform(sys_: System) -> str | None:
+    """The aws-ofi-nccl platform whose tuner model states the latency of an EFA step of the
+    plugin's RDMA protocol (a key of
+    ``interlib.specs.calibration.AWS_TUNER_NET_LATENCY``), or None.
+
+    The plugin runs its RDMA protocol on EFA when a node has more EFA devices than GPUs
+    (``num_accelerators < ofi_ndevices``: ``src/nccl_ofi_net.c:980-985`` @ v1.8.1-aws; p5 has
+    32 EFA ports for 8 GPUs) and SENDRECV otherwise (p4d: 4 for 8); AWS's tuner model
+    states the RDMA step's latency for P5/P5e (100 Gb/s ports) and P5en (200 Gb/s).
+
+    >>> from interlib.specs import custom
+    >>> aws_rdma_platform(custom.node(gpu="h100-sxm", gpus_per_node=8, nics_per_node=32,
+    ...                               nic_gbps=100, fabric="EFA"))
+    'p5/p5e'
+    """
+    if fabric_kind(sys_) != "EFA" or sys_.nics_per_node <= sys_.gpus_per_node:
+        return None
+    if sys_.nic.rate.value <= C.EFA_100G_MAX_RATE:
+        return "p5/p5e"
+    if sys_.nic.rate.value <= 2 * C.EFA_100G_MAX_RATE:
+        return "p5en"
+    return None
+
+
+def flushes(sys_: System, version: str | None) -> bool:
+    """Whether NCCL flushes a GPUDirect network receive of the Simple protocol here
+    (``ncclTopoNeedFlush``, ``src/graph/paths.cc:413`` @ v2.19.1-1): always below compute
+    capability 9.0 (Ampere), on Hopper and later only before NCCL 2.19.1, when
+    ``NCCL_NET_FORCE_FLUSH`` still defaulted to 1 (``paths.cc:403`` @ v2.18.5-1). A release
+    not stated counts as a current one (no flush on Hopper)."""
+    from ..specs import nccl_tuning as T
+
+    if sys_.gpu.arch in C.NCCL_FLUSH_ALWAYS_ARCHS:
+        return True
+    if version is None:
+        return False
+    return T.parse_version(version) < T.parse_version(C.NCCL_FLUSH_OFF_ON_HOPPER_FROM)
+
+
+def step_latency(sys_: System, protocol: str, nccl_view: bool = False,
+                 version: str | None = None) -> float:
+    """The latency the network plugin adds to one inter-node step of ``protocol``, seconds.
+
+    * NCCL's own estimate (``nccl_view``): the latency the plugin reports
+      (:func:`plugin_latency`), twice for Simple (``tuning.cc``: "Also add the flush extra
+      latency", every release);
+    * the book's timing: ``L + [Simple] (c + [flush] L)``, with ``L`` the step's latency
+      (AWS's tuner model's ``net_lat`` on an RDMA-protocol EFA platform,
+      :func:`aws_rdma_platform`: 20 us on p5/p5e, not the 75 us the plugin reports by
+      design; else :func:`plugin_latency`, with TCPXO's calibrated addition), ``c`` that
+      model's completion overhead of a Simple step (3 us; 0 elsewhere) and the second ``L``
+      only where NCCL flushes a Simple receive (:func:`flushes`: A100, or Hopper before
+      NCCL 2.19.1). So two p5 nodes' tree/LL takes ``2 x (hwLat + 20 us)`` on the network
+      where NCCL counts ``2 x (hwLat + 75 us)``.
+    """
+    reported = plugin_latency(sys_, nccl_view)
+    if nccl_view:
+        return reported * (2 if protocol == "Simple" else 1)
+    platform = aws_rdma_platform(sys_)
+    lat = C.AWS_TUNER_NET_LATENCY[platform].value if platform else reported
+    if protocol != "Simple":
+        return lat
+    comp = C.AWS_TUNER_NET_COMP_OVERHEAD.value if platform else 0.0
+    return lat + comp + (lat if flushes(sys_, version) else 0.0)
 
 
 def buffsize_scale(sys_: System, algorithm: str, protocol: str, k: int) -> float:

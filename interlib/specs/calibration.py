@@ -239,7 +239,9 @@ NET_PLUGIN_LATENCY = {
 (``InfiniBand``, ``Ethernet`` meaning RoCE, ``EFA``, ``GPUDirect-TCPXO``), and by EFA
 generation: aws-ofi-nccl's platform table gives the instances with 100 Gb/s EFA ports
 (p4d, p4de, p5, p5e) 75 us and the later ones (p5en, p6) 35 us (``EFA 100G`` and ``EFA``;
-:func:`interlib.collective_model.fabrics.plugin_latency` picks by the NIC's port rate)."""
+:func:`interlib.collective_model.fabrics.plugin_latency` picks by the NIC's port rate).
+NCCL's choice uses it; the book's timing uses it too, except where AWS's tuner model states
+the latency of the plugin's RDMA protocol (:data:`AWS_TUNER_NET_LATENCY`)."""
 
 TCPXO_PROFILES = {
     "2025-08": {"algorithms": ("ring", "tree", "nvls_tree"), "protocols": ("LL128", "Simple"),
@@ -269,6 +271,39 @@ compatible NCCL is 2.21.5 (the Oct 18 and Nov 27, 2024 releases) require the 202
 EFA_100G_MAX_RATE = 12.5e9 * 1.01
 """An EFA NIC at this rate or below (bytes/s: 100 Gb/s) is one of aws-ofi-nccl's 75 us
 platforms (p4d, p4de, p5, p5e); faster ports are p5en (200 Gb/s) and p6 (400 Gb/s), 35 us."""
+
+AWS_TUNER_NET_LATENCY = {
+    "p5/p5e": Spec(20.0 * us, "us", "model constant", S.AWS_OFI_NCCL_TUNER_MODEL,
+                   note="aws-ofi-nccl's P5 tuner model, 'P5 & P5e platform' '.net_lat = "
+                        "20.0' (src/tuner/nccl_ofi_model.cpp:15 @ v1.16.0; the default of "
+                        "TUNER_NET_LATENCY, include/nccl_ofi_tuner.h:24 @ v1.8.1-aws): the "
+                        "latency of one EFA step of the RDMA protocol, 'different from the "
+                        "network plugin's param for net latency by design' (75 us)"),
+    "p5en": Spec(18.0 * us, "us", "model constant", S.AWS_OFI_NCCL_TUNER_MODEL,
+                 note="aws-ofi-nccl's tuner model, 'P5en platform' '.net_lat = 18.0' "
+                      "(src/tuner/nccl_ofi_model.cpp:30 @ v1.16.0)"),
+}
+"""The latency of one network step on the EFA platforms whose plugin runs its RDMA protocol
+(more EFA devices than GPUs: p5, p5e, p5en), as AWS's own tuner model states it, seconds;
+the plugin still reports :data:`NET_PLUGIN_LATENCY` to NCCL (75 or 35 us), which NCCL's
+choice uses (:func:`interlib.collective_model.fabrics.step_latency`)."""
+
+AWS_TUNER_NET_COMP_OVERHEAD = Spec(
+    3.0 * us, "us", "model constant", S.AWS_OFI_NCCL_TUNER_MODEL,
+    note="TUNER_NET_COMP_OVERHEAD default 3 (include/nccl_ofi_tuner.h:30 @ v1.8.1-aws): 'With "
+         "EFA, we expect a ~2usec cost in the device and ~1usec cost to write that completion "
+         "up to the host stack', added to a Simple step's latency (nccl_ofi_model.c:35-37 "
+         "@ v1.8.1-aws)")
+
+NCCL_FLUSH_OFF_ON_HOPPER_FROM = "2.19.1"
+"""The first NCCL release that no longer flushes a GPUDirect receive on Hopper and later
+GPUs by default (``NCCL_NET_FORCE_FLUSH`` default 1 up to 2.18, ``src/graph/paths.cc:403``
+@ v2.18.5-1; 0 from 2.19.1, ``paths.cc:405`` @ v2.19.1-1); below compute capability 9.0 a
+receive is always flushed (``paths.cc:413``: ``cudaCompCap < 90 ? 1 : ...``)."""
+
+NCCL_FLUSH_ALWAYS_ARCHS = ("Ampere",)
+"""GPU architectures below compute capability 9.0, whose GPUDirect receives NCCL always
+flushes (``paths.cc:413`` @ v2.19.1-1)."""
 
 UNPUBLISHED_TUNERS = ("GPUDirect-TCPXO",)
 """Fabrics whose cloud runs NCCL with a tuner plugin whose configuration is not published
@@ -362,9 +397,10 @@ NVLS_CHUNK_TIME_RACK = Spec(
          "halves. Not applied to 8-GPU baseboards, whose NVLS is link-bound; " + _FIT)
 TCPXO_STEP_LATENCY = Spec(
     FITTED["TCPXO_STEP_LATENCY"], "us", "calibrated", S.THIS_BOOK_FIT,
-    note="time GPUDirect-TCPXO adds to every inter-node step (twice for Simple, as NCCL "
-         "counts a plugin's latency), which its plugin does not report to NCCL (it says 0); "
-         + _FIT)
+    note="time GPUDirect-TCPXO adds to every inter-node step (once per step in the book's "
+         "timing, twice for Simple where NCCL flushes a receive: "
+         "collective_model.fabrics.step_latency), which its plugin does not report to NCCL "
+         "(it says 0); " + _FIT)
 HOST_LAUNCH_PER_GPU = Spec(
     FITTED["HOST_LAUNCH_PER_GPU"], "us", "calibrated", S.THIS_BOOK_FIT,
     note="host time to enqueue and launch one GPU's collective: nccl-tests run as one "

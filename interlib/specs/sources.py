@@ -614,6 +614,23 @@ AWS_OFI_NCCL_TUNER = Source(
     "P6 (p6-b200) all-reduce regions in (message size, ranks) for 8 ranks per node: Tree/LL, "
     "Tree/LL128, Ring/LL128, NVLSTree/Simple, Ring/Simple polygons; 'Skip when two nodes or "
     "lesser ... fallback to NCCL's internal tunings'.", key="")
+AWS_OFI_NCCL_TUNER_MODEL = Source(
+    "aws-ofi-nccl (AWS's NCCL plugin), the P5 tuner's cost model: include/nccl_ofi_tuner.h "
+    "@ v1.8.1-aws and src/tuner/nccl_ofi_model.cpp @ v1.16.0",
+    "https://github.com/aws/aws-ofi-nccl/blob/v1.16.0/src/tuner/nccl_ofi_model.cpp",
+    "'Latency in usecs. Note, this is currently different from the network plugin's param "
+    "for net latency by design' (TUNER_NET_LATENCY, 20); 'With EFA, we expect a ~2usec cost "
+    "in the device and ~1usec cost to write that completion up to the host stack' "
+    "(TUNER_NET_COMP_OVERHEAD, 3, added for the Simple protocol); per platform: P5 & P5e "
+    "'.net_lat = 20.0', P5en '.net_lat = 18.0'.", key="")
+NCCL_PATHS_FLUSH = Source(
+    "NVIDIA NCCL source, src/graph/paths.cc (ncclTopoNeedFlush)",
+    "https://github.com/NVIDIA/nccl/blob/v2.19.1-1/src/graph/paths.cc",
+    "'*flush = gpu->gpu.cudaCompCap < 90 ? 1 : ncclParamNetForceFlush();' with "
+    "NCCL_PARAM(NetForceFlush, \"NET_FORCE_FLUSH\", 1) up to 2.18 (paths.cc:403 @ "
+    "v2.18.5-1) and 0 from 2.19.1 (paths.cc:405 @ v2.19.1-1): a GDR receive is flushed "
+    "before compute capability 9.0 always, on Hopper and later only before NCCL 2.19.1.",
+    key="")
 NCCL_INIT = Source(
     "NVIDIA NCCL source, src/init.cc",
     "https://github.com/NVIDIA/nccl/blob/master/src/init.cc",
