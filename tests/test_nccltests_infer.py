@@ -172,3 +172,11 @@ def test_unknown_ranks_two_and_part_at_exactly_one():
     # [1.0, 1.8] with no count column: nothing below 1 -> no reduce_scatter
     assert infer(cells(S // 4, algbw="3", busbw="4", type_="?")).candidates == (
         "all_reduce", "sendrecv")
+
+
+def test_rows_of_two_redops_allow_no_collective():
+    """A reduction in some rows and 'none' in others (two tests' rows mixed): neither a
+    reducing nor a plain collective, so nothing, at 7/8 as at 1."""
+    for busbw in ("8.75", "10.00"):
+        mixed = cells(S // 32, "sum", busbw=busbw) + cells(S // 32, "none", busbw=busbw)
+        assert infer(mixed).candidates == ()
