@@ -153,3 +153,11 @@ def test_a_run_keeps_the_score_before_it():
                            kept, None)
     assert same["run"] == {"commit": "c", "jobs": 1, "nice": 10}
     assert same["before"] == kept["before"]
+
+
+def test_a_stopped_run_is_reported_as_partial():
+    part = mutation.table([_row(**{"not checked": 100, "score": 0.95})], None)
+    assert "| 95.0 % of those checked |" in part
+    assert "PARTIAL: 241 of 341 mutants checked (the run was stopped)" in part
+    assert "| n/a | not measured |" in mutation.table(
+        [_row(**{"not checked": 341, "score": None})], None)

@@ -507,7 +507,7 @@ def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
     meta = work / "mutants" / "interlib" / f"{module}.py.meta"
     codes = json.loads(meta.read_text())["exit_code_by_key"] if meta.exists() else {}
     counts = {"killed": 0, "survived": 0, "timeout": 0, "no tests": 0, "equivalent": 0,
-              "other": 0}
+              "not checked": 0, "other": 0}
     survivors, stale = [], sorted(set(equiv) - set(codes))
     for name, code in sorted(codes.items()):
         status = STATUS.get(code, "other")
@@ -520,7 +520,7 @@ def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
         if status in ("survived", "no tests") and name not in equiv:
             survivors.append(name)
     total = len(codes)
-    if module in UNMEASURABLE or (codes and all(c is None for c in codes.values())):
+    if module in UNMEASURABLE:
         # mutmut generated the mutants but could run none: its trampolines switch a mutant
         # at call time, and a module whose functions run only at import (as the constants
         # of specs/calibration) makes mutmut's forced-fail check refuse to start
@@ -530,10 +530,13 @@ def score(module: str, work: Path, equiv: dict[str, str]) -> dict:
                 "note": "not measurable with mutmut 3: no test can reach a mutant (the "
                         "module's values are module-level data, its functions run only "
                         "at import, before mutmut forks; see this file's docstring)"}
-    judged = total - counts["equivalent"]
+    # a run stopped before the end leaves mutants "not checked": the score is then over
+    # the checked ones, and the table says the module was measured in part
+    judged = total - counts["equivalent"] - counts["not checked"]
     detected = counts["killed"] + counts["timeout"]
     return {"module": module, "tests": _tests_for(module), "mutants": total, **counts,
-            "score": round(detected / judged, 4) if judged else None,
+            "partial": counts["not checked"] > 0,
+            "score": round(detected / judged, 4) if judged > 0 else None,
             "survivors": survivors, "equivalents_not_found": stale,
             **provenance(module, work)}
 
@@ -542,7 +545,7 @@ def _when(r: dict) -> str:
     """The table's "when and how measured" cell."""
     if r.get("note"):
         return "mutmut 3 cannot mutate module-level data (see above)"
-    if not r["mutants"]:
+    if not r["mutants"] or r["score"] is None:
         return "not measured"
     run = r.get("run")
     kind = {"survivors": ", the earlier survivors re-run with the current tests",
@@ -555,6 +558,9 @@ def _when(r: dict) -> str:
     how = (f", at {run['commit']}, {run['jobs']} worker{'s' if run['jobs'] != 1 else ''}, "
            f"nice {run['nice']}{kind}") if run else ""
     out = f"{r.get('measured', 'date unknown')}{how}"
+    if r.get("not checked"):
+        out = (f"PARTIAL: {r['mutants'] - r['not checked']:,} of {r['mutants']:,} mutants "
+               "checked (the run was stopped), the score is over those; " + out)
     out += ("; current code" if r.get("current_code") else
             f"; interlib/{r['module']}.py has changed since: re-run due")
     b = r.get("before")
@@ -570,12 +576,12 @@ def table(results: list[dict], ref: str | None) -> str:
             "when and how measured |\n|---|---:|---:|---:|---:|---:|---|")
     rows = []
     for r in results:
-        if r.get("note") or not r["mutants"]:
+        if r.get("note") or not r["mutants"] or r["score"] is None:
             rows.append(f"| `{r['module']}` | – | – | – | – | n/a | {_when(r)} |")
             continue
-        s = "n/a" if r["score"] is None else f"{100 * r['score']:.1f} %"
-        mark = "" if r["score"] is None or r["score"] >= TARGET else \
-            f" (below {100 * TARGET:.0f} %)"
+        s = f"{100 * r['score']:.1f} %" + (" of those checked" if r.get("not checked")
+                                            else "")
+        mark = "" if r["score"] >= TARGET else f" (below {100 * TARGET:.0f} %)"
         killed = f"{r['killed']:,}" + (f" + {r['timeout']} timeout{'s' if r['timeout'] > 1 else ''}"
                                       if r["timeout"] else "")
         survived = f"{r['survived']:,}" + (f" + {r['no tests']} with no test"
