@@ -560,7 +560,8 @@ def _when(r: dict) -> str:
     out = f"{r.get('measured', 'date unknown')}{how}"
     if r.get("not checked"):
         out = (f"PARTIAL: {r['mutants'] - r['not checked']:,} of {r['mutants']:,} mutants "
-               "checked (the run was stopped), the score is over those; " + out)
+               "checked (the run was stopped), the score is over those, an upper estimate "
+               "(mutmut runs the quickest first; survivors are the slowest); " + out)
     out += ("; current code" if r.get("current_code") else
             f"; interlib/{r['module']}.py has changed since: re-run due")
     b = r.get("before")
