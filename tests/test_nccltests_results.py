@@ -160,3 +160,11 @@ def test_a_fact_cites_its_line_or_the_json_key():
     assert Fact(1, 2, exactly).cite() == f"line 2: '{exactly}'"
     longer = "y" * 159 + "z" + "w"
     assert Fact(1, 2, longer).cite() == f"line 2: '{'y' * 159}z...'"
+
+
+def test_fabric_of_prefers_the_systems_own_and_finds_infiniband_anywhere():
+    from types import SimpleNamespace as NS
+    # a node's own fabric wins over its NIC's description
+    assert fabric_of(NS(fabric="EFA", nic=NS(fabric="InfiniBand"))) == "EFA"
+    # "InfiniBand" anywhere in the NIC's fabric (not only at its start)
+    assert fabric_of(NS(nic=NS(fabric="Quantum-2 InfiniBand NDR"))) == "InfiniBand"

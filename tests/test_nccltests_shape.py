@@ -168,3 +168,27 @@ def test_a_system_without_a_tray_size_is_a_box():
                  SimpleNamespace(gpus_per_node=8, gpus_per_server=None, title="box")):
         assert shape(run(16, nodes=2, per_node=8), sysm) == Shape(8, 2)
         assert shape(run(8, nodes=2, per_node=4), sysm, gpus_per_node=4) == Shape(4, 2)
+
+
+# ------------------------------------------------------- the rules' edges (mutation, issue 38)
+
+def test_out_of_range_numbers_whole():
+    """gpus_per_node runs from 1 to the system's domain (8 on DGX H100), nodes from 1 to
+    100,000; the message says the range."""
+    assert refused(run(16), DGX, gpus_per_node=9) == (
+        "gpus_per_node=9 is out of range: must be between 1 and 8")
+    assert refused(run(16), DGX, nodes=100_001) == (
+        "nodes=100001 is out of range: must be between 1 and 100000")
+    assert shape(run(8), DGX, gpus_per_node=1) == Shape(1, 8)
+
+
+def test_shapes_are_whole_numbers():
+    for s in (shape(run(16), DGX, gpus_per_node=4), shape(run(16), DGX, nodes=2),
+              shape(run(16), DGX), shape(run(144, nodes=36, per_node=4), NVL)):
+        assert type(s.gpus_per_node) is int and type(s.nodes) is int, s
+
+
+def test_hosts_without_a_per_host_count_are_not_trusted():
+    assert shape(run(16, nodes=2, per_node=None, rank_lines=16), DGX) == Shape(8, 2, (
+        f"its Rank lines cannot be trusted, so the host count is not used: 16 ranks over 8 "
+        f"GPUs per node ({DGX_T}) = 2 nodes",))
