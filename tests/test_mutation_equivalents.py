@@ -111,3 +111,53 @@ def test_mutation_covers_every_model_module_and_the_reader_facing_logic():
 
 def test_mutation_target_is_ninety_percent():
     assert mutation.TARGET == 0.90
+
+
+def _row(**over):
+    r = {"module": "nvlink", "mutants": 341, "killed": 330, "timeout": 2, "survived": 3,
+         "no tests": 1, "equivalent": 5, "score": 0.9881, "measured": "2026-11-29 13:00 UTC",
+         "current_code": True, "run": {"commit": "7a4e4bc", "jobs": 1, "nice": 19}}
+    return r | over
+
+
+def test_the_table_says_when_and_on_which_code_each_score_was_measured():
+    """The README's mutation table is written from the JSON: a module measured on code that
+    has changed since says "re-run due", one never run says "not measured", and the score
+    before a run is kept beside it."""
+    line = next(r for r in mutation.table([_row()], None).splitlines() if "`nvlink`" in r)
+    assert line == ("| `nvlink` | 341 | 330 + 2 timeouts | 5 | 3 + 1 with no test | 98.8 % | "
+                    "2026-11-29 13:00 UTC, at 7a4e4bc, 1 worker, nice 19; current code |")
+    stale = mutation.table([_row(current_code=False, score=0.8)], None)
+    assert "interlib/nvlink.py has changed since: re-run due" in stale
+    assert "80.0 % (below 90 %)" in stale
+    assert "| `x` | – | – | – | – | n/a | not measured |" in mutation.table(
+        [_row(module="x", mutants=0, score=None)], None)
+    was = _row(before={"score": 0.544, "killed": 112, "survived": 94, "same_code": True,
+                       "measured": "2026-11-29 10:44 UTC"})
+    assert "; before: 54.4 % (112 killed, 94 survived, 2026-11-29 10:44 UTC)" in \
+        mutation.table([was], None)
+
+
+def test_a_run_keeps_the_score_before_it():
+    new = _row(measured="2026-11-29 14:00 UTC", code_sha256="abc", score=1.0)
+    old = _row(code_sha256="abc", score=0.5, killed=10, survived=10)
+    kept = mutation._carry(dict(new), old, {"commit": "c", "jobs": 1, "nice": 10})
+    assert kept["before"] == {"score": 0.5, "measured": "2026-11-29 13:00 UTC", "killed": 10,
+                              "survived": 10, "same_code": True}
+    # a second run on the same code keeps the first "before"; report-only keeps the run facts
+    fresh = {k: v for k, v in _row(measured="2026-11-29 15:00 UTC", code_sha256="abc").items()
+             if k != "run"}
+    again = mutation._carry(dict(fresh), kept, None)
+    assert again["before"]["score"] == 0.5 and "run" not in again
+    same = mutation._carry({k: v for k, v in kept.items() if k not in ("run", "before")},
+                           kept, None)
+    assert same["run"] == {"commit": "c", "jobs": 1, "nice": 10}
+    assert same["before"] == kept["before"]
+
+
+def test_a_stopped_run_is_reported_as_partial():
+    part = mutation.table([_row(**{"not checked": 100, "score": 0.95})], None)
+    assert "| 95.0 % of those checked |" in part
+    assert "PARTIAL: 241 of 341 mutants checked (the run was stopped)" in part
+    assert "| n/a | not measured |" in mutation.table(
+        [_row(**{"not checked": 341, "score": None})], None)

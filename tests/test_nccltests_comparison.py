@@ -1,0 +1,248 @@
+"""Setting a run against the model (interlib.nccltests.comparison), rule by rule: the band
+around a prediction, the verdict of a regime (the band, and the page's factor-of-two rule
+at its exact edges), the note when the log's GPU is not the system's, the nearest published
+runs by the documented distance, what is refused and in which words, and the in-place
+columns. Ratios and percentages by hand; the published series are the shipped data
+(interlib/data/nccl_measurements.csv), their distances by the docstring's rule.
+"""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace as NS
+
+import numpy as np
+import pytest
+
+from interlib import collectives, intervals, validation
+from interlib.nccltests import NotModelled, Row, Run, compare, nearest_published
+from interlib.nccltests import comparison as C
+from interlib.specs import SYSTEMS, custom
+
+
+# --------------------------------------------------------------------------------- band
+
+def test_band_needs_an_interval():
+    for p in (NS(busbw=[1.0]), NS(busbw=[1.0], busbw_low=None, busbw_high=[2.0]),
+              NS(busbw=[1.0], busbw_low=[0.5], busbw_high=None)):
+        with pytest.raises(ValueError) as e:
+            C.band(p)
+        assert str(e.value) == ("prediction has no interval (busbw_low/busbw_high): give a "
+                                "result of interlib.collectives.predict, not nccl_estimate")
+
+
+def test_band_source_in_words(monkeypatch):
+    p = NS(busbw=[1.0, 2.0], busbw_low=[0.5, 1], busbw_high=(2, 4.0))
+    monkeypatch.setattr(intervals, "describe", lambda pred: f"said of {pred.busbw}",
+                        raising=False)
+    low, high, source = C.band(p)
+    assert low.dtype == float and high.dtype == float
+    assert low.tolist() == [0.5, 1.0] and high.tolist() == [2.0, 4.0]
+    assert source == "band: said of [1.0, 2.0]"
+    monkeypatch.setattr(intervals, "describe", "not callable", raising=False)
+    assert C.band(p)[2] == (f"band: the model's {C.fmt_pct(intervals.COVERAGE, 2)} prediction "
+                            "interval (out-of-sample error of runs of the same size regime, "
+                            "GPU count and network)")
+
+
+# ------------------------------------------------------------------------------ verdict
+
+def test_a_regime_below_or_above_the_band_by_how_much():
+    v = C._verdict("r", [0.5, 0.6, 0.7], [0.8, 0.8, 0.9], [1.2, 1.3, 1.4])
+    # median 0.6 under the band's median low 0.8: 1 - 0.6/0.8 = 25 %
+    assert (v.regime, v.count, v.ratio, v.low, v.high, v.status, v.text, v.rule) == \
+        ("r", 3, 0.6, 0.8, 1.3, "below", "below, 25 % under the band", "band")
+    up = C._verdict("r", [1.5], [0.8], [1.2])          # 1.5 / 1.2 - 1 = 25 %
+    assert (up.status, up.text, up.rule) == ("above", "above, 25 % over the band", "band")
+    inside = C._verdict("r", [0.8, 1.2], [0.8], [1.2])  # median 1.0; edges count as inside
+    assert (inside.status, inside.text) == ("within", "within the band")
+    assert C._verdict("r", [0.8], [0.8], [1.2]).status == "within"
+    assert C._verdict("r", [1.2], [0.8], [1.2]).status == "within"
+
+
+def test_the_factor_of_two_rule_at_its_edges():
+    assert C.SLOW_RATIO == 0.5
+    wide = ([0.1], [9.0])
+    half = C._verdict("r", [0.5], *wide)
+    assert (half.status, half.rule) == ("below", "factor")
+    assert half.text == ("below: at most half the model's busbw (a rule of this page, apart "
+                         "from the band, which is wider here)")
+    assert C._verdict("r", [0.5000001], *wide).status == "within"
+    twice = C._verdict("r", [2.0], *wide)
+    assert (twice.status, twice.rule) == ("above", "factor")
+    assert twice.text == ("above: at least twice the model's busbw (a rule of this page, "
+                          "apart from the band, which is wider here)")
+    assert C._verdict("r", [1.9999999], *wide).status == "within"
+
+
+# ---------------------------------------------------------------------------- GPU notes
+
+def _run(device, vendor="NVIDIA"):
+    return Run("all_reduce", 8, None, (), None, device=device, vendor=vendor)
+
+
+def test_gpu_notes():
+    h100, b200 = SYSTEMS["dgx-h100"], SYSTEMS["dgx-b200"]
+    assert C._gpu_notes(_run(None), b200, "b200") == ()
+    assert C._gpu_notes(_run("NVIDIA B200"), b200, "b200") == ()
+    assert C._gpu_notes(_run("NVIDIA H100 80GB HBM3"), h100, "h100-sxm") == ()
+    # the system's token among the name's words (a card the catalogue does not map)
+    assert C._gpu_notes(_run("NVIDIA H100 PCIe"), h100, "h100-sxm") == ()
+    assert C._gpu_notes(_run("NVIDIA-H100-PCIe"), h100, "h100-sxm") == ()
+    assert C._gpu_notes(_run("NVIDIA H100 80GB HBM3"), b200, "b200") == (
+        "the log's GPUs are 'NVIDIA H100 80GB HBM3', the hardware compared against has "
+        f"{b200.gpu.name}: the verdict is for that hardware",)
+    # a pre-release name that names no GPU, or an unknown device of no known vendor
+    unnamed = (f"which does not say which GPU they are: taken to be the {b200.gpu.name} of "
+               "the hardware compared against")
+    assert C._gpu_notes(_run("NVIDIA Graphics Device"), b200, "b200") == (
+        f"the log names its GPUs 'NVIDIA Graphics Device', {unnamed}",)
+    assert C._gpu_notes(_run(" nvidia graphics device "), b200, "b200")[0].startswith(
+        "the log names its GPUs")
+    assert C._gpu_notes(_run("Mystery X1", None), b200, "b200") == (
+        f"the log names its GPUs 'Mystery X1', {unnamed}",)
+    # an NVIDIA GPU the catalogue lacks: named, so it is another GPU
+    assert C._gpu_notes(_run("NVIDIA L40S"), b200, "b200")[0].startswith(
+        "the log's GPUs are 'NVIDIA L40S'")
+    # a name with a catalogue token of another GPU, vendor unknown: another GPU too
+    assert C._gpu_notes(_run("GH200 H100 thing", None), b200, "b200")[0].startswith(
+        "the log's GPUs are")
+    # a GPU outside the catalogue's tokens: no note
+    assert C._gpu_notes(_run("NVIDIA H100"), h100, "") == ()
+
+
+def test_gpu_id_of_a_system():
+    assert C._gpu_id(SYSTEMS["dgx-h100"]) == "h100-sxm"
+    assert C._gpu_id(custom.node("b200", 8)) == "b200"
+    assert C._gpu_id(NS(gpu=object())) == ""
+
+
+# -------------------------------------------------------------------- published runs
+
+def _distance(m, gpu, gpus, nodes, fabric, collective):
+    """The docstring's rule, term by term."""
+    return (2.0 * (m.gpu != gpu) + 3.0 * (m.collective != collective)
+            + 1.0 * ((m.nodes > 1) != (nodes > 1))
+            + 0.5 * (validation.fabric_kind(m.fabric) != fabric)
+            + 0.5 * abs(math.log2(m.total_gpus / gpus)))
+
+
+def test_nearest_published_is_the_same_run_first():
+    """Google's A3 Mega run (H100, 2 x 8, GPUDirect-TCPXO) looked up by its own hardware is
+    at distance 0; the others follow by the rule, nearest first."""
+    got = nearest_published("h100-sxm", 16, 2, "GPUDirect-TCPXO", "all_reduce", count=5)
+    assert len(got) == 5 and got[0].series == "A3M" and got[0].distance == 0.0
+    a3m = [m for m in validation.load_measurements() if m.series == "A3M"]
+    assert got[0].sizes == tuple(sorted(m.size_bytes for m in a3m))
+    assert got[0].busbw == tuple(b for _, b in sorted((m.size_bytes, m.busbw) for m in a3m))
+    assert (got[0].gpu, got[0].gpus_per_node, got[0].nodes, got[0].fabric) == \
+        ("h100-sxm", 8, 2, a3m[0].fabric)
+    assert [p.distance for p in got] == sorted(p.distance for p in got)
+    first = {m.series: m for m in reversed(validation.load_measurements())}
+    for p in got:
+        assert p.distance == _distance(first[p.series], "h100-sxm", 16, 2, "GPUDirect-TCPXO",
+                                       "all_reduce")
+        assert (p.source, p.url) == (first[p.series].source, first[p.series].url)
+
+
+def test_each_term_of_the_distance():
+    base = ("h100-sxm", 16, 2, "GPUDirect-TCPXO", "all_reduce")
+
+    def d(**over):
+        args = dict(zip(("gpu", "gpus", "nodes", "fabric", "collective"), base)) | over
+        return next(p.distance for p in nearest_published(**args, count=50)
+                    if p.series == "A3M")
+    assert d() == 0.0
+    assert d(gpu="b200") == 2.0
+    assert d(collective="all_gather") == 3.0
+    assert d(nodes=1, gpus=16) == 1.0
+    assert d(fabric="InfiniBand") == 0.5
+    assert d(gpus=32) == 0.5 and d(gpus=64) == 1.0 and d(gpus=8) == 0.5
+
+
+def test_nearest_published_count_and_refusals():
+    assert len(nearest_published("h100-sxm", 8, 1, "InfiniBand", "all_reduce")) == 3
+    assert len(nearest_published("h100-sxm", 8, 1, "InfiniBand", "all_reduce", count=1)) == 1
+    for kw, name in (({"gpus": 0}, "gpus"), ({"nodes": 0}, "nodes"), ({"count": 0}, "count"),
+                     ({"count": 51}, "count")):
+        args = dict(gpu="h100-sxm", gpus=8, nodes=1, fabric="InfiniBand",
+                    collective="all_reduce") | kw
+        with pytest.raises(ValueError, match=f"^{name}="):
+            nearest_published(**args)
+
+
+def test_ties_prefer_the_longer_series():
+    got = nearest_published("b200", 8, 1, "InfiniBand", "all_reduce", count=50)
+    for a, b in zip(got, got[1:]):
+        assert (a.distance, -len(a.sizes)) <= (b.distance, -len(b.sizes))
+
+
+# --------------------------------------------------------------------------- compare
+
+def _rows(times_out, times_in=None, sizes=None):
+    sizes = sizes or [2**20 * 4**i for i in range(len(times_out))]
+    times_in = times_in or times_out
+    return tuple(Row(s, to, 1.0, 1.0, 0, ti, 1.0, 1.0, 0)
+                 for s, to, ti in zip(sizes, times_out, times_in))
+
+
+def test_compare_refusals_in_words():
+    run = Run("all_reduce", 8, None, _rows([1e-4, 2e-4]), None, 1, 8)
+    with pytest.raises(ValueError) as e:
+        compare(Run(None, 8, None, run.rows, None), "dgx-h100")
+    assert str(e.value) == ("the log does not say which collective it measured: give "
+                            "collective= to parse (e.g. 'all_reduce')")
+    with pytest.raises(ValueError) as e:
+        compare(Run("all_reduce", 8, None, _rows([1e-4], sizes=[0]), None), "dgx-h100")
+    assert str(e.value) == "the run has no size above 0 bytes to compare"
+    with pytest.raises(ValueError) as e:
+        compare(Run("all_reduce", 8, None, _rows([1e-4, 0.0]), None), "dgx-h100")
+    assert str(e.value) == "the run has a size with a time of 0 us: nothing to compare"
+    with pytest.raises(ValueError, match="^run="):
+        compare("log", "dgx-h100")
+    with pytest.raises(ValueError, match="^in_place="):
+        compare(run, "dgx-h100", in_place="yes")
+
+
+def test_a_collective_outside_the_model_is_read_then_refused():
+    run = Run("sendrecv", 8, None, _rows([1e-4, 2e-4]), None)
+    with pytest.raises(NotModelled) as e:
+        compare(run, "dgx-h100")
+    assert e.value.run is run
+    assert str(e.value).endswith(
+        "Not modelled: the model does not predict sendrecv (it covers "
+        + ", ".join(collectives.COLLECTIVES) + "), so there is no verdict for it.")
+    # the rows' printed busbw (1 byte/s here) at the largest size
+    assert str(e.value).startswith(f"Read exactly: 2 sizes on 8 ranks, busbw {C.fmt_rate(1.0)}"
+                                   " at the largest size (out-of-place).")
+    one = Run("gather", None, None, _rows([1e-4]), None)
+    with pytest.raises(NotModelled) as e:
+        compare(one, "dgx-h100")
+    assert str(e.value).startswith(f"Read exactly: 1 size, busbw {C.fmt_rate(1.0)} at the "
+                                   "largest size (out-of-place). Not modelled: ")
+
+
+def test_an_amd_device_without_a_vendor_is_refused_as_amd():
+    run = Run("all_reduce", 8, None, _rows([1e-4]), None, device="AMD Instinct MI300X")
+    with pytest.raises(NotModelled, match="Not modelled: this is an AMD Instinct run"):
+        compare(run, "dgx-h100")
+
+
+def test_measured_busbw_is_nccl_tests_formula_on_either_column():
+    """busbw = size / time x 2 (n - 1) / n for an all_reduce (nccl-tests PERFORMANCE.md);
+    in_place reads the in-place time."""
+    sizes = [2**24, 2**28]
+    run = Run("all_reduce", 8, None, _rows([1e-3, 1e-2], [2e-3, 3e-2], sizes), None, 1, 8)
+    out = compare(run, "dgx-h100")
+    assert out.measured.tolist() == pytest.approx([2**24 / 1e-3 * 1.75, 2**28 / 1e-2 * 1.75],
+                                                  rel=1e-12)
+    inp = compare(run, "dgx-h100", in_place=True)
+    assert inp.measured.tolist() == pytest.approx([2**24 / 2e-3 * 1.75, 2**28 / 3e-2 * 1.75],
+                                                  rel=1e-12)
+    pred = collectives.predict("all_reduce", np.array(sizes, dtype=float), "dgx-h100", 8, 1)
+    assert out.predicted.tolist() == pytest.approx(list(pred.busbw), rel=1e-12)
+    assert (out.gpus_per_node, out.nodes, out.system, out.collective) == \
+        (8, 1, SYSTEMS["dgx-h100"].title, "all_reduce")
+    assert [v.regime for v in out.verdicts] == sorted(
+        set(intervals.regime_names(np.array(sizes, dtype=float))),
+        key=[r[0] for r in intervals.REGIMES].index)
+    assert out.assumed == () and compare(run, "dgx-h100", assumed=["x"]).assumed == ("x",)

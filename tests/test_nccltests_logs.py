@@ -1,0 +1,131 @@
+"""The text parser's rarer paths (interlib.nccltests.logs), each on a short log written the
+way nccl-tests prints it (NVIDIA/nccl-tests a0b82b2 ``src/common.cu``/``util.cu``; releases
+before 2.11 print a maximum ``error`` instead of ``#wrong``, and before that no ``root``
+column): rows pasted without a header in the older layout, a second test after a first
+one's summary lines or after a smaller size, tables whose headers interleave, the rank
+count from NCCL's ``nranks`` lines, elided rows, and a test chosen by name. The real logs
+of the corpus are in test_nccltests_corpus.py; expected values are the logs' own numbers.
+"""
+from __future__ import annotations
+
+import pytest
+
+from interlib import nccltests as N
+
+HEADER = ("#       size         count      type   redop    root     time   algbw   busbw "
+          "#wrong     time   algbw   busbw #wrong\n")
+
+
+def row(size, t=85.58, algbw=12.25, busbw=22.97, redop="sum", root="-1", wrong="0"):
+    return (f"  {size:>10} {size // 4:>12}   float {redop:>7} {root:>7} {t:>8} {algbw:>7} "
+            f"{busbw:>7} {wrong:>6} {t:>8} {algbw:>7} {busbw:>7} {wrong:>6}\n")
+
+
+def ranks(n, host="node0"):
+    return "".join(f"#  Rank {i:2d} Group  0 Pid {1000 + i:6d} on {host:>10} device {i % 8:2d} "
+                   f"[0x{i:02x}] NVIDIA H100 80GB HBM3\n" for i in range(n))
+
+
+NTHREAD = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5\n"
+
+
+def test_headerless_rows_in_the_layout_before_root():
+    """12 columns, the fourth a redop word: size count type redop time algbw busbw error
+    x 2 (nccl-tests before 2.11 without root): the error column is a maximum error."""
+    text = ("  1048576  262144  float  sum  85.58  12.25  22.97  0e+00  84.50  12.41  23.27  "
+            "0e+00\n"
+            "  2097152  524288  float  sum  95.00  22.07  41.39  1e-07  94.00  22.31  41.83  "
+            "0e+00\n")
+    run = N.parse(text, collective="all_reduce")
+    r0, r1 = run.rows
+    assert (r0.size_bytes, r0.wrong_out, r0.error_out, r1.error_out, r1.error_in) == \
+        (1048576, None, 0.0, 1e-07, 0.0)
+    assert r1.time_in_s == pytest.approx(94.00e-6) and r1.busbw_out == pytest.approx(41.39e9)
+    assert any(n.startswith("rows pasted without their table header") for n in run.notes)
+    # the same width with whole numbers there: a #wrong count, not an error
+    whole = text.replace("0e+00", "0").replace("1e-07", "0")
+    assert [r.wrong_out for r in N.parse(whole, collective="all_reduce").rows] == [0, 0]
+
+
+def test_headerless_rows_in_the_current_layout():
+    run = N.parse(row(1048576) + row(2097152), collective="all_reduce")
+    assert run.sizes == [1048576, 2097152] and run.rows[0].wrong_out == 0
+    assert run.notes[-1] == ("rows pasted without their table header: read in the current "
+                             "nccl-tests layout (size count type redop root time algbw busbw "
+                             "#wrong x 2)")
+
+
+def test_a_smaller_size_starts_a_second_headerless_test():
+    text = row(1048576) + row(2097152) + row(1048576) + row(2097152)
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce")
+    assert str(e.value).startswith("the file holds 2 tests: 1: a test (rows on lines 1-2, 2 "
+                                   "sizes); 2: a test (rows on lines 3-4, 2 sizes). Choose one "
+                                   "with test=")
+    assert N.parse(text, collective="all_reduce", test=2).sizes == [1048576, 2097152]
+
+
+def test_rows_after_a_summary_are_a_second_test():
+    one = HEADER + row(1048576) + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : " \
+                                  "22.97\n"
+    text = one + row(4194304) + row(8388608)
+    with pytest.raises(ValueError, match="the file holds 2 tests"):
+        N.parse(text, collective="all_reduce")
+    first = N.parse(text, collective="all_reduce", test=1)
+    assert (first.sizes, first.out_of_bounds, first.avg_busbw) == ([1048576], 0, 22.97e9)
+    second = N.parse(text, collective="all_reduce", test="2")
+    assert (second.sizes, second.out_of_bounds, second.avg_busbw) == \
+        ([4194304, 8388608], None, None)
+
+
+def test_two_headers_before_any_row_are_processes_writing_at_once():
+    text = NTHREAD + HEADER + HEADER + row(1048576) + row(1048576)
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce")
+    assert str(e.value).startswith("nccl-tests was built without MPI: the log has 1 "
+                                   "'# nThread' headers")
+
+
+def test_ranks_from_ncclss_nranks_lines_and_what_the_columns_suggest():
+    nccl = ("node0:1:2 [0] NCCL INFO comm 0x1 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1000"
+            " commId 0x2 - Init COMPLETE\n")
+    run = N.parse(NTHREAD + nccl + HEADER + row(1048576) + row(2097152),
+                  collective="all_reduce")
+    # the busbw column says 22.97 / 12.25 = 1.875 = 2 x 15/16: 16 ranks, as NCCL says
+    assert run.ranks == 16 and run.notes == ("16 ranks from NCCL's 'nranks' lines",)
+    # NCCL's count wins over the columns' (1.75 = 2 x 7/8 would say 8)
+    run8 = N.parse(NTHREAD + nccl + HEADER + row(1048576, busbw=21.44),
+                   collective="all_reduce")
+    assert run8.ranks == 16 and run8.notes == ("16 ranks from NCCL's 'nranks' lines",)
+
+
+def test_elided_rows_are_said():
+    text = NTHREAD + ranks(8) + HEADER + row(1048576, busbw=21.44) + "...\n" \
+        + row(1073741824, busbw=21.44)
+    run = N.parse(text, collective="all_reduce")
+    assert run.sizes == [1048576, 1073741824]
+    assert run.notes == ("rows are elided ('...' on line 12): only the printed rows are "
+                         "read",)
+    assert (run.ranks, run.nodes, run.gpus_per_node) == (8, 1, 8)
+
+
+def test_a_test_chosen_by_a_word_of_its_name():
+    a = NTHREAD + "# Collective test starting: all_reduce_perf\n" + HEADER + \
+        row(1048576, busbw=21.44) + "# Avg bus bandwidth    : 21.44\n"
+    b = NTHREAD + "# Collective test starting: all_gather_perf\n" + HEADER + \
+        row(1048576, redop="none", busbw=10.72) + "# Avg bus bandwidth    : 10.72\n"
+    text = a + b
+    with pytest.raises(ValueError) as e:
+        N.parse(text)
+    assert str(e.value) == (
+        "line 8: a second results table starts here (the first began on line 3); the file "
+        "holds 2 tests: 1: all_reduce_perf (rows on lines 4-4, 1 size); 2: all_gather_perf "
+        "(rows on lines 9-9, 1 size). Choose one with test= (its number, or a word of its "
+        "name)")
+    assert N.parse(text, test="gather").collective == "all_gather"
+    assert N.parse(text, test=" ALL_REDUCE ").collective == "all_reduce"
+    for bad, how in (("perf", "matches several"), ("broadcast", "matches none"),
+                     ("3", "matches none"), ("", "matches none")):
+        with pytest.raises(ValueError) as e:
+            N.parse(text, test=bad)
+        assert str(e.value).startswith(f"test={bad!r} {how} of the 2 tests in the file: 1: ")
