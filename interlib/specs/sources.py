@@ -621,8 +621,8 @@ AWS_OFI_NCCL_TUNER_MODEL = Source(
     "'Latency in usecs. Note, this is currently different from the network plugin's param "
     "for net latency by design' (TUNER_NET_LATENCY, 20); 'With EFA, we expect a ~2usec cost "
     "in the device and ~1usec cost to write that completion up to the host stack' "
-    "(TUNER_NET_COMP_OVERHEAD, 3, added for the Simple protocol); per platform: P5 & P5e "
-    "'.net_lat = 20.0', P5en '.net_lat = 18.0'.", key="")
+    "(TUNER_NET_COMP_OVERHEAD, 3, added for the Simple protocol); per platform, the tuner "
+    "model's net_lat: 20 µs for P5 & P5e, 18 µs for P5en.", key="")
 NCCL_PATHS_FLUSH = Source(
     "NVIDIA NCCL source, src/graph/paths.cc (ncclTopoNeedFlush)",
     "https://github.com/NVIDIA/nccl/blob/v2.19.1-1/src/graph/paths.cc",
