@@ -69,7 +69,7 @@ def test_rows_after_a_summary_are_a_second_test():
     one = HEADER + row(1048576) + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : " \
                                   "22.97\n"
     text = one + row(4194304) + row(8388608)
-    with pytest.raises(ValueError, match="the file holds 2 tests"):
+    with pytest.raises(ValueError, match="^the file holds 2 tests: "):
         N.parse(text, collective="all_reduce")
     first = N.parse(text, collective="all_reduce", test=1)
     assert (first.sizes, first.out_of_bounds, first.avg_busbw) == ([1048576], 0, 22.97e9)
