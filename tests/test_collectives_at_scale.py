@@ -505,6 +505,14 @@ def test_an_efa_step_of_the_rdma_protocol_takes_aws_tuner_latency_not_the_report
     # NCCL's flush (paths.cc): A100 always; Hopper only before 2.19.1
     assert flushes(p4d, "2.20.3") and flushes(p5, "2.18.5")
     assert not flushes(p5, "2.19.1") and not flushes(p5, "2.20.3") and not flushes(p5, None)
+    # the model asks with the run's release as the tuner reads it (the newest read release
+    # not newer than the stated one): the same answer as the stated release, for every
+    # release either side of 2.19.1 (2.19.0 and 2.18.9 were never tagged; 2.19.2 neither)
+    from interlib.collective_model import tuner as _tuner
+    for stated in ("2.9.9", "2.18.5", "2.18.6", "2.18.9", "2.19.1", "2.19.2", "2.20.3", None):
+        node = custom.node("h100-sxm", 8, nics_per_node=32, nic_gbps=100, fabric="EFA",
+                           **({} if stated is None else {"nccl_version": stated}))
+        assert flushes(p5, _tuner.version_of(node)) == flushes(p5, stated), stated
     # the book's time: 20 us (LL, LL128), 20 + 3 (Simple), + 20 more where NCCL flushes
     assert step_latency(p5, "LL", version="2.20.3") == pytest.approx(20 * us)
     assert step_latency(p5, "LL128", version="2.20.3") == pytest.approx(20 * us)

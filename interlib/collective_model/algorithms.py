@@ -397,10 +397,9 @@ def time(sys_, collective, a, p, S, g, k, nccl_view=False, nccl_version=None):
     if n == 1:
         return np.full_like(S, t0)
     version = tuner.version_of(sys_, nccl_version)
-    stated = getattr(sys_, "nccl_version", None) if nccl_version is None else nccl_version
     r = Run(sys_, collective, a, p, S, g, k, n, nccl_view, b_intra, b_net, hop, t0, eff,
-            step_latency(sys_, "LL", nccl_view, stated),
-            step_latency(sys_, "Simple", nccl_view, stated), buffsize_scale(sys_, a, p, k),
+            step_latency(sys_, "LL", nccl_view, version),
+            step_latency(sys_, "Simple", nccl_view, version), buffsize_scale(sys_, a, p, k),
             version)
     return TIMES[a](r)
 

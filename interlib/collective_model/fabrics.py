@@ -19,6 +19,7 @@ import math
 
 from .. import _validate as v
 from ..specs import System, calibration as C
+from ..specs import nccl_tuning as T
 from .calibrated import cal
 
 
@@ -78,9 +79,10 @@ def flushes(sys_: System, version: str | None) -> bool:
     (``ncclTopoNeedFlush``, ``src/graph/paths.cc:413`` @ v2.19.1-1): always below compute
     capability 9.0 (Ampere), on Hopper and later only before NCCL 2.19.1, when
     ``NCCL_NET_FORCE_FLUSH`` still defaulted to 1 (``paths.cc:403`` @ v2.18.5-1). A release
-    not stated counts as a current one (no flush on Hopper)."""
-    from ..specs import nccl_tuning as T
-
+    not stated counts as a current one (no flush on Hopper). The run's release as the
+    tuner reads it (:func:`~interlib.collective_model.tuner.version_of`, the newest read
+    release not newer than the stated one) gives the same answer as the stated version,
+    since the first release without the flush, 2.19.1, is one of those read."""
     if sys_.gpu.arch in C.NCCL_FLUSH_ALWAYS_ARCHS:
         return True
     if version is None:
