@@ -243,12 +243,12 @@ def prepare(module: str, ref: str | None, incremental: bool = False,
     elif work.is_symlink():
         # measured together with others before: carry its results into a directory of its
         # own (an --incremental run then keeps their kills)
-        old_meta = work / "mutants" / "interlib" / f"{module}.py.meta"
-        text = old_meta.read_text() if old_meta.exists() else None
+        meta = work / "mutants" / "interlib" / f"{module}.py.meta"
+        text = meta.read_text() if meta.exists() else None
         work.unlink()
         if text is not None:
-            (work / "mutants" / "interlib" / f"{module}.py.meta").parent.mkdir(parents=True)
-            (work / "mutants" / "interlib" / f"{module}.py.meta").write_text(text)
+            meta.parent.mkdir(parents=True)
+            meta.write_text(text)
     src = work / ".src"
     if src.exists():
         shutil.rmtree(src)
