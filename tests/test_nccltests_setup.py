@@ -211,3 +211,15 @@ def test_nranks_in_takes_the_largest():
     assert nranks_in(lines) == 16
     assert nranks_in(lines[:2]) == 16 and nranks_in([]) is None
     assert nranks_in([(1, H + "nranks x")]) is None
+
+
+def test_nranks_in_reads_the_nranks_nnodes_line():
+    # NCCL 2.23.4's init line as printed in nccl-tests#311 (4 nodes x 2 A100, rank 0 and 7),
+    # a paste that kept it but not the 'nranks 8 ... Init START/COMPLETE' lines
+    real = ["gpu34:23654:23684 [0] NCCL INFO comm 0x5aae1d0 rank 0 nRanks 8 nNodes 4 "
+            "localRanks 2 localRank 0 MNNVL 0",
+            "gpu41:63047:63078 [1] NCCL INFO comm 0x6a02830 rank 7 nRanks 8 nNodes 4 "
+            "localRanks 2 localRank 1 MNNVL 0"]
+    assert nranks_in(list(enumerate(real, 1))) == 8
+    # localRanks alone is not the communicator's size
+    assert nranks_in([(1, "h:1:2 [0] NCCL INFO localRanks 2 localRank 0")]) is None

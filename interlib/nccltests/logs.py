@@ -410,8 +410,6 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
         elif len(inf.candidates) > 1:
             notes.append("the columns fit " + " and ".join(inf.candidates)
                          + " alike: say which with collective=")
-    elif inf.ranks and ranks and inf.ranks != ranks:
-        notes.append(f"the columns suggest {inf.ranks} ranks, {ranks} were used")
     if b.elided_rows:
         notes.append(f"rows are elided ('...' on line {b.elided_rows}): only the printed "
                      "rows are read")

@@ -228,11 +228,13 @@ def read_setup(lines, hosts=()) -> RunSetup:
 
 
 def nranks_in(lines) -> int | None:
-    """The largest ``nranks N`` of NCCL's communicator lines (``(lineno, line)`` pairs,
-    tags stripped), or None."""
+    """The largest rank count of NCCL's communicator lines (``(lineno, line)`` pairs, tags
+    stripped): ``nranks N`` of its ``Init START``/``Init COMPLETE`` lines, or ``nRanks N`` of
+    its ``comm ... nRanks N nNodes M localRanks L`` line (NCCL 2.20 and later: src/init.cc
+    at v2.20.3-1), or None."""
     best = None
     for _, line in lines:
-        if "ranks " in line and is_nccl_line(line):
+        if ("nranks " in line or "nRanks " in line) and is_nccl_line(line):
             m = _NRANKS.search(line) or _COMM.search(line)
             if m:
                 best = max(best or 0, int(m.group(1)))
