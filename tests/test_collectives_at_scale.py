@@ -608,6 +608,18 @@ def test_tcpxo_profile_is_validated():
         custom.node("h100-sxm", 8, fabric="InfiniBand", tcpxo_profile="2024-10")
 
 
+def test_a_node_whose_nic_speaks_another_fabric_is_refused():
+    # the models read the NIC's fabric (one rule, interlib.specs.custom.Node): a node built
+    # by hand whose fabric and NIC disagree is refused, not modelled under either
+    from dataclasses import replace
+
+    ib = custom.node("h100-sxm", 8, nic_gbps=400, fabric="InfiniBand")
+    assert ib.nic.fabric == ib.fabric == "InfiniBand"
+    with pytest.raises(ValueError, match="^fabric='EFA' is out of range: must be the NIC's "
+                                         "fabric, 'InfiniBand'$"):
+        replace(ib, fabric="EFA")
+
+
 def test_a_tcpxo_row_gets_the_profile_of_its_installer_nccl():
     from interlib import validation as V
 

@@ -26,7 +26,7 @@ from .calibrated import cal
 def fabric_kind(sys_: System) -> str:
     """The network kind that sets the plugin latency: ``InfiniBand``, ``Ethernet``, ``EFA``
     or ``GPUDirect-TCPXO`` (a NIC sold for both IB and Ethernet counts as InfiniBand)."""
-    f = getattr(sys_, "fabric", None) or sys_.nic.fabric
+    f = sys_.nic.fabric
     for kind in ("GPUDirect-TCPXO", "EFA", "InfiniBand", "Ethernet"):
         if f.startswith(kind):
             return kind

@@ -59,12 +59,12 @@ def hardware_text(system, words: bool = False) -> str:
         return (f"GPU: {system.gpu.name}; {system.gpus_per_node} GPUs per node; "
                 f"{system.nics_per_node} NIC{'s' if system.nics_per_node != 1 else ''} of "
                 f"{system.nic.rate.value / Gbit_per_s:g} Gb/s; network: "
-                f"{getattr(system, 'fabric', None) or system.nic.fabric}; GPUs joined by: "
+                f"{system.nic.fabric}; GPUs joined by: "
                 f"{INTRA_WORDS[intra]}")
     words = [f"gpu={gpu}", f"gpus_per_node={system.gpus_per_node}",
              f"nics_per_node={system.nics_per_node}",
              f"nic_gbps={system.nic.rate.value / Gbit_per_s:g}",
-             f"fabric={getattr(system, 'fabric', None) or system.nic.fabric}",
+             f"fabric={system.nic.fabric}",
              f"intra={intra}"]
     for key in ("tcpxo_profile", "nccl_version"):
         if getattr(system, key, None):

@@ -113,7 +113,7 @@ def host_cpu(sys_) -> str:
     gpu = sys_.gpu.name
     if gpu.startswith("GB"):
         return "Arm"
-    fabric = getattr(sys_, "fabric", None) or sys_.nic.fabric
+    fabric = sys_.nic.fabric
     if gpu.startswith("A100") and not fabric.startswith("EFA"):
         return "AMD"
     if gpu.startswith("H100") and fabric.startswith("EFA") and \

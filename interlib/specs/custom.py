@@ -58,7 +58,8 @@ class Node(System):
     implicit: its network kind and whether PCIe cards are paired by an NVLink bridge.
 
     Attributes:
-        fabric: One of :data:`FABRICS`.
+        fabric: One of :data:`FABRICS`: the fabric of its NIC (``nic.fabric``), which is what
+            the models read; a node whose NIC says otherwise is refused.
         nvlink_bridge: Pairs of PCIe cards joined by an NVLink bridge (``intra`` is then
             ``"pcie"``: beyond a pair, traffic crosses PCIe).
         tcpxo_profile: With GPUDirect-TCPXO, which of Google's recommended NCCL profiles
@@ -78,6 +79,9 @@ class Node(System):
     def __post_init__(self):
         super().__post_init__()
         v.choice("fabric", self.fabric, FABRICS)
+        if self.nic.fabric != self.fabric:
+            raise ValueError(f"fabric={self.fabric!r} is out of range: must be the NIC's "
+                             f"fabric, {self.nic.fabric!r}")
         v.flag("nvlink_bridge", self.nvlink_bridge)
         if self.fabric == "GPUDirect-TCPXO":
             v.choice("tcpxo_profile", self.tcpxo_profile, tuple(C.TCPXO_PROFILES))
