@@ -300,6 +300,20 @@ def test_as_number_takes_real_scalars_only():
 
     assert answers.as_number(Zero()) == 7.0
 
+    class Gaussian:  # not a complex, yet with an imaginary part: refused though float() works
+        imag = 2
+
+        def __float__(self):
+            return 1.0
+
+    class Real:  # an imaginary part of 0 (as Decimal and Fraction have): read
+        imag = 0
+
+        def __float__(self):
+            return 1.5
+
+    assert answers.as_number(Gaussian()) is None and answers.as_number(Real()) == 1.5
+
 
 def test_script_embeds_the_rules_as_ascii():
     js = answers.script()

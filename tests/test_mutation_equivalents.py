@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import interlib
-from interlib import hierarchy, specs
+from interlib import hierarchy, specs, units
 from interlib.specs import calibration, custom, inside_box
 
 import mutation
@@ -31,7 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 RAW = mutation.equivalents(raw=True)
 BY_DATA = [(module, name, entry) for module, table in RAW.items()
            for name, entry in table.items() if isinstance(entry, dict)]
-NAMESPACE = {"specs": specs, "hierarchy": hierarchy, "C": calibration, "custom": custom, "inside_box": inside_box, "Path": Path,
+NAMESPACE = {"specs": specs, "hierarchy": hierarchy, "C": calibration, "custom": custom, "inside_box": inside_box, "units": units,
+             "Path": Path,
              "crossval_json": json.loads((Path(interlib.__file__).parent / "data" /
                                           "crossval.json").read_text(encoding="utf-8"))}
 
