@@ -270,6 +270,14 @@ def test_frame_result_has_the_fields_the_page_reads():
     assert (lim["lo"], lim["hi"], lim["multiple"]) == (4, 2048, 4)
     assert lim["values"][:3] == [4, 8, 12] and all(x % 4 == 0 for x in lim["values"])
     assert "must divide the GPUs" in lim["why"]
+    # the positions are those of the frame's own settings, not the defaults': TP 8 x PP 8 =
+    # 64 GPUs = 8 servers of 8, so the servers step by 8
+    r = json.loads(live.frame("capstone", json.dumps({"pp": 8})))
+    lim = r["limits"]["nodes"]
+    assert (lim["lo"], lim["multiple"]) == (8, 8)
+    # the slider's grid (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 per decade and the powers of two)
+    # has no 24
+    assert lim["values"][:4] == [8, 16, 32, 40] and all(x % 8 == 0 for x in lim["values"])
 
 
 def test_frame_without_a_summary_sends_empty_text(monkeypatch):
@@ -355,6 +363,8 @@ def test_typed_values_by_control_kind():
         live._typed("i", i, 9)
     d = Dropdown((1.0, 2.0), 1.0, "d")
     assert live._typed("d", d, 2) == 2.0 and type(live._typed("d", d, 2)) is float
+    with pytest.raises(ValueError, match=r"^d=True must be one of \[1\.0, 2\.0\]"):
+        live._typed("d", d, True)    # True == 1.0, but a checkbox's value is not a number
     s = Dropdown(("1", "2"), "1", "s")
     with pytest.raises(ValueError, match=r"^s=1 must be one of \['1', '2'\]"):
         live._typed("s", s, 1)       # an int is not the string option
