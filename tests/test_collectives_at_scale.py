@@ -1357,3 +1357,34 @@ def test_nvls_tree_ceiling_follows_the_release_on_blackwell():
     assert A.nvls_tree_cap(b200, 8, 2, "2.30.7") == pytest.approx(8 * 96.0e9)
     # no NVLS on Ampere: no row, no cap
     assert A.nvls_tree_cap(specs.system("dgx-a100"), 8, 2, "2.30.7") is None
+
+
+def test_nvlstree_on_four_b200_nodes_is_capped_by_the_runs_release():
+    """NCCL's per-channel NVLSTree ceiling at 3+ nodes on Blackwell (tuning.cc
+    perChMaxNVLSTreeBws, read at each tag in tests/test_nccl_tuning.py: 43.1 GB/s at
+    v2.28.3-1, 43.8 at v2.28.9-1) times 8 head GPUs is the busbw of 4 x 8 B200 at 16 GiB in
+    the book's view, by the release the run states: 8 x 43.1 = 344.8, 8 x 43.8 = 350.4 GB/s.
+    From 2.30.3 (80 per channel, 640 GB/s) the network, not the cap, sets the pace."""
+    from interlib.collective_model.algorithms import time
+
+    b200, S, n = specs.system("dgx-b200"), np.array([16 * GiB]), 32
+    busbw = {v: float(S[0] / time(b200, "all_reduce", "nvls_tree", "Simple", S, 8, 4,
+                                  False, v)[0] * 2 * (n - 1) / n)
+             for v in ("2.28.3", "2.28.9", "2.30.3")}
+    assert busbw["2.28.3"] == pytest.approx(8 * 43.1 * GB_per_s, rel=1e-12)
+    assert busbw["2.28.9"] == pytest.approx(8 * 43.8 * GB_per_s, rel=1e-12)
+    assert busbw["2.30.3"] > 8 * 43.8 * GB_per_s
+
+
+
+def test_nvls_asked_for_across_nodes_is_nvlstree():
+    """algorithms.nvls's docstring: across nodes it is NVLSTree, the same time to the last
+    bit (NCCL's NVLS across nodes needs CollNet, which the model does not cover)."""
+    from interlib.collective_model.algorithms import time
+
+    S = 2.0 ** np.arange(10, 35, 4)
+    for name, g in (("dgx-h100", 8), ("dgx-b200", 8), ("gb200-nvl72", 72)):
+        node = specs.system(name)
+        for k in (2, 4):
+            assert time(node, "all_reduce", "nvls", "Simple", S, g, k).tolist() == \
+                time(node, "all_reduce", "nvls_tree", "Simple", S, g, k).tolist(), (name, k)
