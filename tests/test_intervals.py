@@ -85,3 +85,60 @@ def test_a_prediction_at_a_boundary_takes_the_upper_regimes_interval():
     assert at.interval_class is not None  # the package ships its intervals (crossval.json)
     assert at.interval_class[0][0] == "bandwidth-bound"
     assert below.interval_class[0][0] == "transition"
+
+
+def _record(st):
+    # the out-of-sample record as the sentence words it, from the stored class statistics
+    from interlib import display
+
+    return (f": on {st['points']} points from {st['sources']} sources it never saw, such "
+            f"ranges held {display.fmt_pct(st['coverage'], 2)} of the measurements with a "
+            f"median width of {display.fmt_ratio(st['width'], 3)}")
+
+
+def test_describe_words_every_class_of_a_prediction_whole():
+    """The sentence, whole, for a measured configuration over two regimes (one clause per
+    class, in the sizes' order, joined by '; and for ') and for an unmeasured one (the wider
+    range said, with its percentage)."""
+    from interlib.specs import custom
+
+    stats = I.class_stats()
+    head = "The range comes from the model's out-of-sample errors on published runs of "
+    p = collectives.predict("all_reduce", np.array([64 * KiB, 8 * GiB]), "dgx-h100", 8, 16)
+    assert p.interval_class == (("latency-bound", I.MEASURED), ("bandwidth-bound", I.MEASURED))
+    measured = "on a GPU and network that published runs have measured"
+    assert I.describe(p) == (
+        head + f"latency-bound sizes (below 1 MiB) {measured}"
+        + _record(stats[("latency-bound", I.MEASURED)])
+        + f"; and for bandwidth-bound sizes (256 MiB and above) {measured}"
+        + _record(stats[("bandwidth-bound", I.MEASURED)]) + ".")
+    # a B200 node on Google's TCPXO: no published run measured that pair
+    node = custom.node("b200", 8, fabric="GPUDirect-TCPXO")
+    q = collectives.predict("all_reduce", np.array([16 * MiB, 16 * MiB]), node, 8, 4)
+    assert q.interval_class == (("transition", I.NOT_MEASURED),) * 2
+    assert I.describe(q) == (
+        head + "transition sizes (1 MiB to 256 MiB) on a GPU and network no published run "
+        "has measured, so a wider 90 % range" + _record(stats[("transition", I.NOT_MEASURED)])
+        + ".")                                         # one clause for the repeated class
+
+
+def test_describe_of_a_class_over_all_sizes_without_a_record():
+    """A class pooled over every size (the key without a regime, used when a regime's class
+    has too few points) reads 'all sizes'; a class with no stored record gets no numbers."""
+    from types import SimpleNamespace
+
+    assert (I.MEASURED,) in I.stored_classes() and (I.MEASURED,) not in I.class_stats()
+    pooled = SimpleNamespace(interval_class=((I.MEASURED,), (I.NOT_MEASURED,)), busbw_low=None)
+    assert I.describe(pooled) == (
+        "The range comes from the model's out-of-sample errors on published runs of all sizes "
+        "on a GPU and network that published runs have measured; and for all sizes on a GPU "
+        "and network no published run has measured, so a wider 90 % range.")
+    none = SimpleNamespace(interval_class=None, busbw_low=None)
+    assert I.describe(none) == ("This estimate has no range: ranges come with "
+                                "collectives.predict, from the model's cross-validated errors "
+                                "on published runs.")
+    # an object with intervals but no busbw_low, or no interval_class, is refused
+    for bad in (SimpleNamespace(interval_class=None), SimpleNamespace(busbw_low=1.0)):
+        with pytest.raises(ValueError, match=r"^prediction=namespace\(.*must be a "
+                                             r"collectives\.Prediction$"):
+            I.describe(bad)
