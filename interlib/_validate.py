@@ -27,9 +27,26 @@ def _bad(value, arr: np.ndarray, mask: np.ndarray):
     return value if np.ndim(value) == 0 else arr[mask].flat[0]
 
 
+def _has_text(value) -> bool:
+    """Whether ``value`` is text, or an array or sequence holding some."""
+    if isinstance(value, (str, bytes)):
+        return True
+    if isinstance(value, np.ndarray):
+        items = value.ravel() if value.dtype.kind in "USO" else ()
+    elif np.isscalar(value) or not hasattr(value, "__iter__"):
+        return False
+    else:
+        items = np.asarray(value, dtype=object).ravel()
+    return any(isinstance(x, (str, bytes)) for x in items)
+
+
 def _as_array(name: str, value) -> np.ndarray:
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name}={_show(value)} must be a number, not a boolean")
+    if value is None:
+        raise ValueError(f"{name}=None must be a number")
+    if _has_text(value):  # numpy would read "0.1", or a list of such texts, as numbers
+        raise ValueError(f"{name}={_show(value)} must be a number, not text")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

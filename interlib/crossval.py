@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -193,6 +194,7 @@ def _launch_losses(series, values: dict, grid) -> np.ndarray:
 
 
 def _fit_series(series, values: dict) -> dict:
+    start = dict(values)  # a tie keeps the value nearest the starting one (_best)
     for _ in range(PASSES):
         for name, grid in FIT_GRID.items():
             mine = [s for s in series if name in s.depends]
@@ -202,7 +204,7 @@ def _fit_series(series, values: dict) -> dict:
                 losses = _launch_losses(mine, values, grid)
             else:
                 losses = [_loss(mine, {**values, name: x}) for x in grid]
-            values[name] = _best(grid, losses, START[name])
+            values[name] = _best(grid, losses, start[name])
     return values
 
 
@@ -270,12 +272,13 @@ def fold_constants(rows=None) -> dict:
     return data["folds"]
 
 
-def cross_validate(rows=None) -> list:
+def cross_validate(rows=None, fits: dict | None = None) -> list:
     """Every point predicted by the model fitted without its source: one
     :class:`interlib.validation.PointResult` per row, in order, as :func:`~interlib.validation.evaluate`
-    but out of sample (the fold's constants from :func:`fold_constants`)."""
+    but out of sample (the fold's constants ``fits``, ``{group: {name: value}}``; default
+    the stored ones, :func:`fold_constants`)."""
     rows = V._measurements(rows)
-    fits = fold_constants(rows)
+    fits = fold_constants(rows) if fits is None else fits
     out: list = [None] * len(rows)
     for group, idx in folds(rows).items():
         with collectives.calibrated(fits[group]):
@@ -352,36 +355,48 @@ def interval_stats(results, key=None) -> dict:
                 "sources": len({g for _, _, g in v})} for k, v in groups.items()}
 
 
-def write_intervals(rows=None) -> dict:
-    """The interval classes of the stored folds' cross-validated errors, with what they
-    did out of sample, written into :data:`intervals.CROSSVAL_PATH` (the folds kept)."""
+def _write(data: dict) -> None:
+    """:data:`intervals.CROSSVAL_PATH` replaced by ``data`` at once (written beside it, then
+    renamed over it: a write stopped half-way never leaves it half-written)."""
+    path = intervals.CROSSVAL_PATH
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    intervals.clear_cache()
+
+
+def write_intervals(rows=None, data: dict | None = None) -> dict:
+    """The interval classes of the folds' cross-validated errors, with what they did out of
+    sample, written into :data:`intervals.CROSSVAL_PATH` with the fits ``data`` (default:
+    the stored ones, kept)."""
     rows = V._measurements(rows)
-    data = stored()
-    results = cross_validate(rows)
+    if data is None:
+        fold_constants(rows)  # the stored fits must be these rows' (else it says what to run)
+        data = stored()
+    else:
+        data = dict(data)
+    with intervals.suspended():
+        results = cross_validate(rows, data["folds"])
     stats = interval_stats(results)
     data["intervals"] = [{"class": list(k), "lo": lo, "hi": hi, "n": n, **stats.get(k, {})}
                          for k, (lo, hi, n) in sorted(interval_classes(results).items())]
     data["configurations"] = sorted({configuration_of(r) for r in rows})
-    intervals.CROSSVAL_PATH.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    intervals.clear_cache()
+    _write(data)
     return data
 
 
 def write(rows=None) -> dict:
-    """Refit everything (:func:`refit_all`) and write :data:`intervals.CROSSVAL_PATH`: the
-    fits, then the intervals of their cross-validated errors (:func:`write_intervals`)."""
+    """Refit everything (:func:`refit_all`) and write :data:`intervals.CROSSVAL_PATH` once, at
+    the end: the fits, then the intervals of their cross-validated errors
+    (:func:`write_intervals`). The model is refitted with no interval stored
+    (:func:`interlib.intervals.suspended`) and the file is left untouched until then, so a
+    refit stopped half-way leaves it as it was."""
     rows = V._measurements(rows)
-    if intervals.CROSSVAL_PATH.is_file():  # no intervals while fitting: predict skips them
-        old = stored()
-        old.update(intervals=[], configurations=[])
-        intervals.CROSSVAL_PATH.write_text(json.dumps(old, indent=1) + "\n", encoding="utf-8")
-        intervals.clear_cache()
-    fits = refit_all(rows)
+    with intervals.suspended():
+        fits = refit_all(rows)
     data = {"procedure": PROCEDURE, "digest": _digest(rows), "all": fits["all"],
             "folds": fits["folds"], "intervals": [], "configurations": []}
-    intervals.CROSSVAL_PATH.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    intervals.clear_cache()
-    return write_intervals(rows)
+    return write_intervals(rows, data)
 
 
 def report(results=None) -> str:

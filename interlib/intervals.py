@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 import math
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -202,9 +203,27 @@ def lookup(classes: dict, regime: str, measured: bool) -> tuple:
 
 @lru_cache(maxsize=1)
 def _stored() -> dict:
-    if not CROSSVAL_PATH.is_file():
+    if _SUSPENDED or not CROSSVAL_PATH.is_file():
         return {}
     return json.loads(CROSSVAL_PATH.read_text(encoding="utf-8"))
+
+
+_SUSPENDED: list = []
+
+
+@contextmanager
+def suspended():
+    """While this runs, no interval is stored as far as predictions go (``predict`` gives
+    none), whatever :data:`CROSSVAL_PATH` holds, and the file is not touched:
+    :func:`interlib.crossval.write` refits the model inside it, so a refit stopped half-way
+    leaves the file as it was."""
+    _SUSPENDED.append(True)
+    _stored.cache_clear()
+    try:
+        yield
+    finally:
+        _SUSPENDED.pop()
+        _stored.cache_clear()
 
 
 def stored_classes() -> dict:

@@ -835,6 +835,11 @@ def summary_by_scale(results=None, role: str = "holdout") -> list[ScaleSummary]:
     return out
 
 
+# a role in a caption's words ("all": every point, whatever its role)
+_ROLE_WORDS = {"holdout": "the holdout points", "calibration": "the calibration points",
+               "all": "all the points"}
+
+
 def scale_table(results=None, role: str = "holdout") -> display.Table:
     """:func:`summary_by_scale` as a table for the book."""
     rows = [[s.bucket, s.count, display.fmt_pct(s.median_error, 3),
@@ -843,7 +848,7 @@ def scale_table(results=None, role: str = "holdout") -> display.Table:
     return display.Table(
         ["GPUs", "points", "median error", "worst fold", "worst point",
          "points >= 1 MiB off by more than 2x"], rows,
-        caption=f"Error of collectives.predict on the {role} points of "
+        caption=f"Error of collectives.predict on {_ROLE_WORDS[role]} of "
                 "interlib/data/nccl_measurements.csv by total GPU count (relative error "
                 "|predicted - measured| / measured; fold = max(p/m, m/p)).")
 
@@ -864,14 +869,15 @@ def regime_scale_table(results=None, role: str = "holdout") -> display.Table:
                        if grp else "-")
         rows.append(row)
     return display.Table(["size regime"] + [f"{s[0]} GPUs" for s in SCALES], rows,
-                         caption=f"Median error of the {role} points by message size and "
+                         caption=f"Median error of {_ROLE_WORDS[role]} by message size and "
                                  "GPU count (number of points in brackets).")
 
 
 def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
-    """Where the model is not to be trusted: each (source, GPUs) group of holdout points
-    whose median error exceeds ``threshold`` or that has a point off by more than 2x,
-    in words with its numbers.
+    """Where the model is not to be trusted: each group of holdout points (one series on one
+    system, GPU count per node, node count and network) whose median error exceeds
+    ``threshold`` or that has a point off by more than 2x, in words with its numbers (the
+    sizes off by more than ``threshold``, when there are any).
 
     Args:
         results: Output of :func:`evaluate` (default: evaluate the shipped data).
@@ -892,14 +898,18 @@ def not_trusted(results=None, threshold: float = 0.1) -> list[str]:
         worst = max(rs, key=lambda r: r.fold)
         if med <= threshold and worst.fold <= 2:
             continue
-        bad = [r for r in rs if r.rel_error > threshold]
-        lo, hi = (min(r.measurement.size_bytes for r in bad),
-                  max(r.measurement.size_bytes for r in bad)) if bad else (0, 0)
-        span = (_fmt_size(lo) if lo == hi else f"{_fmt_size(lo)} to {_fmt_size(hi)}")
-        out.append(f"{prefix} ({sysid}, {g} x {k} GPUs, {fab}): median error "
-                   f"{display.fmt_pct(med, 2)}, worst {worst.measurement.id} off by "
-                   f"{display.fmt_ratio(worst.fold, 3)} ({'optimistic' if worst.ratio > 1 else 'pessimistic'}); "
-                   f"off by more than {display.fmt_pct(threshold, 2)} from {span}")
+        text = (f"{prefix} ({sysid}, {g} x {k} GPUs, {fab}): median error "
+                f"{display.fmt_pct(med, 2)}, worst {worst.measurement.id} off by "
+                f"{display.fmt_ratio(worst.fold, 3)} "
+                f"({'optimistic' if worst.ratio > 1 else 'pessimistic'})")
+        # a group listed for a point off by more than 2x may have none off by more than a
+        # threshold of 0.5 or more: then there is no span of sizes to name
+        bad = [r.measurement.size_bytes for r in rs if r.rel_error > threshold]
+        if bad:
+            lo, hi = min(bad), max(bad)
+            span = (_fmt_size(lo) if lo == hi else f"{_fmt_size(lo)} to {_fmt_size(hi)}")
+            text += f"; off by more than {display.fmt_pct(threshold, 2)} from {span}"
+        out.append(text)
     return out
 
 

@@ -450,6 +450,23 @@ def test_validate_whole_items_instance():
         V.instance("s", 5, str, "a string")
 
 
+def test_validate_refuses_numbers_typed_as_text():
+    # numpy reads "0.1" (and lists of such texts) as numbers: every public function that
+    # checks a number refuses text by name instead of computing with it or failing later
+    from interlib import _validate as V, collectives
+
+    for bad, shown in (("0.1", "'0.1'"), (b"1", "b'1'"), (["1", 2.0], r"\['1', 2\.0\]"),
+                       (np.array(["1.5"]), r"array\(\['1\.5'\], dtype='<U3'\)"),
+                       ((1, "2"), r"\(1, '2'\)")):
+        with pytest.raises(ValueError, match=rf"^x={shown} must be a number, not text$"):
+            V.number("x", bad)
+    with pytest.raises(ValueError, match=r"^x=None must be a number$"):
+        V.positive("x", None)
+    assert V.number("x", [1.0, 2]) == [1.0, 2] and V.number("x", np.float32(2)) == 2
+    with pytest.raises(ValueError, match=r"^size_bytes='1e9' must be a number, not text$"):
+        collectives.predict("all_reduce", "1e9", "dgx-h100", 8, 2)
+
+
 def test_chapter1_prose_figures_issue14():
     # tuning.cc hwLat Ring/Simple: PCI 5.7, NVLink 3.4, NET 14 us; Ring/LL NVLink 0.6 us.
     # device.h: LL line 16 B with 8 data bytes; LL128 line 128 B with 120 data bytes.

@@ -142,3 +142,19 @@ def test_describe_of_a_class_over_all_sizes_without_a_record():
         with pytest.raises(ValueError, match=r"^prediction=namespace\(.*must be a "
                                              r"collectives\.Prediction$"):
             I.describe(bad)
+
+
+def test_suspended_hides_the_stored_intervals_and_gives_them_back():
+    # crossval.write refits inside it: predictions carry no range, the file is not read
+    before = (I.stored_classes(), I.class_stats(), I.measured_configurations())
+    assert before[0] and before[1] and before[2]
+    with I.suspended():
+        assert (I.stored_classes(), I.class_stats(), I.measured_configurations()) == \
+            ({}, {}, frozenset())
+        p = collectives.predict("all_reduce", GiB, "dgx-h100", 8, 2)
+        assert p.busbw_low is None and p.busbw_high is None and p.interval_class is None
+        with I.suspended():  # nested: still none after the inner one ends
+            pass
+        assert I.stored_classes() == {}
+    assert (I.stored_classes(), I.class_stats(), I.measured_configurations()) == before
+    assert collectives.predict("all_reduce", GiB, "dgx-h100", 8, 2).busbw_low is not None
