@@ -431,7 +431,7 @@ def trusted(results) -> list:
             if not (r.measurement.collective == "all_to_all" and r.measurement.nodes > 1)
             and ((r.regime == "bandwidth-bound" and r.measurement.total_gpus <= TRUST_MAX_GPUS)
                  or (r.measurement.size_bytes >= TRUST_NODE_MIN_SIZE
-                     and r.measurement.total_gpus <= 8))]
+                     and r.measurement.nodes == 1 and r.measurement.total_gpus <= 8))]
 
 
 @dataclass(frozen=True)

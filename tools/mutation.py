@@ -93,7 +93,8 @@ _COLLECTIVE_TESTS = ["test_interlib_collectives.py", "test_collectives_at_scale.
                      "test_interlib_inside_box.py", "test_nccl_tuning.py"]
 # the fitted model's modules (the fit, its intervals, the validation tables) share theirs
 _FIT_TESTS = ["test_crossval.py", "test_validation.py", "test_measurements_data.py",
-              "test_intervals.py"]
+              "test_intervals.py", "test_crossval_tables.py", "test_crossval_internals.py",
+              "test_validation_tables.py", "test_validation_summaries.py"]
 # Tests left out of a module's selection, with the reason: each of these refits the whole
 # model (about a minute of CPU each here), so a mutant of the fit that they alone would
 # notice costs two minutes; the fit's other tests (its folds, its constants against the
