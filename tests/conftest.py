@@ -39,21 +39,21 @@ HTML = REPO / "_build" / "html"
 # xdist hands a worker a whole group at a time, in collection order. Every test is in the
 # group of its file (what `--dist loadfile` did: a notebook's cells stay in order on one
 # worker, a module's browser or server is started once), except where a file holds
-# independent parts long enough to run side by side (SPLIT: each part starts its own
-# browser or JupyterLab; nothing is shared between the parts' tests). Left to itself
+# independent parts long enough to run side by side (``_split``: test_jupyterlab's chapters
+# and book notebooks, each part with its own JupyterLab; nothing is shared between them). Left to itself
 # (ordering by number of tests) xdist ran the few-test, many-minute browser files last, one
 # worker busy for minutes after the others had finished. So the run starts the book build
 # at once (tests/test_book_build.py: the session's build, on one worker, while the others
 # take files that need no build), then takes the longest groups first (longest-processing-
 # time first: the short ones fill the gaps at the end). GROUP_SECONDS are seconds measured
 # in a full run on 2 cores (`--durations=0`, summed per group); only the order depends on
-# them, never what runs. A group not listed (each under ~5 s) keeps its collection order
+# them, never what runs (test_site_pages: 195 s for its light axe run, plus an estimate
+# for dark, which now shares light's page loads). A group not listed (each under ~5 s) keeps its collection order
 # after them. Within a group the order is unchanged.
 FIRST_GROUPS = ("tests/test_book_build.py",)
 GROUP_SECONDS = {
     "tests/test_demo_updates.py": 251, "tests/test_site_slider_ends.py": 177,
-    "tests/test_assignments.py": 175, "tests/test_site_pages.py::axe-light": 195,
-    "tests/test_site_pages.py::axe-dark": 110, "tests/test_site_pages.py": 35,
+    "tests/test_assignments.py": 175, "tests/test_site_pages.py": 260,
     "tests/test_demos_extremes.py": 157, "tests/test_pdf.py": 154, "tests/test_quiz.py": 154,
     "tests/test_slider_ends.py": 147, "tests/test_reader_text.py": 146,
     "tests/test_jupyterlab.py::chapters": 121, "tests/test_jupyterlab.py::book": 90,
@@ -78,8 +78,6 @@ GROUP_SECONDS = {
 
 def _split(path: str, name: str) -> str | None:
     """The part of a SPLIT file a test belongs to (None: the file's own group)."""
-    if path == "tests/test_site_pages.py" and name.startswith("test_axe_no_serious_violations["):
-        return "axe-" + name.split("[", 1)[1].rstrip("]")  # light and dark side by side
     if path == "tests/test_jupyterlab.py" and "[" in name:
         return name.split("[", 1)[1].split("/", 1)[0]   # chapters/*, book/*: one Lab each
     return None
