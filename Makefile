@@ -37,8 +37,11 @@ BIN    := $(VENV)/bin
 READER_STAMP := $(VENV)/.reader-installed
 VENV_STAMP := $(VENV)/.dev-installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check
-# pytest-xdist: two workers; --dist loadfile keeps all cells of one notebook in one worker.
-PYTEST_ARGS ?= -n 2 --dist loadfile
+# pytest-xdist: three workers on CI's two cores (much of the run waits on Chromium, JupyterLab
+# and subprocesses, not on this CPU); --dist loadgroup with every test in its file's group
+# (tests/conftest.py: a notebook's cells stay in order on one worker; a few long files run
+# in parts side by side), longest groups first (--no-loadscope-reorder keeps that order).
+PYTEST_ARGS ?= -n 3 --dist loadgroup --no-loadscope-reorder
 # JupyterLab refuses to run as root without --allow-root (containers, CI).
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 

@@ -25,6 +25,14 @@ CHAPTER = "chapters/01_why_connect"
 FONT_CACHE_NOTICE = "Matplotlib is building the font cache; this may take a moment."
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _built(book_build):
+    """The tests that read _build/html/lite without the browser (the config, the kernel's
+    packages) wait for the session's build too: make test may run this file before any
+    other file that builds (tests/conftest.py orders files by length)."""
+    return book_build
+
+
 @pytest.fixture(scope="module")
 def site(server):
     assert (HTML / "lite" / "lab" / "index.html").is_file(), "no JupyterLite build"
