@@ -356,7 +356,14 @@ _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 
 def parse_version(version: str) -> tuple[int, int, int]:
     """``"2.21.5"`` as ``(2, 21, 5)``; anything else raises a ValueError naming it."""
-    m = _VERSION.match(version) if isinstance(version, str) else None
+    if not isinstance(version, str):
+        raise ValueError(f"nccl_version={version!r} is not an NCCL release like '2.21.5'")
+    return _parse_version(version)
+
+
+@lru_cache(maxsize=None)  # a pure function of a few strings, asked on every prediction
+def _parse_version(version: str) -> tuple[int, int, int]:
+    m = _VERSION.match(version)
     if not m:
         raise ValueError(f"nccl_version={version!r} is not an NCCL release like '2.21.5'")
     return tuple(int(x) for x in m.groups())
@@ -372,6 +379,11 @@ def release(version: str | None) -> str:
     """
     if version is None:
         return DEFAULT_VERSION
+    return _release(version) if isinstance(version, str) else parse_version(version)
+
+
+@lru_cache(maxsize=None)  # a pure function of a few strings, asked on every prediction
+def _release(version: str) -> str:
     want = parse_version(version)
     first = parse_version(TAGS[0])
     if want < first:
