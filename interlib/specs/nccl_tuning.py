@@ -379,7 +379,8 @@ def release(version: str | None) -> str:
     """
     if version is None:
         return DEFAULT_VERSION
-    return _release(version) if isinstance(version, str) else parse_version(version)
+    parse_version(version)  # anything but a release is refused, by name, before the cache
+    return _release(version)
 
 
 @lru_cache(maxsize=None)  # a pure function of a few strings, asked on every prediction
