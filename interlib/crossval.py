@@ -591,8 +591,11 @@ def by_size(results) -> list[Line]:
     results = V._results(results)
     order = [b[2] for b in SIZE_BANDS]
     got = {ln.name: ln for ln in lines(results, lambda r: size_band(r.measurement.size_bytes))}
-    below = [ln for ln in lines([r for r in results if r.measurement.size_bytes < 64 * MiB],
-                                lambda r: BELOW_64_MIB) if ln.name == BELOW_64_MIB]
+    # one more grouping of the same results (not of the points below 64 MiB alone): each
+    # point keeps the interval the other lines gave it, built from every point's residuals
+    below = [ln for ln in lines(results, lambda r: BELOW_64_MIB
+                                if r.measurement.size_bytes < 64 * MiB else None)
+             if ln.name == BELOW_64_MIB]
     return [got[n] for n in order if n in got] + below + [got["all"]]
 
 

@@ -301,10 +301,16 @@ def test_by_size_recomputed(witness, fast_nccl):
     _check_lines([got[0], got[1], got[2], got[4]], witness,
                  {**{b: groups[b] for b in ("below 1 MiB", "1 MiB to 64 MiB",
                                             "64 MiB and above")}, "all": list(range(n))})
-    # the line of every point below 64 MiB: its errors (its interval coverage is computed
-    # on those points alone, with bounds from their residuals only: not checked here)
+    # the line of every point below 64 MiB: its errors, and its interval coverage from the
+    # same intervals as the other lines (each point's bounds built from every point's
+    # residuals, not from the points below 64 MiB alone), so it is the count-weighted mean of
+    # the two bands' it unites
     exp = _expected_line(witness, "below 64 MiB", below)
-    assert _fields(got[3])[:7] == _approx(exp)[:7]
+    assert _fields(got[3]) == _approx(exp)
+    for field in ("coverage", "coverage_by_source"):
+        united = (getattr(got[0], field) * got[0].count
+                  + getattr(got[1], field) * got[1].count) / (got[0].count + got[1].count)
+        assert getattr(got[3], field) == pytest.approx(united, abs=1e-12)
 
 
 def test_by_algorithm_recomputed(witness, fast_nccl):
