@@ -54,8 +54,8 @@ def _six():
             _r(_m("H-04", "holdout", GiB), 1.7)]
 
 
-SUMMARY_HEADER = ["points", "size regime", "n", "median error", "worst error", "worst fold",
-                  "worst point"]
+SUMMARY_HEADER = ["points", "size regime", "n", "median error", "worst error", "its point",
+                  "worst fold", "its point"]
 SUMMARY_CAPTION = ("Error of collectives.predict against the published busbw in "
                    "interlib/data/nccl_measurements.csv (relative error |predicted - measured| "
                    "/ measured; fold = max(p/m, m/p)). Regimes: latency-bound below 1 MiB; "
@@ -70,17 +70,19 @@ def test_summary_table_every_cell_by_hand():
     t = V.summary_table(_six())
     assert t.columns == SUMMARY_HEADER
     assert t.caption == SUMMARY_CAPTION
+    # folds: C-01 1.1234, C-02 1.25, H-01 2.3456, H-02 1.05, H-03 2.5, H-04 1.7: each row
+    # names the point of its worst error and, apart, the point of its worst fold
     assert t.rows == [
-        ["calibration", "transition", "1", "12 %", "12 %", "1.12×", "C-01"],
-        ["calibration", "bandwidth-bound", "1", "20 %", "20 %", "1.25×", "C-02"],
-        ["calibration", "all", "2", "16 %", "20 %", "1.25×", "C-02"],   # median .1617
-        ["holdout", "latency-bound", "2", "70 %", "135 %", "2.35×", "H-01"],  # (1.3456+.05)/2
-        ["holdout", "bandwidth-bound", "2", "65 %", "70 %", "2.5×", "H-04"],
-        ["holdout", "all", "4", "65 %", "135 %", "2.5×", "H-01"],
-        ["all", "latency-bound", "2", "70 %", "135 %", "2.35×", "H-01"],
-        ["all", "transition", "1", "12 %", "12 %", "1.12×", "C-01"],
-        ["all", "bandwidth-bound", "3", "60 %", "70 %", "2.5×", "H-04"],
-        ["all", "all", "6", "40 %", "135 %", "2.5×", "H-01"],          # (.2 + .6) / 2
+        ["calibration", "transition", "1", "12 %", "12 %", "C-01", "1.12×", "C-01"],
+        ["calibration", "bandwidth-bound", "1", "20 %", "20 %", "C-02", "1.25×", "C-02"],
+        ["calibration", "all", "2", "16 %", "20 %", "C-02", "1.25×", "C-02"],  # median .1617
+        ["holdout", "latency-bound", "2", "70 %", "135 %", "H-01", "2.35×", "H-01"],
+        ["holdout", "bandwidth-bound", "2", "65 %", "70 %", "H-04", "2.5×", "H-03"],
+        ["holdout", "all", "4", "65 %", "135 %", "H-01", "2.5×", "H-03"],
+        ["all", "latency-bound", "2", "70 %", "135 %", "H-01", "2.35×", "H-01"],
+        ["all", "transition", "1", "12 %", "12 %", "C-01", "1.12×", "C-01"],
+        ["all", "bandwidth-bound", "3", "60 %", "70 %", "H-04", "2.5×", "H-03"],
+        ["all", "all", "6", "40 %", "135 %", "H-01", "2.5×", "H-03"],   # (.2 + .6) / 2
     ]
 
 
@@ -307,6 +309,18 @@ def test_closing_summary_every_sentence_by_hand():
         "bandwidth-bound (256 MiB and above): 1 point, median error 20 %, worst 20 % (C-02, "
         "off by 1.25×)\n"
         "all sizes: 2 points, median error 16 %, worst 20 % (C-02, off by 1.25×)")
+
+
+def test_closing_summary_names_the_worst_fold_apart_when_another_point_has_it():
+    # with H-03 (0.4 of measured: 60 % error, 2.5x off) the bandwidth-bound line's worst
+    # error is H-04 (70 %, 1.7x off): the sentence must not say H-04 is off by 2.5x
+    lines = V.closing_summary(_six(), "holdout").splitlines()
+    assert lines == [
+        "latency-bound (below 1 MiB): 2 points, median error 70 %, worst 135 % (H-01, off "
+        "by 2.35×)",
+        "bandwidth-bound (256 MiB and above): 2 points, median error 65 %, worst 70 % "
+        "(H-04); worst fold 2.5× (H-03)",
+        "all sizes: 4 points, median error 65 %, worst 135 % (H-01); worst fold 2.5× (H-03)"]
 
 
 def test_closing_summary_refuses_a_role_without_points():
