@@ -51,13 +51,21 @@ def _match(x: float, y: float) -> float:
 
 def _alternative(cmp_, sys_, **node_changes):
     """The model's busbw at the run's largest sizes on ``sys_`` changed as given (a node
-    from :func:`interlib.specs.custom.node`), or None when no such node can be built."""
+    from :func:`interlib.specs.custom.node`), or None when no such node can be built.
+
+    Everything else of ``sys_`` is kept, the settings of a reader's node included (an
+    NVLink bridge, Google's TCPXO profile, ``NCCL_BUFFSIZE``, the NCCL version): the
+    alternative differs from the prediction compared by the one fault only."""
     from .. import collectives
     from ..specs import custom
 
     nvls = node_changes.pop("nvls", True)
     spec = dict(nics_per_node=sys_.nics_per_node, nic_gbps=sys_.nic.rate.value / Gbit_per_s,
-                fabric=fabric_of(sys_), intra=sys_.intra, name="alternative")
+                fabric=fabric_of(sys_),
+                intra="nvlink-bridge" if getattr(sys_, "nvlink_bridge", False) else sys_.intra,
+                name="alternative", tcpxo_profile=getattr(sys_, "tcpxo_profile", None),
+                buffsize=getattr(sys_, "buffsize", None),
+                nccl_version=getattr(sys_, "nccl_version", None))
     spec.update(node_changes)
     try:
         node = custom.node(sys_.gpu, sys_.gpus_per_node, **spec)

@@ -1,0 +1,298 @@
+"""The tray-shape diagnoses and the hardware alternatives of interlib.nccltests.causes, read
+whole and at their edges (issue 38 item 6: what the mutation run of causes.py found
+untested).
+
+The inputs are real logs of the corpus (tests/fixtures/nccltests/SOURCES.md): Oracle's two
+GB300 trays of one rack (``oci_gb300_2trays_all_reduce_elided.log``), OKE's four GB300 trays
+in one IMEX domain, CoreWeave's 20 GB200 NVL72 racks, Google's two A4X Max trays in
+distinct NVLink domains (and its JobSet rerun), and Google's A3 Mega run. Each plateau is
+the median of the three largest sizes' printed out-of-place busbw, read from the log by
+hand; the model's values are ``collectives.predict`` at the shape each sentence names.
+
+The shape rules at their edges (``_one_domain``, ``_separate_domains``): the other shape is
+a hypothesis only when its prediction differs from the compared one by more than a tenth
+(above ``pred / 0.9`` for one domain, below ``pred * 0.9`` for separate domains: the same
+margin the hardware causes use), and only when the plateau matches it strictly better than
+the prediction compared (a tie keeps the reader's shape). These take the model's value of
+the other shape as given (monkeypatched) to sit exactly on each edge.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from interlib import collectives
+from interlib import nccltests as N
+from interlib.nccltests import causes as K
+from interlib.specs import custom
+
+FIX = Path(__file__).parent / "fixtures" / "nccltests"
+GB = 1e9
+CH4 = ("chapters/04_nvswitch", "Beyond one box: NVL72 and multi-rack domains")
+ONE_TITLE = "These trays look like one NVLink domain: the run did not cross the network"
+ONE_CHECK = ("nvidia-smi -q | grep -i -A3 fabric (the same ClusterUUID and CliqueId on every "
+             "tray: one NVLink domain); with NCCL_DEBUG=INFO, 'via P2P' or NVLS rather than "
+             "'via NET' between the trays")
+SEP_TITLE = ("These trays look like different NVLink domains: the run crossed the network")
+SEP_CHECK = ("whether the trays share one NVLink domain: nvidia-smi -q | grep -i -A3 fabric "
+             "(the same ClusterUUID and CliqueId on every tray, State Completed); where the "
+             "scheduler placed them (one rack, one node pool or topology block); nvidia-imex "
+             "running")
+
+
+def run_of(name):
+    return N.parse(N.decode((FIX / name).read_bytes()))
+
+
+def model(cmp_, system, g, k):
+    """The model's plateau (median busbw of the run's three largest sizes) at g x k."""
+    return float(np.median(collectives.predict(cmp_.collective, cmp_.sizes[-3:], system, g,
+                                               k).busbw))
+
+
+def gbs(x):
+    return f"{x / GB:.0f} GB/s"
+
+
+def score(plateau, alt):
+    """The docstring's rule by hand: 1 at equality, 0 a factor 1.5 apart."""
+    return max(0.0, 1 - abs(math.log(plateau / alt)) / math.log(1.5))
+
+
+# ----------------------------------------------------- one NVLink domain, read whole
+
+@pytest.mark.parametrize("name, system, shape, plateau, hosts, g", [
+    # two rows, out-of-place busbw 838.38 and 841.63: median 840.0; Rank lines elided, so
+    # the host count is not used: 8 ranks fill at least 8 / 4 = 2 trays
+    ("oci_gb300_2trays_all_reduce_elided.log", "gb300-nvl72", (4, 2), "840 GB/s",
+     "8 ranks fill at least 2 trays of 4 GPUs", 8),
+    # 685.07, 694.58, 701.33: median 694.58; 16 Rank lines on 4 hosts
+    ("oke_gb300_4x4_imex_all_reduce_two_blocks.md.log", "gb300-nvl72", (4, 4), "695 GB/s",
+     "The Rank lines name 4 hosts of 4 GPUs: 4-GPU trays", 16),
+    # 346.38, 381.48, 405.74: median 381.48; one Rank line (1439): 1440 ranks, 360 trays;
+    # 1440 GPUs are 20 whole racks of 72
+    ("coreweave_gb200_nvl72_20racks_all_reduce.log", "gb200-nvl72", (4, 360), "381 GB/s",
+     "1440 ranks fill at least 360 trays of 4 GPUs", 72),
+])
+def test_one_domain_whole(name, system, shape, plateau, hosts, g):
+    cmp_ = N.compare(run_of(name), system, *shape)
+    d = cmp_.diagnoses[0]
+    n = shape[0] * shape[1]
+    k = n // g
+    alt, pred = model(cmp_, system, g, k), model(cmp_, system, *shape)
+    assert gbs(float(np.median(cmp_.measured[-3:]))) == plateau
+    nodes = f"{k} node{'s' if k != 1 else ''} of {g}"
+    assert (d.key, d.title, d.evidence, d.chapter, d.heading, d.check, d.stated) == (
+        "one_domain", ONE_TITLE,
+        f"{hosts}. The plateau, {plateau}, is near the model's {gbs(alt)} with them in "
+        f"NVLink domains of {g} ({nodes}); as {shape[1]} nodes of {shape[0]} over the "
+        f"network: {gbs(pred)}. Compare it as it ran: gpus_per_node={g}, nodes={k}.",
+        *CH4, ONE_CHECK, False)
+    assert d.score == pytest.approx(score(float(np.median(cmp_.measured[-3:])), alt),
+                                    rel=1e-9)
+
+
+def test_one_domain_plural_and_singular():
+    """20 racks are '20 nodes of 72' (the case above); one rack is '1 node of 72'."""
+    run = run_of("coreweave_gb200_nvl72_1rack_all_reduce.log")   # 72 ranks
+    d = N.compare(run, "gb200-nvl72", 4, 18).diagnoses[0]
+    assert d.key == "one_domain"
+    assert "with them in NVLink domains of 72 (1 node of 72); as 18 nodes of 4 over the " \
+           "network" in d.evidence
+    assert d.evidence.endswith("Compare it as it ran: gpus_per_node=72, nodes=1.")
+
+
+def system(sid):
+    from interlib.specs import SYSTEMS
+
+    return SYSTEMS[sid]
+
+
+# --------------------------------------------------------- the edges, the model's value given
+
+@pytest.fixture
+def two_trays():
+    """Oracle's two trays compared as two nodes of 4 (the real comparison)."""
+    return N.compare(run_of("oci_gb300_2trays_all_reduce_elided.log"), "gb300-nvl72", 4, 2)
+
+
+def _one(cmp_, monkeypatch, plateau, pred, alt):
+    monkeypatch.setattr(K, "_shape_plateau", lambda c, s, g, k: alt)
+    return K._one_domain(cmp_, system("gb300-nvl72"), plateau, pred, gbs)
+
+
+def test_one_domain_needs_the_other_shape_more_than_a_tenth_above(two_trays, monkeypatch):
+    pred = 400 * GB
+    edge = pred / 0.9                       # the prediction compared is 90 % of the other
+    for alt in (pred * 1.05, edge):         # within a tenth: not a different hypothesis
+        assert _one(two_trays, monkeypatch, alt, pred, alt) is None
+    up = math.nextafter(edge, math.inf)     # just above the edge, the plateau on it: 1.0
+    d = _one(two_trays, monkeypatch, up, pred, up)
+    assert d.key == "one_domain" and d.score == 1.0
+
+
+def test_one_domain_needs_a_strictly_better_match(two_trays, monkeypatch):
+    # 360 is 6/5 of 300 and 5/6 of 432: equally near both (1 - ln 1.2 / ln 1.5 = 0.55 each)
+    pred, alt = 300 * GB, 432 * GB
+    assert score(360 * GB, alt) == score(360 * GB, pred) > 0.5
+    assert _one(two_trays, monkeypatch, 360 * GB, pred, alt) is None
+    assert _one(two_trays, monkeypatch, 361 * GB, pred, alt).key == "one_domain"
+    # the other shape far enough above, but the plateau on the prediction compared
+    assert _one(two_trays, monkeypatch, pred, pred, 2 * pred) is None
+
+
+def test_one_domain_only_for_trays_compared_as_separate_nodes(monkeypatch):
+    """The docstring's scope: trays compared as separate nodes over the network. Compared
+    as one node, or as nodes of more than one tray (OKE's four trays as two nodes of 8),
+    the rule says nothing, even with the other shape's model on the plateau."""
+    oke = run_of("oke_gb300_4x4_imex_all_reduce_two_blocks.md.log")
+    tray = run_of("oci_gb300_1tray_all_reduce_truncated.log")            # 4 ranks
+    for cmp_ in (N.compare(oke, "gb300-nvl72", 8, 2), N.compare(tray, "gb300-nvl72", 4, 1)):
+        assert _one(cmp_, monkeypatch, 800 * GB, 400 * GB, 800 * GB) is None
+    # the same numbers on trays compared as nodes: diagnosed
+    assert _one(N.compare(oke, "gb300-nvl72", 4, 4), monkeypatch, 800 * GB, 400 * GB,
+                800 * GB).key == "one_domain"
+
+
+# ------------------------------------------------ separate NVLink domains, read whole
+
+@pytest.mark.parametrize("name, plateau, hosts", [
+    # all-gather, out-of-place busbw 355.22, 357.69, 357.13: median 357.13
+    ("gcloud_a4xmax_gb300_2x4_all_gather_two_domains.log", "357 GB/s",
+     "The Rank lines name 2 hosts of 4 GPUs: 4-GPU trays"),
+    # 355.78, 358.73, 360.42: median 358.73; Rank lines elided: 8 ranks, 2 trays
+    ("gcloud_a4xmax_gb300_jobset_all_gather_elided.log", "359 GB/s",
+     "8 ranks fill at least 2 trays of 4 GPUs"),
+])
+def test_separate_domains_whole(name, plateau, hosts):
+    cmp_ = N.compare(run_of(name), "gb300-nvl72")        # the default: one domain of 8
+    d = cmp_.diagnoses[0]
+    alt, pred = model(cmp_, "gb300-nvl72", 4, 2), model(cmp_, "gb300-nvl72", 8, 1)
+    assert gbs(float(np.median(cmp_.measured[-3:]))) == plateau
+    assert (d.key, d.title, d.evidence, d.chapter, d.heading, d.check, d.stated) == (
+        "separate_domains", SEP_TITLE,
+        f"{hosts}. The plateau, {plateau}, is near the model's {gbs(alt)} with each tray a "
+        f"node of its own over the network (2 nodes of 4); as 1 NVLink domain of 8: "
+        f"{gbs(pred)}. Compare it as it ran: gpus_per_node=4, nodes=2.", *CH4, SEP_CHECK,
+        False)
+    assert d.score == pytest.approx(score(float(np.median(cmp_.measured[-3:])), alt),
+                                    rel=1e-9)
+
+
+@pytest.fixture
+def two_domains():
+    """Google's two A4X Max trays compared as one domain of 8 (the real comparison)."""
+    return N.compare(run_of("gcloud_a4xmax_gb300_2x4_all_gather_two_domains.log"),
+                     "gb300-nvl72")
+
+
+def _sep(cmp_, monkeypatch, plateau, pred, alt):
+    monkeypatch.setattr(K, "_shape_plateau", lambda c, s, g, k: alt)
+    return K._separate_domains(cmp_, system("gb300-nvl72"), plateau, pred, gbs)
+
+
+def test_separate_domains_needs_the_other_shape_more_than_a_tenth_below(two_domains,
+                                                                           monkeypatch):
+    pred = 700 * GB
+    edge = pred * 0.9
+    for alt in (pred * 0.95, edge):
+        assert _sep(two_domains, monkeypatch, alt, pred, alt) is None
+    down = math.nextafter(edge, 0)
+    d = _sep(two_domains, monkeypatch, down, pred, down)
+    assert d.key == "separate_domains" and d.score == 1.0
+
+
+def test_separate_domains_needs_a_strictly_better_match(two_domains, monkeypatch):
+    pred, alt = 432 * GB, 300 * GB          # the tie above, mirrored
+    assert _sep(two_domains, monkeypatch, 360 * GB, pred, alt) is None
+    assert _sep(two_domains, monkeypatch, 359 * GB, pred, alt).key == "separate_domains"
+    assert _sep(two_domains, monkeypatch, pred, pred, pred / 2) is None
+
+
+# ------------------------------------------- the hardware alternatives: one change only
+
+# Google's A3 Mega as the book's data records it (interlib/data/nccl_measurements.csv, rows
+# A3M-*: 8 x 200 Gb/s GPUDirect-TCPXO NICs per VM, NCCL 2.21.5 with the settings of Google's
+# installer for it, the "2024-10" profile), as the check command and page build it
+A3M = dict(gpu="h100-sxm", gpus_per_node=8, nics_per_node=8, nic_gbps=200,
+           fabric="GPUDirect-TCPXO", intra="nvswitch", tcpxo_profile="2024-10",
+           nccl_version="2.21.5")
+# a reader's nodes with each setting the alternative must keep (the bridge changes the
+# model's busbw between two nodes of 8 little, so that case mainly checks the node's intra
+# is kept; TUNED's NCCL version and buffer do change it)
+BRIDGE = dict(gpu="h100-sxm", gpus_per_node=8, nics_per_node=8, nic_gbps=400,
+              fabric="InfiniBand", intra="nvlink-bridge")
+TUNED = dict(gpu="b200", gpus_per_node=8, nics_per_node=8, nic_gbps=400, fabric="InfiniBand",
+             intra="nvswitch", buffsize=16 * 2**20, nccl_version="2.27.3")
+# catalogue systems, their entries in words: GB300 NVL72 (72 GPUs, one 800 Gb/s
+# InfiniBand NIC each), the PCIe-only H100 server (8 GPUs, 8 x 400 Gb/s)
+GB300 = dict(gpu="gb300", gpus_per_node=72, nics_per_node=72, nic_gbps=800,
+             fabric="InfiniBand", intra="nvswitch")
+PCIE = dict(gpu="h100-sxm", gpus_per_node=8, nics_per_node=8, nic_gbps=400,
+            fabric="InfiniBand", intra="pcie")
+
+
+def _node(spec, **change):
+    s = dict(spec) | change
+    return custom.node(s.pop("gpu"), s.pop("gpus_per_node"), **s)
+
+
+@pytest.mark.parametrize("what, spec, system, log, shape", [
+    ("A3 Mega", A3M, None, "a3mega_h100_2x8_all_reduce.log", ()),
+    ("bridged", BRIDGE, None, "a3mega_h100_2x8_all_reduce.log", ()),
+    ("tuned", TUNED, None, "a3mega_h100_2x8_all_reduce.log", ()),
+    ("gb300-nvl72", GB300, "gb300-nvl72", "oci_gb300_2trays_all_reduce_elided.log", (4, 2)),
+    ("h100-pcie-only", PCIE, "h100-pcie-only", "a3mega_h100_2x8_all_reduce.log", ()),
+])
+def test_an_alternative_changes_the_one_fault_only(what, spec, system, log, shape):
+    """Each alternative is the model of the same node with one change: half the NICs, the
+    GPUs over PCIe, NVLS off; the node's other settings kept."""
+    sys_ = system or _node(spec)
+    cmp_ = N.compare(run_of(log), sys_, *shape)
+
+    def expect(nvls=True, **change):
+        return float(np.median(collectives.predict(
+            "all_reduce", cmp_.sizes[-3:], _node(spec, **change), cmp_.gpus_per_node,
+            cmp_.nodes, nvls=nvls).busbw))
+
+    half = spec["nics_per_node"] // 2
+    assert K._alternative(cmp_, system_of(sys_), nics_per_node=half) == pytest.approx(
+        expect(nics_per_node=half), rel=1e-12)
+    assert K._alternative(cmp_, system_of(sys_), nvls=False) == pytest.approx(
+        expect(nvls=False), rel=1e-12)
+    if spec["gpus_per_node"] > 8:      # 72 GPUs over PCIe: no such node, no hypothesis
+        assert K._alternative(cmp_, system_of(sys_), intra="pcie") is None
+    elif spec["intra"] == "nvswitch":
+        assert K._alternative(cmp_, system_of(sys_), intra="pcie") == pytest.approx(
+            expect(intra="pcie"), rel=1e-12)
+
+
+def system_of(x):
+    return system(x) if isinstance(x, str) else x
+
+
+def test_half_nics_of_a3_mega_keeps_googles_profile():
+    """The A3 Mega run (Google's 2024-10 profile: Ring and Tree, Simple, NVLS off) at half
+    its speed (every time of the real log doubled): the half-NIC cause quotes the model of
+    the same node with 4 NICs, not of a node on the current profile (172 GB/s, which the
+    alternative gave before it kept the node's settings)."""
+    import dataclasses
+
+    run = run_of("a3mega_h100_2x8_all_reduce.log")
+    slow = dataclasses.replace(run, rows=tuple(
+        dataclasses.replace(r, time_out_s=2 * r.time_out_s, time_in_s=2 * r.time_in_s)
+        for r in run.rows))
+    cmp_ = N.compare(slow, _node(A3M, name="your node"))
+    d = next(d for d in cmp_.diagnoses if d.key == "half_nics")
+    half = model(cmp_, _node(A3M, nics_per_node=4), 8, 2)
+    current = model(cmp_, _node(A3M, nics_per_node=4, tcpxo_profile="2025-08",
+                                nccl_version=None), 8, 2)
+    assert (gbs(half), gbs(current)) == ("154 GB/s", "172 GB/s")
+    # 330.58 GB/s, the median of the three largest printed busbw, halved: 165.29
+    assert d.evidence == (f"The plateau, 165 GB/s, is near the model's {gbs(half)} with "
+                          f"half the NICs (full: {gbs(model(cmp_, _node(A3M), 8, 2))}).")
+    assert d.score == pytest.approx(score(float(np.median(cmp_.measured[-3:])), half),
+                                    rel=1e-9)
