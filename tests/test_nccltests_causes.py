@@ -181,6 +181,10 @@ def test_match_scores_by_hand():
     assert K._match(1.0, math.sqrt(1.5)) == pytest.approx(0.5, rel=1e-12)
     assert K._match(1.0, 3.0) == 0.0            # beyond the tolerance: 0, not negative
     assert K._match(0.0, 1.0) == 0.0 and K._match(1.0, -1.0) == 0.0
+    assert K._match(1.0, 0.0) == 0.0            # a zero prediction: no match, no error
+    # the rule is on the ratio alone: values below 1 (bytes/s or a fraction) score alike
+    assert K._match(0.5, 0.5) == 1.0
+    assert K._match(0.4, 0.4 * math.sqrt(1.5)) == pytest.approx(0.5, rel=1e-12)
 
 
 def test_ranked_order_and_zero_scores_dropped():

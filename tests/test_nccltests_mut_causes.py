@@ -212,6 +212,43 @@ def test_separate_domains_needs_a_strictly_better_match(two_domains, monkeypatch
     assert _sep(two_domains, monkeypatch, pred, pred, pred / 2) is None
 
 
+def test_separate_domains_plural_and_scope(monkeypatch):
+    """OKE's four trays compared as two domains of 8, the other shape given on the
+    plateau: 'as 2 NVLink domains of 8', each tray a node (4 nodes of 4). Compared as
+    nodes of one tray (4 x 4) there is nothing to split."""
+    oke = run_of("oke_gb300_4x4_imex_all_reduce_two_blocks.md.log")
+    d = _sep(N.compare(oke, "gb300-nvl72", 8, 2), monkeypatch, 300 * GB, 700 * GB, 300 * GB)
+    assert d.evidence == (
+        "The Rank lines name 4 hosts of 4 GPUs: 4-GPU trays. The plateau, 300 GB/s, is near "
+        "the model's 300 GB/s with each tray a node of its own over the network (4 nodes of "
+        "4); as 2 NVLink domains of 8: 700 GB/s. Compare it as it ran: gpus_per_node=4, "
+        "nodes=4.")
+    assert _sep(N.compare(oke, "gb300-nvl72", 4, 4), monkeypatch, 300 * GB, 700 * GB,
+                300 * GB) is None
+
+
+def test_no_tray_diagnosis_on_a_server_of_one_domain():
+    """A DGX H100 is one host of 8 GPUs, no trays: Google's A3 Mega run compared as 4 nodes
+    of 4 is above the band (its largest sizes), and no tray shape is named."""
+    cmp_ = N.compare(run_of("a3mega_h100_2x8_all_reduce.log"), "dgx-h100", 4, 4)
+    assert cmp_.verdicts[-1].status == "above"
+    assert K._trays(system("dgx-h100")) is None
+    assert not {"one_domain", "separate_domains"} & {d.key for d in cmp_.diagnoses}
+
+
+def test_hosts_said_names_hosts_only_when_there_are_several():
+    """One host named by every Rank line says nothing about trays: the rank count then."""
+    one = run_of("amd_mi300x_1x8_all_reduce_k8s.log")       # 8 Rank lines on one host
+    assert (one.nodes, one.gpus_per_node) == (1, 8)
+    assert K._hosts_said(one, 4, 8) == "8 ranks fill at least 2 trays of 4 GPUs"
+    oke = run_of("oke_gb300_4x4_imex_all_reduce_two_blocks.md.log")
+    assert K._hosts_said(oke, 4, 16) == ("The Rank lines name 4 hosts of 4 GPUs: 4-GPU "
+                                         "trays")
+    # 18 ranks on trays of 4: at least 5 trays (rounded up)
+    assert K._hosts_said(run_of("oci_gb300_2trays_all_reduce_elided.log"), 4, 18) == \
+        "18 ranks fill at least 5 trays of 4 GPUs"
+
+
 # ------------------------------------------- the hardware alternatives: one change only
 
 # Google's A3 Mega as the book's data records it (interlib/data/nccl_measurements.csv, rows
@@ -227,6 +264,10 @@ BRIDGE = dict(gpu="h100-sxm", gpus_per_node=8, nics_per_node=8, nic_gbps=400,
               fabric="InfiniBand", intra="nvlink-bridge")
 TUNED = dict(gpu="b200", gpus_per_node=8, nics_per_node=8, nic_gbps=400, fabric="InfiniBand",
              intra="nvswitch", buffsize=16 * 2**20, nccl_version="2.27.3")
+# fewer NICs than GPUs: AWS p4d.24xlarge, 8 A100 SXM with four 100 Gb/s EFA adapters (AWS's
+# p4d page: 400 Gbps EFA; the catalogue's A100 SXM is the 80 GB part, the run's has 40 GB)
+P4D = dict(gpu="a100-sxm-80gb", gpus_per_node=8, nics_per_node=4, nic_gbps=100,
+           fabric="EFA", intra="nvswitch")
 # catalogue systems, their entries in words: GB300 NVL72 (72 GPUs, one 800 Gb/s
 # InfiniBand NIC each), the PCIe-only H100 server (8 GPUs, 8 x 400 Gb/s)
 GB300 = dict(gpu="gb300", gpus_per_node=72, nics_per_node=72, nic_gbps=800,
@@ -242,6 +283,7 @@ def _node(spec, **change):
 
 @pytest.mark.parametrize("what, spec, system, log, shape", [
     ("A3 Mega", A3M, None, "a3mega_h100_2x8_all_reduce.log", ()),
+    ("p4d", P4D, None, "aws_efa_p4d_2x8_all_reduce.log", ()),
     ("bridged", BRIDGE, None, "a3mega_h100_2x8_all_reduce.log", ()),
     ("tuned", TUNED, None, "a3mega_h100_2x8_all_reduce.log", ()),
     ("gb300-nvl72", GB300, "gb300-nvl72", "oci_gb300_2trays_all_reduce_elided.log", (4, 2)),
