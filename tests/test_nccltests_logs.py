@@ -129,3 +129,33 @@ def test_a_test_chosen_by_a_word_of_its_name():
         with pytest.raises(ValueError) as e:
             N.parse(text, test=bad)
         assert str(e.value).startswith(f"test={bad!r} {how} of the 2 tests in the file: 1: ")
+
+
+def test_headerless_rows_of_twelve_columns_with_a_number_fourth_are_the_current_layout():
+    """12 columns whose fourth is a number: the current layout with a blank redop (its
+    root column fourth), not the layout before root (a redop word fourth). The first row
+    is the real one of tests/fixtures/nccltests/v100pcie_2x1_broadcast_socket_issue82.log
+    (broadcast_perf, root 0, bandwidths 0.00 at 8 B); the second is the same columns at
+    1 MiB with the bandwidths a broadcast prints (busbw = algbw = 1 MiB / 100 us = 10.49
+    GB/s). Read so, the root and the 1:1 busbw/algbw say broadcast."""
+    real = ("           8             2   float       0    45.82    0.00    0.00    N/A    "
+            "38.17    0.00    0.00    N/A\n")
+    mib = ("     1048576        262144   float       0   100.00   10.49   10.49    N/A   "
+           "100.00   10.49   10.49    N/A\n")
+    run = N.parse(real + mib)
+    assert run.collective == "broadcast"
+    assert run.notes[0] == ("collective broadcast inferred: broadcast from busbw / algbw, "
+                            "the count column and the redop and root columns")
+    assert [(r.size_bytes, r.time_out_s * 1e6, r.busbw_in, r.wrong_out, r.error_out)
+            for r in run.rows] == [(8, pytest.approx(45.82), 0.0, None, None),
+                                   (1048576, pytest.approx(100.0), 10.49e9, None, None)]
+
+
+def test_headerless_error_with_a_decimal_point_is_a_maximum_error():
+    """In the layout before root the error column is a maximum error: a value with a
+    decimal point and no exponent (0.5) is read as one, not refused as a fractional
+    #wrong count."""
+    text = ("  1048576  262144  float  sum  85.58  12.25  22.97  0.5  84.50  12.41  23.27  "
+            "0.25\n")
+    r = N.parse(text, collective="all_reduce").rows[0]
+    assert (r.error_out, r.error_in, r.wrong_out, r.wrong_in) == (0.5, 0.25, None, None)
