@@ -141,6 +141,24 @@ def test_stated_causes_edges():
     assert "few_channels" not in keys
 
 
+def test_stated_causes_at_their_gpu_counts():
+    """SHM is a cause from two GPUs in a node (one GPU per node has no peer inside it); two
+    channels are few from three GPUs in all, however they are split into nodes."""
+    def keys(g, k, extra):
+        busbw = collectives.predict("all_reduce", SIZES, "dgx-h100", g, k).busbw / 2
+        lines = synthetic_log(busbw, g * k) + extra
+        return [d.key for d in N.compare(N.parse("\n".join(lines) + "\n"), "dgx-h100",
+                                         gpus_per_node=g, nodes=k).diagnoses if d.stated]
+    assert "shm" in keys(2, 1, [STATED[2]])
+    assert "shm" not in keys(1, 2, [STATED[2]])
+    channels = [STATED[4]]                                    # 2 coll channels
+    assert "few_channels" in keys(3, 1, channels)
+    assert "few_channels" in keys(2, 2, channels)
+    assert "few_channels" in keys(1, 4, channels)
+    assert "few_channels" not in keys(2, 1, channels)
+    assert "few_channels" not in keys(1, 2, channels)
+
+
 def test_nothing_below_no_stated_cause():
     """A healthy run (in the band) with the same lines gets no diagnosis: causes explain a
     shortfall."""
