@@ -189,6 +189,10 @@ def test_an_error_at_the_limit_is_rounding():
     lines = synthetic_log(_half(), 16, error=1e-2)
     keys = [d.key for d in N.compare(N.parse("\n".join(lines) + "\n"), "dgx-h100").diagnoses]
     assert "data_errors" not in keys
+    # with out-of-bounds values too, the error at the limit is not what is reported
+    lines = synthetic_log(_half(), 16, error=1e-2, oob=3)
+    d = N.compare(N.parse("\n".join(lines) + "\n"), "dgx-h100").diagnoses[0]
+    assert (d.key, d.evidence) == ("data_errors", "The log reports 3 out-of-bounds values.")
 
 
 def test_match_scores_by_hand():
@@ -258,6 +262,21 @@ def test_half_nics_whole():
         "at PIX or PXB); with NCCL_DEBUG=INFO, count the NICs in 'NET/IB : Using' and look "
         "for '/GDRDMA' in the 'via NET/IB' lines", False)
     assert d.score == pytest.approx(K._match(plateau, alt), rel=1e-12) and d.score > 0.9
+
+
+@pytest.mark.parametrize("nics, half", [(2, 1), (3, 1)])
+def test_half_nics_of_a_node_with_few_nics(nics, half):
+    """Half of two or three NICs is one (NICs are whole): the alternative of a node of 8
+    GPUs with 2 or 3 NICs of 400 Gb/s is the same node with one."""
+    from interlib.specs import custom
+    mine = custom.node("h100-sxm", 8, nics_per_node=nics, nic_gbps=400, name="mine")
+    one = custom.node("h100-sxm", 8, nics_per_node=half, nic_gbps=400, name="one")
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, one, 8, 2).busbw, 16, mine)
+    d = next(d for d in cmp_.diagnoses if d.key == "half_nics")
+    plateau, pred = _plateaus(cmp_)
+    assert d.evidence == (f"The plateau, {_fmt(plateau)}, is near the model's "
+                          f"{_fmt(_alt(one, cmp_))} with half the NICs (full: {_fmt(pred)}).")
+    assert d.score > 0.9
 
 
 def test_pcie_p2p_whole():

@@ -338,3 +338,53 @@ def test_half_nics_of_a3_mega_keeps_googles_profile():
                           f"half the NICs (full: {gbs(model(cmp_, _node(A3M), 8, 2))}).")
     assert d.score == pytest.approx(score(float(np.median(cmp_.measured[-3:])), half),
                                     rel=1e-9)
+
+
+# ------------------------------------ when a hardware cause or a shape is considered at all
+
+@pytest.fixture
+def a3mega_on_dgx():
+    """Google's A3 Mega run (GPUDirect-TCPXO) compared against a DGX H100 (InfiniBand):
+    below the band at its largest sizes (67 % of the model's plateau), two nodes, NVLink,
+    no NVLS line in the log."""
+    cmp_ = N.compare(run_of("a3mega_h100_2x8_all_reduce.log"), "dgx-h100")
+    assert cmp_.verdicts[-1].status == "below" and (cmp_.gpus_per_node, cmp_.nodes) == (8, 2)
+    return cmp_
+
+
+FAULTS = {"half_nics": {"nics_per_node": 4}, "pcie_p2p": {"intra": "pcie"},
+          "no_nvls": {"nvls": False}}
+
+
+@pytest.mark.parametrize("key", FAULTS)
+def test_a_hardware_cause_needs_its_alternative_more_than_a_tenth_below(key, a3mega_on_dgx,
+                                                                        monkeypatch):
+    """The model of the node with the fault must be under 90 % of the prediction compared
+    (strictly); the other faults' nodes cannot be built here (None)."""
+    pred = float(np.median(a3mega_on_dgx.predicted[-3:]))
+    plateau = float(np.median(a3mega_on_dgx.measured[-3:]))
+
+    def keys(value):
+        monkeypatch.setattr(K, "_alternative",
+                            lambda c, s, **ch: value if ch == FAULTS[key] else None)
+        return {d.key: d for d in K.diagnose(a3mega_on_dgx, "dgx-h100")}
+
+    for value in (pred * 0.95, pred * 0.9):
+        assert key not in keys(value)
+    below = math.nextafter(pred * 0.9, 0)
+    d = keys(below)[key]
+    assert d.score == pytest.approx(score(plateau, below), rel=1e-12)
+
+
+def test_no_shape_diagnosis_for_a_run_within_the_band(monkeypatch):
+    """Only a run above the band at its largest sizes is asked whether its trays were one
+    NVLink domain: CoreWeave's 20 GB200 racks compared as 360 GB300 trays over the network
+    are within the band (19 % over the model's plateau), and even with the one-domain model
+    on the plateau nothing is said."""
+    cmp_ = N.compare(run_of("coreweave_gb200_nvl72_20racks_all_reduce.log"), "gb300-nvl72",
+                     4, 360)
+    plateau = float(np.median(cmp_.measured[-3:]))
+    pred = float(np.median(cmp_.predicted[-3:]))
+    assert cmp_.verdicts[-1].status == "within" and plateau / pred > 1 / 0.9
+    monkeypatch.setattr(K, "_shape_plateau", lambda c, s, g, k: plateau)
+    assert K.diagnose(cmp_, "gb300-nvl72") == []
