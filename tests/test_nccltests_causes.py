@@ -332,6 +332,30 @@ def test_slow_everywhere_whole():
     assert f"{plateau / pred:.0%}" == "33%"
 
 
+def test_slow_everywhere_whatever_the_data_errors():
+    """Wrong elements do not explain a slow curve: a run at a third of the model with
+    wrong results gets the data errors first and the catch-all too."""
+    lines = synthetic_log(collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1).busbw
+                          / 3, 8, wrong=5)
+    keys = [d.key for d in N.compare(N.parse("\n".join(lines) + "\n"),
+                                     "dgx-h100").diagnoses]
+    assert keys[0] == "data_errors" and "slow_everywhere" in keys
+
+
+def test_a_signature_must_score_above_0_3_to_stand_alone(monkeypatch):
+    """The catch-all is added unless some cause scores above 0.3: at exactly 0.3 (the
+    match score given) it is still added."""
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1).busbw / 3, 8)
+    monkeypatch.setattr(K, "_match", lambda x, y: 0.3)
+    monkeypatch.setattr(K, "_alternative", lambda c, s, **ch: 1.0 if "intra" in ch else None)
+    ds = {d.key: d.score for d in K.diagnose(cmp_, "dgx-h100")}
+    # (the small sizes, a third of the model too, add the floor: ln 3 / ln 8, not counted)
+    assert ds == {"pcie_p2p": 0.3, "slow_everywhere": 0.2,
+                  "high_floor": pytest.approx(math.log(3) / math.log(8), rel=0.02)}
+    monkeypatch.setattr(K, "_match", lambda x, y: 0.31)
+    assert {d.key for d in K.diagnose(cmp_, "dgx-h100")} == {"pcie_p2p", "high_floor"}
+
+
 def test_high_floor_and_mid_sizes_whole():
     from interlib import intervals
     from interlib.display import fmt_bytes
@@ -352,8 +376,20 @@ def test_high_floor_and_mid_sizes_whole():
         "the 'Using network' line; ibv_devinfo; the switch hops between the nodes")
     # score: ln(ratio) / ln(4 x FLOOR_FACTOR) = ln 5 / ln 8
     assert d.score == pytest.approx(math.log(ratio) / math.log(8), rel=1e-12)
-    # twice the model's time is the edge (FLOOR_FACTOR); just under it, no floor
+    # twice the model's time is the edge (FLOOR_FACTOR), counted in: measured exactly half
+    # the model below 1 MiB (the comparison's own curves, halved), the score ln 2 / ln 8
     assert K.FLOOR_FACTOR == 2.0
+    import dataclasses
+    small = cmp_.sizes < hi
+    at = dataclasses.replace(cmp_, measured=np.where(small, cmp_.predicted / 2,
+                                                     cmp_.measured))
+    edge = next(x for x in K.diagnose(at, "dgx-h100") if x.key == "high_floor")
+    assert edge.score == pytest.approx(1 / 3, rel=1e-12)
+    # ten times the model's time scores 1 (capped: ln 10 / ln 8 > 1)
+    ten = next(x for x in _cmp(np.where(SIZES < hi, model / 10, model), 8).diagnoses
+               if x.key == "high_floor")
+    assert ten.score == 1.0
+    # just under twice, no floor
     under = _cmp(np.where(SIZES < hi, model / 1.9, model), 8)
     assert "high_floor" not in [x.key for x in under.diagnoses]
     mid = np.where((SIZES >= intervals.REGIMES[1][1]) & (SIZES < intervals.REGIMES[-2][2]),

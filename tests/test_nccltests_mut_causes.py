@@ -259,7 +259,8 @@ A3M = dict(gpu="h100-sxm", gpus_per_node=8, nics_per_node=8, nic_gbps=200,
            nccl_version="2.21.5")
 # a reader's nodes with each setting the alternative must keep (the bridge changes the
 # model's busbw between two nodes of 8 little, so that case mainly checks the node's intra
-# is kept; TUNED's NCCL version and buffer do change it)
+# is kept; inside one node of two bridged cards, NVIDIA/nccl#1161's, it is most of it;
+# TUNED's NCCL version and buffer change it too)
 BRIDGE = dict(gpu="h100-sxm", gpus_per_node=8, nics_per_node=8, nic_gbps=400,
               fabric="InfiniBand", intra="nvlink-bridge")
 TUNED = dict(gpu="b200", gpus_per_node=8, nics_per_node=8, nic_gbps=400, fabric="InfiniBand",
@@ -285,6 +286,8 @@ def _node(spec, **change):
     ("A3 Mega", A3M, None, "a3mega_h100_2x8_all_reduce.log", ()),
     ("p4d", P4D, None, "aws_efa_p4d_2x8_all_reduce.log", ()),
     ("bridged", BRIDGE, None, "a3mega_h100_2x8_all_reduce.log", ()),
+    ("bridged pair", dict(BRIDGE, gpus_per_node=2, nics_per_node=2), None,
+     "h100pcie_2gpu_nvlink_bridge_issue1161.log", ()),
     ("tuned", TUNED, None, "a3mega_h100_2x8_all_reduce.log", ()),
     ("gb300-nvl72", GB300, "gb300-nvl72", "oci_gb300_2trays_all_reduce_elided.log", (4, 2)),
     ("h100-pcie-only", PCIE, "h100-pcie-only", "a3mega_h100_2x8_all_reduce.log", ()),
@@ -388,3 +391,45 @@ def test_no_shape_diagnosis_for_a_run_within_the_band(monkeypatch):
     assert cmp_.verdicts[-1].status == "within" and plateau / pred > 1 / 0.9
     monkeypatch.setattr(K, "_shape_plateau", lambda c, s, g, k: plateau)
     assert K.diagnose(cmp_, "gb300-nvl72") == []
+
+
+def test_the_floor_is_measured_below_1_mib_as_its_sentence_says():
+    """Google's JobSet run (two A4X Max trays) compared as one domain: 'Below 1 MiB each
+    call takes 2.7 times the model's time', the median over the ten sizes 1 KiB to 512 KiB
+    (1 MiB itself is the next regime's); its score ln(ratio) / ln 8."""
+    cmp_ = N.compare(run_of("gcloud_a4xmax_gb300_jobset_all_gather_elided.log"),
+                     "gb300-nvl72")
+    below = cmp_.sizes < 2**20
+    assert cmp_.sizes[below].tolist() == [2.0**i for i in range(10, 20)]
+    ratio = float(np.median(cmp_.predicted[below] / cmp_.measured[below]))
+    d = next(d for d in cmp_.diagnoses if d.key == "high_floor")
+    assert d.evidence == f"Below 1 MiB each call takes {ratio:.1f} times the model's time."
+    assert d.evidence == "Below 1 MiB each call takes 2.7 times the model's time."
+    assert d.score == pytest.approx(math.log(ratio) / math.log(8), rel=1e-12)
+
+
+def _slowed(run, factor):
+    import dataclasses
+
+    return dataclasses.replace(run, rows=tuple(
+        dataclasses.replace(r, time_out_s=factor * r.time_out_s,
+                            time_in_s=factor * r.time_in_s) for r in run.rows))
+
+
+@pytest.mark.parametrize("log, g, k, slow, asked", [
+    # two H100s in one node (NVIDIA/nccl#1161's run, as printed: 31 % of a DGX H100's two
+    # GPUs): GPUs that could talk over PCIe instead of NVLink
+    ("h100pcie_2gpu_nvlink_bridge_issue1161.log", 2, 1, 1, True),
+    # one H100 on each of two nodes (NVIDIA/nccl-tests#232's run, every time tripled to be
+    # below the band): no peer inside a node, so no PCIe cause
+    ("h100_2x1_tree_4nics_issue232.log", 1, 2, 3, False),
+])
+def test_the_pcie_cause_needs_two_gpus_in_a_node(log, g, k, slow, asked, monkeypatch):
+    cmp_ = N.compare(_slowed(run_of(log), slow), "dgx-h100", g, k)
+    assert cmp_.verdicts[-1].status == "below"
+    plateau = float(np.median(cmp_.measured[-3:]))
+    # the PCIe model given on the plateau: a perfect match whenever the cause is asked
+    monkeypatch.setattr(K, "_alternative",
+                        lambda c, s, **ch: plateau if ch == {"intra": "pcie"} else None)
+    keys = [d.key for d in K.diagnose(cmp_, "dgx-h100")]
+    assert ("pcie_p2p" in keys) is asked
