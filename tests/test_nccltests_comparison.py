@@ -59,6 +59,16 @@ def test_a_regime_below_or_above_the_band_by_how_much():
     assert C._verdict("r", [1.2], [0.8], [1.2]).status == "within"
 
 
+def test_a_verdict_whole_and_its_two_digits():
+    # 1 - 0.6 / 0.7 = 1/7 = 14.3 %: two significant digits, 14 %
+    assert tuple(vars(C._verdict("r", [0.6], [0.7], [1.2])).values()) == (
+        "r", 1, 0.6, 0.7, 1.2, "below", "below, 14 % under the band", "band")
+    # medians 1.5, 0.8, 1.3: 1.5 / 1.3 - 1 = 15.4 %, said 15 %
+    assert tuple(vars(C._verdict("r", [1.5, 1.6, 1.4], [0.8, 0.7, 0.9],
+                                 [1.3, 1.2, 1.35])).values()) == (
+        "r", 3, 1.5, 0.8, 1.3, "above", "above, 15 % over the band", "band")
+
+
 def test_the_factor_of_two_rule_at_its_edges():
     assert C.SLOW_RATIO == 0.5
     wide = ([0.1], [9.0])
@@ -88,6 +98,9 @@ def test_gpu_notes():
     # the system's token among the name's words (a card the catalogue does not map)
     assert C._gpu_notes(_run("NVIDIA H100 PCIe"), h100, "h100-sxm") == ()
     assert C._gpu_notes(_run("NVIDIA-H100-PCIe"), h100, "h100-sxm") == ()
+    # the catalogue's reading of the name decides first: underscores for spaces (a name
+    # sanitised for a file) still name the H100 SXM, no note
+    assert C._gpu_notes(_run("NVIDIA_H100_80GB_HBM3"), h100, "h100-sxm") == ()
     assert C._gpu_notes(_run("NVIDIA H100 80GB HBM3"), b200, "b200") == (
         "the log's GPUs are 'NVIDIA H100 80GB HBM3', the hardware compared against has "
         f"{b200.gpu.name}: the verdict is for that hardware",)
@@ -114,6 +127,14 @@ def test_gpu_id_of_a_system():
     assert C._gpu_id(SYSTEMS["dgx-h100"]) == "h100-sxm"
     assert C._gpu_id(custom.node("b200", 8)) == "b200"
     assert C._gpu_id(NS(gpu=object())) == ""
+    # a GPU equal to a catalogue one but not the same object (a copy, as a node unpickled
+    # or built from a copied spec has): still that GPU
+    import copy
+
+    from interlib.specs import GPUS
+    twin = copy.deepcopy(GPUS["b200"])
+    assert twin is not GPUS["b200"] and twin == GPUS["b200"]
+    assert C._gpu_id(custom.node(twin, 8)) == "b200"
 
 
 # -------------------------------------------------------------------- published runs
