@@ -67,6 +67,13 @@ def test_a_verdict_whole_and_its_two_digits():
     assert tuple(vars(C._verdict("r", [1.5, 1.6, 1.4], [0.8, 0.7, 0.9],
                                  [1.3, 1.2, 1.35])).values()) == (
         "r", 3, 1.5, 0.8, 1.3, "above", "above, 15 % over the band", "band")
+    # the factor-of-two rule's verdicts carry the same numbers
+    slow = C._verdict("s", [0.4, 0.5], [0.1, 0.2], [8.0, 9.0])      # medians 0.45, 0.15, 8.5
+    assert tuple(vars(slow).values())[:6] + (slow.rule,) == (
+        "s", 2, 0.45, pytest.approx(0.15), 8.5, "below", "factor")
+    fast = C._verdict("f", [2.0, 3.0, 2.5], [0.1] * 3, [9.0] * 3)
+    assert tuple(vars(fast).values())[:6] + (fast.rule,) == (
+        "f", 3, 2.5, 0.1, 9.0, "above", "factor")
 
 
 def test_the_factor_of_two_rule_at_its_edges():
