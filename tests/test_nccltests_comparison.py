@@ -210,6 +210,23 @@ def test_each_term_of_the_distance():
     assert d(gpus=32) == 0.5 and d(gpus=64) == 1.0 and d(gpus=8) == 0.5
 
 
+def test_a_one_node_series_is_at_distance_0_from_its_own_hardware():
+    """The distance's node term compares 'crosses nodes' both ways: a one-node series (the
+    first in the shipped data) looked up by its own GPU, GPU count, one node, network and
+    collective is at 0; as two nodes, 1."""
+    first = {}
+    for m in validation.load_measurements():
+        first.setdefault(m.series, m)
+    m = next(x for x in first.values() if x.nodes == 1)
+    args = (m.gpu, m.total_gpus, 1, validation.fabric_kind(m.fabric), m.collective)
+    got = {p.series: p.distance for p in nearest_published(*args, count=50)}
+    assert got[m.series] == 0.0
+    two = (m.gpu, m.total_gpus, 2, validation.fabric_kind(m.fabric), m.collective)
+    assert {p.series: p.distance for p in nearest_published(*two, count=50)}[m.series] == 1.0
+    # a one-GPU run is a run too
+    assert len(nearest_published("h100-sxm", 1, 1, "InfiniBand", "all_reduce")) == 3
+
+
 def test_nearest_published_count_and_refusals():
     assert len(nearest_published("h100-sxm", 8, 1, "InfiniBand", "all_reduce")) == 3
     assert len(nearest_published("h100-sxm", 8, 1, "InfiniBand", "all_reduce", count=1)) == 1

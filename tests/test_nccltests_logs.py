@@ -159,3 +159,39 @@ def test_headerless_error_with_a_decimal_point_is_a_maximum_error():
             "0.25\n")
     r = N.parse(text, collective="all_reduce").rows[0]
     assert (r.error_out, r.error_in, r.wrong_out, r.wrong_in) == (0.5, 0.25, None, None)
+
+
+def _init(n):
+    return (f"node0:1:2 [0] NCCL INFO comm 0x1 rank 0 nranks {n} cudaDev 0 nvmlDev 0 busId "
+            "1000 commId 0x2 - Init COMPLETE\n")
+
+
+@pytest.mark.parametrize("first, second, test", [(8, 16, 1), (16, 8, 2)])
+def test_each_test_of_a_file_takes_the_rank_count_of_its_own_nccl_lines(first, second,
+                                                                          test):
+    """Two runs appended to one file, at 8 and 16 ranks, each with NCCL's Init line after
+    its '# nThread' header: the test chosen takes its own count, not the file's largest
+    (the busbw/algbw column of each says the same: 1.75 = 2 x 7/8, 1.875 = 2 x 15/16)."""
+    busbw = {8: 21.44, 16: 22.97}
+    text = "".join(NTHREAD + _init(n) + HEADER + row(1048576, busbw=busbw[n])
+                   + f"# Avg bus bandwidth    : {busbw[n]}\n" for n in (first, second))
+    run = N.parse(text, collective="all_reduce", test=test)
+    want = (first, second)[test - 1]
+    assert run.ranks == want and run.notes == (f"{want} ranks from NCCL's 'nranks' lines",)
+
+
+def test_a_rank_line_the_columns_overrule_is_said():
+    """CoreWeave's '2 Racks' paste (tests/fixtures/nccltests/SOURCES.md): its one Rank line
+    is rank 143, every row's busbw/algbw is 2 x 127/128: 128 ranks, and the note says what
+    the Rank line would have given."""
+    from pathlib import Path
+
+    raw = (Path(__file__).parent / "fixtures" / "nccltests" /
+           "coreweave_gb200_nvl72_2racks_all_reduce.log").read_text()
+    run = N.parse(raw)
+    assert run.ranks == 128
+    assert run.notes[1:] == (
+        "128 ranks from busbw / algbw = 2 (n - 1) / n (the highest Rank line, 143, would "
+        "give 144: the columns are used)",
+        "the Rank lines are not one per rank (1 line, ranks up to 143): the host count is "
+        "not used")
