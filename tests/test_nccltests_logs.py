@@ -180,18 +180,37 @@ def test_each_test_of_a_file_takes_the_rank_count_of_its_own_nccl_lines(first, s
     assert run.ranks == want and run.notes == (f"{want} ranks from NCCL's 'nranks' lines",)
 
 
-def test_a_rank_line_the_columns_overrule_is_said():
-    """CoreWeave's '2 Racks' paste (tests/fixtures/nccltests/SOURCES.md): its one Rank line
-    is rank 143, every row's busbw/algbw is 2 x 127/128: 128 ranks, and the note says what
-    the Rank line would have given."""
-    from pathlib import Path
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures" / "nccltests"
+INFERRED = ("collective all_reduce inferred: all_reduce from busbw / algbw, the count column "
+            "and the redop and root columns")
+HOSTS = ": the host count is not used"
 
-    raw = (Path(__file__).parent / "fixtures" / "nccltests" /
-           "coreweave_gb200_nvl72_2racks_all_reduce.log").read_text()
+
+@pytest.mark.parametrize("name, cut, ranks, notes", [
+    # CoreWeave's '2 Racks' paste: its one Rank line is rank 143; every row's busbw/algbw is
+    # 2 x 127/128: 128 ranks, and the note says what the Rank line would have given
+    ("coreweave_gb200_nvl72_2racks_all_reduce.log", False, 128, (
+        INFERRED, "128 ranks from busbw / algbw = 2 (n - 1) / n (the highest Rank line, 143, "
+        "would give 144: the columns are used)",
+        "the Rank lines are not one per rank (1 line, ranks up to 143)" + HOSTS)),
+    # '20 Racks': one Rank line, 1439; at 1,440 ranks the two-decimal columns cannot tell
+    # the count, so the Rank line gives it
+    ("coreweave_gb200_nvl72_20racks_all_reduce.log", False, 1440, (
+        INFERRED, "1440 ranks from the highest Rank line (1439) + 1",
+        "the Rank lines are not one per rank (1 line, ranks up to 1439)" + HOSTS)),
+    # Oracle's two trays: Rank lines 0, 1, '...', 6, 7; the columns say 8 (2 x 7/8)
+    ("oci_gb300_2trays_all_reduce_elided.log", False, 8, (
+        "8 ranks from busbw / algbw = 2 (n - 1) / n",
+        "the Rank lines are elided ('...')" + HOSTS)),
+    # the same paste without its '...' line (a paste that lost it): four Rank lines that
+    # are not ranks 0-3
+    ("oci_gb300_2trays_all_reduce_elided.log", True, 8, (
+        "8 ranks from busbw / algbw = 2 (n - 1) / n",
+        "the Rank lines are not one per rank (4 lines, ranks up to 7)" + HOSTS)),
+])
+def test_the_rank_count_notes_whole(name, cut, ranks, notes):
+    raw = (FIXTURES / name).read_text()
+    if cut:
+        raw = "".join(x for x in raw.splitlines(keepends=True) if x.strip() != "...")
     run = N.parse(raw)
-    assert run.ranks == 128
-    assert run.notes[1:] == (
-        "128 ranks from busbw / algbw = 2 (n - 1) / n (the highest Rank line, 143, would "
-        "give 144: the columns are used)",
-        "the Rank lines are not one per rank (1 line, ranks up to 143): the host count is "
-        "not used")
+    assert (run.ranks, run.notes) == (ranks, notes)
