@@ -214,3 +214,41 @@ def test_the_rank_count_notes_whole(name, cut, ranks, notes):
         raw = "".join(x for x in raw.splitlines(keepends=True) if x.strip() != "...")
     run = N.parse(raw)
     assert (run.ranks, run.notes) == (ranks, notes)
+
+
+def test_the_columns_that_fit_two_collectives_are_named():
+    """Google's A3 High all-gather rows (no program name): all-gather and all-to-all print
+    the same columns, so the note names both and asks."""
+    run = N.parse((FIXTURES / "gke_a3high_h100_2x8_all_gather_tcpx_rows.log").read_text())
+    assert run.collective is None
+    assert run.notes == ("16 ranks from size / (count x word size)",
+                         "the columns fit all_gather and all_to_all alike: say which with "
+                         "collective=")
+
+
+def test_the_device_is_rank_0s_or_the_only_one_named():
+    """Run.device is the GPU rank 0 reports, wherever its line is; with no rank 0 line,
+    the one Rank line there is (CoreWeave's one-rack paste: rank 71 only)."""
+    mixed = ("#  Rank  1 Group  0 Pid   1001 on      node0 device  1 [0x01] NVIDIA "
+             "A100-SXM4-80GB\n"
+             "#  Rank  0 Group  0 Pid   1000 on      node0 device  0 [0x00] NVIDIA H100 "
+             "80GB HBM3\n")
+    run = N.parse(NTHREAD + mixed + HEADER + row(1048576, busbw=12.25),
+                  collective="all_reduce")
+    assert run.device == "NVIDIA H100 80GB HBM3"
+    one = N.parse((FIXTURES / "coreweave_gb200_nvl72_1rack_all_reduce.log").read_text())
+    assert one.device == "NVIDIA Graphics Device"
+
+
+def test_an_rccl_run_is_amd_by_its_library_or_by_rccl_tests():
+    """Without a GPU name the vendor comes from the library: the MI355X paste (Rank lines
+    without device names) from its 'RCCL version' line, even cut below rccl-tests' own
+    version line; the MI325X grep output (no Rank lines, no library line) from the
+    rccl-tests path in its commands."""
+    raw = (FIXTURES / "amd_mi355x_2x8_all_reduce_pollara.log").read_text()
+    cut = "".join(x for x in raw.splitlines(keepends=True) if "rccl-tests" not in x)
+    assert cut.count("\n") == raw.count("\n") - 1
+    run = N.parse(cut)
+    assert (run.device, run.setup.library.value, run.vendor) == (None, "RCCL", "AMD")
+    grep = N.parse((FIXTURES / "amd_mi325x_1to8x8_all_reduce_grep.log").read_text(), test=1)
+    assert (grep.device, grep.setup.library, grep.vendor) == (None, None, "AMD")
