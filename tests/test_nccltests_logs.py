@@ -252,3 +252,16 @@ def test_an_rccl_run_is_amd_by_its_library_or_by_rccl_tests():
     assert (run.device, run.setup.library.value, run.vendor) == (None, "RCCL", "AMD")
     grep = N.parse((FIXTURES / "amd_mi325x_1to8x8_all_reduce_grep.log").read_text(), test=1)
     assert (grep.device, grep.setup.library, grep.vendor) == (None, None, "AMD")
+
+
+def test_a_program_outside_nccl_tests_list_is_named_without_its_mpi_suffix():
+    """A fork's program built with MPI ('my_allreduce_perf_mpi', not one nccl-tests ships)
+    keeps its own name in the list of tests, without the '_mpi' a build adds."""
+    a = NTHREAD + "# Collective test starting: my_allreduce_perf_mpi\n" + HEADER + \
+        row(1048576, busbw=21.44) + "# Avg bus bandwidth    : 21.44\n"
+    b = NTHREAD + "# Collective test starting: all_reduce_perf_mpi\n" + HEADER + \
+        row(2097152, busbw=21.44) + "# Avg bus bandwidth    : 21.44\n"
+    with pytest.raises(ValueError) as e:
+        N.parse(a + b, collective="all_reduce")
+    assert "the file holds 2 tests: 1: my_allreduce_perf (rows on lines 4-4, 1 size); " \
+           "2: all_reduce_perf (rows on lines 9-9, 1 size)." in str(e.value)
