@@ -265,3 +265,29 @@ def test_a_program_outside_nccl_tests_list_is_named_without_its_mpi_suffix():
         N.parse(a + b, collective="all_reduce")
     assert "the file holds 2 tests: 1: my_allreduce_perf (rows on lines 4-4, 1 size); " \
            "2: all_reduce_perf (rows on lines 9-9, 1 size)." in str(e.value)
+
+
+def test_a_test_chosen_by_a_word_of_a_label_with_a_colon():
+    """Labels name the tests ('=== NCCL_ALGO: Ring ===', as a script printing its settings
+    writes them): a word after the label's own colon still chooses; a word both share
+    matches several."""
+    a = "=== NCCL_ALGO: Ring ===\n" + NTHREAD + HEADER + row(1048576, busbw=21.44) + \
+        "# Avg bus bandwidth    : 21.44\n"
+    b = "=== NCCL_ALGO: Tree ===\n" + NTHREAD + HEADER + row(2097152, busbw=21.44) + \
+        "# Avg bus bandwidth    : 21.44\n"
+    text = a + b
+    assert N.parse(text, collective="all_reduce", test="tree").sizes == [2097152]
+    assert N.parse(text, collective="all_reduce", test="ring").sizes == [1048576]
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce", test="nccl_algo")
+    assert str(e.value).startswith("test='nccl_algo' matches several of the 2 tests in the "
+                                   "file: 1: a test, 'NCCL_ALGO: Ring' (rows on lines 4-4, "
+                                   "1 size)")
+
+
+def test_a_test_asked_of_a_file_of_one_test():
+    text = NTHREAD + HEADER + row(1048576, busbw=21.44)
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce", test="broadcast")
+    assert str(e.value) == ("test='broadcast' matches none of the 1 test in the file: 1: a "
+                            "test (rows on lines 3-3, 1 size)")
