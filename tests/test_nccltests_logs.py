@@ -280,9 +280,9 @@ def test_a_test_chosen_by_a_word_of_a_label_with_a_colon():
     assert N.parse(text, collective="all_reduce", test="ring").sizes == [1048576]
     with pytest.raises(ValueError) as e:
         N.parse(text, collective="all_reduce", test="nccl_algo")
-    assert str(e.value).startswith("test='nccl_algo' matches several of the 2 tests in the "
-                                   "file: 1: a test, 'NCCL_ALGO: Ring' (rows on lines 4-4, "
-                                   "1 size)")
+    assert str(e.value) == ("test='nccl_algo' matches several of the 2 tests in the file: "
+                            "1: a test, 'NCCL_ALGO: Ring' (rows on lines 4-4, 1 size); 2: a "
+                            "test, 'NCCL_ALGO: Tree' (rows on lines 9-9, 1 size)")
 
 
 def test_a_test_asked_of_a_file_of_one_test():
@@ -291,3 +291,27 @@ def test_a_test_asked_of_a_file_of_one_test():
         N.parse(text, collective="all_reduce", test="broadcast")
     assert str(e.value) == ("test='broadcast' matches none of the 1 test in the file: 1: a "
                             "test (rows on lines 3-3, 1 size)")
+
+
+def test_a_row_too_long_for_its_header_is_refused_unless_the_header_has_more_columns():
+    """Two rows run together are refused with the header's columns named; a header with a
+    column after the in-place #wrong (recent releases' timestamp or cputime) admits the
+    longer rows."""
+    long = row(1048576).rstrip("\n") + "      7\n"
+    with pytest.raises(ValueError) as e:
+        N.parse(HEADER + long, collective="all_reduce")
+    assert str(e.value) == (
+        "line 2: expected a results row of 13 columns (size count type redop root time algbw "
+        "busbw #wrong time algbw busbw #wrong), found 14: the log looks truncated or two "
+        "lines ran together")
+    wide = HEADER.rstrip("\n") + "  timestamp\n"
+    run = N.parse(wide + long, collective="all_reduce")
+    assert run.sizes == [1048576] and run.rows[0].wrong_in == 0
+
+
+def test_a_wrong_count_that_is_not_a_number_is_named():
+    bad = row(1048576, wrong="x1")
+    with pytest.raises(ValueError) as e:
+        N.parse(HEADER + bad, collective="all_reduce")
+    assert str(e.value) == ("line 2: expected a number for the out-of-place #wrong, found "
+                            "'x1'")
