@@ -315,3 +315,20 @@ def test_a_wrong_count_that_is_not_a_number_is_named():
         N.parse(HEADER + bad, collective="all_reduce")
     assert str(e.value) == ("line 2: expected a number for the out-of-place #wrong, found "
                             "'x1'")
+
+
+def test_digit_symbols_that_are_no_number_are_no_row_and_no_test_number():
+    """'²' passes str.isdigit() but int() refuses it: a line starting with such symbols is
+    no results row (it was read as one, and the reader got Python's 'invalid literal for
+    int()'), and test='²' is a word matching no test (the same error before)."""
+    bad = row(1048576).replace("1048576", "²", 1).replace("262144", "³", 1)
+    with pytest.raises(ValueError) as e:
+        N.parse(HEADER + bad, collective="all_reduce")
+    assert str(e.value) == ("line 1: the table header is followed by no result rows: the "
+                            "log looks truncated (the run stopped, or the paste ends there)")
+    text = row(1048576) + row(2097152) + row(1048576)
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce", test="²")
+    assert str(e.value).startswith("test='²' matches none of the 2 tests in the file: 1: ")
+    # decimal digits of other scripts are numbers to int(): test='٢' is the second test
+    assert N.parse(text, collective="all_reduce", test="٢").sizes == [1048576]
