@@ -332,3 +332,37 @@ def test_digit_symbols_that_are_no_number_are_no_row_and_no_test_number():
     assert str(e.value).startswith("test='²' matches none of the 2 tests in the file: 1: ")
     # decimal digits of other scripts are numbers to int(): test='٢' is the second test
     assert N.parse(text, collective="all_reduce", test="٢").sizes == [1048576]
+
+
+@pytest.mark.parametrize("column, what", [
+    (5, "the out-of-place time (us)"), (6, "the out-of-place algbw (GB/s)"),
+    (7, "the out-of-place busbw (GB/s)"), (8, "the out-of-place #wrong"),
+    (9, "the in-place time (us)"), (10, "the in-place algbw (GB/s)"),
+    (11, "the in-place busbw (GB/s)"), (12, "the in-place #wrong"),
+])
+def test_each_cell_that_is_not_a_number_is_named(column, what):
+    """A row of nccl-tests' current layout with one cell garbled: the message names the
+    line, the cell and what was found."""
+    toks = row(1048576).split()
+    toks[column] = "1.2.3"
+    with pytest.raises(ValueError) as e:
+        N.parse(HEADER + "  ".join(toks) + "\n", collective="all_reduce")
+    assert str(e.value) == f"line 2: expected a number for {what}, found '1.2.3'"
+
+
+def test_a_header_without_a_space_after_its_hash():
+    """'#size count type ...' (a paste that lost the spaces after '#') is the same header."""
+    run = N.parse(HEADER.replace("#       size", "#size") + row(1048576),
+                  collective="all_reduce")
+    assert run.sizes == [1048576] and run.rows[0].busbw_out == pytest.approx(22.97e9)
+
+
+def test_hypercube_rows_have_a_blank_redop():
+    """hypercube_perf prints no redop (the current header, one column fewer in each row):
+    with busbw = algbw and no root that is hypercube, inferred from the columns (its count
+    is size / (ranks x 4 bytes), as test_nccltests_infer's hypercube cells: 8 ranks)."""
+    rows = "".join(f"  {s:>10} {s // 32:>12}   float      -1    100.00  {s / 1e5:6.2f}  "
+                   f"{s / 1e5:6.2f}      0    100.00  {s / 1e5:6.2f}  "
+                   f"{s / 1e5:6.2f}      0\n" for s in (1048576, 2097152))
+    run = N.parse(HEADER + rows)
+    assert (run.collective, run.ranks, run.sizes) == ("hypercube", 8, [1048576, 2097152])
