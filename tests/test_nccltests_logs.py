@@ -166,15 +166,21 @@ def _init(n):
             "1000 commId 0x2 - Init COMPLETE\n")
 
 
-@pytest.mark.parametrize("first, second, test", [(8, 16, 1), (16, 8, 2)])
+@pytest.mark.parametrize("first, second, test, init_first", [
+    (8, 16, 1, False), (16, 8, 2, False),
+    # the first run's Init line before its '# nThread' (another rank's output first): the
+    # file's first line is the first test's
+    (8, 16, 1, True)])
 def test_each_test_of_a_file_takes_the_rank_count_of_its_own_nccl_lines(first, second,
-                                                                          test):
+                                                                          test, init_first):
     """Two runs appended to one file, at 8 and 16 ranks, each with NCCL's Init line after
     its '# nThread' header: the test chosen takes its own count, not the file's largest
     (the busbw/algbw column of each says the same: 1.75 = 2 x 7/8, 1.875 = 2 x 15/16)."""
     busbw = {8: 21.44, 16: 22.97}
     text = "".join(NTHREAD + _init(n) + HEADER + row(1048576, busbw=busbw[n])
                    + f"# Avg bus bandwidth    : {busbw[n]}\n" for n in (first, second))
+    if init_first:
+        text = _init(first) + text.replace(_init(first), "", 1)
     run = N.parse(text, collective="all_reduce", test=test)
     want = (first, second)[test - 1]
     assert run.ranks == want and run.notes == (f"{want} ranks from NCCL's 'nranks' lines",)
@@ -366,3 +372,26 @@ def test_hypercube_rows_have_a_blank_redop():
                    f"{s / 1e5:6.2f}      0\n" for s in (1048576, 2097152))
     run = N.parse(HEADER + rows)
     assert (run.collective, run.ranks, run.sizes) == ("hypercube", 8, [1048576, 2097152])
+
+
+@pytest.mark.parametrize("header, found", [
+    # algbw and busbw swapped
+    (HEADER.replace("algbw   busbw #wrong     time", "busbw   algbw #wrong     time", 1),
+     "line 1: expected 'time algbw busbw #wrong' (or 'error') in the table header, found "
+     "'time busbw algbw #wrong'"),
+    # a column nccl-tests never printed between type and the times
+    (HEADER.replace("redop", "   op", 1),
+     "line 1: expected 'size count type [redop] [root]' before the times, found 'size count "
+     "type op root'"),
+])
+def test_a_garbled_table_header_is_named(header, found):
+    with pytest.raises(ValueError) as e:
+        N.parse(header + row(1048576), collective="all_reduce")
+    assert str(e.value) == found
+
+
+def test_launcher_lines_between_rows_are_not_rows():
+    """'srun: 2 tasks started' has a number second, not first: not a row."""
+    run = N.parse(HEADER + row(1048576) + "srun: 2 tasks started\n" + row(2097152),
+                  collective="all_reduce")
+    assert run.sizes == [1048576, 2097152]
