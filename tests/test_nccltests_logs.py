@@ -74,8 +74,8 @@ def test_rows_after_a_summary_are_a_second_test():
     first = N.parse(text, collective="all_reduce", test=1)
     assert (first.sizes, first.out_of_bounds, first.avg_busbw) == ([1048576], 0, 22.97e9)
     second = N.parse(text, collective="all_reduce", test="2")
-    assert (second.sizes, second.out_of_bounds, second.avg_busbw) == \
-        ([4194304, 8388608], None, None)
+    assert (second.sizes, second.out_of_bounds, second.avg_busbw, second.program) == \
+        ([4194304, 8388608], None, None, None)            # no program named: None
 
 
 def test_two_headers_before_any_row_are_processes_writing_at_once():
@@ -395,3 +395,12 @@ def test_launcher_lines_between_rows_are_not_rows():
     run = N.parse(HEADER + row(1048576) + "srun: 2 tasks started\n" + row(2097152),
                   collective="all_reduce")
     assert run.sizes == [1048576, 2097152]
+
+
+def test_nccl_lines_before_the_header():
+    """With NCCL_DEBUG=INFO another rank's NCCL lines may come before rank 0's '# nThread'
+    header: they are NCCL's, not a second header."""
+    nccl = "node1:7:7 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+    run = N.parse(nccl + NTHREAD + ranks(8) + HEADER + row(1048576, busbw=21.44),
+                  collective="all_reduce")
+    assert (run.ranks, run.sizes) == (8, [1048576])
