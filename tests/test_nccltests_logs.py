@@ -404,3 +404,21 @@ def test_nccl_lines_before_the_header():
     run = N.parse(nccl + NTHREAD + ranks(8) + HEADER + row(1048576, busbw=21.44),
                   collective="all_reduce")
     assert (run.ranks, run.sizes) == (8, [1048576])
+
+
+def test_two_nthread_headers_before_any_rank_line_are_processes_writing_at_once():
+    """Two '# nThread' headers before any Rank line or table: two processes each printing
+    the whole test's header (a build without MPI)."""
+    with pytest.raises(ValueError) as e:
+        N.parse(NTHREAD + NTHREAD + HEADER + row(1048576), collective="all_reduce")
+    assert str(e.value).startswith("nccl-tests was built without MPI: the log has 2 "
+                                   "'# nThread' headers")
+
+
+def test_a_sentence_naming_nthread_is_no_header():
+    """Only a line in the header's shape starts a test: a pasted explanation that mentions
+    nThread is text."""
+    text = (NTHREAD + "(the nThread line above lists the test's arguments)\n" + ranks(8)
+            + HEADER + row(1048576, busbw=21.44))
+    run = N.parse(text, collective="all_reduce")
+    assert (run.ranks, run.sizes) == (8, [1048576])
