@@ -170,7 +170,9 @@ def _init(n):
     (8, 16, 1, False), (16, 8, 2, False),
     # the first run's Init line before its '# nThread' (another rank's output first): the
     # file's first line is the first test's
-    (8, 16, 1, True)])
+    (8, 16, 1, "first"),
+    # ... or after its table (another rank's output last): still the first test's
+    (8, 16, 1, "last")])
 def test_each_test_of_a_file_takes_the_rank_count_of_its_own_nccl_lines(first, second,
                                                                           test, init_first):
     """Two runs appended to one file, at 8 and 16 ranks, each with NCCL's Init line after
@@ -179,8 +181,11 @@ def test_each_test_of_a_file_takes_the_rank_count_of_its_own_nccl_lines(first, s
     busbw = {8: 21.44, 16: 22.97}
     text = "".join(NTHREAD + _init(n) + HEADER + row(1048576, busbw=busbw[n])
                    + f"# Avg bus bandwidth    : {busbw[n]}\n" for n in (first, second))
-    if init_first:
+    if init_first == "first":
         text = _init(first) + text.replace(_init(first), "", 1)
+    elif init_first == "last":
+        avg = f"# Avg bus bandwidth    : {busbw[first]}\n"
+        text = text.replace(_init(first), "", 1).replace(avg, avg + _init(first), 1)
     run = N.parse(text, collective="all_reduce", test=test)
     want = (first, second)[test - 1]
     assert run.ranks == want and run.notes == (f"{want} ranks from NCCL's 'nranks' lines",)
@@ -422,3 +427,25 @@ def test_a_sentence_naming_nthread_is_no_header():
             + HEADER + row(1048576, busbw=21.44))
     run = N.parse(text, collective="all_reduce")
     assert (run.ranks, run.sizes) == (8, [1048576])
+
+
+def test_tests_named_as_nccl_tests_prints_them():
+    """nccl-tests prints '# Collective test starting: <program>' before its '# nThread'
+    header: in a file of two tests each is named by the line before its own header."""
+    text = "".join(f"# Collective test starting: {p}\n" + NTHREAD + HEADER
+                   + row(1048576, redop=op, busbw=b) + f"# Avg bus bandwidth    : {b}\n"
+                   for p, op, b in (("all_reduce_perf", "sum", 21.44),
+                                    ("all_gather_perf", "none", 10.72)))
+    with pytest.raises(ValueError) as e:
+        N.parse(text)
+    assert "the file holds 2 tests: 1: all_reduce_perf (rows on lines 4-4, 1 size); 2: " \
+           "all_gather_perf (rows on lines 9-9, 1 size)." in str(e.value)
+    assert N.parse(text, test=2).collective == "all_gather"
+
+
+def test_rows_after_a_second_tests_summary_name_no_program():
+    text = (NTHREAD + HEADER + row(1048576) + "# Avg bus bandwidth    : 22.97\n"
+            + NTHREAD + HEADER + row(2097152) + "# Avg bus bandwidth    : 22.97\n"
+            + row(4194304))
+    third = N.parse(text, collective="all_reduce", test=3)
+    assert (third.sizes, third.program) == ([4194304], None)
