@@ -172,7 +172,10 @@ def _init(n):
     # file's first line is the first test's
     (8, 16, 1, "first"),
     # ... or after its table (another rank's output last): still the first test's
-    (8, 16, 1, "last")])
+    (8, 16, 1, "last"),
+    # each run under a label line ('=== run 2 ==='), the second's Init line right after
+    # its label and the first's after its table
+    (8, 16, 1, "labels")])
 def test_each_test_of_a_file_takes_the_rank_count_of_its_own_nccl_lines(first, second,
                                                                           test, init_first):
     """Two runs appended to one file, at 8 and 16 ranks, each with NCCL's Init line after
@@ -186,6 +189,11 @@ def test_each_test_of_a_file_takes_the_rank_count_of_its_own_nccl_lines(first, s
     elif init_first == "last":
         avg = f"# Avg bus bandwidth    : {busbw[first]}\n"
         text = text.replace(_init(first), "", 1).replace(avg, avg + _init(first), 1)
+    elif init_first == "labels":
+        avg = f"# Avg bus bandwidth    : {busbw[first]}\n"
+        text = ("=== run 1 ===\n" + text.replace(_init(first), "", 1).replace(
+            avg, avg + _init(first) + "=== run 2 ===\n" + _init(second), 1).replace(
+            NTHREAD + _init(second), NTHREAD, 1))
     run = N.parse(text, collective="all_reduce", test=test)
     want = (first, second)[test - 1]
     assert run.ranks == want and run.notes == (f"{want} ranks from NCCL's 'nranks' lines",)
@@ -449,3 +457,12 @@ def test_rows_after_a_second_tests_summary_name_no_program():
             + row(4194304))
     third = N.parse(text, collective="all_reduce", test=3)
     assert (third.sizes, third.program) == ([4194304], None)
+
+
+def test_a_line_between_single_equals_signs_is_no_label():
+    """Labels are set off by runs of '=' ('=== 2-node ==='); '= 2 =' is text."""
+    text = ("=== first ===\n" + HEADER + row(1048576) + "= 2 =\n" + HEADER + row(2097152))
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce")
+    assert "1: a test, 'first' (rows on lines 3-3, 1 size); 2: a test (rows on lines 6-6, " \
+           "1 size)" in str(e.value)
