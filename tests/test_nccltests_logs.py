@@ -466,3 +466,41 @@ def test_a_line_between_single_equals_signs_is_no_label():
         N.parse(text, collective="all_reduce")
     assert "1: a test, 'first' (rows on lines 3-3, 1 size); 2: a test (rows on lines 6-6, " \
            "1 size)" in str(e.value)
+
+
+def test_tests_split_by_their_table_headers_keep_their_own_lines():
+    """Two runs pasted without their '# nThread' lines, each table header starting a test:
+    the first's Init line after its row, the second's right after its header; each test
+    takes its own rank count."""
+    text = (HEADER + row(1048576, busbw=21.44) + _init(8)
+            + HEADER + _init(16) + row(2097152, busbw=22.97))
+    one = N.parse(text, collective="all_reduce", test=1)
+    two = N.parse(text, collective="all_reduce", test=2)
+    assert (one.ranks, one.sizes, two.ranks, two.sizes) == (8, [1048576], 16, [2097152])
+
+
+def test_programs_of_tests_split_by_their_table_headers():
+    """Each 'Collective test starting' line names the table that follows it; rows after a
+    summary with no such line are a test of no program."""
+    text = ("# Collective test starting: all_reduce_perf\n" + HEADER
+            + row(1048576, busbw=21.44)
+            + "# Collective test starting: all_gather_perf\n" + HEADER
+            + row(1048576, redop="none", busbw=10.72)
+            + "# Collective test starting: broadcast_perf\n" + HEADER
+            + row(1048576, redop="none", busbw=10.72) + "# Avg bus bandwidth    : 10.72\n"
+            + row(2097152, redop="none", busbw=10.72))
+    runs = [N.parse(text, test=i, collective="all_gather" if i == 4 else None)
+            for i in (1, 2, 3, 4)]
+    assert [(r.program, r.sizes) for r in runs] == [
+        ("all_reduce_perf", [1048576]), ("all_gather_perf", [1048576]),
+        ("broadcast_perf", [1048576]), (None, [2097152])]
+
+
+def test_elided_rows_said_only_inside_a_table():
+    """'...' right after the table header elides rows; '...' before a headerless paste's
+    first row elides nothing of a table."""
+    run = N.parse(HEADER + "...\n" + row(1073741824), collective="all_reduce")
+    assert run.notes[-1] == ("rows are elided ('...' on line 2): only the printed rows are "
+                             "read")
+    bare = N.parse("...\n" + row(1048576) + row(2097152), collective="all_reduce")
+    assert not any("elided" in n for n in bare.notes)
