@@ -504,3 +504,30 @@ def test_elided_rows_said_only_inside_a_table():
                              "read")
     bare = N.parse("...\n" + row(1048576) + row(2097152), collective="all_reduce")
     assert not any("elided" in n for n in bare.notes)
+
+
+def test_a_failure_after_interleaved_headers_is_the_reason_given():
+    """Processes writing at once (two table headers before any row), one of which then
+    fails: the failure is what the reader must fix first, and it is read wherever it is."""
+    fail = "node0: Test NCCL failure common.cu:1008 'unhandled system error'\n"
+    with pytest.raises(ValueError) as e:
+        N.parse(NTHREAD + HEADER + HEADER + row(1048576) + fail, collective="all_reduce")
+    assert str(e.value).startswith("the run failed: line 5 says '<host>: Test NCCL failure "
+                                   "common.cu:1008 'unhandled system error'' (the first "
+                                   "failure line; nccl-tests stops there), after printing 1 "
+                                   "result row.")
+
+
+def test_the_summary_of_headerless_rows_is_read():
+    text = (row(1048576) + row(2097152) + "# Out of bounds values : 3 FAILED\n"
+            + "# Avg bus bandwidth    : 22.97\n")
+    run = N.parse(text, collective="all_reduce")
+    assert (run.out_of_bounds, run.avg_busbw) == (3, 22.97e9)
+
+
+def test_an_average_that_is_not_a_number_is_named():
+    with pytest.raises(ValueError) as e:
+        N.parse(HEADER + row(1048576) + "# Avg bus bandwidth    : N/A\n",
+                collective="all_reduce")
+    assert str(e.value) == ("line 3: expected a number for the average bus bandwidth, "
+                            "found 'N/A'")
