@@ -531,3 +531,37 @@ def test_an_average_that_is_not_a_number_is_named():
                 collective="all_reduce")
     assert str(e.value) == ("line 3: expected a number for the average bus bandwidth, "
                             "found 'N/A'")
+
+
+def test_a_commented_out_row_is_not_read():
+    text = HEADER + "#" + row(1048576) + row(2097152)
+    assert N.parse(text, collective="all_reduce").sizes == [2097152]
+
+
+OLD_HEADER = ("#       size         count      type   redop     time   algbw   busbw  error     "
+              "time   algbw   busbw  error\n")
+
+
+@pytest.mark.parametrize("header, cells", [
+    # the layout before root (12 columns), each row behind a timestamp
+    (OLD_HEADER, "  1048576  262144  float  sum  85.58  12.25  22.97  0e+00  84.50  12.41  "
+                 "23.27  0e+00\n"),
+    # no header: the current layout's 13 columns, each row behind a word
+    ("", row(1048576)),
+])
+def test_rows_behind_a_prefix_are_the_lines_last_columns(header, cells):
+    """An unknown prefix before each row (a timestamp, a launcher's word): the row is the
+    line's last columns, as many as the header has (13 without one)."""
+    text = header + "".join(f"{p} {cells.replace('1048576', str(s), 1)}"
+                            for p, s in (("12:00:01", 1048576), ("12:00:02", 2097152)))
+    run = N.parse(text, collective="all_reduce")
+    assert run.sizes == [1048576, 2097152]
+
+
+def test_rows_after_an_average_line_alone_are_a_second_test():
+    text = HEADER + row(1048576) + "# Avg bus bandwidth    : 22.97\n" + row(4194304)
+    with pytest.raises(ValueError, match="^the file holds 2 tests: "):
+        N.parse(text, collective="all_reduce")
+    text = HEADER + row(1048576) + "# Out of bounds values : 0 OK\n" + row(4194304)
+    with pytest.raises(ValueError, match="^the file holds 2 tests: "):
+        N.parse(text, collective="all_reduce")
