@@ -565,3 +565,22 @@ def test_rows_after_an_average_line_alone_are_a_second_test():
     text = HEADER + row(1048576) + "# Out of bounds values : 0 OK\n" + row(4194304)
     with pytest.raises(ValueError, match="^the file holds 2 tests: "):
         N.parse(text, collective="all_reduce")
+
+
+def test_tests_split_by_a_summary_keep_their_own_lines_and_programs():
+    """A second run's rows right after the first's summary: each keeps its own Init line
+    (the first's after its summary, the second's between its rows), the program a
+    'Collective test starting' line names before it, and a third run after the second's
+    summary, named by nothing, has no program."""
+    avg = "# Avg bus bandwidth    : 21.44\n"
+    ranks_text = (HEADER + row(1048576, busbw=21.44) + avg + _init(8)
+                  + row(2097152, busbw=22.97) + _init(16) + row(4194304, busbw=22.97))
+    one = N.parse(ranks_text, collective="all_reduce", test=1)
+    two = N.parse(ranks_text, collective="all_reduce", test=2)
+    assert (one.ranks, two.ranks, two.sizes) == (8, 16, [2097152, 4194304])
+    named = (HEADER + row(1048576, busbw=21.44) + avg
+             + "# Collective test starting: all_gather_perf\n"
+             + row(2097152, redop="none", busbw=10.72) + avg
+             + row(4194304, redop="none", busbw=10.72))
+    assert [N.parse(named, collective="all_gather" if i == 3 else None, test=i).program
+            for i in (2, 3)] == ["all_gather_perf", None]
