@@ -584,3 +584,23 @@ def test_tests_split_by_a_summary_keep_their_own_lines_and_programs():
              + row(4194304, redop="none", busbw=10.72))
     assert [N.parse(named, collective="all_gather" if i == 3 else None, test=i).program
             for i in (2, 3)] == ["all_gather_perf", None]
+
+
+def test_repeated_sizes_of_a_headerless_paste_are_one_test():
+    """Google's A3 Mega all-gather rows (tests/fixtures/nccltests, from cluster-toolkit's
+    README) start with five 0-byte rows (sizes under 16 ranks x 4 bytes print as 0); the
+    same 31 rows pasted without the header lines and summary (every '#' line) are still one
+    test: only a smaller size starts another."""
+    raw = (FIXTURES / "gke_a3mega_h100_2x8_all_gather_rows.log").read_text()
+    bare = "".join(x for x in raw.splitlines(keepends=True) if not x.lstrip().startswith("#"))
+    run = N.parse(bare, collective="all_gather")
+    assert run.sizes[:6] == [0, 0, 0, 0, 0, 256] and len(run.sizes) == 31
+    assert run.tests == ()
+
+
+def test_headerless_tests_split_by_a_smaller_size_keep_their_own_lines():
+    text = (row(1048576, busbw=21.44) + row(2097152, busbw=21.44) + _init(8)
+            + row(1048576, busbw=22.97) + _init(16) + row(2097152, busbw=22.97))
+    one = N.parse(text, collective="all_reduce", test=1)
+    two = N.parse(text, collective="all_reduce", test=2)
+    assert (one.ranks, two.ranks) == (8, 16)
