@@ -604,3 +604,28 @@ def test_headerless_tests_split_by_a_smaller_size_keep_their_own_lines():
     one = N.parse(text, collective="all_reduce", test=1)
     two = N.parse(text, collective="all_reduce", test=2)
     assert (one.ranks, two.ranks) == (8, 16)
+
+
+def test_three_headerless_tests():
+    text = (row(1048576) + row(2097152) + row(1048576) + row(4194304) + row(2097152)
+            + row(8388608))
+    assert [N.parse(text, collective="all_reduce", test=i).sizes for i in (1, 2, 3)] == [
+        [1048576, 2097152], [1048576, 4194304], [2097152, 8388608]]
+
+
+def test_empty_text_has_no_table():
+    """parse_text on nothing (interlib.nccltests.parse refuses an empty paste before it):
+    the message for no table, not an IndexError."""
+    from interlib.nccltests import logs as L
+
+    with pytest.raises(ValueError, match="^no nccl-tests results table found: "):
+        L.parse_text("")
+
+
+def test_only_header_lines_are_counted_as_headers():
+    """The MPI-less message counts the '# nThread' headers, not a sentence naming one."""
+    with pytest.raises(ValueError) as e:
+        N.parse(NTHREAD + NTHREAD + "(each process printed its own nThread line)\n" + HEADER
+                + row(1048576), collective="all_reduce")
+    assert str(e.value).startswith("nccl-tests was built without MPI: the log has 2 "
+                                   "'# nThread' headers")
