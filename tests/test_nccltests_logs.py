@@ -512,10 +512,17 @@ def test_a_failure_after_interleaved_headers_is_the_reason_given():
     fail = "node0: Test NCCL failure common.cu:1008 'unhandled system error'\n"
     with pytest.raises(ValueError) as e:
         N.parse(NTHREAD + HEADER + HEADER + row(1048576) + fail, collective="all_reduce")
-    assert str(e.value).startswith("the run failed: line 5 says '<host>: Test NCCL failure "
+    assert str(e.value) == ("the run failed: line 5 says '<host>: Test NCCL failure "
+                            "common.cu:1008 'unhandled system error'' (the first failure "
+                            "line; nccl-tests stops there), after printing 1 result row. "
+                            "There is no complete run to compare: fix the failure (rerun "
+                            "with NCCL_DEBUG=INFO to see why) and paste the new output")
+    # failing before any row: nothing printed is said
+    with pytest.raises(ValueError) as e:
+        N.parse(NTHREAD + ranks(8) + fail, collective="all_reduce")
+    assert str(e.value).startswith("the run failed: line 10 says '<host>: Test NCCL failure "
                                    "common.cu:1008 'unhandled system error'' (the first "
-                                   "failure line; nccl-tests stops there), after printing 1 "
-                                   "result row.")
+                                   "failure line; nccl-tests stops there). There is no ")
 
 
 def test_the_summary_of_headerless_rows_is_read():
@@ -628,4 +635,16 @@ def test_only_header_lines_are_counted_as_headers():
         N.parse(NTHREAD + NTHREAD + "(each process printed its own nThread line)\n" + HEADER
                 + row(1048576), collective="all_reduce")
     assert str(e.value).startswith("nccl-tests was built without MPI: the log has 2 "
+                                   "'# nThread' headers")
+
+
+def test_rank_0_twice_is_a_build_without_mpi_whatever_the_headers():
+    """Two Rank 0 lines (each process numbering its GPUs from 0) say a build without MPI
+    even when only one '# nThread' header survived the paste."""
+    r0 = ("#  Rank  0 Group  0 Pid   1000 on {h:>10} device  0 [0x00] NVIDIA H100 80GB "
+          "HBM3\n")
+    text = NTHREAD + r0.format(h="node0") + r0.format(h="node1") + HEADER + row(1048576)
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce")
+    assert str(e.value).startswith("nccl-tests was built without MPI: the log has 1 "
                                    "'# nThread' headers")
