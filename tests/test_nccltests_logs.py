@@ -424,8 +424,26 @@ def test_two_nthread_headers_before_any_rank_line_are_processes_writing_at_once(
     the whole test's header (a build without MPI)."""
     with pytest.raises(ValueError) as e:
         N.parse(NTHREAD + NTHREAD + HEADER + row(1048576), collective="all_reduce")
-    assert str(e.value).startswith("nccl-tests was built without MPI: the log has 2 "
-                                   "'# nThread' headers")
+    assert str(e.value) == (
+        "nccl-tests was built without MPI: the log has 2 '# nThread' headers and every "
+        "process numbers its GPUs from Rank 0, so each process ran the test alone (one-rank "
+        "runs print busbw 0). Rebuild with 'make MPI=1 MPI_HOME=...', run under mpirun or "
+        "srun, and paste that output")
+
+
+R0 = "#  Rank  0 Group  0 Pid   1000 on {h:>10} device  0 [0x00] NVIDIA H100 80GB HBM3\n"
+
+
+def test_each_process_alone_with_its_own_header_rank_0_and_table():
+    """Two processes of a build without MPI, each printing its header, its one Rank 0 line
+    and its table (busbw 0): refused as such, not as a file of two tests."""
+    one = lambda h: NTHREAD + R0.format(h=h) + HEADER + row(1048576, busbw=0.0)  # noqa: E731
+    with pytest.raises(ValueError, match="^nccl-tests was built without MPI: the log has 2 "):
+        N.parse(one("node0") + one("node1"), collective="all_reduce")
+    # one such test and another whose Rank lines were not pasted: two tests, not that
+    text = one("node0") + NTHREAD + HEADER + row(1048576)
+    with pytest.raises(ValueError, match="^line 6: a second results table starts here"):
+        N.parse(text, collective="all_reduce")
 
 
 def test_a_sentence_naming_nthread_is_no_header():
