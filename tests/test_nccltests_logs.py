@@ -666,3 +666,23 @@ def test_rank_0_twice_is_a_build_without_mpi_whatever_the_headers():
         N.parse(text, collective="all_reduce")
     assert str(e.value).startswith("nccl-tests was built without MPI: the log has 1 "
                                    "'# nThread' headers")
+
+
+def test_pastes_that_stop_before_the_table_in_full():
+    with pytest.raises(ValueError) as e:
+        N.parse(NTHREAD + ranks(8), collective="all_reduce")
+    assert str(e.value) == (
+        "the paste ends on line 9 before the results table: it has 8 Rank lines but no "
+        "'#  size  count  type ...' header and no rows. Paste the whole output of the test, "
+        "from '# nThread' to '# Avg bus bandwidth'")
+    with pytest.raises(ValueError) as e:
+        N.parse(NTHREAD + ranks(1), collective="all_reduce")
+    assert str(e.value).startswith("the paste ends on line 2 before the results table: it "
+                                   "has 1 Rank line but no ")
+    with pytest.raises(ValueError) as e:
+        N.parse("$ mpirun -np 16 ./build/all_reduce_perf -b 8 -e 8G -f 2\n")
+    assert str(e.value) == (
+        "no nccl-tests results table found (the text names all_reduce_perf, but has no Rank "
+        "lines, table header or rows): expected a header line like '#  size  count  type  "
+        "redop  root  time  algbw  busbw  #wrong ...' or its rows (paste the whole output of "
+        "the test, from '# nThread')")
