@@ -686,3 +686,13 @@ def test_pastes_that_stop_before_the_table_in_full():
         "lines, table header or rows): expected a header line like '#  size  count  type  "
         "redop  root  time  algbw  busbw  #wrong ...' or its rows (paste the whole output of "
         "the test, from '# nThread')")
+
+
+def test_a_run_chosen_from_several_says_which_and_lists_them():
+    text = row(1048576) + row(2097152) + row(1048576)
+    run = N.parse(text, collective="all_reduce", test=2)
+    assert run.tests == ("1: a test (rows on lines 1-2, 2 sizes)",
+                         "2: a test (rows on lines 3-3, 1 size)")
+    assert run.test == "2: a test (rows on lines 3-3, 1 size)"
+    one = N.parse(row(1048576), collective="all_reduce")
+    assert (one.tests, one.test) == ((), None)
