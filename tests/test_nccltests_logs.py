@@ -696,3 +696,15 @@ def test_a_run_chosen_from_several_says_which_and_lists_them():
     assert run.test == "2: a test (rows on lines 3-3, 1 size)"
     one = N.parse(row(1048576), collective="all_reduce")
     assert (one.tests, one.test) == ((), None)
+
+
+@pytest.mark.parametrize("before", [1, 2])
+def test_a_later_test_written_by_two_processes_at_once(before):
+    """After one or two complete tests, a test whose '# nThread' header two processes both
+    printed: a build without MPI, however many tests came before."""
+    done = NTHREAD + HEADER + row(1048576) + "# Avg bus bandwidth    : 22.97\n"
+    text = done * before + NTHREAD + NTHREAD + HEADER + row(1048576)
+    with pytest.raises(ValueError) as e:
+        N.parse(text, collective="all_reduce")
+    assert str(e.value).startswith(f"nccl-tests was built without MPI: the log has "
+                                   f"{before + 2} '# nThread' headers")
