@@ -234,6 +234,9 @@ def test_no_tray_diagnosis_on_a_server_of_one_domain():
     assert cmp_.verdicts[-1].status == "above"
     assert K._trays(system("dgx-h100")) is None
     assert not {"one_domain", "separate_domains"} & {d.key for d in cmp_.diagnoses}
+    # its middle sizes below while the largest are above: the mid-size cause is named
+    assert [v.status for v in cmp_.verdicts] == ["below", "below", "above"]
+    assert "mid_sizes" in {d.key for d in cmp_.diagnoses}
 
 
 def test_hosts_said_names_hosts_only_when_there_are_several():
