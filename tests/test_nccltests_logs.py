@@ -512,6 +512,10 @@ def test_programs_of_tests_split_by_their_table_headers():
     assert [(r.program, r.sizes) for r in runs] == [
         ("all_reduce_perf", [1048576]), ("all_gather_perf", [1048576]),
         ("broadcast_perf", [1048576]), (None, [2097152])]
+    # each of the three tables read under its own header (the fourth, after a summary,
+    # has none)
+    assert [any("without their table header" in n for n in r.notes) for r in runs] == [
+        False, False, False, True]
 
 
 def test_elided_rows_said_only_inside_a_table():
@@ -708,3 +712,16 @@ def test_a_later_test_written_by_two_processes_at_once(before):
         N.parse(text, collective="all_reduce")
     assert str(e.value).startswith(f"nccl-tests was built without MPI: the log has "
                                    f"{before + 2} '# nThread' headers")
+
+
+def test_parse_text_scrubs_the_failure_line_itself():
+    """logs.parse_text (not only interlib.nccltests.parse around it) hides the host names
+    of the failure line it quotes."""
+    from interlib.nccltests import logs as L
+
+    fail = "gpu-node-7: Test NCCL failure common.cu:1008 'unhandled system error'\n"
+    text = NTHREAD + ranks(8, host="gpu-node-7") + fail
+    with pytest.raises(ValueError) as e:
+        L.parse_text(text, collective="all_reduce")
+    assert "gpu-node-7" not in str(e.value)
+    assert str(e.value).startswith("the run failed: line 10 says '<host>: Test NCCL failure")
