@@ -543,3 +543,32 @@ def test_breakdown_table_shows_no_sign_on_a_zero_part():
     rows = {r[0]: r for r in t.rows}
     assert not rows["PP sends"][1].startswith("−")
     assert not rows["DP gradient all-reduce"][1].startswith("−")
+
+
+# ------------------------------- mutation-guided tests (issue 38 item 6), by hand
+def test_tp_all_reduce_count_is_shown_to_one_decimal_when_a_stage_holds_part_of_a_layer():
+    """layout_traffic spreads the layers evenly over the stages (layers / pp, not rounded):
+    Llama 3 70B's 80 layers over PP 3 is 26 2/3 layers a stage, so 4 all-reduces x 80/3
+    layers x 16 micro-batches = 5,120 / 3 = 1,706.67 all-reduces, shown "1,706.7" (one
+    decimal: a whole count would hide the fraction); with 3 micro-batches the count is
+    4 x 80/3 x 3 = 320, a whole number, shown without a decimal."""
+    act = 4096 * 8192 * 2   # 67,108,864 B = 67.1 MB
+    one = collectives.predict("all_reduce", act, "dgx-h100", 8, 1).time_s
+    ph = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 3, 1).phase("TP")
+    assert ph.collective == "1,706.7 all-reduces of 67.1 MB"
+    assert ph.time_s == pytest.approx(5120 / 3 * one)
+    ph = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 3, 1,
+                                 micro_batches=3).phase("TP")
+    assert ph.collective == "320 all-reduces of 67.1 MB"
+    assert ph.time_s == pytest.approx(320 * one)
+
+
+def test_make_system_names_the_first_wrong_argument_in_its_signature_order():
+    """make_system checks its arguments in the order of its signature, so with two wrong
+    ones the message names the first: gpus_per_node=0 before intra='ether' or
+    nic_gbps=5 (the reader fixes them one at a time, left to right)."""
+    with pytest.raises(ValueError, match=r"^gpus_per_node=0 is out of range: must be "
+                                         r"between 1 and 576"):
+        steptime.make_system(gpus_per_node=0, intra="ether")
+    with pytest.raises(ValueError, match="^gpus_per_node=0 "):
+        steptime.make_system(gpus_per_node=0, nic_gbps=5)
