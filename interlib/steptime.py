@@ -401,7 +401,8 @@ def memory_per_gpu(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     Args:
         system: Catalogue id, a :data:`FABRICS` name or a System (its GPU's HBM capacity
             is the limit).
-        model, tp, pp, dp, seq_len, micro_batch: As in :func:`layout_traffic`.
+        model, tp, pp, dp, seq_len, micro_batch: As in :func:`layout_traffic` (``pp`` at
+            most the model's layers).
         zero: ZeRO stage, one of :data:`ZERO_STAGES` (0..3).
 
     Returns:
@@ -418,6 +419,9 @@ def memory_per_gpu(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     v.integer("seq_len", seq_len, lo=1, hi=10_000_000)
     v.integer("micro_batch", micro_batch, lo=1, hi=100_000)
     v.integer("zero", zero, lo=0, hi=3)
+    if pp > m.layers:  # a stage without a layer: the shares below would not hold
+        raise ValueError(f"pp={pp} is out of range: must be between 1 and "
+                         f"layers={m.layers} (a pipeline stage holds at least one layer)")
     per = m.params / (tp * pp)
     w, g, o = (ADAM_BYTES[k] * per for k in ("weights", "gradients", "optimizer"))
     if zero >= 1:

@@ -572,3 +572,23 @@ def test_make_system_names_the_first_wrong_argument_in_its_signature_order():
         steptime.make_system(gpus_per_node=0, intra="ether")
     with pytest.raises(ValueError, match="^gpus_per_node=0 "):
         steptime.make_system(gpus_per_node=0, nic_gbps=5)
+
+
+def test_memory_per_gpu_refuses_more_stages_than_layers():
+    """A pipeline stage holds at least one layer: Llama 3 70B has 80 layers, Llama 3 8B 32
+    (The Llama 3 Herd of Models, arXiv 2407.21783, Table 3). memory_per_gpu took PP 81 and reported 1/81 of the model per
+    stage, a share no GPU can hold (layout_traffic and step_time refused it); now it is
+    refused with the same range as theirs, and PP = layers is the largest accepted: TP 8 x
+    PP 80 holds 2 x 70e9 / 640 = 218.75 MB of bf16 weights per GPU."""
+    with pytest.raises(ValueError, match=r"^pp=81 is out of range: must be between 1 and "
+                                         r"layers=80"):
+        steptime.memory_per_gpu("dgx-h100", "llama-3-70b", 8, 81, 1)
+    with pytest.raises(ValueError, match=r"^pp=33 .* layers=32"):
+        steptime.memory_per_gpu("dgx-h100", "llama-3-8b", 1, 33, 1)
+    assert steptime.memory_per_gpu("dgx-h100", "llama-3-8b", 1, 32, 1).weights > 0
+    m = steptime.memory_per_gpu("dgx-h100", "llama-3-70b", 8, 80, 1)
+    assert m.weights == pytest.approx(2 * 70e9 / 640)
+    # the same refusal as the step it belongs to
+    with pytest.raises(ValueError, match=r"^pp=81 is out of range: must be between 1 and "
+                                         r"layers=80"):
+        steptime.step_time("dgx-h100", "llama-3-70b", 8, 81, 1)
