@@ -592,3 +592,41 @@ def test_memory_per_gpu_refuses_more_stages_than_layers():
     with pytest.raises(ValueError, match=r"^pp=81 is out of range: must be between 1 and "
                                          r"layers=80"):
         steptime.step_time("dgx-h100", "llama-3-70b", 8, 81, 1)
+
+
+def test_step_time_needs_a_gpu_with_a_dense_bf16_peak():
+    """The compute time is 6 N D over the GPU's dense bf16 peak, so step_time takes a system
+    whose GPU has one in the catalogue. It looked the GPU up by identity and, for a GPU
+    without a peak, failed with StopIteration (a what-if GPU given to specs.custom.node)
+    or with a message about a ``gpu`` argument the caller never passed (a catalogue system
+    whose GPU has no peak); both are now refused naming the system and the GPUs that
+    have a peak. A copy of a catalogue system (deepcopy: equal GPU, another object) times
+    as the system does."""
+    import copy
+    from dataclasses import replace
+
+    from interlib.specs import custom
+
+    with_peak = list(specs.BF16_DENSE_FLOPS)
+    what_if = custom.node(replace(specs.GPUS["h100-sxm"], name="H100 what-if"), 8)
+    message = (f"system='{what_if.name}' is out of range: its GPU (H100 what-if) has no "
+               f"dense bf16 peak in the catalogue, so its compute time cannot be modelled; "
+               f"step_time takes a system whose GPU is one of {with_peak} "
+               f"(interlib.specs.BF16_DENSE_FLOPS)")
+    with pytest.raises(ValueError) as e:
+        steptime.step_time(what_if, "llama-3-8b", 8, 1, 2)
+    assert str(e.value) == message
+    with pytest.raises(ValueError, match=f"^system='{what_if.name}' is out of range"):
+        steptime.scaling_efficiency(what_if, "llama-3-8b", n_gpus=[16])
+    # every catalogue system: timed when its GPU has a peak, refused by name otherwise
+    for name, s in specs.SYSTEMS.items():
+        gpu = next(k for k, g in specs.GPUS.items() if g is s.gpu)
+        if gpu in with_peak:
+            assert 0 < steptime.step_time(name, "llama-3-8b", 1, 1, 2).efficiency <= 1
+        else:
+            with pytest.raises(ValueError, match=f"^system='{name}' is out of range: its "
+                                                 f"GPU .* has no dense bf16 peak"):
+                steptime.step_time(name, "llama-3-8b", 1, 1, 2)
+    ref = steptime.step_time()
+    twin = steptime.step_time(copy.deepcopy(specs.system("dgx-h100")))
+    assert (twin.compute, twin.step) == (ref.compute, ref.step)
