@@ -265,6 +265,10 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     act = micro_batch * seq_len * m.hidden * 2.0
     n = tp * pp * dp
     nodes = max(1, math.ceil(n / g))
+    if nodes > collectives.MAX_NODES:
+        raise ValueError(f"tp={tp}, pp={pp}, dp={dp} is out of range: tp x pp x dp = {n:,} "
+                         f"GPUs fill {nodes:,} nodes of {g}, more than the collective model "
+                         f"takes ({collectives.MAX_NODES:,} nodes)")
 
     # TP: 4 all-reduces per layer per micro-batch
     if tp == 1:
@@ -569,6 +573,11 @@ def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8,
         if n % (tp * pp):
             raise ValueError(f"n_gpus={n} is out of range: must be a multiple of "
                              f"tp x pp = {tp * pp}")
+        g = _sys(system).gpus_per_node
+        if n > collectives.MAX_NODES * g:
+            raise ValueError(f"n_gpus={n} is out of range: must be at most "
+                             f"{collectives.MAX_NODES * g:,} ({collectives.MAX_NODES:,} nodes "
+                             f"of {g} GPUs, the most the collective model takes)")
         out.append(step_time(system, model, tp, pp, n // (tp * pp), seq_len, micro_batch,
                              micro_batches, mfu, overlap, oversubscription,
                              leaf_nodes).efficiency)

@@ -630,3 +630,26 @@ def test_step_time_needs_a_gpu_with_a_dense_bf16_peak():
     ref = steptime.step_time()
     twin = steptime.step_time(copy.deepcopy(specs.system("dgx-h100")))
     assert (twin.compute, twin.step) == (ref.compute, ref.step)
+
+
+def test_a_layout_beyond_the_collective_models_node_bound_is_refused_by_its_own_arguments():
+    # predict takes at most 100,000 nodes (tests/test_collectives_at_scale.py pins that
+    # message); a DGX H100 has 8 GPUs (catalogue), so 800,000 GPUs is the most a layout or a
+    # scaling curve can ask for. One more TP or DP group must be refused naming what the
+    # reader typed (tp/pp/dp, n_gpus), not the "nodes" they never passed.
+    assert collectives.MAX_NODES == 100_000
+    assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 100_000).n_gpus == 800_000
+    assert 0 < steptime.scaling_efficiency("dgx-h100", "llama-3-8b", [800_000])[0] <= 1
+    for tp, dp in ((800_008, 1), (8, 100_001)):
+        with pytest.raises(ValueError) as e:
+            steptime.layout_traffic("dgx-h100", "llama-3-8b", tp, 1, dp)
+        assert str(e.value) == (
+            f"tp={tp}, pp=1, dp={dp} is out of range: tp x pp x dp = 800,008 GPUs fill "
+            "100,001 nodes of 8, more than the collective model takes (100,000 nodes)")
+    with pytest.raises(ValueError) as e:
+        steptime.step_time("dgx-h100", "llama-3-8b", 8, 1, 100_001)
+    assert str(e.value).startswith("tp=8, pp=1, dp=100001 is out of range")
+    with pytest.raises(ValueError) as e:
+        steptime.scaling_efficiency("dgx-h100", "llama-3-8b", [8, 800_008])
+    assert str(e.value) == ("n_gpus=800008 is out of range: must be at most 800,000 (100,000 "
+                            "nodes of 8 GPUs, the most the collective model takes)")
