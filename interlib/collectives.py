@@ -72,7 +72,8 @@ from .alphabeta import (BUS_FACTOR, COLLECTIVES, algbw, alpha_beta, alpha_beta_g
                         wire_bytes_per_rank, wire_rate)
 from .collective_model.algorithms import time as _time, times as _times
 from .collective_model.calibrated import calibrated
-from .collective_model.choice import (ALGORITHMS, NCCL_NAMES, candidates as _candidates,
+from .collective_model.choice import (ALGORITHMS, MAX_NODES, NCCL_NAMES,
+                                      candidates as _candidates,
                                       checked as _checked, resolve as _resolve,
                                       supported as _supported)
 from .collective_model.fabrics import (aws_tuned as _aws_tuned, aws_tuner_choice,
@@ -82,7 +83,7 @@ from .collective_model.links import tree_node_traffic as _tree_node_traffic
 from .collective_model.tuner import version_of as _tuner_version
 from .specs import calibration as C
 
-__all__ = ["ALGORITHMS", "BUS_FACTOR", "COLLECTIVES", "NCCL_NAMES", "Prediction", "algbw",
+__all__ = ["ALGORITHMS", "BUS_FACTOR", "COLLECTIVES", "MAX_NODES", "NCCL_NAMES", "Prediction", "algbw",
            "alpha_beta", "alpha_beta_grid", "aws_tuner_choice", "bus_factor", "busbw",
            "calibrated", "figures_2026", "nccl_estimate", "nvls_rate", "predict",
            "ring_all_reduce_state", "ring_step_sends", "wire_bytes_per_rank", "wire_rate"]

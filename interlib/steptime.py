@@ -265,6 +265,10 @@ def layout_traffic(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     act = micro_batch * seq_len * m.hidden * 2.0
     n = tp * pp * dp
     nodes = max(1, math.ceil(n / g))
+    if nodes > collectives.MAX_NODES:
+        raise ValueError(f"tp={tp}, pp={pp}, dp={dp} is out of range: tp x pp x dp = {n:,} "
+                         f"GPUs fill {nodes:,} nodes of {g}, more than the collective model "
+                         f"takes ({collectives.MAX_NODES:,} nodes)")
 
     # TP: 4 all-reduces per layer per micro-batch
     if tp == 1:
@@ -401,7 +405,8 @@ def memory_per_gpu(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     Args:
         system: Catalogue id, a :data:`FABRICS` name or a System (its GPU's HBM capacity
             is the limit).
-        model, tp, pp, dp, seq_len, micro_batch: As in :func:`layout_traffic`.
+        model, tp, pp, dp, seq_len, micro_batch: As in :func:`layout_traffic` (``pp`` at
+            most the model's layers).
         zero: ZeRO stage, one of :data:`ZERO_STAGES` (0..3).
 
     Returns:
@@ -418,6 +423,9 @@ def memory_per_gpu(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, p
     v.integer("seq_len", seq_len, lo=1, hi=10_000_000)
     v.integer("micro_batch", micro_batch, lo=1, hi=100_000)
     v.integer("zero", zero, lo=0, hi=3)
+    if pp > m.layers:  # a stage without a layer: the shares below would not hold
+        raise ValueError(f"pp={pp} is out of range: must be between 1 and "
+                         f"layers={m.layers} (a pipeline stage holds at least one layer)")
     per = m.params / (tp * pp)
     w, g, o = (ADAM_BYTES[k] * per for k in ("weights", "gradients", "optimizer"))
     if zero >= 1:
@@ -508,9 +516,11 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     """Step time = compute + bubble + communication - overlap (module docstring).
 
     Args:
-        system: As in :func:`layout_traffic`, and so are ``model``, ``tp``, ``pp``, ``dp``,
-            ``seq_len``, ``micro_batch``, ``micro_batches``, ``oversubscription``,
-            ``leaf_nodes``, ``in_network_reduction`` and ``zero``.
+        system: As in :func:`layout_traffic`, whose GPU has a dense bf16 peak in the
+            catalogue (:data:`interlib.specs.BF16_DENSE_FLOPS`; the compute time needs it),
+            and so are ``model``, ``tp``, ``pp``, ``dp``, ``seq_len``, ``micro_batch``,
+            ``micro_batches``, ``oversubscription``, ``leaf_nodes``,
+            ``in_network_reduction`` and ``zero``.
         mfu: Model FLOPs utilisation of the compute kernels, (0, 1].
         overlap: Share of the DP and PP communication that hides behind compute, [0, 1]
             (0: none; 1: all of it, up to the compute time).
@@ -521,11 +531,17 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
     """
     v.number("overlap", overlap, lo=0.0, hi=1.0)
     sys_ = _sys(system)
+    # the compute time needs the GPU's dense bf16 peak: a catalogue GPU that has one
+    gpu_id = next((k for k, g in GPUS.items() if g == sys_.gpu), None)
+    if gpu_id not in BF16_DENSE_FLOPS:
+        raise ValueError(f"system={sys_.name!r} is out of range: its GPU ({sys_.gpu.name}) "
+                         f"has no dense bf16 peak in the catalogue, so its compute time "
+                         f"cannot be modelled; step_time takes a system whose GPU is one of "
+                         f"{list(BF16_DENSE_FLOPS)} (interlib.specs.BF16_DENSE_FLOPS)")
     lay = layout_traffic(sys_, model, tp, pp, dp, seq_len, micro_batch, micro_batches,
                          oversubscription, leaf_nodes, in_network_reduction, zero)
     mem = memory_per_gpu(sys_, model, tp, pp, dp, seq_len, micro_batch, zero)
     m = scaling.model(v.choice("model", model, scaling.MODELS))
-    gpu_id = next(k for k, g in GPUS.items() if g is sys_.gpu)
     comp = float(compute_time(m.params, lay.tokens, lay.n_gpus, gpu_id, mfu))
     bubble = comp * (pp - 1) / micro_batches
     t_tp, t_pp, t_dp = (lay.phase(k).time_s for k in ("TP", "PP", "DP"))
@@ -557,6 +573,11 @@ def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8,
         if n % (tp * pp):
             raise ValueError(f"n_gpus={n} is out of range: must be a multiple of "
                              f"tp x pp = {tp * pp}")
+        g = _sys(system).gpus_per_node
+        if n > collectives.MAX_NODES * g:
+            raise ValueError(f"n_gpus={n} is out of range: must be at most "
+                             f"{collectives.MAX_NODES * g:,} ({collectives.MAX_NODES:,} nodes "
+                             f"of {g} GPUs, the most the collective model takes)")
         out.append(step_time(system, model, tp, pp, n // (tp * pp), seq_len, micro_batch,
                              micro_batches, mfu, overlap, oversubscription,
                              leaf_nodes).efficiency)

@@ -543,3 +543,113 @@ def test_breakdown_table_shows_no_sign_on_a_zero_part():
     rows = {r[0]: r for r in t.rows}
     assert not rows["PP sends"][1].startswith("−")
     assert not rows["DP gradient all-reduce"][1].startswith("−")
+
+
+# ------------------------------- mutation-guided tests (issue 38 item 6), by hand
+def test_tp_all_reduce_count_is_shown_to_one_decimal_when_a_stage_holds_part_of_a_layer():
+    """layout_traffic spreads the layers evenly over the stages (layers / pp, not rounded):
+    Llama 3 70B's 80 layers over PP 3 is 26 2/3 layers a stage, so 4 all-reduces x 80/3
+    layers x 16 micro-batches = 5,120 / 3 = 1,706.67 all-reduces, shown "1,706.7" (one
+    decimal: a whole count would hide the fraction); with 3 micro-batches the count is
+    4 x 80/3 x 3 = 320, a whole number, shown without a decimal."""
+    act = 4096 * 8192 * 2   # 67,108,864 B = 67.1 MB
+    one = collectives.predict("all_reduce", act, "dgx-h100", 8, 1).time_s
+    ph = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 3, 1).phase("TP")
+    assert ph.collective == "1,706.7 all-reduces of 67.1 MB"
+    assert ph.time_s == pytest.approx(5120 / 3 * one)
+    ph = steptime.layout_traffic("dgx-h100", "llama-3-70b", 8, 3, 1,
+                                 micro_batches=3).phase("TP")
+    assert ph.collective == "320 all-reduces of 67.1 MB"
+    assert ph.time_s == pytest.approx(320 * one)
+
+
+def test_make_system_names_the_first_wrong_argument_in_its_signature_order():
+    """make_system checks its arguments in the order of its signature, so with two wrong
+    ones the message names the first: gpus_per_node=0 before intra='ether' or
+    nic_gbps=5 (the reader fixes them one at a time, left to right)."""
+    with pytest.raises(ValueError, match=r"^gpus_per_node=0 is out of range: must be "
+                                         r"between 1 and 576"):
+        steptime.make_system(gpus_per_node=0, intra="ether")
+    with pytest.raises(ValueError, match="^gpus_per_node=0 "):
+        steptime.make_system(gpus_per_node=0, nic_gbps=5)
+
+
+def test_memory_per_gpu_refuses_more_stages_than_layers():
+    """A pipeline stage holds at least one layer: Llama 3 70B has 80 layers, Llama 3 8B 32
+    (The Llama 3 Herd of Models, arXiv 2407.21783, Table 3). memory_per_gpu took PP 81 and reported 1/81 of the model per
+    stage, a share no GPU can hold (layout_traffic and step_time refused it); now it is
+    refused with the same range as theirs, and PP = layers is the largest accepted: TP 8 x
+    PP 80 holds 2 x 70e9 / 640 = 218.75 MB of bf16 weights per GPU."""
+    with pytest.raises(ValueError, match=r"^pp=81 is out of range: must be between 1 and "
+                                         r"layers=80"):
+        steptime.memory_per_gpu("dgx-h100", "llama-3-70b", 8, 81, 1)
+    with pytest.raises(ValueError, match=r"^pp=33 .* layers=32"):
+        steptime.memory_per_gpu("dgx-h100", "llama-3-8b", 1, 33, 1)
+    assert steptime.memory_per_gpu("dgx-h100", "llama-3-8b", 1, 32, 1).weights > 0
+    m = steptime.memory_per_gpu("dgx-h100", "llama-3-70b", 8, 80, 1)
+    assert m.weights == pytest.approx(2 * 70e9 / 640)
+    # the same refusal as the step it belongs to
+    with pytest.raises(ValueError, match=r"^pp=81 is out of range: must be between 1 and "
+                                         r"layers=80"):
+        steptime.step_time("dgx-h100", "llama-3-70b", 8, 81, 1)
+
+
+def test_step_time_needs_a_gpu_with_a_dense_bf16_peak():
+    """The compute time is 6 N D over the GPU's dense bf16 peak, so step_time takes a system
+    whose GPU has one in the catalogue. It looked the GPU up by identity and, for a GPU
+    without a peak, failed with StopIteration (a what-if GPU given to specs.custom.node)
+    or with a message about a ``gpu`` argument the caller never passed (a catalogue system
+    whose GPU has no peak); both are now refused naming the system and the GPUs that
+    have a peak. A copy of a catalogue system (deepcopy: equal GPU, another object) times
+    as the system does."""
+    import copy
+    from dataclasses import replace
+
+    from interlib.specs import custom
+
+    with_peak = list(specs.BF16_DENSE_FLOPS)
+    what_if = custom.node(replace(specs.GPUS["h100-sxm"], name="H100 what-if"), 8)
+    message = (f"system='{what_if.name}' is out of range: its GPU (H100 what-if) has no "
+               f"dense bf16 peak in the catalogue, so its compute time cannot be modelled; "
+               f"step_time takes a system whose GPU is one of {with_peak} "
+               f"(interlib.specs.BF16_DENSE_FLOPS)")
+    with pytest.raises(ValueError) as e:
+        steptime.step_time(what_if, "llama-3-8b", 8, 1, 2)
+    assert str(e.value) == message
+    with pytest.raises(ValueError, match=f"^system='{what_if.name}' is out of range"):
+        steptime.scaling_efficiency(what_if, "llama-3-8b", n_gpus=[16])
+    # every catalogue system: timed when its GPU has a peak, refused by name otherwise
+    for name, s in specs.SYSTEMS.items():
+        gpu = next(k for k, g in specs.GPUS.items() if g is s.gpu)
+        if gpu in with_peak:
+            assert 0 < steptime.step_time(name, "llama-3-8b", 1, 1, 2).efficiency <= 1
+        else:
+            with pytest.raises(ValueError, match=f"^system='{name}' is out of range: its "
+                                                 f"GPU .* has no dense bf16 peak"):
+                steptime.step_time(name, "llama-3-8b", 1, 1, 2)
+    ref = steptime.step_time()
+    twin = steptime.step_time(copy.deepcopy(specs.system("dgx-h100")))
+    assert (twin.compute, twin.step) == (ref.compute, ref.step)
+
+
+def test_a_layout_beyond_the_collective_models_node_bound_is_refused_by_its_own_arguments():
+    # predict takes at most 100,000 nodes (tests/test_collectives_at_scale.py pins that
+    # message); a DGX H100 has 8 GPUs (catalogue), so 800,000 GPUs is the most a layout or a
+    # scaling curve can ask for. One more TP or DP group must be refused naming what the
+    # reader typed (tp/pp/dp, n_gpus), not the "nodes" they never passed.
+    assert collectives.MAX_NODES == 100_000
+    assert steptime.layout_traffic("dgx-h100", "llama-3-8b", 8, 1, 100_000).n_gpus == 800_000
+    assert 0 < steptime.scaling_efficiency("dgx-h100", "llama-3-8b", [800_000])[0] <= 1
+    for tp, dp in ((800_008, 1), (8, 100_001)):
+        with pytest.raises(ValueError) as e:
+            steptime.layout_traffic("dgx-h100", "llama-3-8b", tp, 1, dp)
+        assert str(e.value) == (
+            f"tp={tp}, pp=1, dp={dp} is out of range: tp x pp x dp = 800,008 GPUs fill "
+            "100,001 nodes of 8, more than the collective model takes (100,000 nodes)")
+    with pytest.raises(ValueError) as e:
+        steptime.step_time("dgx-h100", "llama-3-8b", 8, 1, 100_001)
+    assert str(e.value).startswith("tp=8, pp=1, dp=100001 is out of range")
+    with pytest.raises(ValueError) as e:
+        steptime.scaling_efficiency("dgx-h100", "llama-3-8b", [8, 800_008])
+    assert str(e.value) == ("n_gpus=800008 is out of range: must be at most 800,000 (100,000 "
+                            "nodes of 8 GPUs, the most the collective model takes)")

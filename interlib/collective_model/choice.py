@@ -116,13 +116,20 @@ def system_of(system) -> System:
                       "from interlib.specs.custom.node()")
 
 
+MAX_NODES = 100_000
+"""The most nodes :func:`interlib.collectives.predict` takes: a bound on the input, not a
+hardware figure. Callers that derive a node
+count from their own arguments (``interlib.steptime``) check against it, so their message
+names the argument the reader typed."""
+
+
 def resolve(system, gpus_per_node, nodes):
     """(System, g, k) from predict-style arguments, validated (the system by
     :func:`system_of`)."""
     sys_ = system_of(system)
     g = sys_.gpus_per_node if gpus_per_node is None else v.integer(
         "gpus_per_node", gpus_per_node, lo=1, hi=sys_.gpus_per_node)
-    k = v.integer("nodes", nodes, lo=1, hi=100_000)
+    k = v.integer("nodes", nodes, lo=1, hi=MAX_NODES)
     return sys_, g, k
 
 
