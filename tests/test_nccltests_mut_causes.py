@@ -436,3 +436,30 @@ def test_the_pcie_cause_needs_two_gpus_in_a_node(log, g, k, slow, asked, monkeyp
                         lambda c, s, **ch: plateau if ch == {"intra": "pcie"} else None)
     keys = [d.key for d in K.diagnose(cmp_, "dgx-h100")]
     assert ("pcie_p2p" in keys) is asked
+
+
+def test_pcie_p2p_is_asked_of_cards_paired_by_an_nvlink_bridge():
+    """Two H100 PCIe cards joined by an NVLink bridge (NVIDIA/nccl#1161, a real run): a
+    node of intra 'pcie' with NVLink inside it all the same. At half its speed (every time
+    of the log doubled: 57.8 GB/s, the median of 115.37, 115.86 halved) it sits near the
+    model of the same cards over plain PCIe, and that is the cause named; the run as
+    printed (115.6 GB/s) is near neither the bridge's model nor plain PCIe's."""
+    import dataclasses
+
+    bridged = _node(BRIDGE, gpus_per_node=2, nics_per_node=2)
+    plain = _node(BRIDGE, gpus_per_node=2, nics_per_node=2, intra="pcie")
+    run = run_of("h100pcie_2gpu_nvlink_bridge_issue1161.log")
+    assert "pcie_p2p" not in [d.key for d in N.compare(run, bridged).diagnoses]
+    slow = dataclasses.replace(run, rows=tuple(
+        dataclasses.replace(r, time_out_s=2 * r.time_out_s, time_in_s=2 * r.time_in_s)
+        for r in run.rows))
+    cmp_ = N.compare(slow, bridged)
+    d = cmp_.diagnoses[0]
+    alt = model(cmp_, plain, 2, 1)
+    assert (d.key, d.evidence) == (
+        "pcie_p2p", f"The plateau, 58 GB/s, is near the model's {gbs(alt)} for the same GPUs "
+        f"over PCIe (NVLink: {gbs(model(cmp_, bridged, 2, 1))}).")
+    assert d.score == pytest.approx(score(float(np.median(cmp_.measured[-3:])), alt),
+                                    rel=1e-9)
+    # a PCIe-only node has no NVLink to lose: the same run names no PCIe cause there
+    assert "pcie_p2p" not in [x.key for x in N.compare(slow, plain).diagnoses]

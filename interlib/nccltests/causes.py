@@ -290,7 +290,10 @@ def diagnose(cmp_: Comparison, system) -> list:
                     "(each GPU's NIC at PIX or PXB); with NCCL_DEBUG=INFO, count the NICs in "
                     "'NET/IB : Using' and look for '/GDRDMA' in the 'via NET/IB' lines",
                     _match(plateau, alt)))
-        if sys_.intra != "pcie" and cmp_.gpus_per_node > 1:
+        # NVLink inside the node: an NVSwitch, or PCIe cards paired by NVLink bridges
+        # (intra "pcie" with nvlink_bridge), whose plain-PCIe model is the alternative
+        if (sys_.intra != "pcie" or getattr(sys_, "nvlink_bridge", False)) and \
+                cmp_.gpus_per_node > 1:
             alt = _alternative(cmp_, sys_, intra="pcie")
             if alt and alt < pred * 0.9:
                 out.append(Diagnosis(
