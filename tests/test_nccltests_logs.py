@@ -83,7 +83,7 @@ def test_two_headers_before_any_row_are_processes_writing_at_once():
     with pytest.raises(ValueError) as e:
         N.parse(text, collective="all_reduce")
     assert str(e.value).startswith("nccl-tests was built without MPI: the log has 1 "
-                                   "'# nThread' headers")
+                                   "'# nThread' header and every process")
 
 
 def test_ranks_from_ncclss_nranks_lines_and_what_the_columns_suggest():
@@ -669,7 +669,7 @@ def test_rank_0_twice_is_a_build_without_mpi_whatever_the_headers():
     with pytest.raises(ValueError) as e:
         N.parse(text, collective="all_reduce")
     assert str(e.value).startswith("nccl-tests was built without MPI: the log has 1 "
-                                   "'# nThread' headers")
+                                   "'# nThread' header and every process")
 
 
 def test_pastes_that_stop_before_the_table_in_full():

@@ -24,8 +24,9 @@ ERROR_LIMIT = 1e-2
 as rounding; above it the values are wrong."""
 
 FEW_CHANNELS = 2
-"""At most this many collective channels on more than one GPU is few (NCCL builds a
-channel per ring; one or two cannot keep several NVLinks or NICs busy)."""
+"""At most this many collective channels is few on a run of more than two GPUs (NCCL builds
+a channel per ring; one or two cannot keep several NVLinks or NICs busy); a run of two GPUs
+is not judged by its channel count."""
 
 FORCED = {"NCCL_ALGO": None, "NCCL_PROTO": None, "NCCL_P2P_DISABLE": "1",
           "NCCL_SHM_DISABLE": "1", "NCCL_IB_DISABLE": "1", "NCCL_NVLS_ENABLE": "0",

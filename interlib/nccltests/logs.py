@@ -339,9 +339,9 @@ def parse_text(text: str, collective: str | None = None, test=None) -> Run:
             nthreads > 1 and len(one_rank) > 1 and len(one_rank) == len(
                 [b for b in blocks if b.ranks])):
         raise ValueError(
-            f"nccl-tests was built without MPI: the log has {nthreads} '# nThread' headers "
-            "and every process numbers its GPUs from Rank 0, so each process ran the test "
-            "alone (one-rank runs print busbw 0). Rebuild with 'make MPI=1 MPI_HOME=...', "
+            f"nccl-tests was built without MPI: the log has {nthreads} '# nThread' "
+            f"header{'s' if nthreads != 1 else ''} and every process numbers its GPUs from "
+            "Rank 0, so each process ran the test alone (one-rank runs print busbw 0). Rebuild with 'make MPI=1 MPI_HOME=...', "
             "run under mpirun or srun, and paste that output")
     if not full:
         with_header = [b for b in blocks if b.header_line]
