@@ -141,6 +141,24 @@ def test_stated_causes_edges():
     assert "few_channels" not in keys
 
 
+def test_stated_causes_at_their_gpu_counts():
+    """SHM is a cause from two GPUs in a node (one GPU per node has no peer inside it); two
+    channels are few from three GPUs in all, however they are split into nodes."""
+    def keys(g, k, extra):
+        busbw = collectives.predict("all_reduce", SIZES, "dgx-h100", g, k).busbw / 2
+        lines = synthetic_log(busbw, g * k) + extra
+        return [d.key for d in N.compare(N.parse("\n".join(lines) + "\n"), "dgx-h100",
+                                         gpus_per_node=g, nodes=k).diagnoses if d.stated]
+    assert "shm" in keys(2, 1, [STATED[2]])
+    assert "shm" not in keys(1, 2, [STATED[2]])
+    channels = [STATED[4]]                                    # 2 coll channels
+    assert "few_channels" in keys(3, 1, channels)
+    assert "few_channels" in keys(2, 2, channels)
+    assert "few_channels" in keys(1, 4, channels)
+    assert "few_channels" not in keys(2, 1, channels)
+    assert "few_channels" not in keys(1, 2, channels)
+
+
 def test_nothing_below_no_stated_cause():
     """A healthy run (in the band) with the same lines gets no diagnosis: causes explain a
     shortfall."""
@@ -171,6 +189,10 @@ def test_an_error_at_the_limit_is_rounding():
     lines = synthetic_log(_half(), 16, error=1e-2)
     keys = [d.key for d in N.compare(N.parse("\n".join(lines) + "\n"), "dgx-h100").diagnoses]
     assert "data_errors" not in keys
+    # with out-of-bounds values too, the error at the limit is not what is reported
+    lines = synthetic_log(_half(), 16, error=1e-2, oob=3)
+    d = N.compare(N.parse("\n".join(lines) + "\n"), "dgx-h100").diagnoses[0]
+    assert (d.key, d.evidence) == ("data_errors", "The log reports 3 out-of-bounds values.")
 
 
 def test_match_scores_by_hand():
@@ -181,6 +203,10 @@ def test_match_scores_by_hand():
     assert K._match(1.0, math.sqrt(1.5)) == pytest.approx(0.5, rel=1e-12)
     assert K._match(1.0, 3.0) == 0.0            # beyond the tolerance: 0, not negative
     assert K._match(0.0, 1.0) == 0.0 and K._match(1.0, -1.0) == 0.0
+    assert K._match(1.0, 0.0) == 0.0            # a zero prediction: no match, no error
+    # the rule is on the ratio alone: values below 1 (bytes/s or a fraction) score alike
+    assert K._match(0.5, 0.5) == 1.0
+    assert K._match(0.4, 0.4 * math.sqrt(1.5)) == pytest.approx(0.5, rel=1e-12)
 
 
 def test_ranked_order_and_zero_scores_dropped():
@@ -238,6 +264,21 @@ def test_half_nics_whole():
     assert d.score == pytest.approx(K._match(plateau, alt), rel=1e-12) and d.score > 0.9
 
 
+@pytest.mark.parametrize("nics, half", [(2, 1), (3, 1)])
+def test_half_nics_of_a_node_with_few_nics(nics, half):
+    """Half of two or three NICs is one (NICs are whole): the alternative of a node of 8
+    GPUs with 2 or 3 NICs of 400 Gb/s is the same node with one."""
+    from interlib.specs import custom
+    mine = custom.node("h100-sxm", 8, nics_per_node=nics, nic_gbps=400, name="mine")
+    one = custom.node("h100-sxm", 8, nics_per_node=half, nic_gbps=400, name="one")
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, one, 8, 2).busbw, 16, mine)
+    d = next(d for d in cmp_.diagnoses if d.key == "half_nics")
+    plateau, pred = _plateaus(cmp_)
+    assert d.evidence == (f"The plateau, {_fmt(plateau)}, is near the model's "
+                          f"{_fmt(_alt(one, cmp_))} with half the NICs (full: {_fmt(pred)}).")
+    assert d.score > 0.9
+
+
 def test_pcie_p2p_whole():
     from interlib.specs import custom
     pcie = custom.node("h100-sxm", 8, intra="pcie", name="alternative")
@@ -291,6 +332,30 @@ def test_slow_everywhere_whole():
     assert f"{plateau / pred:.0%}" == "33%"
 
 
+def test_slow_everywhere_whatever_the_data_errors():
+    """Wrong elements do not explain a slow curve: a run at a third of the model with
+    wrong results gets the data errors first and the catch-all too."""
+    lines = synthetic_log(collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1).busbw
+                          / 3, 8, wrong=5)
+    keys = [d.key for d in N.compare(N.parse("\n".join(lines) + "\n"),
+                                     "dgx-h100").diagnoses]
+    assert keys[0] == "data_errors" and "slow_everywhere" in keys
+
+
+def test_a_signature_must_score_above_0_3_to_stand_alone(monkeypatch):
+    """The catch-all is added unless some cause scores above 0.3: at exactly 0.3 (the
+    match score given) it is still added."""
+    cmp_ = _cmp(collectives.predict("all_reduce", SIZES, "dgx-h100", 8, 1).busbw / 3, 8)
+    monkeypatch.setattr(K, "_match", lambda x, y: 0.3)
+    monkeypatch.setattr(K, "_alternative", lambda c, s, **ch: 1.0 if "intra" in ch else None)
+    ds = {d.key: d.score for d in K.diagnose(cmp_, "dgx-h100")}
+    # (the small sizes, a third of the model too, add the floor: ln 3 / ln 8, not counted)
+    assert ds == {"pcie_p2p": 0.3, "slow_everywhere": 0.2,
+                  "high_floor": pytest.approx(math.log(3) / math.log(8), rel=0.02)}
+    monkeypatch.setattr(K, "_match", lambda x, y: 0.31)
+    assert {d.key for d in K.diagnose(cmp_, "dgx-h100")} == {"pcie_p2p", "high_floor"}
+
+
 def test_high_floor_and_mid_sizes_whole():
     from interlib import intervals
     from interlib.display import fmt_bytes
@@ -311,8 +376,20 @@ def test_high_floor_and_mid_sizes_whole():
         "the 'Using network' line; ibv_devinfo; the switch hops between the nodes")
     # score: ln(ratio) / ln(4 x FLOOR_FACTOR) = ln 5 / ln 8
     assert d.score == pytest.approx(math.log(ratio) / math.log(8), rel=1e-12)
-    # twice the model's time is the edge (FLOOR_FACTOR); just under it, no floor
+    # twice the model's time is the edge (FLOOR_FACTOR), counted in: measured exactly half
+    # the model below 1 MiB (the comparison's own curves, halved), the score ln 2 / ln 8
     assert K.FLOOR_FACTOR == 2.0
+    import dataclasses
+    small = cmp_.sizes < hi
+    at = dataclasses.replace(cmp_, measured=np.where(small, cmp_.predicted / 2,
+                                                     cmp_.measured))
+    edge = next(x for x in K.diagnose(at, "dgx-h100") if x.key == "high_floor")
+    assert edge.score == pytest.approx(1 / 3, rel=1e-12)
+    # ten times the model's time scores 1 (capped: ln 10 / ln 8 > 1)
+    ten = next(x for x in _cmp(np.where(SIZES < hi, model / 10, model), 8).diagnoses
+               if x.key == "high_floor")
+    assert ten.score == 1.0
+    # just under twice, no floor
     under = _cmp(np.where(SIZES < hi, model / 1.9, model), 8)
     assert "high_floor" not in [x.key for x in under.diagnoses]
     mid = np.where((SIZES >= intervals.REGIMES[1][1]) & (SIZES < intervals.REGIMES[-2][2]),

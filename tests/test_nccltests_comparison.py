@@ -8,6 +8,7 @@ columns. Ratios and percentages by hand; the published series are the shipped da
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from types import SimpleNamespace as NS
 
 import numpy as np
@@ -17,6 +18,8 @@ from interlib import collectives, intervals, validation
 from interlib.nccltests import NotModelled, Row, Run, compare, nearest_published
 from interlib.nccltests import comparison as C
 from interlib.specs import SYSTEMS, custom
+
+FIX = Path(__file__).parent / "fixtures" / "nccltests"
 
 
 # --------------------------------------------------------------------------------- band
@@ -28,6 +31,24 @@ def test_band_needs_an_interval():
             C.band(p)
         assert str(e.value) == ("prediction has no interval (busbw_low/busbw_high): give a "
                                 "result of interlib.collectives.predict, not nccl_estimate")
+
+
+def test_band_needs_an_interval_even_without_the_attribute():
+    with pytest.raises(ValueError, match=r"^prediction has no interval"):
+        C.band(NS(busbw=[1.0], busbw_low=[0.5]))          # no busbw_high at all
+
+
+def test_band_without_describe_and_of_whole_numbers(monkeypatch):
+    """intervals.describe is optional: without it the band is said in the page's words,
+    with the coverage in two significant digits (87.5 % is said 88 %); whole-number bounds
+    come back as floats."""
+    monkeypatch.delattr(intervals, "describe", raising=False)
+    monkeypatch.setattr(intervals, "COVERAGE", 0.875)
+    low, high, source = C.band(NS(busbw=[2, 3], busbw_low=[1, 2], busbw_high=(3, 4)))
+    assert source == ("band: the model's 88 % prediction interval (out-of-sample error of "
+                      "runs of the same size regime, GPU count and network)")
+    assert low.dtype == float and high.dtype == float
+    assert low.tolist() == [1.0, 2.0] and high.tolist() == [3.0, 4.0]
 
 
 def test_band_source_in_words(monkeypatch):
@@ -59,6 +80,25 @@ def test_a_regime_below_or_above_the_band_by_how_much():
     assert C._verdict("r", [1.2], [0.8], [1.2]).status == "within"
 
 
+def test_a_verdict_whole_and_its_two_digits():
+    # 1 - 0.6 / 0.7 = 1/7 = 14.3 %: two significant digits, 14 %
+    assert tuple(vars(C._verdict("r", [0.6], [0.7], [1.2])).values()) == (
+        "r", 1, 0.6, 0.7, 1.2, "below", "below, 14 % under the band", "band")
+    # medians 1.5, 0.8, 1.3: 1.5 / 1.3 - 1 = 15.4 %, said 15 %
+    assert tuple(vars(C._verdict("r", [1.5, 1.6, 1.4], [0.8, 0.7, 0.9],
+                                 [1.3, 1.2, 1.35])).values()) == (
+        "r", 3, 1.5, 0.8, 1.3, "above", "above, 15 % over the band", "band")
+    assert tuple(vars(C._verdict("w", [0.9, 1.1], [0.8, 0.8], [1.2, 1.2])).values()) == (
+        "w", 2, 1.0, 0.8, 1.2, "within", "within the band", "band")
+    # the factor-of-two rule's verdicts carry the same numbers
+    slow = C._verdict("s", [0.4, 0.5], [0.1, 0.2], [8.0, 9.0])      # medians 0.45, 0.15, 8.5
+    assert tuple(vars(slow).values())[:6] + (slow.rule,) == (
+        "s", 2, 0.45, pytest.approx(0.15), 8.5, "below", "factor")
+    fast = C._verdict("f", [2.0, 3.0, 2.5], [0.1] * 3, [9.0] * 3)
+    assert tuple(vars(fast).values())[:6] + (fast.rule,) == (
+        "f", 3, 2.5, 0.1, 9.0, "above", "factor")
+
+
 def test_the_factor_of_two_rule_at_its_edges():
     assert C.SLOW_RATIO == 0.5
     wide = ([0.1], [9.0])
@@ -88,6 +128,9 @@ def test_gpu_notes():
     # the system's token among the name's words (a card the catalogue does not map)
     assert C._gpu_notes(_run("NVIDIA H100 PCIe"), h100, "h100-sxm") == ()
     assert C._gpu_notes(_run("NVIDIA-H100-PCIe"), h100, "h100-sxm") == ()
+    # the catalogue's reading of the name decides first: underscores for spaces (a name
+    # sanitised for a file) still name the H100 SXM, no note
+    assert C._gpu_notes(_run("NVIDIA_H100_80GB_HBM3"), h100, "h100-sxm") == ()
     assert C._gpu_notes(_run("NVIDIA H100 80GB HBM3"), b200, "b200") == (
         "the log's GPUs are 'NVIDIA H100 80GB HBM3', the hardware compared against has "
         f"{b200.gpu.name}: the verdict is for that hardware",)
@@ -114,6 +157,14 @@ def test_gpu_id_of_a_system():
     assert C._gpu_id(SYSTEMS["dgx-h100"]) == "h100-sxm"
     assert C._gpu_id(custom.node("b200", 8)) == "b200"
     assert C._gpu_id(NS(gpu=object())) == ""
+    # a GPU equal to a catalogue one but not the same object (a copy, as a node unpickled
+    # or built from a copied spec has): still that GPU
+    import copy
+
+    from interlib.specs import GPUS
+    twin = copy.deepcopy(GPUS["b200"])
+    assert twin is not GPUS["b200"] and twin == GPUS["b200"]
+    assert C._gpu_id(custom.node(twin, 8)) == "b200"
 
 
 # -------------------------------------------------------------------- published runs
@@ -159,6 +210,23 @@ def test_each_term_of_the_distance():
     assert d(gpus=32) == 0.5 and d(gpus=64) == 1.0 and d(gpus=8) == 0.5
 
 
+def test_a_one_node_series_is_at_distance_0_from_its_own_hardware():
+    """The distance's node term compares 'crosses nodes' both ways: a one-node series (the
+    first in the shipped data) looked up by its own GPU, GPU count, one node, network and
+    collective is at 0; as two nodes, 1."""
+    first = {}
+    for m in validation.load_measurements():
+        first.setdefault(m.series, m)
+    m = next(x for x in first.values() if x.nodes == 1)
+    args = (m.gpu, m.total_gpus, 1, validation.fabric_kind(m.fabric), m.collective)
+    got = {p.series: p.distance for p in nearest_published(*args, count=50)}
+    assert got[m.series] == 0.0
+    two = (m.gpu, m.total_gpus, 2, validation.fabric_kind(m.fabric), m.collective)
+    assert {p.series: p.distance for p in nearest_published(*two, count=50)}[m.series] == 1.0
+    # a one-GPU run is a run too
+    assert len(nearest_published("h100-sxm", 1, 1, "InfiniBand", "all_reduce")) == 3
+
+
 def test_nearest_published_count_and_refusals():
     assert len(nearest_published("h100-sxm", 8, 1, "InfiniBand", "all_reduce")) == 3
     assert len(nearest_published("h100-sxm", 8, 1, "InfiniBand", "all_reduce", count=1)) == 1
@@ -197,8 +265,9 @@ def test_compare_refusals_in_words():
     with pytest.raises(ValueError) as e:
         compare(Run("all_reduce", 8, None, _rows([1e-4, 0.0]), None), "dgx-h100")
     assert str(e.value) == "the run has a size with a time of 0 us: nothing to compare"
-    with pytest.raises(ValueError, match="^run="):
+    with pytest.raises(ValueError) as e:
         compare("log", "dgx-h100")
+    assert str(e.value) == "run='log' must be a Run from interlib.nccltests.parse"
     with pytest.raises(ValueError, match="^in_place="):
         compare(run, "dgx-h100", in_place="yes")
 
@@ -246,3 +315,51 @@ def test_measured_busbw_is_nccl_tests_formula_on_either_column():
         set(intervals.regime_names(np.array(sizes, dtype=float))),
         key=[r[0] for r in intervals.REGIMES].index)
     assert out.assumed == () and compare(run, "dgx-h100", assumed=["x"]).assumed == ("x",)
+
+
+def test_an_amd_run_refused_in_full():
+    """hisohara/ai-scripts' MI300X run (rccl-tests, 8 ranks, 31 sizes, 315.69 GB/s busbw
+    out-of-place at 8 GiB): the refusal whole, with the AMD entry's summary."""
+    from interlib.nccltests import parse
+    from interlib.nccltests.vendors import amd_summary
+
+    run = parse(FIX.joinpath("amd_mi300x_1x8_all_reduce_k8s.log").read_text())
+    with pytest.raises(NotModelled) as e:
+        compare(run, "dgx-h100")
+    assert str(e.value) == (
+        f"Read exactly: 31 sizes on 8 ranks, busbw {C.fmt_rate(315.69e9)} at the largest "
+        "size (out-of-place). Not modelled: this is an AMD Instinct run (RCCL), and the "
+        "book's collective model covers NVIDIA NVLink systems only, so there is no verdict. "
+        + amd_summary("AMD Instinct MI300X") + " The bus bandwidth rccl-tests prints uses "
+        "the nccl-tests formula, so it compares directly with other runs of the same GPU, "
+        "collective and GPU count.")
+
+
+def test_a_catalogue_gpu_is_not_refused_as_amd_for_a_word_in_its_name():
+    """The AMD rule reads the device name only when the catalogue does not know it: an
+    H100 whose device text also says AMD (the host's CPU, say) is compared."""
+    run = Run("all_reduce", 8, None, _rows([1e-4, 2e-4]), None, 1, 8,
+              device="NVIDIA H100 80GB HBM3 (AMD EPYC host)")
+    assert compare(run, "dgx-h100").verdicts
+
+
+def test_compare_passes_its_choices_to_the_model_and_the_published_runs():
+    """algorithm= and nvls= reach the prediction; the published runs are the nearest by
+    the system's GPU, the run's GPU count, node count, network and collective; rows of 1
+    byte are compared (only 0-byte rows are dropped)."""
+    sizes = [1, 2**24, 2**28]
+    run = Run("all_reduce", 8, None, _rows([1e-5, 1e-3, 1e-2], sizes=sizes), None, 1, 8)
+    S = np.array(sizes, dtype=float)
+    for kw in ({"algorithm": "ring"}, {"nvls": False}):
+        out = compare(run, "dgx-h100", **kw)
+        assert out.sizes.tolist() == sizes
+        want = collectives.predict("all_reduce", S, "dgx-h100", 8, 1, **kw).busbw
+        assert out.predicted.tolist() == pytest.approx(list(want), rel=1e-12)
+    for kw in ({"algorithm": "ring"}, {"nvls": False}):     # each changes the prediction
+        assert compare(run, "dgx-h100", **kw).predicted.tolist() != pytest.approx(
+            list(compare(run, "dgx-h100").predicted), rel=1e-6)
+    assert compare(run, "dgx-h100").published == nearest_published(
+        "h100-sxm", 8, 1, "InfiniBand", "all_reduce")
+    two = Run("all_gather", 16, None, _rows([1e-3, 1e-2], sizes=sizes[1:]), None, 2, 8)
+    assert compare(two, "gb200-nvl72", 8, 2).published == nearest_published(
+        "gb200", 16, 2, "InfiniBand", "all_gather")

@@ -284,7 +284,9 @@ def test_inspector_several_tests_choose_one():
         ("all_gather", 8, [64], names, names[1])
     assert parse_json(recs, test=1).test == names[0]
     assert parse_json(recs, test="3").ranks == 4
-    for bad in (0, 4, "x", "-1"):
+    # "²" is a digit to str.isdigit but not a number int() reads: refused by the same
+    # message, not Python's "invalid literal for int()"
+    for bad in (0, 4, "x", "-1", "²", "1²"):
         with pytest.raises(ValueError) as e:
             parse_json(recs, test=bad)
         assert str(e.value) == (f"test={bad!r} matches none of the 3 in the records: "

@@ -24,8 +24,9 @@ ERROR_LIMIT = 1e-2
 as rounding; above it the values are wrong."""
 
 FEW_CHANNELS = 2
-"""At most this many collective channels on more than one GPU is few (NCCL builds a
-channel per ring; one or two cannot keep several NVLinks or NICs busy)."""
+"""At most this many collective channels is few on a run of more than two GPUs (NCCL builds
+a channel per ring; one or two cannot keep several NVLinks or NICs busy); a run of two GPUs
+is not judged by its channel count."""
 
 FORCED = {"NCCL_ALGO": None, "NCCL_PROTO": None, "NCCL_P2P_DISABLE": "1",
           "NCCL_SHM_DISABLE": "1", "NCCL_IB_DISABLE": "1", "NCCL_NVLS_ENABLE": "0",
@@ -51,13 +52,21 @@ def _match(x: float, y: float) -> float:
 
 def _alternative(cmp_, sys_, **node_changes):
     """The model's busbw at the run's largest sizes on ``sys_`` changed as given (a node
-    from :func:`interlib.specs.custom.node`), or None when no such node can be built."""
+    from :func:`interlib.specs.custom.node`), or None when no such node can be built.
+
+    Everything else of ``sys_`` is kept, the settings of a reader's node included (an
+    NVLink bridge, Google's TCPXO profile, ``NCCL_BUFFSIZE``, the NCCL version): the
+    alternative differs from the prediction compared by the one fault only."""
     from .. import collectives
     from ..specs import custom
 
     nvls = node_changes.pop("nvls", True)
     spec = dict(nics_per_node=sys_.nics_per_node, nic_gbps=sys_.nic.rate.value / Gbit_per_s,
-                fabric=fabric_of(sys_), intra=sys_.intra, name="alternative")
+                fabric=fabric_of(sys_),
+                intra="nvlink-bridge" if getattr(sys_, "nvlink_bridge", False) else sys_.intra,
+                name="alternative", tcpxo_profile=getattr(sys_, "tcpxo_profile", None),
+                buffsize=getattr(sys_, "buffsize", None),
+                nccl_version=getattr(sys_, "nccl_version", None))
     spec.update(node_changes)
     try:
         node = custom.node(sys_.gpu, sys_.gpus_per_node, **spec)
@@ -282,7 +291,10 @@ def diagnose(cmp_: Comparison, system) -> list:
                     "(each GPU's NIC at PIX or PXB); with NCCL_DEBUG=INFO, count the NICs in "
                     "'NET/IB : Using' and look for '/GDRDMA' in the 'via NET/IB' lines",
                     _match(plateau, alt)))
-        if sys_.intra != "pcie" and cmp_.gpus_per_node > 1:
+        # NVLink inside the node: an NVSwitch, or PCIe cards paired by NVLink bridges
+        # (intra "pcie" with nvlink_bridge), whose plain-PCIe model is the alternative
+        if (sys_.intra != "pcie" or getattr(sys_, "nvlink_bridge", False)) and \
+                cmp_.gpus_per_node > 1:
             alt = _alternative(cmp_, sys_, intra="pcie")
             if alt and alt < pred * 0.9:
                 out.append(Diagnosis(

@@ -172,7 +172,7 @@ def _inspector(objs, collective, test) -> Run:
     idx = 0
     if test is not None:
         t = str(test).strip()
-        if not (t.isdigit() and 1 <= int(t) <= len(keys)):
+        if not (t.isdecimal() and 1 <= int(t) <= len(keys)):
             raise ValueError(f"test={test!r} matches none of the {len(keys)} in the "
                              f"records: {'; '.join(names)}")
         idx = int(t) - 1

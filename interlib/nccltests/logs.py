@@ -158,7 +158,9 @@ def _row(toks: list, cols: dict, lineno: int) -> tuple:
 
 
 def _is_row_attempt(toks: list) -> bool:
-    return len(toks) >= 2 and toks[0].isdigit() and toks[1].isdigit()
+    """A results row starts with two whole numbers (decimal digits: ``isdigit`` would also
+    take '²', which ``int`` refuses)."""
+    return len(toks) >= 2 and toks[0].isdecimal() and toks[1].isdecimal()
 
 
 def _headerless(toks: list, lineno: int) -> dict:
@@ -301,7 +303,7 @@ def _choose(blocks, test, collective) -> _Block:
                              "Choose one with test= (its number, or a word of its name)")
         return full[0]
     key = str(test).strip().lower()
-    if key.isdigit() and 1 <= int(key) <= len(full):
+    if key.isdecimal() and 1 <= int(key) <= len(full):
         return full[int(key) - 1]
     hits = [b for b, nm in zip(full, names) if key and key in nm.split(": ", 1)[1].lower()]
     if len(hits) == 1:
@@ -337,9 +339,9 @@ def parse_text(text: str, collective: str | None = None, test=None) -> Run:
             nthreads > 1 and len(one_rank) > 1 and len(one_rank) == len(
                 [b for b in blocks if b.ranks])):
         raise ValueError(
-            f"nccl-tests was built without MPI: the log has {nthreads} '# nThread' headers "
-            "and every process numbers its GPUs from Rank 0, so each process ran the test "
-            "alone (one-rank runs print busbw 0). Rebuild with 'make MPI=1 MPI_HOME=...', "
+            f"nccl-tests was built without MPI: the log has {nthreads} '# nThread' "
+            f"header{'s' if nthreads != 1 else ''} and every process numbers its GPUs from "
+            "Rank 0, so each process ran the test alone (one-rank runs print busbw 0). Rebuild with 'make MPI=1 MPI_HOME=...', "
             "run under mpirun or srun, and paste that output")
     if not full:
         with_header = [b for b in blocks if b.header_line]
