@@ -517,7 +517,7 @@ def step_time(system="dgx-h100", model: str = "llama-3-70b", tp: int = 8, pp: in
 
     Args:
         system: As in :func:`layout_traffic`, whose GPU has a dense bf16 peak in the
-            catalogue (:data:`interlib.specs.BF16_DENSE_FLOPS`; the compute time needs it),
+            catalogue (``interlib.specs.BF16_DENSE_FLOPS``; the compute time needs it),
             and so are ``model``, ``tp``, ``pp``, ``dp``, ``seq_len``, ``micro_batch``,
             ``micro_batches``, ``oversubscription``, ``leaf_nodes``,
             ``in_network_reduction`` and ``zero``.
