@@ -30,7 +30,6 @@ _STARTING = re.compile(r"#\s*Collective test starting:\s*(\S+)")
 _CONCLUDED = re.compile(r"#\s*Collective test concluded:\s*(\S+)")
 """The line nccl-tests prints after a test's table: it names the program that printed the
 rows above it (what a paste that starts at the table still carries)."""
-_TESTS_VERSION = re.compile(r"#\s*nccl-tests version\s+(\S+)")
 _RANK_LINE = re.compile(r"#\s+Rank\s+(\d+)\b(?:\s+Group\s+\d+)?(?:\s+Pid\s+(\d+))?\s+on\s+"
                         r"(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s*(.*?)\s*$")
 _HEADER = re.compile(r"#\s*size\s+count\s+type\b")
@@ -54,7 +53,6 @@ class _Block:
     start: int
     label: str | None = None
     program: str | None = None
-    version: str | None = None
     ranks: dict = field(default_factory=dict)  # rank id -> (host, pid, device)
     rank_repeats: int = 0
     elided_ranks: bool = False
@@ -179,7 +177,7 @@ def _blocks(lines) -> tuple:
     blocks = [_Block(1)]
     failure = None
     interleaved = False
-    pending_program = pending_label = pending_version = None
+    pending_program = None
     for n, line in lines:
         raw = line
         b = blocks[-1]
@@ -192,18 +190,15 @@ def _blocks(lines) -> tuple:
         prog = (m.group(1) if m else None) or (program_in(line) if "_perf" in line else None)
         if m:
             prog = program_in(m.group(1)) or prog
-        m = _TESTS_VERSION.search(line) if "nccl-tests version" in line else None
-        if m:
-            pending_version = m.group(1)
         if "nThread" in line and _NTHREAD.search(line):
             if b.header is None and b.ranks == {} and any(
                     _NTHREAD.search(x) for _, x in b.lines):
                 interleaved = True  # a second '# nThread' before any Rank line or table
             if b.header is not None or b.ranks:
                 b.end = n - 1
-                blocks.append(_Block(n, pending_label, pending_program, pending_version))
+                blocks.append(_Block(n, None, pending_program))
                 b = blocks[-1]
-                pending_program = pending_label = None
+                pending_program = None
             b.lines.append((n, raw))
             if prog:
                 b.program = prog
@@ -219,7 +214,6 @@ def _blocks(lines) -> tuple:
             continue
         if prog and not b.rows:
             b.program = prog
-            b.version = b.version or pending_version
             continue
         m = _CONCLUDED.search(line) if "concluded" in line else None
         if m and b.rows:  # names the test whose rows are above, not the next one's
@@ -243,7 +237,7 @@ def _blocks(lines) -> tuple:
         if "size" in line and _HEADER.search(line):
             if b.header is not None and b.rows:
                 b.end = n - 1
-                blocks.append(_Block(n, None, pending_program, pending_version))
+                blocks.append(_Block(n, None, pending_program))
                 pending_program = None
                 b = blocks[-1]
                 b.lines.append((n, raw))
@@ -273,7 +267,7 @@ def _blocks(lines) -> tuple:
             row_toks = tail
         if b.avg is not None or b.oob is not None:
             b.end = n - 1
-            blocks.append(_Block(n, None, pending_program, pending_version))
+            blocks.append(_Block(n, None, pending_program))
             pending_program = None
             b = blocks[-1]
         cols = b.header or _headerless(row_toks, n)
