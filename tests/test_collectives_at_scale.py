@@ -678,6 +678,18 @@ def test_nvlink_bridge_pairs_beat_pcie_only_for_two_gpus():
     assert br.bridge_effective == pytest.approx(12 * 20.6e9)
 
 
+def test_intra_of_names_what_node_was_given_and_a_catalogue_systems_fabric():
+    """intra_of inverts node()'s ``intra`` (each of INTRA round-trips), names a catalogue
+    system by its own field (DGX H100: NVSwitch; the PCIe-only H100 server: PCIe) and
+    refuses what is not a system."""
+    for intra, n in (("nvswitch", 8), ("pcie", 4), ("nvlink-bridge", 4)):
+        assert custom.intra_of(custom.node("h100-sxm", n, intra=intra)) == intra
+    assert custom.intra_of(specs.system("dgx-h100")) == "nvswitch"
+    assert custom.intra_of(specs.system("h100-pcie-only")) == "pcie"
+    with pytest.raises(ValueError, match="^system='dgx-h100' is out of range"):
+        custom.intra_of("dgx-h100")
+
+
 def test_the_nics_in_use_are_those_of_the_gpus_taking_part_at_line_rate_for_nccl():
     """links(): the node's network bandwidth counts the NICs of the GPUs in use (at most
     the node's), each at its line rate in NCCL's own view and at the fitted share

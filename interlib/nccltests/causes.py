@@ -63,7 +63,7 @@ def _alternative(cmp_, sys_, **node_changes):
     nvls = node_changes.pop("nvls", True)
     spec = dict(nics_per_node=sys_.nics_per_node, nic_gbps=sys_.nic.rate.value / Gbit_per_s,
                 fabric=fabric_of(sys_),
-                intra="nvlink-bridge" if getattr(sys_, "nvlink_bridge", False) else sys_.intra,
+                intra=custom.intra_of(sys_),
                 name="alternative", tcpxo_profile=getattr(sys_, "tcpxo_profile", None),
                 buffsize=getattr(sys_, "buffsize", None),
                 nccl_version=getattr(sys_, "nccl_version", None))
@@ -242,6 +242,8 @@ def diagnose(cmp_: Comparison, system) -> list:
         system: The catalogue id or node it was compared against (what :func:`compare`
             was given: a :class:`Comparison` keeps only its title).
     """
+    from ..specs import custom
+
     v.instance("cmp_", cmp_, Comparison, "a Comparison from interlib.nccltests.compare")
     sys_ = system_of(system)
     out = []
@@ -293,8 +295,7 @@ def diagnose(cmp_: Comparison, system) -> list:
                     _match(plateau, alt)))
         # NVLink inside the node: an NVSwitch, or PCIe cards paired by NVLink bridges
         # (intra "pcie" with nvlink_bridge), whose plain-PCIe model is the alternative
-        if (sys_.intra != "pcie" or getattr(sys_, "nvlink_bridge", False)) and \
-                cmp_.gpus_per_node > 1:
+        if custom.intra_of(sys_) != "pcie" and cmp_.gpus_per_node > 1:
             alt = _alternative(cmp_, sys_, intra="pcie")
             if alt and alt < pred * 0.9:
                 out.append(Diagnosis(

@@ -44,7 +44,7 @@ def hardware_text(system, words: bool = False) -> str:
     a reader's words (the system's title; ``"GPU: H100 SXM; 8 GPUs per node; 8 NICs of
     200 Gb/s; network: GPUDirect-TCPXO; GPUs joined by: NVSwitch"``), as the page shows it.
     ``tools/contribute_run.py`` reads every form back."""
-    from ..specs import GPUS, SYSTEMS
+    from ..specs import GPUS, SYSTEMS, custom
     from ..units import Gbit_per_s
 
     if isinstance(system, str):
@@ -54,7 +54,7 @@ def hardware_text(system, words: bool = False) -> str:
         if s is system:
             return s.title if words else k
     gpu = next((k for k, g in GPUS.items() if g is system.gpu or g == system.gpu), "?")
-    intra = ("nvlink-bridge" if getattr(system, "nvlink_bridge", False) else system.intra)
+    intra = custom.intra_of(system)
     if words:
         return (f"GPU: {system.gpu.name}; {system.gpus_per_node} GPUs per node; "
                 f"{system.nics_per_node} NIC{'s' if system.nics_per_node != 1 else ''} of "

@@ -105,6 +105,23 @@ class Node(System):
         return BRIDGE_LINKS.value * nvl.per_gpu_effective / nvl.links_per_gpu.value
 
 
+def intra_of(system: System) -> str:
+    """How the GPUs of ``system`` reach each other, in :data:`INTRA`'s words (what
+    :func:`node` takes as ``intra``): ``"nvlink-bridge"`` for PCIe cards paired by an NVLink
+    bridge, else ``system.intra``. A catalogue system has no bridge.
+
+        >>> from interlib.specs import custom
+        >>> custom.intra_of(custom.node("h100-sxm", 4, intra="nvlink-bridge"))
+        'nvlink-bridge'
+        >>> custom.intra_of(custom.node("h100-sxm", 4, intra="pcie"))
+        'pcie'
+    """
+    if not isinstance(system, System):
+        raise ValueError(f"system={system!r} is out of range: must be an "
+                         "interlib.specs.System")
+    return "nvlink-bridge" if getattr(system, "nvlink_bridge", False) else system.intra
+
+
 BUFFSIZE_RANGE = (64 * 1024, 1024 * 2**20)
 """``NCCL_BUFFSIZE`` values a node accepts, bytes: 64 KiB .. 1 GiB (NCCL's default is
 4 MiB)."""
