@@ -567,13 +567,13 @@ def scaling_efficiency(system="dgx-h100", model: str = "llama-3-70b", n_gpus=(8,
     v.choice("model", model, scaling.MODELS)
     tp = v.integer("tp", tp, lo=1, hi=1_000_000)
     pp = v.integer("pp", pp, lo=1, hi=1_000_000)
-    g = _sys(system).gpus_per_node
     out = []
     for n in v.items("n_gpus", np.atleast_1d(n_gpus).tolist()):
         n = int(v.whole("n_gpus", n, lo=1))
         if n % (tp * pp):
             raise ValueError(f"n_gpus={n} is out of range: must be a multiple of "
                              f"tp x pp = {tp * pp}")
+        g = _sys(system).gpus_per_node
         if n > collectives.MAX_NODES * g:
             raise ValueError(f"n_gpus={n} is out of range: must be at most "
                              f"{collectives.MAX_NODES * g:,} ({collectives.MAX_NODES:,} nodes "
