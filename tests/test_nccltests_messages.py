@@ -461,6 +461,17 @@ def test_cli_outside_the_catalogue_points_where_to_look():
     assert r.returncode == 2 and b"before the results table" in r.stderr
 
 
+def test_cli_rows_without_rank_lines_says_the_log_names_no_gpu():
+    """A rows-only paste (AWS's p4de README, header and rows, no Rank lines) without
+    --system: the error says the log names no GPU, not that the GPU is outside the
+    catalogue, and does not suggest a PCIe node."""
+    r = _cli(str(FIX / "aws_p4de_a100_2x8_all_reduce_slurm_rows.log"))
+    err = r.stderr.decode()
+    assert r.returncode == 2 and err.startswith("error: give either --system")
+    assert "The log does not name its GPUs" in err
+    assert "not in the book's catalogue" not in err and "pcie" not in err.lower()
+
+
 def test_h100_pcie_advice_names_the_catalogue_entry():
     from interlib.nccltests import vendors
 

@@ -67,10 +67,16 @@ def test_pcie_card_advice_whole(device):
                                       "gpu": None, "intra": "pcie"}
 
 
-@pytest.mark.parametrize("device", [None, ""])
+@pytest.mark.parametrize("device", [None, "", "  "])
 def test_unnamed_gpu_advice_whole(device):
-    assert vendors.advice(device) == {"text": _pcie_card_text("The run's GPU"), "system": None,
-                                      "gpu": None, "intra": "pcie"}
+    """A log that names no GPU (rows pasted without their Rank lines) is told so; it is not
+    taken for a card outside the catalogue nor pointed at a PCIe node (session 6: a
+    rows-only paste of a two-node A100 run was told its GPU was not in the catalogue)."""
+    assert vendors.advice(device) == {
+        "text": ("The log does not name its GPUs (it has no '#  Rank ... device ...' lines): "
+                 "say which hardware the run was on, a catalogue system or the GPU of a node "
+                 "of your own"),
+        "system": None, "gpu": None, "intra": None}
 
 
 def test_other_gpu_advice_lists_the_catalogue_gpus_whole():

@@ -51,10 +51,12 @@ def catalogue_gpu(device: str | None) -> tuple:
 def advice(device: str | None) -> dict:
     """What to compare a run from outside the catalogue with: ``{"text": ..., "system":
     catalogue id or None, "gpu": id or None, "intra": ...}`` (every choice an assumption
-    the text states). An H100 PCIe (or NVL) card points at ``h100-pcie-only``."""
+    the text states). An H100 PCIe (or NVL) card points at ``h100-pcie-only``; a log that
+    names no GPU (rows pasted without their ``Rank`` lines) is told so, not taken for a
+    card the catalogue lacks."""
     from ..specs import GPUS
 
-    up = (device or "").upper()
+    up = (device or "").strip().upper()
     gens = ", ".join(f"{g.name}: PCIe {g.pcie_gen}" for k, g in GPUS.items()
                      if k in ("a100-sxm-80gb", "h100-sxm"))
     if "H100" in up and ("PCIE" in up or "NVL" in up):
@@ -64,9 +66,13 @@ def advice(device: str | None) -> dict:
                          "NVLink bridges (H100 NVL) build a node of H100 with intra "
                          "'nvlink-bridge' (assumed: the SXM part's NVLink rates)"),
                 "system": "h100-pcie-only", "gpu": "h100-sxm", "intra": "pcie"}
-    if _PCIE_CARD.search(up) or not up:
-        what = f"'{device}'" if device else "The run's GPU"
-        return {"text": (f"{what} is not in the book's catalogue. The nearest the model "
+    if not up:
+        return {"text": ("The log does not name its GPUs (it has no '#  Rank ... device ...' "
+                         "lines): say which hardware the run was on, a catalogue system or "
+                         "the GPU of a node of your own"),
+                "system": None, "gpu": None, "intra": None}
+    if _PCIE_CARD.search(up):
+        return {"text": (f"'{device}' is not in the book's catalogue. The nearest the model "
                          "can do is a node of a catalogue GPU over PCIe (intra 'pcie'), "
                          f"whose PCIe generation should match your card ({gens}): an "
                          "assumption, since the GPU itself differs"),
