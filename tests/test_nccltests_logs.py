@@ -41,10 +41,43 @@ def test_headerless_rows_in_the_layout_before_root():
     assert (r0.size_bytes, r0.wrong_out, r0.error_out, r1.error_out, r1.error_in) == \
         (1048576, None, 0.0, 1e-07, 0.0)
     assert r1.time_in_s == pytest.approx(94.00e-6) and r1.busbw_out == pytest.approx(41.39e9)
-    assert any(n.startswith("rows pasted without their table header") for n in run.notes)
+    assert run.notes[-1] == ("rows pasted without their table header: read in an older "
+                             "nccl-tests layout (size count type redop time algbw busbw error "
+                             "x 2)")
     # the same width with whole numbers there: a #wrong count, not an error
     whole = text.replace("0e+00", "0").replace("1e-07", "0")
     assert [r.wrong_out for r in N.parse(whole, collective="all_reduce").rows] == [0, 0]
+
+
+# nccl#340 (https://github.com/NVIDIA/nccl/issues/340, AlexWang1900, 2020): an
+# all_gather_perf -g 2 of 2019-2020 on two RTX 2080 Ti, rows pasted without the header, in
+# the layout of tests without a reduction (no redop, no root; 'error' columns). Three of its
+# rows, as published.
+NCCL340_ROWS = (
+    "       65536          8192   float    16.57    1.98    1.98  0e+00    13.83    2.37    2.37  0e+00\n"
+    "     1048576        131072   float    47.38   11.06   11.06  0e+00    46.84   11.19   11.19  0e+00\n"
+    "   134217728      16777216   float   3298.6   20.34   20.34  0e+00   3070.3   21.86   21.86  0e+00\n")
+
+
+def test_headerless_rows_in_the_older_layout_without_a_reduction():
+    """11 columns, the fourth a time: size count type time algbw busbw error x 2. Read cell
+    by cell as printed; 2 ranks from size / (count x 4 bytes); the note names the layout used
+    (it said 'the current layout' for every headerless paste before session 6)."""
+    run = N.parse(NCCL340_ROWS, collective="all_gather")
+    assert run.sizes == [65536, 1048576, 134217728] and run.ranks == 2
+    r0, r2 = run.rows[0], run.rows[-1]
+    assert r0.time_out_s == pytest.approx(16.57e-6) and r0.time_in_s == pytest.approx(13.83e-6)
+    assert (r0.algbw_out, r0.busbw_out, r0.busbw_in) == (
+        pytest.approx(1.98e9), pytest.approx(1.98e9), pytest.approx(2.37e9))
+    assert r2.time_out_s == pytest.approx(3298.6e-6) and r2.busbw_in == pytest.approx(21.86e9)
+    assert (r0.wrong_out, r0.error_out, r2.error_in) == (None, 0.0, 0.0)
+    assert run.notes[-1] == ("rows pasted without their table header: read in an older "
+                             "nccl-tests layout (size count type time algbw busbw error x 2)")
+    # eleven cells whose fourth is not a number are no such row: the current layout's
+    # message, which says what it expected
+    bad = NCCL340_ROWS.splitlines()[0].replace("16.57", "sum") + "\n"
+    with pytest.raises(ValueError, match="^line 1: expected a results row of 13 columns"):
+        N.parse(bad, collective="all_gather")
 
 
 def test_headerless_rows_in_the_current_layout():

@@ -58,6 +58,7 @@ class _Block:
     elided_ranks: bool = False
     header: dict | None = None
     header_line: int | None = None
+    layout: str | None = None  # the columns headerless rows were read in (names)
     rows: list = field(default_factory=list)
     cells: list = field(default_factory=list)
     lines: list = field(default_factory=list)
@@ -162,13 +163,26 @@ def _is_row_attempt(toks: list) -> bool:
 
 
 def _headerless(toks: list, lineno: int) -> dict:
-    """The columns of a row pasted without its header: the current layout, or the one
-    before ``root`` (``redop`` then the times), by the row's width."""
+    """The columns of a row pasted without its header: the current layout, the one
+    before ``root`` (``redop`` then the times), or the older one of tests without a
+    reduction (``size count type`` then the times, ``error`` columns: all-gather in
+    nccl-tests of 2019-2020, nccl#340), by the row's width."""
     if len(toks) == 12 and not re.fullmatch(r"-?\d+", toks[3]):
         return _columns("#  size  count  type  redop  time  algbw  busbw  error  time  algbw "
                         " busbw  error", lineno) | {"errors": "e" in toks[7].lower()
                                                     or "." in toks[7]}
+    if len(toks) == 11 and re.fullmatch(r"[A-Za-z]\w*", toks[2]) and _is_float(toks[3]):
+        return _columns("#  size  count  type  time  algbw  busbw  error  time  algbw  busbw "
+                        " error", lineno)
     return _columns(_DEFAULT_HEADER, lineno)
+
+
+def _is_float(tok: str) -> bool:
+    try:
+        float(tok)
+    except ValueError:
+        return False
+    return True
 
 
 def _blocks(lines) -> tuple:
@@ -277,6 +291,8 @@ def _blocks(lines) -> tuple:
             blocks.append(_Block(n))
             b = blocks[-1]
         row, cell = _row(row_toks, cols, n)
+        if b.header is None and b.layout is None:
+            b.layout = cols["names"]
         b.rows.append((n, row))
         b.cells.append(cell)
     blocks[-1].end = lines[-1][0] if lines else 0
@@ -410,9 +426,10 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
         notes.append(f"rows are elided ('...' on line {b.elided_rows}): only the printed "
                      "rows are read")
     if b.header is None:
-        notes.append("rows pasted without their table header: read in the current "
-                     "nccl-tests layout (size count type redop root time algbw busbw #wrong "
-                     "x 2)")
+        names = (b.layout or _DEFAULT_HEADER.lstrip("# ")).split()
+        which = "the current" if names == _DEFAULT_HEADER.lstrip("# ").split() else "an older"
+        notes.append(f"rows pasted without their table header: read in {which} "
+                     f"nccl-tests layout ({' '.join(names[:-4])} x 2)")
     hostmap = {}
     for rid, (host, _, _) in b.ranks.items():
         hostmap.setdefault(host, set()).add(rid)
