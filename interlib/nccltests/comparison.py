@@ -180,8 +180,11 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
     v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
     v.flag("in_place", in_place)
     if run.collective is None:
-        raise ValueError("the log does not say which collective it measured: give "
-                         "collective= to parse (e.g. 'all_reduce')")
+        fit = next((n.split(":")[0] for n in run.notes if n.startswith("the columns fit ")),
+                   None)
+        raise ValueError("the log does not say which collective it measured"
+                         + (f" ({fit})" if fit else "")
+                         + ": give collective= to parse (e.g. 'all_reduce')")
     _refuse_unmodelled(run)
     sys_ = system_of(system)
     shp = shape(run, sys_, gpus_per_node, nodes)
