@@ -305,6 +305,44 @@ def test_an_amd_device_without_a_vendor_is_refused_as_amd():
         compare(run, "dgx-h100")
 
 
+# ROCm/rccl#2075 (https://github.com/ROCm/rccl/pull/2075, ChihayaK): rccl-tests'
+# broadcast_perf on a Strix Halo APU (gfx1151, a Radeon, not an Instinct), pasted as rows and
+# the summary; only rccl-tests prints the 'Errors with asterisks' line (ROCm/rccl-tests
+# src/common.cu:1424; no commit of NVIDIA/nccl-tests has it). Three of its rows, as published.
+RCCL2075 = (
+    "      262144         65536     float    none       0    43.00    6.10    6.10      0    42.86    6.12    6.12      0\n"
+    "    67108864      16777216     float    none       0   9407.6    7.13    7.13      0   9352.9    7.18    7.18      0\n"
+    "   134217728      33554432     float    none       0    18781    7.15    7.15      0    18756    7.16    7.16      0\n"
+    "# Errors with asterisks indicate errors that have exceeded the maximum threshold.\n"
+    "# Out of bounds values : 0 OK\n"
+    "# Avg bus bandwidth    : 3.41227\n"
+    "#\n"
+    "# Collective test concluded: broadcast_perf\n")
+
+
+def test_an_rccl_tests_paste_naming_no_gpu_is_refused_as_amd_without_saying_instinct():
+    """Before session 6 this paste was taken for an NVIDIA run (asked for its rank count,
+    then compared with DGX H100); it is AMD by rccl-tests' own line, and the refusal does
+    not call an unnamed GPU an Instinct."""
+    from interlib.nccltests import parse
+    from interlib.nccltests.vendors import amd_summary
+
+    run = parse(RCCL2075)
+    assert (run.vendor, run.collective, run.device) == ("AMD", "broadcast", None)
+    with pytest.raises(NotModelled) as e:
+        compare(run, "dgx-h100")
+    assert str(e.value) == (
+        f"Read exactly: 3 sizes, busbw {C.fmt_rate(7.15e9)} at the largest size "
+        "(out-of-place). Not modelled: this is an AMD run (RCCL), and the book's collective "
+        "model covers NVIDIA NVLink systems only, so there is no verdict. "
+        + amd_summary(None) + " The bus bandwidth rccl-tests prints uses the nccl-tests "
+        "formula, so it compares directly with other runs of the same GPU, collective and "
+        "GPU count.")
+    # the same rows without that line say nothing of the vendor: not refused as AMD
+    plain = parse(RCCL2075.replace(RCCL2075.splitlines()[3] + "\n", ""))
+    assert plain.vendor is None
+
+
 def test_measured_busbw_is_nccl_tests_formula_on_either_column():
     """busbw = size / time x 2 (n - 1) / n for an all_reduce (nccl-tests PERFORMANCE.md);
     in_place reads the in-place time."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 
 import numpy as np
 
@@ -133,8 +134,11 @@ def _refuse_unmodelled(run) -> None:
             + f", busbw {fmt_rate(biggest.busbw_out)} at the largest size (out-of-place).")
     if run.vendor == "AMD" or (run.device and catalogue_gpu(run.device)[0] is None
                                and "AMD" in (run.device or "").upper()):
+        up = (run.device or "").upper()
+        kind = ("an AMD Instinct run" if "INSTINCT" in up or re.search(r"\bMI\d", up)
+                else "an AMD run")  # e.g. rccl-tests on a Radeon APU, or no GPU named
         raise NotModelled(
-            f"{read} Not modelled: this is an AMD Instinct run (RCCL), and the book's "
+            f"{read} Not modelled: this is {kind} (RCCL), and the book's "
             "collective model covers NVIDIA NVLink systems only, so there is no verdict. "
             + amd_summary(run.device) + " The bus bandwidth rccl-tests prints uses the "
             "nccl-tests formula, so it compares directly with other runs of the same GPU, "
@@ -182,9 +186,10 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
     if run.collective is None:
         fit = next((n.split(":")[0] for n in run.notes if n.startswith("the columns fit ")),
                    None)
+        first = fit.removeprefix("the columns fit ").split(" and ")[0] if fit else None
         raise ValueError("the log does not say which collective it measured"
                          + (f" ({fit})" if fit else "")
-                         + ": give collective= to parse (e.g. 'all_reduce')")
+                         + f": give collective= to parse (e.g. {first or 'all_reduce'!r})")
     _refuse_unmodelled(run)
     sys_ = system_of(system)
     shp = shape(run, sys_, gpus_per_node, nodes)

@@ -42,6 +42,11 @@ _FAILURE = re.compile(r"^\s*(?:[\w.-]+:\s+|\.\.\s+[\w.-]+ pid \d+:\s+)?"
                       r"(?:Test (?:NCCL|CUDA|HIP) failure|NCCL failure|Test failure)\s+\S+:\d+")
 _TIME_COLS = ("time", "cputime")
 _WRONG_COLS = ("#wrong", "error")
+_RCCL_TESTS_ONLY = "# Errors with asterisks indicate errors that have exceeded the maximum"
+"""A line rccl-tests prints after its table (``src/common.cu:1424`` @ ROCm/rccl-tests ae3e635,
+since 924521f, 2019-06-28) and NVIDIA's nccl-tests never has (no commit of NVIDIA/nccl-tests
+up to a0b82b2, 2.19.6, contains it): a paste with it is an RCCL run."""
+
 _DEFAULT_HEADER = ("#  size  count  type  redop  root  time  algbw  busbw  #wrong  time  "
                    "algbw  busbw  #wrong")
 
@@ -438,7 +443,7 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
     device = (b.ranks.get(0) or (next(iter(b.ranks.values())) if b.ranks else
                                  (None, None, None)))[2] or None
     lib = setup.library.value if setup.library else None
-    if any("rccl-tests" in x for _, x in lines):
+    if any("rccl-tests" in x or _RCCL_TESTS_ONLY in x for _, x in lines):
         lib = lib or "RCCL"
     version = setup.version.value if setup.version else None
     return Run(coll, ranks, version, rows, b.avg, nodes, per_node, device, b.oob,
