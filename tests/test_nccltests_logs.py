@@ -80,6 +80,43 @@ def test_headerless_rows_in_the_older_layout_without_a_reduction():
         N.parse(bad, collective="all_gather")
 
 
+# nccl-tests 2.19 (NVIDIA/nccl-tests a0b82b2, src/util.cu writeBenchmarkLineBody,
+# writePerIterReport, writeTimestamp): -I 1 prints i_min i_max i_p99 i_cv% after each
+# half ("  %7s" each), -S 1 a "%Y-%m-%d %H:%M:%S" timestamp after the row. Rows typed in
+# those formats (no published log of either option was found).
+PER_ITER_ROW = ("     1048576        262144     float     sum      -1    60.00   17.48   30.58"
+                "       0    58.20    66.00    65.40     2.50    61.00   17.19   30.08       0"
+                "    59.20    67.00    66.40     2.40\n")
+STAMPED_ROW = ("     1048576        262144     float     sum      -1    60.00   17.48   30.58"
+               "       0    61.00   17.19   30.08       0  2026-11-29 10:00:00\n")
+PER_ITER_HEADER = (
+    "#       size         count      type   redop    root     time   algbw   busbw  #wrong"
+    "    i_min    i_max    i_p99    i_cv%     time   algbw   busbw  #wrong    i_min    i_max"
+    "    i_p99    i_cv% \n")
+
+
+@pytest.mark.parametrize("text, layout", [
+    (PER_ITER_ROW, "the current nccl-tests layout with -I 1 (size count type redop root time "
+                   "algbw busbw #wrong i_min i_max i_p99 i_cv% x 2)"),
+    (PER_ITER_HEADER + PER_ITER_ROW, None),
+    (STAMPED_ROW, "the current nccl-tests layout with -S 1 (size count type redop root time "
+                  "algbw busbw #wrong x 2 timestamp)"),
+])
+def test_rows_of_nccl_tests_2_19_options_are_read_with_or_without_their_header(text, layout):
+    """The out-of-place and in-place cells are the ones printed, whatever follows them
+    (they were refused as 'truncated or two lines ran together' without the header)."""
+    run = N.parse(text, collective="all_reduce")
+    (r,) = run.rows
+    assert (r.size_bytes, r.wrong_out, r.wrong_in) == (1048576, 0, 0)
+    assert (r.time_out_s, r.time_in_s) == (pytest.approx(60.00e-6), pytest.approx(61.00e-6))
+    assert (r.algbw_out, r.busbw_out, r.algbw_in, r.busbw_in) == (
+        pytest.approx(17.48e9), pytest.approx(30.58e9), pytest.approx(17.19e9),
+        pytest.approx(30.08e9))
+    headerless = [n for n in run.notes if n.startswith("rows pasted without")]
+    assert headerless == ([f"rows pasted without their table header: read in {layout}"]
+                          if layout else [])
+
+
 def test_headerless_rows_in_the_current_layout():
     run = N.parse(row(1048576) + row(2097152), collective="all_reduce")
     assert run.sizes == [1048576, 2097152] and run.rows[0].wrong_out == 0

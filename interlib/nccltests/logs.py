@@ -169,9 +169,11 @@ def _is_row_attempt(toks: list) -> bool:
 
 def _headerless(toks: list, lineno: int) -> dict:
     """The columns of a row pasted without its header: the current layout, the one
-    before ``root`` (``redop`` then the times), or the older one of tests without a
+    before ``root`` (``redop`` then the times), the older one of tests without a
     reduction (``size count type`` then the times, ``error`` columns: all-gather in
-    nccl-tests of 2019-2020, nccl#340), by the row's width."""
+    nccl-tests of 2019-2020, nccl#340), or the current one with nccl-tests 2.19's options
+    ``-I 1`` (``i_min i_max i_p99 i_cv%`` after each half) or ``-S 1`` (a ``timestamp``
+    after the row; both ``src/util.cu`` @ NVIDIA/nccl-tests a0b82b2), by the row's width."""
     if len(toks) == 12 and not re.fullmatch(r"-?\d+", toks[3]):
         return _columns("#  size  count  type  redop  time  algbw  busbw  error  time  algbw "
                         " busbw  error", lineno) | {"errors": "e" in toks[7].lower()
@@ -179,7 +181,25 @@ def _headerless(toks: list, lineno: int) -> dict:
     if len(toks) == 11 and re.fullmatch(r"[A-Za-z]\w*", toks[2]) and _is_float(toks[3]):
         return _columns("#  size  count  type  time  algbw  busbw  error  time  algbw  busbw "
                         " error", lineno)
+    if len(toks) == 21:  # -I 1: four per-iteration columns after each half
+        it = "  i_min  i_max  i_p99  i_cv%"
+        return _columns(_DEFAULT_HEADER.replace("#wrong", "#wrong" + it), lineno)
+    if len(toks) == 15 and re.fullmatch(r"\d{4}-\d\d-\d\d", toks[13]) and \
+            re.fullmatch(r"\d\d:\d\d:\d\d", toks[14]):  # -S 1: the time of the row
+        return _columns(_DEFAULT_HEADER + "  timestamp", lineno)
     return _columns(_DEFAULT_HEADER, lineno)
+
+
+def _layout_words(names: str) -> str:
+    """A column layout in words: ``the current nccl-tests layout (size count type redop
+    root time algbw busbw #wrong x 2)``, naming the option that adds columns."""
+    toks = names.lstrip("# ").split()
+    t0, t1 = [i for i, t in enumerate(toks) if t in _TIME_COLS][:2]
+    pre, half, tail = toks[:t0], toks[t0:t1], toks[t1 + (t1 - t0):]
+    which = "the current" if pre == ["size", "count", "type", "redop", "root"] else "an older"
+    opt = (" with -I 1" if "i_min" in half else "") + (" with -S 1" if tail else "")
+    return (f"{which} nccl-tests layout{opt} ({' '.join(pre + half)} x 2"
+            + "".join(f" {t}" for t in tail) + ")")
 
 
 def _is_float(tok: str) -> bool:
@@ -431,10 +451,8 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
         notes.append(f"rows are elided ('...' on line {b.elided_rows}): only the printed "
                      "rows are read")
     if b.header is None:
-        names = (b.layout or _DEFAULT_HEADER.lstrip("# ")).split()
-        which = "the current" if names == _DEFAULT_HEADER.lstrip("# ").split() else "an older"
-        notes.append(f"rows pasted without their table header: read in {which} "
-                     f"nccl-tests layout ({' '.join(names[:-4])} x 2)")
+        notes.append("rows pasted without their table header: read in "
+                     + _layout_words(b.layout or _DEFAULT_HEADER))
     hostmap = {}
     for rid, (host, _, _) in b.ranks.items():
         hostmap.setdefault(host, set()).add(rid)
