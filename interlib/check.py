@@ -198,8 +198,9 @@ def run(argv=None) -> tuple:
     args = _parser().parse_args(argv)
     try:
         log = nccltests.parse(_read(args.log), collective=args.collective, test=args.test)
-        system, desc, assumed = _system(args, log)
         try:
+            nccltests.refuse_unmodelled(log)  # before asking for hardware that would not change it
+            system, desc, assumed = _system(args, log)
             cmp_ = nccltests.compare(log, system, args.gpus_per_node, args.nodes,
                                      in_place=args.in_place, nvls=not args.no_nvls,
                                      assumed=assumed)

@@ -8,6 +8,7 @@ formats and the catalogue, never from the code under test.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -452,6 +453,38 @@ def test_cli_amd_exits_3_with_what_the_book_can_say(tmp_path):
     text = r.stdout.decode()
     assert r.returncode == 3 and "Not modelled: this is an AMD Instinct run" in text
     assert "nvidia-smi" not in text and json.loads(out.read_text())["not_modelled"]
+
+
+def test_cli_amd_without_hardware_is_refused_as_amd_not_asked_for_a_system():
+    """Oracle's MI355X run with no --system: exit 3 with what the book can say of AMD; it
+    was asked for --system and told to 'pick the nearest catalogue GPU with the same NVLink
+    generation' (AMD GPUs have none), though no system changes the answer."""
+    r = _cli(str(FIX / "oci_mi355x_1x8_all_reduce_one_process.log"))
+    text = r.stdout.decode()
+    assert r.returncode == 3 and r.stderr == b""
+    assert "Not modelled: this is an AMD Instinct run (RCCL)" in text
+    assert "NVLink generation" not in text and "--system" not in text
+
+
+def test_refuse_unmodelled_is_the_same_refusal_as_compare_and_asks_nothing_else():
+    from interlib.nccltests import NotModelled, parse, refuse_unmodelled
+
+    amd = parse((FIX / "oci_mi355x_1x8_all_reduce_one_process.log").read_text())
+    with pytest.raises(NotModelled) as a:
+        refuse_unmodelled(amd)
+    with pytest.raises(NotModelled) as b:
+        N.compare(amd, "dgx-h100")
+    assert str(a.value) == str(b.value)
+    # an AMD run whose collective is unknown is refused as AMD, not asked for the collective
+    unknown = dataclasses.replace(amd, collective=None)
+    with pytest.raises(NotModelled, match="this is an AMD Instinct run"):
+        N.compare(unknown, "dgx-h100")
+    # an NVIDIA run: nothing to refuse, whether its collective is known or not
+    nv = parse(read("a3mega_h100_2x8_all_reduce.log"))
+    assert refuse_unmodelled(nv) is None
+    assert refuse_unmodelled(dataclasses.replace(nv, collective=None)) is None
+    with pytest.raises(ValueError, match="^run='x' must be a Run from interlib.nccltests.parse"):
+        refuse_unmodelled("x")
 
 
 def test_cli_outside_the_catalogue_points_where_to_look():

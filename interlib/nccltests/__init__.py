@@ -14,7 +14,7 @@ result out. The page "Check your cluster" and ``python -m interlib.check`` both 
 from __future__ import annotations
 
 from .causes import ERROR_LIMIT, FLOOR_FACTOR, MATCH_TOLERANCE, diagnose
-from .comparison import SLOW_RATIO, band, compare, nearest_published
+from .comparison import SLOW_RATIO, band, compare, nearest_published, refuse_unmodelled
 from .read import parse
 from .results import Comparison, Diagnosis, NotModelled, Published, Verdict
 from .runs import MAX_CHARS, Row, Run
@@ -28,4 +28,4 @@ __all__ = ["COLLECTIVES", "ERROR_LIMIT", "FLOOR_FACTOR", "GPU_TOKENS", "MATCH_TO
            "MAX_CHARS", "PROGRAMS", "SLOW_RATIO", "Comparison", "Diagnosis", "Fact",
            "NotModelled", "Published", "Row", "Run", "RunSetup", "Shape", "Verdict", "band",
            "catalogue_gpu", "compare", "decode", "diagnose", "hosts_in", "nearest_published",
-           "parse", "scrub", "shape", "share", "to_json"]
+           "parse", "refuse_unmodelled", "scrub", "shape", "share", "to_json"]

@@ -124,10 +124,15 @@ def _verdict(name, ratio, low, high) -> Verdict:
     return Verdict(name, len(ratio), r, lo, hi, "within", "within the band")
 
 
-def _refuse_unmodelled(run) -> None:
-    """Raise :class:`NotModelled` for a run the model does not predict."""
+def refuse_unmodelled(run) -> None:
+    """Raise :class:`NotModelled` for a run the model does not predict whatever the
+    hardware (an AMD run; a collective it does not model), saying what the book can;
+    return None otherwise (a run whose collective is unknown included: that is asked of
+    the reader, not refused). :func:`compare` calls it first; ``python -m interlib.check``
+    calls it before asking for the hardware, which would not change the answer."""
     from .. import collectives
 
+    v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
     biggest = max(run.rows, key=lambda r: r.size_bytes)
     read = (f"Read exactly: {len(run.rows)} size{'s' if len(run.rows) != 1 else ''}"
             + (f" on {run.ranks} ranks" if run.ranks else "")
@@ -143,7 +148,7 @@ def _refuse_unmodelled(run) -> None:
             + amd_summary(run.device) + " The bus bandwidth rccl-tests prints uses the "
             "nccl-tests formula, so it compares directly with other runs of the same GPU, "
             "collective and GPU count.", run)
-    if run.collective not in collectives.COLLECTIVES:
+    if run.collective is not None and run.collective not in collectives.COLLECTIVES:
         raise NotModelled(
             f"{read} Not modelled: the model does not predict {run.collective} (it "
             f"covers {', '.join(collectives.COLLECTIVES)}), so there is no verdict for it.",
@@ -183,6 +188,7 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
 
     v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
     v.flag("in_place", in_place)
+    refuse_unmodelled(run)
     if run.collective is None:
         fit = next((n.split(":")[0] for n in run.notes if n.startswith("the columns fit ")),
                    None)
@@ -190,7 +196,6 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
         raise ValueError("the log does not say which collective it measured"
                          + (f" ({fit})" if fit else "")
                          + f": give collective= to parse (e.g. {first or 'all_reduce'!r})")
-    _refuse_unmodelled(run)
     sys_ = system_of(system)
     shp = shape(run, sys_, gpus_per_node, nodes)
     g, k = shp.gpus_per_node, shp.nodes
