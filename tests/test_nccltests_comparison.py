@@ -305,6 +305,16 @@ def test_an_amd_device_without_a_vendor_is_refused_as_amd():
         compare(run, "dgx-h100")
 
 
+def _amd_refusal(read: str, kind: str, summary: str) -> str:
+    """The AMD refusal whole, typed once from the message's design: what was read, that it
+    is AMD (Instinct when the GPU is named so), the catalogue's AMD summary, the busbw note."""
+    return (f"Read exactly: {read} at the largest size (out-of-place). Not modelled: this is "
+            f"{kind} (RCCL), and the book's collective model covers NVIDIA NVLink systems "
+            "only, so there is no verdict. " + summary + " The bus bandwidth rccl-tests "
+            "prints uses the nccl-tests formula, so it compares directly with other runs of "
+            "the same GPU, collective and GPU count.")
+
+
 # ROCm/rccl#2075 (https://github.com/ROCm/rccl/pull/2075, ChihayaK): rccl-tests'
 # broadcast_perf on a Strix Halo APU (gfx1151, a Radeon, not an Instinct), pasted as rows and
 # the summary; only rccl-tests prints the 'Errors with asterisks' line (ROCm/rccl-tests
@@ -331,13 +341,8 @@ def test_an_rccl_tests_paste_naming_no_gpu_is_refused_as_amd_without_saying_inst
     assert (run.vendor, run.collective, run.device) == ("AMD", "broadcast", None)
     with pytest.raises(NotModelled) as e:
         compare(run, "dgx-h100")
-    assert str(e.value) == (
-        f"Read exactly: 3 sizes, busbw {C.fmt_rate(7.15e9)} at the largest size "
-        "(out-of-place). Not modelled: this is an AMD run (RCCL), and the book's collective "
-        "model covers NVIDIA NVLink systems only, so there is no verdict. "
-        + amd_summary(None) + " The bus bandwidth rccl-tests prints uses the nccl-tests "
-        "formula, so it compares directly with other runs of the same GPU, collective and "
-        "GPU count.")
+    assert str(e.value) == _amd_refusal(f"3 sizes, busbw {C.fmt_rate(7.15e9)}",
+                                        "an AMD run", amd_summary(None))
     # the same rows without that line say nothing of the vendor: not refused as AMD
     plain = parse(RCCL2075.replace(RCCL2075.splitlines()[3] + "\n", ""))
     assert plain.vendor is None
@@ -373,13 +378,9 @@ def test_an_amd_run_refused_in_full():
     run = parse(FIX.joinpath("amd_mi300x_1x8_all_reduce_k8s.log").read_text())
     with pytest.raises(NotModelled) as e:
         compare(run, "dgx-h100")
-    assert str(e.value) == (
-        f"Read exactly: 31 sizes on 8 ranks, busbw {C.fmt_rate(315.69e9)} at the largest "
-        "size (out-of-place). Not modelled: this is an AMD Instinct run (RCCL), and the "
-        "book's collective model covers NVIDIA NVLink systems only, so there is no verdict. "
-        + amd_summary("AMD Instinct MI300X") + " The bus bandwidth rccl-tests prints uses "
-        "the nccl-tests formula, so it compares directly with other runs of the same GPU, "
-        "collective and GPU count.")
+    assert str(e.value) == _amd_refusal(
+        f"31 sizes on 8 ranks, busbw {C.fmt_rate(315.69e9)}", "an AMD Instinct run",
+        amd_summary("AMD Instinct MI300X"))
 
 
 def test_a_catalogue_gpu_is_not_refused_as_amd_for_a_word_in_its_name():
