@@ -65,6 +65,13 @@ def number(name: str, value, *, lo: float | None = None, hi: float | None = None
 
     ``lo_open``/``hi_open`` make the bound strict (``>`` rather than ``>=``).
     """
+    if type(value) is float or (type(value) is int and -2**53 <= value <= 2**53):
+        # a plain Python number inside its range is returned without numpy (most calls:
+        # the models check every argument); anything else takes the path below, which
+        # gives every refusal its message
+        if math.isfinite(value) and (lo is None or (value > lo if lo_open else value >= lo)) \
+                and (hi is None or (value < hi if hi_open else value <= hi)):
+            return value
     arr = _as_array(name, value)
     parts = []
     if lo is not None:

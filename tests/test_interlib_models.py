@@ -450,6 +450,38 @@ def test_validate_whole_items_instance():
         V.instance("s", 5, str, "a string")
 
 
+@settings(max_examples=400, deadline=None)
+@given(x=st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                   st.integers(-2**60, 2**60), st.sampled_from([0, 1, -1, 0.0, -0.0, 2**53])),
+       lo=st.one_of(st.none(), st.sampled_from([0, 1, -1.5, 1e-9]),
+                    st.floats(-1e6, 1e6, allow_nan=False)),
+       hi=st.one_of(st.none(), st.sampled_from([0, 1, 2.5, 1e18]),
+                    st.floats(-1e6, 1e6, allow_nan=False)),
+       lo_open=st.booleans(), hi_open=st.booleans())
+def test_validate_number_answers_a_plain_number_as_it_answers_the_same_as_numpy(
+        x, lo, hi, lo_open, hi_open):
+    """number()'s shortcut for plain floats and ints (no numpy) accepts and refuses exactly
+    what its array path does: the same value as a numpy scalar, which always takes that
+    path, is accepted alike or refused with the same message."""
+    from interlib import _validate as V
+
+    kw = dict(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open)
+    as_numpy = np.float64(x) if isinstance(x, float) else np.int64(x)
+
+    def answer(v):
+        try:
+            return ("ok", V.number("x", v, **kw))
+        except ValueError as e:
+            return ("refused", str(e))
+
+    plain, ref = answer(x), answer(as_numpy)
+    assert plain[0] == ref[0], (plain, ref)
+    if plain[0] == "ok":
+        assert plain[1] is x
+    else:
+        assert plain[1] == ref[1]
+
+
 def test_validate_refuses_numbers_typed_as_text():
     # numpy reads "0.1" (and lists of such texts) as numbers: every public function that
     # checks a number refuses text by name instead of computing with it or failing later
