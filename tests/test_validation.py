@@ -381,12 +381,16 @@ def test_host_overhead_only_lowers_the_flagged_predictions():
 
 def test_gpus_per_thread_is_read_from_the_notes():
     # Together's one-node H100 logs ran 'one process driving 8 GPUs' (-g 8), the Azure H200
-    # script runs -g 8; nccl-tests#309 ran -g 1 under mpirun; a note that says nothing: 1
+    # and H100 pages come from the script that runs -g 8 (Azure/AI-benchmarking-guide
+    # NCCLBandwidth.py at 1923741), stas00's A100 sweep states '-g 8 -n 50'; nccl-tests#309
+    # ran -g 1 under mpirun; a note that says nothing: 1
     by_id = {r.id: r for r in ROWS}
     assert V.gpus_per_thread(by_id["TH1R-01"]) == 8
     assert V.gpus_per_thread(by_id["AZH-01"]) == 8
+    assert V.gpus_per_thread(by_id["V1-01"]) == 8
+    assert V.gpus_per_thread(by_id["V3-01"]) == 8
     assert V.gpus_per_thread(by_id["N309-01"]) == 1
-    assert V.gpus_per_thread(by_id["V1-01"]) == 1
+    assert V.gpus_per_thread(by_id["SB1-01"]) == 1
     with pytest.raises(ValueError, match="^row="):
         V.gpus_per_thread("TH1R-01")
 

@@ -243,18 +243,18 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                                 'the TP GPUs',
                                 'B200 peak 2.25 PFLOP/s dense BF16; assumed MFU 50 %',
                                 "the two forward all-reduces of the layer's activations (b·s·h "
-                                '× 2 B each) take 1.275 ms together (nvls, the collective '
+                                '× 2 B each) take 1.273 ms together (nvls, the collective '
                                 'model of Chapter 4, latency and pipeline fill included)',
                                 'share = comm ÷ (comm + compute)'],
                      'section': 'Chapter 3, “Why tensor parallelism needs NVLink”',
                      'fresh': True,
                      'numeric': {'question': 'communication share',
-                                 'answer': 17.860153388758597,
+                                 'answer': 17.837135743139708,
                                  'unit': '%',
                                  'tolerance': 0.05,
                                  'explanation': 'share = comm ÷ (comm + compute), compute = '
                                                 '24·b·s·h² ÷ TP ÷ (peak × MFU).',
-                                 'mistakes': [[2.6460312601499476,
+                                 'mistakes': [[2.641990465308042,
                                                'each GPU computes only 1/TP of the layer: '
                                                'divide the FLOPs by TP.']],
                                  'hint_low': 'each GPU does only 1/TP of the FLOPs, and at '
@@ -549,19 +549,19 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                      'givens': ['Llama 3 405B: 126 layers, width h = 16,384, bf16 activations',
                                 'each layer does 4 TP all-reduces of its activations (s·h × 2 '
                                 'B) per micro-batch: 2 in the forward pass, 2 in the backward',
-                                'one such all-reduce on 8 GPUs of a DGX H100 takes 580.1 µs '
+                                'one such all-reduce on 8 GPUs of a DGX H100 takes 579.1 µs '
                                 '(nvls, the collective model of Chapter 4)'],
                      'section': 'Chapter 7, “Mapping parallelism onto the ladder”',
                      'fresh': True,
                      'numeric': {'question': 'TP time per step',
-                                 'answer': 584.7909217771731,
+                                 'answer': 583.7829217771731,
                                  'unit': 'ms',
                                  'tolerance': 0.03,
                                  'explanation': 'operations (4 × layers ÷ PP × micro-batches) '
                                                 "× one all-reduce's time.",
-                                 'mistakes': [[4678.327374217385,
+                                 'mistakes': [[4670.263374217385,
                                                'each GPU holds only layers ÷ PP layers.'],
-                                              [292.39546088858657,
+                                              [291.89146088858655,
                                                'there are four all-reduces per layer per '
                                                'micro-batch: two forward, two backward.']],
                                  'hint_low': 'count four all-reduces per layer per '
@@ -761,7 +761,7 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                                            '- B200 peak 2.25 PFLOP/s dense BF16; assumed MFU '
                                            '50 %\n'
                                            "- the two forward all-reduces of the layer's "
-                                           'activations (b·s·h × 2 B each) take 1.356 ms '
+                                           'activations (b·s·h × 2 B each) take 1.354 ms '
                                            'together (nvls, the collective model of Chapter 4, '
                                            'latency and pipeline fill included)\n'
                                            '- share = comm ÷ (comm + compute)\n'
@@ -836,7 +836,7 @@ DATA = {'generated_by': 'tools/problem_notebooks.py (do not edit)',
                                            'activations (s·h × 2 B) per micro-batch: 2 in the '
                                            'forward pass, 2 in the backward\n'
                                            '- one such all-reduce on 8 GPUs of a DGX H100 '
-                                           'takes 580.1 µs (nvls, the collective model of '
+                                           'takes 579.1 µs (nvls, the collective model of '
                                            'Chapter 4)\n'
                                            '\n'
                                            '*Method:* Chapter 7, “Mapping parallelism onto the '
