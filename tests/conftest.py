@@ -48,32 +48,45 @@ HTML = REPO / "_build" / "html"
 # time first: the short ones fill the gaps at the end). GROUP_SECONDS are seconds measured
 # in a full run on 2 cores (`--durations=0`, summed per group); only the order depends on
 # them, never what runs (test_site_pages: 195 s for its light axe run, plus an estimate
-# for dark, which now shares light's page loads). A group not listed (each under ~5 s) keeps its collection order
-# after them. Within a group the order is unchanged.
+# for dark, which now shares light's page loads; test_assignments: with the files of
+# SHARED, less the variants they no longer recompute; test_lite: one JupyterLite session,
+# estimated). A group not listed (each under ~5 s) keeps its collection order after them.
+# Within a group the order is unchanged.
 FIRST_GROUPS = ("tests/test_book_build.py",)
 GROUP_SECONDS = {
     "tests/test_demo_updates.py": 251, "tests/test_site_slider_ends.py": 177,
-    "tests/test_assignments.py": 175, "tests/test_site_pages.py": 260,
+    "tests/test_assignments.py": 200, "tests/test_site_pages.py": 260,
     "tests/test_demos_extremes.py": 157, "tests/test_pdf.py": 154, "tests/test_quiz.py": 154,
     "tests/test_slider_ends.py": 147, "tests/test_reader_text.py": 146,
     "tests/test_jupyterlab.py::chapters": 121, "tests/test_jupyterlab.py::book": 90,
-    "tests/test_eval_expressions.py": 119, "tests/test_lite.py": 114,
+    "tests/test_eval_expressions.py": 119, "tests/test_lite.py": 60,
     "tests/test_crossval.py": 111, "tests/test_site_layout.py": 110,
     "tests/test_site_live_start.py": 102, "tests/test_open_book.py": 83,
     "tests/test_site_offline.py": 80, "tests/test_site_live.py": 75,
-    "tests/test_demo_grid.py": 53, "tests/test_exam.py": 40, "tests/test_live_frame.py": 40,
+    "tests/test_demo_grid.py": 53, "tests/test_live_frame.py": 40,
     "tests/test_diagrams.py": 26, "book/appendix_validation.ipynb": 22,
     "tests/test_nccltests_site.py": 22, "chapters/05_infiniband.ipynb": 20,
-    "tests/test_qti.py": 18, "tests/test_chapter_length.py": 14,
+    "tests/test_chapter_length.py": 14,
     "chapters/08_impact.ipynb": 13, "tests/test_figure_text_inside.py": 12,
     "tests/test_nccltests.py": 11, "chapters/06_rocev2.ipynb": 11,
     "tests/test_nccltests_messages.py": 10, "tests/test_figure_data.py": 10,
-    "tests/test_editions.py": 10, "chapters/01_why_connect.ipynb": 9,
+    "chapters/01_why_connect.ipynb": 9,
     "tests/test_validation.py": 8, "chapters/03_nvlink.ipynb": 8, "tests/test_slides.py": 8,
     "chapters/02_pcie.ipynb": 7, "book/check_cluster.ipynb": 7,
     "chapters/04_nvswitch.ipynb": 6, "tests/test_bench_limits.py": 6,
     "chapters/07_hierarchy.ipynb": 6,
 }
+
+
+# Files whose tests compute the same expensive, functools.cache'd values share one group, so
+# one worker computes them once: tools/course/problems.variants (every problem's distinct
+# variants, searched over 600 seeds: about 40 s for all sets on 2 cores) is needed by the
+# assignments (every set), the exam papers and their keys (test_exam; test_editions'
+# instructor key, through exam_bank.keys_markdown) and the QTI export of the exam bank (each
+# part's variant is picked from it); each file alone computed it again on its own worker.
+# Collection order within the group: test_assignments computes, the others reuse.
+SHARED = {f"tests/test_{name}.py": "tests/test_assignments.py"
+          for name in ("editions", "exam", "qti")}
 
 
 def _split(path: str, name: str) -> str | None:
@@ -87,7 +100,7 @@ def group_of(nodeid: str) -> str:
     """The xdist group of a test (no '@' or ']' in it: xdist's own separators)."""
     path, _, name = nodeid.partition("::")
     part = _split(path, name)
-    return path if part is None else f"{path}::{part}"
+    return SHARED.get(path, path) if part is None else f"{path}::{part}"
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the marks into node ids

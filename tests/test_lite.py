@@ -95,58 +95,115 @@ class _LiteServer:
         return self.url
 
 
-def test_chapter_1_runs_in_jupyterlite_and_a_slider_redraws(site):
-    requests: list[str] = []
+@pytest.fixture(scope="module")
+def chapter_1(site):
+    """Chapter 1 opened in JupyterLite once, from the launch button on its page, for the two
+    tests that run it (each boot of Pyodide plus Run All of the chapter took about a minute
+    of a 2-core CI machine; they used to do it once each). One browser context records every
+    request and console error of the session; the rest is what the reader sees before Run
+    All (the markdown, a cross-reference, a demo's stored figure), after it (execution
+    counts, stderr, page errors, then again once the page is idle) and after one slider
+    move. Only observes: each test asserts what it asserted before, in the same order."""
+    seen: dict = {"site": site, "requests": [], "console": [], "moves": []}
+    plain = f"{site}/lite/lab/index.html?path={CHAPTER}.ipynb"
     with chromium_context() as context:
-        context.on("request", lambda r: requests.append(r.url))
+        context.on("request", lambda r: seen["requests"].append(r.url))
+        context.on("console", lambda m: seen["console"].append(
+            f"{m.text} @ {m.location.get('url')}") if m.type == "error" else None)
         # The launch button on the chapter's page.
         page = context.new_page()
         page.goto(f"{site}/{CHAPTER}.html", wait_until="load")
         link = page.locator("a.btn-jupyterlite-button")
-        assert link.count() == 1, "no JupyterLite launch button on the chapter page"
-        assert "Open in a browser tab (JupyterLite)" in link.inner_text()
-        href = link.evaluate("a => a.href")
-        assert href.startswith(f"{site}/lite/lab/index.html?path={CHAPTER}.ipynb"), href
+        seen["links"] = link.count()
+        seen["link_text"] = link.first.inner_text() if seen["links"] else ""
+        seen["href"] = link.first.evaluate("a => a.href") if seen["links"] else ""
         page.close()
 
-        nb = LabNotebook(context, _LiteServer(href), f"{CHAPTER}.ipynb")
+        nb = LabNotebook(context, _LiteServer(seen["href"] or plain), f"{CHAPTER}.ipynb")
+        # markdown cells render (jupyterlab-myst) after the kernel is ready: wait until each
+        # shows its text and the last one its reference list
+        nb.page.wait_for_function("""() => {
+            const md = window.jupyterapp.shell.currentWidget.content.widgets
+                .filter(c => c.model.type === 'markdown');
+            // the chapter's references sit in a folded block ("The sources this chapter
+            // cites"): open it, as a reader does, to read the list
+            if (md.length) md[md.length - 1].node.querySelectorAll('details')
+                .forEach(d => { d.open = true; });
+            return md.length > 0 && md.every(c => c.node.innerText.trim().length > 0)
+                && /^\\[\\d+\\] /m.test(md[md.length - 1].node.innerText); }""",
+            timeout=120000, polling=250)
+        seen["markdown"] = nb.page.evaluate("""() => window.jupyterapp.shell.currentWidget
+            .content.widgets.filter(c => c.model.type === 'markdown')
+            .map(c => c.node.innerText)""")
+        # a cross-reference to another notebook
+        xref = nb.page.locator(".jp-MarkdownCell a",
+                               has_text=_first_heading("book/notation.ipynb")).first
+        seen["xref_href"] = xref.get_attribute("href")
+        seen["xref_command"] = xref.get_attribute("data-commandlinker-command")
+        # before Run All, the demos show their stored figure and say how to go live
+        demo = nb.demos().first
+        seen["buttons_before_run"] = demo.locator("button").count()
+        seen["demo_text_before_run"] = demo.inner_text()
+
         nb.run_all()
-        counts = nb.execution_counts()
-        assert counts and counts == list(range(1, len(counts) + 1)), counts
-        stderr = [e for e in nb.error_outputs() if e.strip() != FONT_CACHE_NOTICE]
-        assert not stderr, f"error or stderr output: {stderr}"
-        assert not nb.errors, nb.errors
+        seen["counts"] = nb.execution_counts()
+        seen["stderr"] = nb.error_outputs()
+        seen["errors_after_run"] = list(nb.errors)
+        # the page idle again (outputs drawn, late errors reported), not a fixed pause
+        nb.page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
+                         "requestIdleCallback(() => r(true), {timeout: 30000})))")
+        seen["errors_when_idle"] = list(nb.errors)
 
         demos = nb.demos()
-        assert demos.count() >= 2, "Chapter 1 has at least two demos"
-        moved = 0
+        seen["demos"] = demos.count()
         for i in range(demos.count()):
             demo = demos.nth(i)
             if demo.locator(".noUi-handle").count() == 0:
                 continue
             before = nb.state(demo)
-            assert before["src"] and before["src"].startswith("data:image/png"), before
-            assert before["width"] > 0 and before["text"], before
             ms = nb.move_first_control(demo)
-            assert ms is not None, f"demo {i}: no new plot within 20 s of a slider move"
-            after = nb.state(demo)
-            assert after["src"] != before["src"] and after["text"] != before["text"]
-            # the numbers Pyodide's interlib printed are CPython's for the same values
-            want = expected_numbers_after(before["text"], after["alt"] or "")
-            assert want is not None, f"demo {i}: no demo prints {before['text']!r}"
-            assert numbers_agree(after["text"], want), (after["text"], want)
-            moved += 1
+            seen["moves"].append((i, before, ms, nb.state(demo)))
             break
-        assert moved == 1, "no demo with a slider in Chapter 1"
-        assert not nb.errors, nb.errors
+        seen["errors_at_end"] = list(nb.errors)
         nb.close()
+    return seen
 
-    outside = external_requests(requests)
+
+def test_chapter_1_runs_in_jupyterlite_and_a_slider_redraws(chapter_1):
+    site = chapter_1["site"]
+    # The launch button on the chapter's page.
+    assert chapter_1["links"] == 1, "no JupyterLite launch button on the chapter page"
+    assert "Open in a browser tab (JupyterLite)" in chapter_1["link_text"]
+    href = chapter_1["href"]
+    assert href.startswith(f"{site}/lite/lab/index.html?path={CHAPTER}.ipynb"), href
+
+    counts = chapter_1["counts"]
+    assert counts and counts == list(range(1, len(counts) + 1)), counts
+    stderr = [e for e in chapter_1["stderr"] if e.strip() != FONT_CACHE_NOTICE]
+    assert not stderr, f"error or stderr output: {stderr}"
+    assert not chapter_1["errors_after_run"], chapter_1["errors_after_run"]
+
+    assert chapter_1["demos"] >= 2, "Chapter 1 has at least two demos"
+    moved = 0
+    for i, before, ms, after in chapter_1["moves"]:
+        assert before["src"] and before["src"].startswith("data:image/png"), before
+        assert before["width"] > 0 and before["text"], before
+        assert ms is not None, f"demo {i}: no new plot within 20 s of a slider move"
+        assert after["src"] != before["src"] and after["text"] != before["text"]
+        # the numbers Pyodide's interlib printed are CPython's for the same values
+        want = expected_numbers_after(before["text"], after["alt"] or "")
+        assert want is not None, f"demo {i}: no demo prints {before['text']!r}"
+        assert numbers_agree(after["text"], want), (after["text"], want)
+        moved += 1
+    assert moved == 1, "no demo with a slider in Chapter 1"
+    assert not chapter_1["errors_at_end"], chapter_1["errors_at_end"]
+
+    outside = external_requests(chapter_1["requests"])
     assert not outside, f"requests left 127.0.0.1: {outside[:10]}"
     # Positive evidence that the kernel came from the site's own files.
     for part in ("/_static/pyodide/pyodide.asm.wasm", "/lite/pypi/interlib-",
                  "/lite/pypi/ipywidgets-8.1.7-", "/_static/pyodide/numpy-"):
-        assert any(part in u for u in requests), f"never requested {part}"
+        assert any(part in u for u in chapter_1["requests"]), f"never requested {part}"
 
 
 # --- What JupyterLite shows of the book's references, citations and demos ------------------
@@ -270,7 +327,7 @@ def _site_footnotes(page_html: str) -> list[str]:
     return [" ".join(re.sub(r"<[^>]+>", "", i).split()) for i in items]
 
 
-def test_lite_chapter_shows_titles_and_references_and_runs_without_console_error(site):
+def test_lite_chapter_shows_titles_and_references_and_runs_without_console_error(chapter_1):
     source = json.loads((REPO / f"{CHAPTER}.ipynb").read_text())
     md_source = "".join("".join(c["source"]) for c in source["cells"]
                         if c["cell_type"] == "markdown")
@@ -282,53 +339,28 @@ def test_lite_chapter_shows_titles_and_references_and_runs_without_console_error
     site_refs = _site_footnotes((HTML / f"{CHAPTER}.html").read_text())
     assert len(site_refs) >= len(keys) > 0, site_refs
 
-    console: list[str] = []
-    with chromium_context() as context:
-        context.on("console", lambda m: console.append(f"{m.text} @ {m.location.get('url')}")
-                   if m.type == "error" else None)
-        nb = LabNotebook(context, _LiteServer(f"{site}/lite/lab/index.html?path={CHAPTER}.ipynb"),
-                         f"{CHAPTER}.ipynb")
-        # markdown cells render (jupyterlab-myst) after the kernel is ready: wait until each
-        # shows its text and the last one its reference list
-        nb.page.wait_for_function("""() => {
-            const md = window.jupyterapp.shell.currentWidget.content.widgets
-                .filter(c => c.model.type === 'markdown');
-            // the chapter's references sit in a folded block ("The sources this chapter
-            // cites"): open it, as a reader does, to read the list
-            if (md.length) md[md.length - 1].node.querySelectorAll('details')
-                .forEach(d => { d.open = true; });
-            return md.length > 0 && md.every(c => c.node.innerText.trim().length > 0)
-                && /^\\[\\d+\\] /m.test(md[md.length - 1].node.innerText); }""",
-            timeout=120000, polling=250)
-        texts = nb.page.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets
-            .filter(c => c.model.type === 'markdown').map(c => c.node.innerText)""")
-        rendered = "\n".join(texts)
-        assert "Unknown Directive" not in rendered and "Unknown Role" not in rendered
-        assert not ROLE_LEFT.search(rendered)
-        raw = sorted(k for k in keys | targets if re.search(rf"(?<![\w/.-]){re.escape(k)}"
-                                                            rf"(?![\w/-])", rendered))
-        assert not raw, f"raw citation keys or cross-reference targets shown: {raw}"
-        # the chapter's reference list, entry by entry as on the site's page
-        lite_refs = [" ".join(t.split()) for t in re.findall(r"^\[\d+\] (.+)$", texts[-1], re.M)]
-        assert len(lite_refs) == len(site_refs), (lite_refs, site_refs)
-        for lite_ref, site_ref in zip(lite_refs, site_refs):
-            assert lite_ref[:60] == site_ref[:60], (lite_ref, site_ref)
-        # a cross-reference to another notebook opens it inside JupyterLite
-        link = nb.page.locator(".jp-MarkdownCell a",
-                               has_text=_first_heading("book/notation.ipynb")).first
-        assert link.get_attribute("href").endswith("/lite/files/book/notation.ipynb")
-        assert link.get_attribute("data-commandlinker-command") == "rendermime:handle-local-link"
-        # before Run All, the demos show their stored figure and say how to go live
-        demo = nb.demos().first
-        assert demo.locator("button").count() == 0
-        assert "Run All Cells" in demo.inner_text()
+    texts = chapter_1["markdown"]
+    rendered = "\n".join(texts)
+    assert "Unknown Directive" not in rendered and "Unknown Role" not in rendered
+    assert not ROLE_LEFT.search(rendered)
+    raw = sorted(k for k in keys | targets if re.search(rf"(?<![\w/.-]){re.escape(k)}"
+                                                        rf"(?![\w/-])", rendered))
+    assert not raw, f"raw citation keys or cross-reference targets shown: {raw}"
+    # the chapter's reference list, entry by entry as on the site's page
+    lite_refs = [" ".join(t.split()) for t in re.findall(r"^\[\d+\] (.+)$", texts[-1], re.M)]
+    assert len(lite_refs) == len(site_refs), (lite_refs, site_refs)
+    for lite_ref, site_ref in zip(lite_refs, site_refs):
+        assert lite_ref[:60] == site_ref[:60], (lite_ref, site_ref)
+    # a cross-reference to another notebook opens it inside JupyterLite
+    assert chapter_1["xref_href"].endswith("/lite/files/book/notation.ipynb")
+    assert chapter_1["xref_command"] == "rendermime:handle-local-link"
+    # before Run All, the demos show their stored figure and say how to go live
+    assert chapter_1["buttons_before_run"] == 0
+    assert "Run All Cells" in chapter_1["demo_text_before_run"]
 
-        nb.run_all()
-        counts = nb.execution_counts()
-        assert counts == list(range(1, len(counts) + 1)), counts
-        # the page idle again (outputs drawn, late errors reported), not a fixed pause
-        nb.page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
-                         "requestIdleCallback(() => r(true), {timeout: 30000})))")
-        assert not nb.errors, nb.errors
-        nb.close()
+    counts = chapter_1["counts"]
+    assert counts == list(range(1, len(counts) + 1)), counts
+    # the page idle again (outputs drawn, late errors reported), not a fixed pause
+    assert not chapter_1["errors_when_idle"], chapter_1["errors_when_idle"]
+    console = chapter_1["console"]
     assert not console, f"console errors in JupyterLite: {console[:10]}"
