@@ -348,6 +348,19 @@ def test_an_rccl_tests_paste_naming_no_gpu_is_refused_as_amd_without_saying_inst
     assert plain.vendor is None
 
 
+@pytest.mark.parametrize("device, kind", [
+    ("AMD Instinct MI300X", "an AMD Instinct run"),
+    ("AMD Instinct", "an AMD Instinct run"),        # named Instinct, no MI number
+    ("AMD MI250X", "an AMD Instinct run"),          # an MI number, not the word
+    ("AMD Radeon Graphics", "an AMD run"),          # a Radeon APU (ROCm/rccl#2075's kind)
+    (None, "an AMD run")])
+def test_an_amd_refusal_says_instinct_only_of_a_gpu_named_so(device, kind):
+    run = Run("all_reduce", 8, None, _rows([1e-4]), None, device=device, vendor="AMD")
+    with pytest.raises(NotModelled) as e:
+        compare(run, "dgx-h100")
+    assert f"Not modelled: this is {kind} (RCCL)," in str(e.value)
+
+
 def test_measured_busbw_is_nccl_tests_formula_on_either_column():
     """busbw = size / time x 2 (n - 1) / n for an all_reduce (nccl-tests PERFORMANCE.md);
     in_place reads the in-place time."""

@@ -117,6 +117,18 @@ def test_rows_of_nccl_tests_2_19_options_are_read_with_or_without_their_header(t
                           if layout else [])
 
 
+def test_the_headerless_note_names_the_layout_of_the_first_row_read():
+    """A paste whose rows change width (a current-layout row, then a timestamped one) is read
+    row by row; the note names the layout its first row was read in."""
+    run = N.parse(row(1048576) + STAMPED_ROW.replace("1048576        262144",
+                                                     "2097152        524288"),
+                  collective="all_reduce")
+    assert run.sizes == [1048576, 2097152]
+    assert run.notes[-1] == ("rows pasted without their table header: read in the current "
+                             "nccl-tests layout (size count type redop root time algbw busbw "
+                             "#wrong x 2)")
+
+
 def test_headerless_rows_in_the_current_layout():
     run = N.parse(row(1048576) + row(2097152), collective="all_reduce")
     assert run.sizes == [1048576, 2097152] and run.rows[0].wrong_out == 0
