@@ -686,7 +686,7 @@ def test_intra_of_names_what_node_was_given_and_a_catalogue_systems_fabric():
         assert custom.intra_of(custom.node("h100-sxm", n, intra=intra)) == intra
     assert custom.intra_of(specs.system("dgx-h100")) == "nvswitch"
     assert custom.intra_of(specs.system("h100-pcie-only")) == "pcie"
-    with pytest.raises(ValueError, match="^system='dgx-h100' is out of range"):
+    with pytest.raises(ValueError, match="^system='dgx-h100' must be an interlib.specs.System$"):
         custom.intra_of("dgx-h100")
 
 

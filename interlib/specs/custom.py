@@ -116,9 +116,7 @@ def intra_of(system: System) -> str:
         >>> custom.intra_of(custom.node("h100-sxm", 4, intra="pcie"))
         'pcie'
     """
-    if not isinstance(system, System):
-        raise ValueError(f"system={system!r} is out of range: must be an "
-                         "interlib.specs.System")
+    v.instance("system", system, System, "an interlib.specs.System")
     return "nvlink-bridge" if getattr(system, "nvlink_bridge", False) else system.intra
 
 
