@@ -75,8 +75,22 @@ def external_requests(urls) -> list[str]:
             and urlparse(u).hostname != "127.0.0.1"]
 
 
+#: A browser that asks to save data (``navigator.connection.saveData``): the site's live
+#: demos then do not start Python by themselves when a demo nears the screen (the quiet
+#: start, book/_vendor/static/interlib-live.js ``prestart``); nothing else on the page
+#: changes (tests/test_site_offline.py loads every page so and checks it).
+SAVE_DATA_JS = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}});"
+
+
 @contextlib.contextmanager
-def chromium_context(viewport=(1280, 1600)):
+def chromium_context(viewport=(1280, 1600), *, save_data: bool = False):
+    """A fresh Chromium profile (one browser) for a module. ``save_data=True`` for checks of
+    the static page (layout, accessibility, links, print): every page of the context asks
+    to save data (:data:`SAVE_DATA_JS`), so loading a page with a demo does not also boot
+    Python in a shared worker behind the check, which is CPU those checks do not look at
+    (Pyodide and a first figure, per browser and per page with a demo in view). What the
+    quiet start does is tested where it is the subject: tests/test_site_live_start.py,
+    tests/test_site_live.py."""
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
@@ -85,6 +99,8 @@ def chromium_context(viewport=(1280, 1600)):
             context = p.chromium.launch_persistent_context(
                 profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
                 viewport={"width": viewport[0], "height": viewport[1]})
+            if save_data:
+                context.add_init_script(SAVE_DATA_JS)
             try:
                 yield context
             finally:

@@ -214,7 +214,7 @@ def chapter_heights(book_build):
     assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
     heights = {}
     with static_server(HTML) as url, chromium_context(
-            viewport=(SCREEN["width"], SCREEN["height"])) as ctx:
+            viewport=(SCREEN["width"], SCREEN["height"]), save_data=True) as ctx:
         page = ctx.new_page()
         for path in CHAPTERS:
             response = page.goto(f"{url}/chapters/{path.stem}.html", wait_until="load")

@@ -444,7 +444,7 @@ def browser():
     import browser_support as bs
 
     bs.require_chromium()
-    with bs.chromium_context() as context:
+    with bs.chromium_context(save_data=True) as context:
         yield context
 
 

@@ -145,7 +145,8 @@ def test_print_layout_fits_the_content_box(server):
     (tools/build_pdf.py), every element of every page lies inside the A4 content box and no
     box clips its content; nothing had to shrink below 55 % to get there."""
     problems, smallest = {}, 1.0
-    with bs.chromium_context(viewport=(build_pdf.PRINT_WIDTH_PX, 1600)) as ctx:
+    with bs.chromium_context(viewport=(build_pdf.PRINT_WIDTH_PX, 1600),
+                                                  save_data=True) as ctx:
         page = ctx.new_page()
         for d in toc_docnames():
             page.goto(f"{server}/{d}.html", wait_until="load")

@@ -208,7 +208,7 @@ _WHAT = {
 @pytest.fixture(scope="module")
 def site(book_build):
     assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
-    with static_server(HTML) as url, chromium_context(viewport=(1280, 900)) as ctx:
+    with static_server(HTML) as url, chromium_context(viewport=(1280, 900), save_data=True) as ctx:
         page = ctx.new_page()
         yield url, page
         page.close()

@@ -35,7 +35,6 @@ import browser_support as bs  # noqa: E402
 bs.require_chromium()
 
 _Recorder = bs.Recorder
-SAVE_DATA_JS = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}});"
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +54,7 @@ def test_page_renders_offline(server, browser, docname):
     # The browser asks to save data (navigator.connection.saveData): the live demos' quiet
     # start when a demo nears the screen stays off (tests/test_site_live.py checks it), so
     # nothing of the Python runtime may load here, even after scrolling to a demo.
-    page.add_init_script(SAVE_DATA_JS)
+    page.add_init_script(bs.SAVE_DATA_JS)
     rec = _Recorder(page)
     mark = len(server.served)
     try:

@@ -50,7 +50,8 @@ PLUMBING = re.compile(r"widgets\.show\(|print\(\s*widgets\.summary|(?<![\w.])dis
 def browser_site(book_build):
     assert book_build.returncode == 0, "book build failed:\n" + book_build.output[-4000:]
     with static_server(HTML) as url, chromium_context(viewport=(DESKTOP["width"],
-                                                                DESKTOP["height"])) as ctx:
+                                                                DESKTOP["height"]),
+                                                      save_data=True) as ctx:
         yield url, ctx
 
 

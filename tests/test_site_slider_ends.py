@@ -32,8 +32,6 @@ from test_site_live import (LOAD_TIMEOUT_MS, _JS_STATE, _check_state, _controls,
 
 bs.require_chromium()
 
-SAVE_DATA_JS = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}});"
-
 # Set slider `key` of `demo` to `value` (a position: an index into a log slider's
 # data-values, the value itself on a linear slider), as the end of a drag; returns the value
 # the page then reads from the slider.
@@ -146,7 +144,7 @@ def test_typed_values_are_refused_in_place_without_python(server, browser, docna
     # A page of the module's browser that has not asked for Python (saveData: no quiet
     # start; a shared worker another page started stays unused until this page asks).
     page = browser.new_page()
-    page.add_init_script(SAVE_DATA_JS)
+    page.add_init_script(bs.SAVE_DATA_JS)
     try:
         page.goto(f"{server}/{docname}.html", wait_until="load")
         before = page.evaluate(_JS_STATE, name)
@@ -221,7 +219,7 @@ def test_capstone_controls_grouped_and_its_figure_within_the_first_phone_screen(
     for viewport, phone in (({"width": 1280, "height": 900}, False), (PHONE, True)):
         page = browser.new_page()
         page.set_viewport_size(viewport)
-        page.add_init_script(SAVE_DATA_JS)
+        page.add_init_script(bs.SAVE_DATA_JS)
         try:
             page.goto(f"{server}/{docname}.html", wait_until="load")
             got = page.evaluate(js)
@@ -247,7 +245,7 @@ def test_no_control_sticks_out_of_its_demo(server, browser):
     for width in (1280, 960, 390):
         page = browser.new_page()
         page.set_viewport_size({"width": width, "height": 900})
-        page.add_init_script(SAVE_DATA_JS)
+        page.add_init_script(bs.SAVE_DATA_JS)
         try:
             for docname in sorted(demo_sources()):
                 page.goto(f"{server}/{docname}.html", wait_until="load")

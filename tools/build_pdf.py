@@ -44,7 +44,7 @@ from edition import current as current_edition  # noqa: E402
 from toc import toc_docnames  # noqa: E402
 
 sys.path.insert(0, str(REPO / "tests"))
-from browser_support import static_server  # noqa: E402  (as the browser tests serve it)
+from browser_support import SAVE_DATA_JS, static_server  # noqa: E402  (as the tests serve it)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
@@ -390,6 +390,9 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
             ctx = p.chromium.launch_persistent_context(
                 profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
                 viewport={"width": PRINT_WIDTH_PX, "height": 1600})
+            # Paper shows each demo's default figure: the live demos need not start Python
+            # in the background on every page with a demo (their quiet start).
+            ctx.add_init_script(SAVE_DATA_JS)
             ctx.on("request", lambda r: outside.append(r.url)
                    if urlparse(r.url).scheme in ("http", "https", "ws", "wss")
                    and urlparse(r.url).hostname != "127.0.0.1" else None)
