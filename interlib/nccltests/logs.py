@@ -440,12 +440,14 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
                f"not one per rank ({len(ids)} line{'s' if len(ids) != 1 else ''}, ranks up "
                f"to {ids[-1]})")
         notes.append(f"the Rank lines are {why}: the host count is not used")
+    candidates = ()
     if coll is None:
         coll = inf.collective
         if coll:
             notes.insert(0, f"collective {coll} inferred: {inf.how}")
         elif len(inf.candidates) > 1:
-            notes.append("the columns fit " + " and ".join(inf.candidates)
+            candidates = inf.candidates
+            notes.append("the columns fit " + " and ".join(candidates)
                          + " alike: say which with collective=")
     if b.elided_rows:
         notes.append(f"rows are elided ('...' on line {b.elided_rows}): only the printed "
@@ -466,4 +468,4 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
     version = setup.version.value if setup.version else None
     return Run(coll, ranks, version, rows, b.avg, nodes, per_node, device, b.oob,
                tuple(notes), program, vendor_of(device, lib), setup, len(ids),
-               tuple(tests), chosen)
+               tuple(tests), chosen, candidates=candidates)
