@@ -193,7 +193,7 @@ def _headerless(toks: list, lineno: int) -> dict:
 def _layout_words(names: str) -> str:
     """A column layout in words: ``the current nccl-tests layout (size count type redop
     root time algbw busbw #wrong x 2)``, naming the option that adds columns."""
-    toks = names.lstrip("# ").split()
+    toks = names.split()
     t0, t1 = [i for i, t in enumerate(toks) if t in _TIME_COLS][:2]
     pre, half, tail = toks[:t0], toks[t0:t1], toks[t1 + (t1 - t0):]
     which = "the current" if pre == ["size", "count", "type", "redop", "root"] else "an older"
@@ -454,7 +454,7 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
                      "rows are read")
     if b.header is None:
         notes.append("rows pasted without their table header: read in "
-                     + _layout_words(b.layout or _DEFAULT_HEADER))
+                     + _layout_words(b.layout))
     hostmap = {}
     for rid, (host, _, _) in b.ranks.items():
         hostmap.setdefault(host, set()).add(rid)
