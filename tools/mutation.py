@@ -208,10 +208,14 @@ def _cfg(module: str | list, tests: list[str]) -> str:
         "also_copy =\n    " + "\n    ".join(AUX) + "\n"
         "use_git_change_detection = false\n"
         # mutmut 3.8's limit is in CPU seconds (RLIMIT_CPU: SIGXCPU after (expected test
-        # time + constant) x multiplier x 2), so a busy shared machine does not make a test
-        # hit it, and a mutant that loops for ever (e.g. a parser's index no longer
-        # advancing) is stopped after (t + 5) x 10 CPU seconds instead of the 1,000 s and
-        # more a multiplier of 100 gave.
+        # time + constant) x multiplier x 2), and a mutant that loops for ever (e.g. a
+        # parser's index no longer advancing) is stopped after (t + 5) x 10 CPU seconds
+        # instead of the 1,000 s and more a multiplier of 100 gave. But mutmut 3.8.1 also
+        # sends SIGXCPU after half that in wall-clock seconds (workers/isolation.py,
+        # wall_timeout = cpu_time_limit / 2), so on a busy shared machine a run under nice
+        # can time out a mutant no test notices: measured 2026-11-30 (load 8-10 on two
+        # cores, nice 10), 11 equivalent mutants of nccltests/logs ended as timeouts; a
+        # timeout there is a verdict to re-run on a quiet machine, not a kill.
         "timeout_multiplier = 5.0\n"
         "timeout_constant = 5.0\n"
         # the repository's pyproject.toml (an ancestor directory) would add --nbval
