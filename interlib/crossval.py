@@ -371,8 +371,9 @@ def write_intervals(rows=None, data: dict | None = None) -> dict:
     the stored ones, kept)."""
     rows = V._measurements(rows)
     if data is None:
-        fold_constants(rows)  # the stored fits must be these rows' (else it says what to run)
-        data = stored()
+        data = stored()  # read once: the fits kept, and the digest checked here
+        if data.get("digest") != _digest(rows):
+            fold_constants(rows)  # raises: they are other rows' fits (it says what to run)
     else:
         data = dict(data)
     with intervals.suspended():

@@ -799,6 +799,28 @@ def test_write_intervals_adds_the_classes_of_the_stored_folds(tmp_crossval, writ
                                                                             "not measured"}
 
 
+def test_write_intervals_reads_the_stored_file_once(tmp_crossval, write_case, monkeypatch):
+    """The stored fits are read once, for their digest and to be kept (it read the file
+    twice: a file changed between the reads would have had its digest checked and another
+    file's fits kept)."""
+    case = write_case
+    tmp_crossval.write_text(json.dumps({
+        "procedure": X.PROCEDURE, "digest": X._digest(case.rows), "all": case.all,
+        "folds": case.folds, "intervals": [], "configurations": []}, indent=1) + "\n",
+        encoding="utf-8")
+    reads = []
+    read_text = type(tmp_crossval).read_text
+
+    def counted(path, *a, **k):
+        if path == tmp_crossval:
+            reads.append(path)
+        return read_text(path, *a, **k)
+
+    monkeypatch.setattr(type(tmp_crossval), "read_text", counted)
+    X.write_intervals(case.rows)
+    assert len(reads) == 1
+
+
 @pytest.mark.parametrize("existing", [True, False])
 def test_write_stores_the_fits_then_their_intervals(tmp_crossval, write_case, monkeypatch,
                                                     existing):

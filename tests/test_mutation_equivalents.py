@@ -162,3 +162,46 @@ def test_a_stopped_run_is_reported_as_partial():
     assert "PARTIAL: 241 of 341 mutants checked (the run was stopped)" in part
     assert "| n/a | not measured |" in mutation.table(
         [_row(**{"not checked": 341, "score": None})], None)
+
+
+def test_a_survivors_rerun_refreshes_the_data_and_fixtures_of_its_scratch_copy(
+        tmp_path, monkeypatch):
+    """``--survivors`` reuses the scratch directory of an earlier run: besides the test files
+    it must bring today's interlib/ (its data above all) into both copies there (the
+    scratch's and mutmut's), keep mutmut's mutated module and its results, and drop a file
+    the working tree no longer has. Before this, a data change since the run left the
+    tests reading the old data, and the re-run failed in mutmut's clean run."""
+    repo, work = tmp_path / "repo", tmp_path / "mutation" / "cost"
+    module_code = "def cost():\n    return 1\n"
+    for root, data, fixture in ((repo, "new", "new log"), (work, "old", "old log"),
+                                (work / "mutants", "old", "old log")):
+        (root / "interlib" / "data").mkdir(parents=True)
+        (root / "interlib" / "data" / "crossval.json").write_text(data)
+        (root / "interlib" / "helper.py").write_text(f"X = {data!r}\n")
+        (root / "tests" / "fixtures").mkdir(parents=True)
+        (root / "tests" / "fixtures" / "a.log").write_text(fixture)
+        (root / "tests" / "test_cost.py").write_text(f"# {data}\n")
+    for root in (repo, work):
+        (root / "interlib" / "cost.py").write_text(module_code)
+    (work / "interlib" / "data" / "gone.csv").write_text("removed since")
+    (work / "mutants" / "interlib" / "data" / "gone.csv").write_text("removed since")
+    mutant = work / "mutants" / "interlib" / "cost.py"
+    mutant.write_text("# mutmut's trampolines\n")
+    (work / "mutants" / "interlib" / "cost.py.meta").write_text(
+        '{"exit_code_by_key": {"interlib.cost.x_cost__mutmut_1": 0, '
+        '"interlib.cost.x_cost__mutmut_2": 1}}')
+    monkeypatch.setattr(mutation, "REPO", repo)
+    monkeypatch.setattr(mutation, "WORK", tmp_path / "mutation")
+    monkeypatch.setitem(mutation.TEST_AUX, "cost", ["fixtures"])
+    (repo / "tests" / "fixtures" / "b.log").write_text("a fixture added since")
+
+    assert mutation.refresh_tests("cost") == ["interlib.cost.x_cost__mutmut_1"]
+    for root in (work, work / "mutants"):
+        assert (root / "interlib" / "data" / "crossval.json").read_text() == "new"
+        assert (root / "interlib" / "helper.py").read_text() == "X = 'new'\n"
+        assert not (root / "interlib" / "data" / "gone.csv").exists()
+        assert (root / "tests" / "test_cost.py").read_text() == "# new\n"
+        assert (root / "tests" / "fixtures" / "a.log").read_text() == "new log"
+        assert (root / "tests" / "fixtures" / "b.log").exists()
+    assert mutant.read_text() == "# mutmut's trampolines\n"
+    assert (work / "mutants" / "interlib" / "cost.py.meta").exists()

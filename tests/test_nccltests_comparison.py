@@ -260,14 +260,20 @@ def test_compare_refusals_in_words():
     assert str(e.value) == ("the log does not say which collective it measured: give "
                             "collective= to parse (e.g. 'all_reduce')")
     # a run whose columns fit two collectives says which (nccl#1184's 2-rank SIMPLE run:
-    # 'sum -1' and busbw = algbw fit a 2-rank all-reduce and a sendrecv alike)
-    fits = Run(None, 2, None, run.rows, None, notes=(
-        "the columns fit all_reduce and sendrecv alike: say which with collective=",))
+    # 'sum -1' and busbw = algbw fit a 2-rank all-reduce and a sendrecv alike): from the
+    # Run's candidates, not from the words of its notes
+    fits = Run(None, 2, None, run.rows, None, candidates=("all_reduce", "sendrecv"))
     with pytest.raises(ValueError) as e:
         compare(fits, "dgx-h100")
     assert str(e.value) == ("the log does not say which collective it measured (the columns "
                             "fit all_reduce and sendrecv alike): give collective= to parse "
                             "(e.g. 'all_reduce')")
+    worded = Run(None, 2, None, run.rows, None, notes=(
+        "the columns fit all_gather and all_to_all alike: say which with collective=",))
+    with pytest.raises(ValueError) as e:
+        compare(worded, "dgx-h100")
+    assert str(e.value) == ("the log does not say which collective it measured: give "
+                            "collective= to parse (e.g. 'all_reduce')")
     with pytest.raises(ValueError) as e:
         compare(Run("all_reduce", 8, None, _rows([1e-4], sizes=[0]), None), "dgx-h100")
     assert str(e.value) == "the run has no size above 0 bytes to compare"

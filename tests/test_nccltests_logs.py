@@ -325,6 +325,18 @@ def test_the_columns_that_fit_two_collectives_are_named():
     assert run.notes == ("16 ranks from size / (count x word size)",
                          "the columns fit all_gather and all_to_all alike: say which with "
                          "collective=")
+    # the Run carries them, and compare names them (its first as the example)
+    assert run.candidates == ("all_gather", "all_to_all")
+    with pytest.raises(ValueError) as e:
+        N.compare(run, "dgx-h100")
+    assert str(e.value) == ("the log does not say which collective it measured (the columns "
+                            "fit all_gather and all_to_all alike): give collective= to parse "
+                            "(e.g. 'all_gather')")
+    # once the collective is stated, or the columns decide, there are none to choose from
+    assert N.parse((FIXTURES / "gke_a3high_h100_2x8_all_gather_tcpx_rows.log").read_text(),
+                   collective="all_gather").candidates == ()
+    inferred = N.parse((FIXTURES / "aws_p5_h100_2x8_all_reduce_slurm_rows.log").read_text())
+    assert inferred.collective == "all_reduce" and inferred.candidates == ()
 
 
 def test_the_device_is_rank_0s_or_the_only_one_named():

@@ -208,10 +208,14 @@ def _cfg(module: str | list, tests: list[str]) -> str:
         "also_copy =\n    " + "\n    ".join(AUX) + "\n"
         "use_git_change_detection = false\n"
         # mutmut 3.8's limit is in CPU seconds (RLIMIT_CPU: SIGXCPU after (expected test
-        # time + constant) x multiplier x 2), so a busy shared machine does not make a test
-        # hit it, and a mutant that loops for ever (e.g. a parser's index no longer
-        # advancing) is stopped after (t + 5) x 10 CPU seconds instead of the 1,000 s and
-        # more a multiplier of 100 gave.
+        # time + constant) x multiplier x 2), and a mutant that loops for ever (e.g. a
+        # parser's index no longer advancing) is stopped after (t + 5) x 10 CPU seconds
+        # instead of the 1,000 s and more a multiplier of 100 gave. But mutmut 3.8.1 also
+        # sends SIGXCPU after half that in wall-clock seconds (workers/isolation.py,
+        # wall_timeout = cpu_time_limit / 2), so on a busy shared machine a run under nice
+        # can time out a mutant no test notices: measured 2026-11-30 (load 8-10 on two
+        # cores, nice 10), 11 equivalent mutants of nccltests/logs ended as timeouts; a
+        # timeout there is a verdict to re-run on a quiet machine, not a kill.
         "timeout_multiplier = 5.0\n"
         "timeout_constant = 5.0\n"
         # the repository's pyproject.toml (an ancestor directory) would add --nbval
@@ -350,10 +354,38 @@ def prepare(module: str, ref: str | None, incremental: bool = False,
     return work
 
 
+def refresh_interlib(work: Path, mutated) -> None:
+    """Copy the working tree's ``interlib/`` over the scratch copy in ``work`` and over
+    mutmut's copy of it (``work/mutants/interlib``), except the ``mutated`` modules (mutmut's
+    copies of those are its mutants), and drop the files the working tree no longer has.
+
+    A re-run that reuses a scratch directory (``--survivors``) needs it: mutmut copies a
+    non-Python file into ``mutants/`` only when it is missing there, so without this the
+    tests ran against the data (``interlib/data/crossval.json``, the measurements) and the
+    unmutated modules of the earlier run, and a test pinning a value computed from today's
+    data failed in mutmut's clean run."""
+    skip = {f"{m}.py" for m in mutated}
+    here = {f.relative_to(REPO / "interlib").as_posix(): f
+            for f in (REPO / "interlib").rglob("*")
+            if f.is_file() and "__pycache__" not in f.parts}
+    for root in (work / "interlib", work / "mutants" / "interlib"):
+        for f in sorted(root.rglob("*")) if root.is_dir() else ():
+            rel = f.relative_to(root).as_posix()
+            if f.is_file() and "__pycache__" not in f.parts and rel not in here \
+                    and rel not in skip and not rel.endswith((".meta", ".spans")):
+                f.unlink()  # gone from the working tree (.meta, .spans: mutmut's results)
+        for rel, f in here.items():
+            if rel not in skip:
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(f, root / rel)
+
+
 def refresh_tests(module: str) -> list[str]:
     """``--survivors``: copy the module's current test files over the scratch copies (and
-    mutmut's), keeping its results, and return the mutants that survived or had no tests:
-    only they can change verdict when tests are only added (interlib/ must be unchanged)."""
+    mutmut's), and the rest of interlib/ (its data above all, :func:`refresh_interlib`),
+    keeping its results, and return the mutants that survived or had no tests: only they
+    can change verdict when tests are only added (the module itself must be unchanged; the
+    kills kept were judged against the earlier run's copy of the rest of interlib/)."""
     work = WORK / _slug(module)
     meta = work / "mutants" / "interlib" / f"{module}.py.meta"
     if not meta.exists():
@@ -365,11 +397,16 @@ def refresh_tests(module: str) -> list[str]:
     for t in tests:
         for dest in (work / "tests" / t, work / "mutants" / "tests" / t):
             shutil.copy2(REPO / "tests" / t, dest)
+    for a in TEST_AUX.get(module, []):  # the fixtures the tests read, new ones included
+        if (REPO / "tests" / a).is_dir():
+            for dest in (work / "tests" / a, work / "mutants" / "tests" / a):
+                shutil.copytree(REPO / "tests" / a, dest, dirs_exist_ok=True)
     # a test file added since the run is selected too (mutmut finds its new tests and
     # collects which functions they call before re-running the survivors); a directory
     # shared by modules measured together keeps all of them
     shared = [m for m in TESTS if (WORK / _slug(m)).exists()
               and (WORK / _slug(m)).resolve() == work.resolve()]
+    refresh_interlib(work, shared or [module])
     (work / "setup.cfg").write_text(_cfg(shared or module, tests))
     # mutmut 3.8 resets every verdict when the test selection changed since its last run
     # (its config fingerprint, kept with its stats): without its stats it collects them
@@ -614,7 +651,8 @@ def main(argv=None) -> int:
     ap.add_argument("--readme", action="store_true", help="write the table into CONTRIBUTING.md")
     ap.add_argument("--survivors", action="store_true",
                     help="after adding tests only: re-run just the surviving mutants with "
-                         "the current test files, keeping every other result")
+                         "the current test files (and the rest of interlib/ as it is now, "
+                         "its data included), keeping every other result")
     ap.add_argument("--incremental", action="store_true",
                     help="after the code or tests changed: keep the kills of the functions "
                          "whose source is unchanged, run the rest (see prepare())")

@@ -130,16 +130,21 @@ def refuse_unmodelled(run) -> None:
     return None otherwise (a run whose collective is unknown included: that is asked of
     the reader, not refused). :func:`compare` calls it first; ``python -m interlib.check``
     calls it before asking for the hardware, which would not change the answer."""
+    v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
+    _refuse(run)
+
+
+def _refuse(run) -> None:
+    """:func:`refuse_unmodelled` of a ``run`` already checked to be a :class:`Run`."""
     from .. import collectives
 
-    v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
     biggest = max(run.rows, key=lambda r: r.size_bytes)
     read = (f"Read exactly: {len(run.rows)} size{'s' if len(run.rows) != 1 else ''}"
             + (f" on {run.ranks} ranks" if run.ranks else "")
             + f", busbw {fmt_rate(biggest.busbw_out)} at the largest size (out-of-place).")
+    up = (run.device or "").upper()
     if run.vendor == "AMD" or (run.device and catalogue_gpu(run.device)[0] is None
-                               and "AMD" in (run.device or "").upper()):
-        up = (run.device or "").upper()
+                               and "AMD" in up):
         kind = ("an AMD Instinct run" if "INSTINCT" in up or re.search(r"\bMI\d", up)
                 else "an AMD run")  # e.g. rccl-tests on a Radeon APU, or no GPU named
         raise NotModelled(
@@ -188,14 +193,13 @@ def compare(run, system, gpus_per_node: int | None = None, nodes: int | None = N
 
     v.instance("run", run, Run, "a Run from interlib.nccltests.parse")
     v.flag("in_place", in_place)
-    refuse_unmodelled(run)
+    _refuse(run)
     if run.collective is None:
-        fit = next((n.split(":")[0] for n in run.notes if n.startswith("the columns fit ")),
-                   None)
-        first = fit.removeprefix("the columns fit ").split(" and ")[0] if fit else None
+        fit = " and ".join(run.candidates)
         raise ValueError("the log does not say which collective it measured"
-                         + (f" ({fit})" if fit else "")
-                         + f": give collective= to parse (e.g. {first or 'all_reduce'!r})")
+                         + (f" (the columns fit {fit} alike)" if fit else "")
+                         + ": give collective= to parse (e.g. "
+                         f"{(run.candidates or ('all_reduce',))[0]!r})")
     sys_ = system_of(system)
     shp = shape(run, sys_, gpus_per_node, nodes)
     g, k = shp.gpus_per_node, shp.nodes

@@ -193,7 +193,7 @@ def _headerless(toks: list, lineno: int) -> dict:
 def _layout_words(names: str) -> str:
     """A column layout in words: ``the current nccl-tests layout (size count type redop
     root time algbw busbw #wrong x 2)``, naming the option that adds columns."""
-    toks = names.lstrip("# ").split()
+    toks = names.split()
     t0, t1 = [i for i, t in enumerate(toks) if t in _TIME_COLS][:2]
     pre, half, tail = toks[:t0], toks[t0:t1], toks[t1 + (t1 - t0):]
     which = "the current" if pre == ["size", "count", "type", "redop", "root"] else "an older"
@@ -440,19 +440,21 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
                f"not one per rank ({len(ids)} line{'s' if len(ids) != 1 else ''}, ranks up "
                f"to {ids[-1]})")
         notes.append(f"the Rank lines are {why}: the host count is not used")
+    candidates = ()
     if coll is None:
         coll = inf.collective
         if coll:
             notes.insert(0, f"collective {coll} inferred: {inf.how}")
         elif len(inf.candidates) > 1:
-            notes.append("the columns fit " + " and ".join(inf.candidates)
+            candidates = inf.candidates
+            notes.append("the columns fit " + " and ".join(candidates)
                          + " alike: say which with collective=")
     if b.elided_rows:
         notes.append(f"rows are elided ('...' on line {b.elided_rows}): only the printed "
                      "rows are read")
     if b.header is None:
         notes.append("rows pasted without their table header: read in "
-                     + _layout_words(b.layout or _DEFAULT_HEADER))
+                     + _layout_words(b.layout))
     hostmap = {}
     for rid, (host, _, _) in b.ranks.items():
         hostmap.setdefault(host, set()).add(rid)
@@ -466,4 +468,4 @@ def _run(b: _Block, lines, hosts, collective, tests, chosen) -> Run:
     version = setup.version.value if setup.version else None
     return Run(coll, ranks, version, rows, b.avg, nodes, per_node, device, b.oob,
                tuple(notes), program, vendor_of(device, lib), setup, len(ids),
-               tuple(tests), chosen)
+               tuple(tests), chosen, candidates=candidates)

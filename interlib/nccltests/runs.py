@@ -65,6 +65,10 @@ class Run:
             ``test``), else ().
         test: The test read, when the file holds several, else None.
         source: ``"text"``, ``"nccl-tests JSON"`` or ``"NCCL Inspector"``.
+        candidates: The collectives a text log's columns fit alike when neither the log
+            nor the caller says which (``collective`` is then None, and a note names
+            them), e.g. ``("all_gather", "all_to_all")``; else () (the collective stated,
+            inferred, or not even narrowed to a few).
     """
 
     collective: str | None
@@ -84,6 +88,7 @@ class Run:
     tests: tuple = ()
     test: str | None = None
     source: str = "text"
+    candidates: tuple = ()
 
     @property
     def sizes(self) -> list:
