@@ -381,6 +381,8 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
     printed: dict[str, bytes] = {}
     titles: dict[str, str] = {}
     fitted: dict[str, dict] = {}
+    overflow: dict[str, list] = {}   # what lies outside the A4 content box, as printed
+    widths: dict[str, int] = {}      # the printed layout's width (PRINT_WIDTH_PX)
     edition_short, edition_para = edition_lines()
     chapters_dir = chapters_dir or out.parent / "chapters"
     outside: list[str] = []
@@ -403,6 +405,8 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
                 page.evaluate(READY_JS)
                 fitted[d] = prepare_for_print(
                     page, "chapter" if d.startswith("chapters/") else "page")
+                overflow[d] = page.evaluate(OVERFLOW_JS)
+                widths[d] = page.evaluate("() => document.documentElement.clientWidth")
                 titles[d] = page.evaluate(
                     "() => (document.querySelector('article h1, main h1, h1')"
                     " || {textContent: document.title}).textContent.replace('#', '').trim()")
@@ -490,10 +494,13 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
           f"{len(chapter_files)} single PDFs in {chapters_dir}; "
           f"{sum(f['answers'] for f in fitted.values())} folded answers printed at page ends; "
           f"{len(zooms)} elements scaled to fit (smallest zoom "
-          f"{min(zooms) if zooms else 1:.2f})")
+          f"{min(zooms) if zooms else 1:.2f})"
+          + (f"; {sum(map(bool, overflow.values()))} pages with content outside the A4 "
+             "content box" if any(overflow.values()) else ""))
     return {"pages": total, "starts": starts, "titles": titles, "seconds": seconds,
             "front_pages": n_front,
-            "counts": counts, "chapter_files": chapter_files, "fitted": fitted}
+            "counts": counts, "chapter_files": chapter_files, "fitted": fitted,
+            "overflow": overflow, "client_width": widths}
 
 
 def _compress(writer) -> None:
