@@ -77,8 +77,9 @@ def external_requests(urls) -> list[str]:
 
 #: A browser that asks to save data (``navigator.connection.saveData``): the site's live
 #: demos then do not start Python by themselves when a demo nears the screen (the quiet
-#: start, book/_vendor/static/interlib-live.js ``prestart``); nothing else on the page
-#: changes (tests/test_site_offline.py loads every page so and checks it).
+#: start, book/_vendor/static/interlib-live.js ``prestart``). The script reads saveData for
+#: nothing else, so the page is otherwise the same (tests/test_site_offline.py loads every
+#: page so and checks that nothing of the Python runtime is fetched).
 SAVE_DATA_JS = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}});"
 
 

@@ -33,7 +33,6 @@ import html
 import io
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -44,12 +43,8 @@ from edition import current as current_edition  # noqa: E402
 from toc import toc_docnames  # noqa: E402
 
 sys.path.insert(0, str(REPO / "tests"))
-from browser_support import SAVE_DATA_JS, static_server  # noqa: E402  (as the tests serve it)
+from browser_support import chromium_context, static_server  # noqa: E402  (as the tests)
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 MARGIN = {"top": "18mm", "bottom": "16mm", "left": "14mm", "right": "14mm"}
 # Chromium fills these templates per page; they need their own font size.
 HEADER = ('<div style="font-size:7.5pt;color:#555;width:100%;margin:0 14mm;display:flex;'
@@ -366,7 +361,6 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
     ``out``), one PDF per page of _toc.yml but the front page (each chapter, problem set and
     appendix on its own, for handouts), each with the edition footer and its own page
     numbers."""
-    from playwright.sync_api import sync_playwright
     from pypdf import PdfReader, PdfWriter
 
     t0 = time.perf_counter()
@@ -386,65 +380,57 @@ def build(site: Path, out: Path, chapters_dir: Path | None = None) -> dict:
     edition_short, edition_para = edition_lines()
     chapters_dir = chapters_dir or out.parent / "chapters"
     outside: list[str] = []
-    profile = tempfile.mkdtemp(prefix="interconnects-pdf-")
-    try:
-        with static_server(site) as base, sync_playwright() as p:
-            ctx = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-                viewport={"width": PRINT_WIDTH_PX, "height": 1600})
-            # Paper shows each demo's default figure: the live demos need not start Python
-            # in the background on every page with a demo (their quiet start).
-            ctx.add_init_script(SAVE_DATA_JS)
-            ctx.on("request", lambda r: outside.append(r.url)
-                   if urlparse(r.url).scheme in ("http", "https", "ws", "wss")
-                   and urlparse(r.url).hostname != "127.0.0.1" else None)
-            page = ctx.new_page()
+    # The tests' browser (a fresh profile, only 127.0.0.1 resolves), asking to save data:
+    # paper shows each demo's default figure, so no page starts Python in the background.
+    with static_server(site) as base, chromium_context(viewport=(PRINT_WIDTH_PX, 1600),
+                                                       save_data=True) as ctx:
+        ctx.on("request", lambda r: outside.append(r.url)
+               if urlparse(r.url).scheme in ("http", "https", "ws", "wss")
+               and urlparse(r.url).hostname != "127.0.0.1" else None)
+        page = ctx.new_page()
+        for d in docs:
+            page.goto(f"{base}/{d}.html", wait_until="load")
+            page.wait_for_function(WIDGETS_JS, timeout=30000)
+            page.evaluate(READY_JS)
+            fitted[d] = prepare_for_print(
+                page, "chapter" if d.startswith("chapters/") else "page")
+            overflow[d] = page.evaluate(OVERFLOW_JS)
+            widths[d] = page.evaluate("() => document.documentElement.clientWidth")
+            titles[d] = page.evaluate(
+                "() => (document.querySelector('article h1, main h1, h1')"
+                " || {textContent: document.title}).textContent.replace('#', '').trim()")
+            printed[d] = page.pdf(
+                format="A4", margin=MARGIN, print_background=True,
+                display_header_footer=True, footer_template="<span></span>",
+                header_template=HEADER.format(book=html.escape(config_title),
+                                              page=html.escape(titles[d])))
+        counts = {d: len(PdfReader(io.BytesIO(printed[d])).pages) for d in docs}
+
+        def print_html(markup: str, footer: bool) -> bytes:
+            page.set_content(markup, wait_until="load")
+            return page.pdf(format="A4", margin=MARGIN, print_background=False,
+                            display_header_footer=footer,
+                            header_template="<span></span>",
+                            footer_template=FOOTER.format(edition=html.escape(edition_short))
+                            if footer else "<span></span>")
+
+        # The contents' own length does not depend on the numbers in it: print it
+        # once with the final numbers, check the length it was computed with.
+        n_front = 1
+        for _ in range(3):
+            starts, at = {}, n_front + 1
             for d in docs:
-                page.goto(f"{base}/{d}.html", wait_until="load")
-                page.wait_for_function(WIDGETS_JS, timeout=30000)
-                page.evaluate(READY_JS)
-                fitted[d] = prepare_for_print(
-                    page, "chapter" if d.startswith("chapters/") else "page")
-                overflow[d] = page.evaluate(OVERFLOW_JS)
-                widths[d] = page.evaluate("() => document.documentElement.clientWidth")
-                titles[d] = page.evaluate(
-                    "() => (document.querySelector('article h1, main h1, h1')"
-                    " || {textContent: document.title}).textContent.replace('#', '').trim()")
-                printed[d] = page.pdf(
-                    format="A4", margin=MARGIN, print_background=True,
-                    display_header_footer=True, footer_template="<span></span>",
-                    header_template=HEADER.format(book=html.escape(config_title),
-                                                  page=html.escape(titles[d])))
-            counts = {d: len(PdfReader(io.BytesIO(printed[d])).pages) for d in docs}
-
-            def print_html(markup: str, footer: bool) -> bytes:
-                page.set_content(markup, wait_until="load")
-                return page.pdf(format="A4", margin=MARGIN, print_background=False,
-                                display_header_footer=footer,
-                                header_template="<span></span>",
-                                footer_template=FOOTER.format(edition=html.escape(edition_short))
-                                if footer else "<span></span>")
-
-            # The contents' own length does not depend on the numbers in it: print it
-            # once with the final numbers, check the length it was computed with.
-            n_front = 1
-            for _ in range(3):
-                starts, at = {}, n_front + 1
-                for d in docs:
-                    starts[d], at = at, at + counts[d]
-                front = print_html(contents_html(config_title, parts, titles, starts,
-                                                 edition_para), False)
-                if len(PdfReader(io.BytesIO(front)).pages) == n_front:
-                    break
-                n_front = len(PdfReader(io.BytesIO(front)).pages)
-            total = at - 1
-            stamps = PdfReader(io.BytesIO(print_html(numbers_html(total), True)))
-            # Per-page PDFs: number stamps for each distinct length.
-            own_stamps = {n: PdfReader(io.BytesIO(print_html(numbers_html(n), True)))
-                          for n in sorted({counts[d] for d in docs[1:]})}
-            ctx.close()
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+                starts[d], at = at, at + counts[d]
+            front = print_html(contents_html(config_title, parts, titles, starts,
+                                             edition_para), False)
+            if len(PdfReader(io.BytesIO(front)).pages) == n_front:
+                break
+            n_front = len(PdfReader(io.BytesIO(front)).pages)
+        total = at - 1
+        stamps = PdfReader(io.BytesIO(print_html(numbers_html(total), True)))
+        # Per-page PDFs: number stamps for each distinct length.
+        own_stamps = {n: PdfReader(io.BytesIO(print_html(numbers_html(n), True)))
+                      for n in sorted({counts[d] for d in docs[1:]})}
     if outside:
         raise SystemExit(f"build_pdf: requests left 127.0.0.1: {sorted(set(outside))[:5]}")
     if len(stamps.pages) != total:
