@@ -25,6 +25,9 @@ that load (the mode is switched in place, as the theme's switcher does), all in-
   becomes a card per row instead.
 * **Figures and formulas fit.** Every image (demo figures, diagrams, static plots) and every
   formula lies inside its box and the window.
+* **A demo's controls inside its border.** Every slider, menu, readout and number box of a
+  demo lies within the demo's box (on the static page: saveData, so no demo goes live;
+  tests/test_site_slider_ends.py drags them live).
 
 Counted by this test on main at a78d13d, before the fix (the same in light and dark): at
 1280 px 607 table words on two lines on 16 pages, 25 tall blank rows on 7 pages, 1 page
@@ -63,7 +66,8 @@ _JS_LAYOUT = r"""(opts) => {
   const col = document.querySelector('.bd-content') || document.body;
   const W = document.documentElement.clientWidth;
   const out = {broken: [], brokenText: [], sideways: null, wide: [], tall: [], figures: [],
-               maths: [], cramped: [], tables: col.querySelectorAll('table').length};
+               maths: [], cramped: [], controls: [],
+               tables: col.querySelectorAll('table').length};
   const lineCount = (rects) => {
     const tops = [...rects].filter(r => r.width > 0 && r.height > 0)
                            .sort((a, b) => a.top - b.top);
@@ -187,6 +191,16 @@ _JS_LAYOUT = r"""(opts) => {
       out.maths.push(`${Math.round(w)} px formula in a ${Math.round(b.width)} px box: ` +
                      (m.textContent || '').trim().slice(0, 50));
   }
+  // A demo's controls (inputs, selects, readouts, number boxes) inside its border.
+  for (const d of document.querySelectorAll('.interlib-demo')) {
+    const r = d.getBoundingClientRect();
+    for (const el of d.querySelectorAll('input, select, output, textarea')) {
+      const b = el.getBoundingClientRect();
+      if (b.width && (b.right > r.right || b.left < r.left))
+        out.controls.push(`${d.dataset.demo}.${el.name || el.className} sticks out ` +
+                          `by ${Math.round(Math.max(b.right - r.right, r.left - b.left))} px`);
+    }
+  }
   return out;
 }"""
 
@@ -202,6 +216,7 @@ _WHAT = {
     "cramped": "table columns whose text runs together",
     "figures": "images outside their box",
     "maths": "formulas outside their box",
+    "controls": "demo controls outside their demo's border",
 }
 
 
@@ -272,6 +287,8 @@ _DEFECTS = """<!doctype html><html><head><style>body{margin:8px;font:16px sans-s
 <p style="width:40px;overflow-wrap:anywhere">Infiniband</p>
 <div style="overflow-x:auto"><table id="wide"><tr><td style="white-space:nowrap">a table
 far wider than the three hundred and sixty pixel column it sits in, scrolled</td></tr></table></div>
+<div class="interlib-demo" data-demo="d" style="width:100px"><input name="wide"
+style="box-sizing:border-box;width:200px"><input name="fits" style="width:50px"></div>
 <img alt="too wide" src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='500' height='10'/%3E">
 </div><div style="width:2000px">x</div></body></html>"""
 
@@ -293,3 +310,4 @@ def test_checker_catches_known_defects(site):
     assert [c for c in got["cramped"] if '"AWS (Trn3" and "NeuronLink"' in c], got["cramped"]
     assert not [c for c in got["cramped"] if "NVLink-C2C" in c], got["cramped"]
     assert any("too wide" in f for f in got["figures"]), got["figures"]
+    assert got["controls"] == ["d.wide sticks out by 100 px"], got["controls"]

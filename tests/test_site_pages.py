@@ -97,7 +97,7 @@ _JS_TO_DARK = """async () => {
 
 def _axe_violations(page, context, options) -> list:
     """``axe.run(context, options)``'s violations on ``page``, where axe-core is already
-    injected (once per page load, :func:`axe_problems`). axe-playwright-python's
+    injected (once per page load, :func:`desktop`). axe-playwright-python's
     ``Axe.run`` does exactly this after injecting its 570 kB script again on every call;
     axe.run sets up and tears down its own state each run, so the four runs of a page
     report the same as with four injections (checked on six pages: the same rules, nodes
@@ -111,9 +111,12 @@ def _axe_violations(page, context, options) -> list:
 
 
 @pytest.fixture(scope="module")
-def axe_problems(browser_site):
-    """Every page loaded once in light mode and checked, then switched to dark and checked
-    again: ``{mode: [problem, ...]}``."""
+def desktop(browser_site):
+    """Every page loaded once at 1280 px, in light mode: what sticks out of its box
+    (:data:`_JS_WIDER_THAN_BOX`) and, on a chapter, its images and rendered code
+    (:data:`_JS_IMAGES_AND_CODE`); then axe in light, the page switched to dark, and axe
+    again. ``{"axe": {mode: [problem, ...]}, "wider": [...], "figures": {docname: ...}}``:
+    one load of the site serves the three desktop checks below."""
     from axe_playwright_python.sync_playwright import Axe
 
     url, ctx = browser_site
@@ -123,28 +126,33 @@ def axe_problems(browser_site):
     page.add_init_script("localStorage.setItem('mode', 'light'); "
                          "localStorage.setItem('theme', 'light')")
     axe = Axe()
-    problems = {"light": [], "dark": []}
+    found = {"axe": {"light": [], "dark": []}, "wider": [], "figures": {}}
     for docname in PAGES:
         _open(page, url, docname, DESKTOP)
+        found["wider"] += [f"{docname}: {w}" for w in page.evaluate(_JS_WIDER_THAN_BOX)]
+        if docname in CHAPTERS:
+            found["figures"][docname] = page.evaluate(_JS_IMAGES_AND_CODE)
         page.evaluate(axe.axe_script)  # once per load: _axe_violations
         for mode in ("light", "dark"):
             if mode == "dark":
                 assert page.evaluate(_JS_TO_DARK) == "dark", docname
             assert page.evaluate("() => document.documentElement.dataset.theme") == mode
-            found = _axe_violations(page, None, _AXE_OPTIONS)
-            found += _axe_violations(page, ".bd-article", _AXE_NAME_MATCH)
-            for v in found:
+            problems = _axe_violations(page, None, _AXE_OPTIONS)
+            problems += _axe_violations(page, ".bd-article", _AXE_NAME_MATCH)
+            for v in problems:
                 if v["impact"] in BLOCKING:
                     nodes = "; ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:3])
-                    problems[mode].append(f"{docname} [{mode}] {v['impact']} {v['id']} "
-                                          f"({len(v['nodes'])}x): {v['help']} | e.g. {nodes}")
+                    found["axe"][mode].append(
+                        f"{docname} [{mode}] {v['impact']} {v['id']} ({len(v['nodes'])}x): "
+                        f"{v['help']} | e.g. {nodes}")
     page.close()
-    return problems
+    assert set(found["figures"]) == set(CHAPTERS)
+    return found
 
 
 @pytest.mark.parametrize("mode", ["light", "dark"])
-def test_axe_no_serious_violations(axe_problems, mode):
-    problems = axe_problems[mode]
+def test_axe_no_serious_violations(desktop, mode):
+    problems = desktop["axe"][mode]
     assert not problems, "axe-core violations:\n" + "\n".join(problems)
 
 
@@ -312,15 +320,10 @@ def test_phone_layout(site):
     assert not problems, "at 390 px:\n" + "\n".join(problems)
 
 
-def test_desktop_nothing_wider_than_its_box(site):
+def test_desktop_nothing_wider_than_its_box(desktop):
     """At 1280 px every image and table (and a table's caption) fits the content column:
     nothing is hidden behind a sideways scroll on a desktop."""
-    url, page = site
-    problems = []
-    for docname in PAGES:
-        _open(page, url, docname, DESKTOP)
-        problems += [f"{docname}: {w}" for w in page.evaluate(_JS_WIDER_THAN_BOX)]
-    assert not problems, "at 1280 px:\n" + "\n".join(problems)
+    assert not desktop["wider"], "at 1280 px:\n" + "\n".join(desktop["wider"])
 
 
 # --- one figure per idea, no plumbing -------------------------------------------------------
@@ -331,12 +334,9 @@ _JS_IMAGES_AND_CODE = """() => ({
 })"""
 
 
-def test_each_figure_once_and_no_plumbing(site):
-    url, page = site
+def test_each_figure_once_and_no_plumbing(desktop):
     problems = []
-    for docname in CHAPTERS:
-        _open(page, url, docname, DESKTOP)
-        got = page.evaluate(_JS_IMAGES_AND_CODE)
+    for docname, got in desktop["figures"].items():
         seen = {}
         for i, src in enumerate(got["images"]):
             if src in seen:
