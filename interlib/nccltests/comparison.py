@@ -138,10 +138,12 @@ def _refuse(run) -> None:
     """:func:`refuse_unmodelled` of a ``run`` already checked to be a :class:`Run`."""
     from .. import collectives
 
-    biggest = max(run.rows, key=lambda r: r.size_bytes)
     read = (f"Read exactly: {len(run.rows)} size{'s' if len(run.rows) != 1 else ''}"
-            + (f" on {run.ranks} ranks" if run.ranks else "")
-            + f", busbw {fmt_rate(biggest.busbw_out)} at the largest size (out-of-place).")
+            + (f" on {run.ranks} ranks" if run.ranks else ""))
+    if run.rows:  # a Run built by hand may have none (parse never returns one without)
+        biggest = max(run.rows, key=lambda r: r.size_bytes)
+        read += f", busbw {fmt_rate(biggest.busbw_out)} at the largest size (out-of-place)"
+    read += "."
     up = (run.device or "").upper()
     if run.vendor == "AMD" or (run.device and catalogue_gpu(run.device)[0] is None
                                and "AMD" in up):
