@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import _validate as v
+from .. import collectives
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def shape(run, system, gpus_per_node: int | None = None, nodes: int | None = Non
     if gpus_per_node is not None:
         gpus_per_node = v.integer("gpus_per_node", gpus_per_node, lo=1, hi=domain)
     if nodes is not None:
-        nodes = v.integer("nodes", nodes, lo=1, hi=100_000)
+        nodes = v.integer("nodes", nodes, lo=1, hi=collectives.MAX_NODES)
     ranks = run.ranks
     if ranks is None and run.nodes and run.gpus_per_node:
         ranks = run.nodes * run.gpus_per_node
