@@ -52,7 +52,7 @@ def test_some_equivalents_are_marked_by_data():
     assert len(BY_DATA) >= 20
     names = {n for _, n, _ in BY_DATA}
     assert "interlib.nvswitch.x_switch_links__mutmut_1" in names        # 18 links, NVLink 4 and 5
-    assert "interlib.collective_model.algorithms.x_tree__mutmut_21" in names  # Simple's 1.0
+    assert "interlib.collective_model.fabrics.x_fabric_kind__mutmut_14" in names  # the kinds
 
 
 def _functions(path: Path) -> set[str]:
@@ -205,3 +205,33 @@ def test_a_survivors_rerun_refreshes_the_data_and_fixtures_of_its_scratch_copy(
         assert (root / "tests" / "fixtures" / "b.log").exists()
     assert mutant.read_text() == "# mutmut's trampolines\n"
     assert (work / "mutants" / "interlib" / "cost.py.meta").exists()
+
+
+def test_every_listed_function_is_as_its_mutants_were_numbered():
+    """An equivalent is named by its number within its function, and an edit to that
+    function renumbers its mutants (a stale entry then marks another mutant equivalent:
+    at 5da2950 nine entries of fabric_kind and tree named mutants their functions no longer
+    had, or others than their reasons describe). tests/mutation_equivalents.lock.json holds
+    a digest of each listed function's source as its entries were numbered."""
+    lock = json.loads(mutation.EQUIVALENTS_LOCK.read_text(encoding="utf-8"))
+    listed = mutation.listed_functions()
+    assert set(lock) == set(listed), (
+        "functions listed in mutation_equivalents.toml and locked differ: run "
+        "`python tools/mutation.py --lock` after checking the new entries' numbers")
+    changed = [key for key, (module, stem) in listed.items()
+               if mutation.function_digest(module, stem) != lock[key]]
+    assert not changed, (
+        f"changed since their equivalent mutants were numbered: {changed}. For each, "
+        "`python tools/mutation.py --list <module>.<function stem>` prints its mutants as "
+        "mutmut numbers them now: renumber (or drop) its entries in "
+        "mutation_equivalents.toml so each names the mutation its reason describes, then "
+        "`python tools/mutation.py --lock`")
+
+
+def test_list_numbers_mutants_as_mutmut_does(tmp_path, monkeypatch):
+    """--list numbers a function's mutants from 1 in the order mutmut 3 makes them: the
+    list's entry for _refuse, named by a mutmut run as its 24th before four mutants were
+    added ahead of it (2ecefc1), is the '' -> 'XXXX' its reason describes, now 28th."""
+    got = mutation.list_mutants("nccltests.comparison", "x__refuse")
+    assert got[27][1:] == ('""', '"XXXX"')
+    assert [n for n, _, _ in got] == list(range(1, len(got) + 1))

@@ -58,6 +58,15 @@ CONTRIBUTING.md between ``<!-- mutation:start -->`` and ``<!-- mutation:end -->`
 
     python tools/mutation.py [--modules nvlink pcie] [--jobs 2] [--ref REV] [--readme]
     python tools/mutation.py --show interlib.nvlink.x_gpu_bandwidth__mutmut_3  # its diff
+    python tools/mutation.py --list nccltests.shape.x_shape   # its mutants, numbered
+    python tools/mutation.py --lock   # after renumbering: record the functions' sources
+
+An equivalent mutant is named by its number within its function (``x_shape__mutmut_106``),
+so an edit to that function can give the number to another mutant. ``EQUIVALENTS_LOCK``
+holds a digest of the source of every function the list names, and
+tests/test_mutation_equivalents.py fails when one changed: ``--list`` prints the function's
+mutants as mutmut numbers them now (no mutmut run: its own ``create_mutations``), so the
+entries can be renumbered; ``--lock`` then records the new sources.
 """
 
 from __future__ import annotations
@@ -78,6 +87,7 @@ REPO = Path(__file__).resolve().parent.parent
 BUILD = REPO / "_build"
 WORK = BUILD / "mutation"
 EQUIVALENTS = REPO / "tests" / "mutation_equivalents.toml"
+EQUIVALENTS_LOCK = REPO / "tests" / "mutation_equivalents.lock.json"
 BEGIN, END = "<!-- mutation:start -->", "<!-- mutation:end -->"
 TARGET = 0.90
 
@@ -637,6 +647,120 @@ def table(results: list[dict], ref: str | None) -> str:
                       "", head, *rows, END])
 
 
+def _function_node(module: str, stem: str):
+    """The ``ast`` node of the function or method a mutant stem names in
+    ``interlib/<module>.py``: ``x_f`` is function ``f``, ``xǁCǁm`` method ``m`` of ``C``."""
+    import ast
+
+    path = REPO / "interlib" / f"{module.replace('.', '/')}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parts = stem.split("ǁ")
+    if len(parts) == 3:
+        body = next((n.body for n in tree.body
+                     if isinstance(n, ast.ClassDef) and n.name == parts[1]), [])
+        name = parts[2]
+    else:
+        body, name = tree.body, stem.removeprefix("x_")
+    return path, next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and n.name == name), None)
+
+
+def function_digest(module: str, stem: str) -> str | None:
+    """sha256 of the source text of the function a mutant stem names (decorators
+    included), or None if the module has no such function."""
+    import ast
+
+    path, node = _function_node(module, stem)
+    if node is None:
+        return None
+    text = ast.get_source_segment(path.read_text(encoding="utf-8"), node)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def listed_functions() -> dict[str, tuple[str, str]]:
+    """``{"<module>.<stem>": (module, stem)}`` for every function the equivalents name."""
+    out = {}
+    for module, table in equivalents(raw=True).items():
+        for name in table:
+            stem = name.removeprefix(f"interlib.{module}.").rsplit("__mutmut_", 1)[0]
+            out[f"{module}.{stem}"] = (module, stem)
+    return out
+
+
+def lock_equivalents() -> dict[str, str]:
+    """Write :data:`EQUIVALENTS_LOCK`: the digest of every function the list names."""
+    lock = {key: function_digest(module, stem)
+            for key, (module, stem) in sorted(listed_functions().items())}
+    EQUIVALENTS_LOCK.write_text(json.dumps(lock, indent=1, ensure_ascii=False) + "\n",
+                                encoding="utf-8")
+    return lock
+
+
+def list_mutants(module: str, stem: str) -> list[tuple[int, str, str]]:
+    """``[(n, original, mutated), ...]``: the mutants of one function as mutmut 3 numbers
+    them (``<stem>__mutmut_<n>``), from its own ``create_mutations`` in a scratch
+    directory (mutmut reads its settings from the current directory); nothing is run."""
+    import tempfile
+
+    path, node = _function_node(module, stem)
+    if node is None:
+        raise SystemExit(f"interlib/{module.replace('.', '/')}.py has no {stem}")
+    code = path.read_text(encoding="utf-8")
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        try:
+            (Path(tmp) / "setup.cfg").write_text("[mutmut]\nsource_paths=.\n")
+            (Path(tmp) / "m.py").write_text(code, encoding="utf-8")
+            from mutmut.mutation.file_mutation import create_mutations
+
+            tree, mutations, _, _ = create_mutations("m.py", code)
+        finally:
+            os.chdir(here)
+    name = node.name
+    cls = stem.split("ǁ")[1] if "ǁ" in stem else None
+    out = []
+    for m in mutations:
+        fn = m.contained_by_top_level_function
+        if getattr(getattr(fn, "name", None), "value", None) != name:
+            continue
+        if cls is not None and m.original_node not in _descendants(tree, cls, name):
+            continue
+        short = (lambda n: " ".join(tree.code_for_node(n).split())[:90])
+        out.append((len(out) + 1, short(m.original_node), short(m.mutated_node)))
+    return out
+
+
+def _descendants(tree, cls: str, name: str) -> set:
+    """The libcst nodes inside method ``name`` of class ``cls``."""
+    import libcst as cst
+
+    found = set()
+
+    class _V(cst.CSTVisitor):
+        def __init__(self):
+            self.inside = 0
+
+        def visit_ClassDef(self, node):
+            self.cls = node.name.value
+
+        def visit_FunctionDef(self, node):
+            if getattr(self, "cls", None) == cls and node.name.value == name:
+                self.inside += 1
+
+        def leave_FunctionDef(self, node):
+            if getattr(self, "cls", None) == cls and node.name.value == name:
+                self.inside -= 1
+
+        def on_visit(self, node):
+            if self.inside:
+                found.add(node)
+            return super().on_visit(node)
+
+    tree.visit(_V())
+    return found
+
+
 def _mutmut_version() -> str:
     from importlib.metadata import version
 
@@ -664,10 +788,22 @@ def main(argv=None) -> int:
                     help="do not run mutmut; report the results already in _build/mutation")
     ap.add_argument("--out", type=Path, default=BUILD / "mutation.json")
     ap.add_argument("--show", metavar="MUTANT", help="print one mutant's diff and exit")
+    ap.add_argument("--list", metavar="MODULE.STEM",
+                    help="print the mutants of one function as mutmut numbers them (e.g. "
+                         "nccltests.shape.x_shape, widgets.live.xǁLiveǁrender) and exit")
+    ap.add_argument("--lock", action="store_true",
+                    help=f"record the source digest of every function "
+                         f"{EQUIVALENTS.name} names in {EQUIVALENTS_LOCK.name} and exit")
     args = ap.parse_args(argv)
+    if args.list:
+        module, stem = re.match(r"(.+?)\.(xǁ.+|x_.+)$", args.list).groups()
+        for n, before, after in list_mutants(module, stem):
+            print(f"{stem}__mutmut_{n}: {before!r} -> {after!r}")
+        return 0
+    if args.lock:
+        print(f"{len(lock_equivalents())} functions in {EQUIVALENTS_LOCK.name}")
+        return 0
     if args.show:
-        import re
-
         module = re.split(r"\.x[_ǁ]", args.show)[0].removeprefix("interlib.").replace(".", "/")
         work = WORK / _slug(module)
         return subprocess.run([sys.executable, "-m", "mutmut", "show", args.show],
