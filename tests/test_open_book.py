@@ -3,8 +3,9 @@ version string, the changelog and errata, the edition on every page, the report-
 link, the release archives.
 
 Offline, no browser: the files themselves. With the test run's book build: every page's
-footer. In Chromium (tests/browser_support.py): every page's report link, as a reader's
-browser resolves it, is prefilled with that page's title, address and edition.
+footer. Every page's report link as a reader's browser resolves it (prefilled with that
+page's title, address and edition) is checked in tests/test_site_pages.py, on the load of
+each page its other desktop checks share.
 """
 
 from __future__ import annotations
@@ -418,7 +419,7 @@ def test_release_archives_are_named_with_the_edition(tmp_path):
                                                          "0123456789ab+modified", "x"))
 
 
-# --- the built site: every page's footer, and its report link in the browser --------------
+# --- the built site: every page's footer ------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def built(book_build):
@@ -437,40 +438,3 @@ def test_every_page_footer_gives_edition_and_licence(built, docname):
     assert 'rel="license" href="https://creativecommons.org/licenses/by/4.0/"' in footer
     assert "code: MIT" in footer
     assert 'class="interlib-report"' in footer
-
-
-@pytest.fixture(scope="module")
-def browser():
-    import browser_support as bs
-
-    bs.require_chromium()
-    with bs.chromium_context(save_data=True) as context:
-        yield context
-
-
-def test_every_page_has_a_prefilled_report_link(built, server, browser):
-    """In the browser, on every page: one report link, to the configured repository's issue
-    form, prefilled with the page's own title (its h1), the address the reader has open,
-    the edition and the page's source file."""
-    repo = CONFIG["repository"]["url"].rstrip("/")
-    page = browser.new_page()
-    try:
-        for docname in toc_docnames():
-            page.goto(f"{server}/{docname}.html", wait_until="load")
-            links = page.locator("a.interlib-report")
-            assert links.count() == 1, f"{docname}: {links.count()} report links"
-            assert links.first.is_visible(), f"{docname}: the report link is not visible"
-            href = links.first.get_attribute("href")
-            h1 = page.evaluate("() => document.querySelector('article h1, main h1, h1')"
-                               ".textContent.replace('#', '').trim()")
-            u = urlparse(href)
-            assert f"{u.scheme}://{u.netloc}{u.path}" == repo + "/issues/new", href
-            q = {k: v[0] for k, v in parse_qs(u.query).items()}
-            assert q["template"] == FORM.name
-            assert q["page"] == h1 and q["title"] == f"[{built.version}] {h1}: ", (docname, q)
-            assert q["url"] == page.url.split("#")[0], (docname, q["url"], page.url)
-            assert q["edition"] == built.text
-            assert q["source-file"].startswith(docname + ".")
-            assert page.url.split("#")[0] in q["body"] and built.text in q["body"]
-    finally:
-        page.close()

@@ -112,11 +112,12 @@ def _axe_violations(page, context, options) -> list:
 
 @pytest.fixture(scope="module")
 def desktop(browser_site):
-    """Every page loaded once at 1280 px, in light mode: what sticks out of its box
-    (:data:`_JS_WIDER_THAN_BOX`) and, on a chapter, its images and rendered code
-    (:data:`_JS_IMAGES_AND_CODE`); then axe in light, the page switched to dark, and axe
-    again. ``{"axe": {mode: [problem, ...]}, "wider": [...], "figures": {docname: ...}}``:
-    one load of the site serves the three desktop checks below."""
+    """Every page loaded once at 1280 px, in light mode: its report link
+    (:data:`_JS_REPORT_LINK`), what sticks out of its box (:data:`_JS_WIDER_THAN_BOX`) and,
+    on a chapter, its images and rendered code (:data:`_JS_IMAGES_AND_CODE`); then axe in
+    light, the page switched to dark, and axe again. ``{"axe": {mode: [problem, ...]},
+    "wider": [...], "figures": {docname: ...}, "report": {docname: ...}}``: one load of the
+    site serves the four desktop checks below."""
     from axe_playwright_python.sync_playwright import Axe
 
     url, ctx = browser_site
@@ -126,9 +127,10 @@ def desktop(browser_site):
     page.add_init_script("localStorage.setItem('mode', 'light'); "
                          "localStorage.setItem('theme', 'light')")
     axe = Axe()
-    found = {"axe": {"light": [], "dark": []}, "wider": [], "figures": {}}
+    found = {"axe": {"light": [], "dark": []}, "wider": [], "figures": {}, "report": {}}
     for docname in PAGES:
         _open(page, url, docname, DESKTOP)
+        found["report"][docname] = page.evaluate(_JS_REPORT_LINK) | {"url": page.url}
         found["wider"] += [f"{docname}: {w}" for w in page.evaluate(_JS_WIDER_THAN_BOX)]
         if docname in CHAPTERS:
             found["figures"][docname] = page.evaluate(_JS_IMAGES_AND_CODE)
@@ -395,6 +397,47 @@ def test_one_report_link_per_page(book_build):
     # the exception is used where it is granted (else it is a hole in the rule)
     assert shared == SHARE_PAGES, f"no share-a-run link on {sorted(SHARE_PAGES - shared)}"
     assert not problems, "\n".join(problems)
+
+
+# The footer's report link as the reader's browser has it (book/_ext/open_book.py fills in
+# the page's address when the page loads): how many, whether it shows, its href, the h1.
+_JS_REPORT_LINK = """() => {
+  const links = [...document.querySelectorAll('a.interlib-report')];
+  const a = links[0], h1 = document.querySelector('article h1, main h1, h1');
+  const r = a ? a.getBoundingClientRect() : null;
+  return {count: links.length,
+          visible: !!a && r.width > 0 && r.height > 0
+                   && getComputedStyle(a).visibility !== 'hidden',
+          href: a ? a.getAttribute('href') : null,
+          h1: h1 ? h1.textContent.replace('#', '').trim() : null};
+}"""
+
+
+def test_every_page_has_a_prefilled_report_link(desktop):
+    """In the browser, on every page: one report link, to the configured repository's issue
+    form, prefilled with the page's own title (its h1), the address the reader has open,
+    the edition and the page's source file (issue 29; the static count of report links is
+    test_one_report_link_per_page above)."""
+    from urllib.parse import parse_qs, urlparse
+
+    from test_open_book import CONFIG, FORM, edition
+
+    built = edition.current()
+    repo = CONFIG["repository"]["url"].rstrip("/")
+    assert set(desktop["report"]) == set(PAGES)
+    for docname, got in desktop["report"].items():
+        assert got["count"] == 1, f"{docname}: {got['count']} report links"
+        assert got["visible"], f"{docname}: the report link is not visible"
+        u = urlparse(got["href"])
+        assert f"{u.scheme}://{u.netloc}{u.path}" == repo + "/issues/new", got["href"]
+        q = {k: v[0] for k, v in parse_qs(u.query).items()}
+        h1, address = got["h1"], got["url"].split("#")[0]
+        assert q["template"] == FORM.name
+        assert q["page"] == h1 and q["title"] == f"[{built.version}] {h1}: ", (docname, q)
+        assert q["url"] == address, (docname, q["url"], got["url"])
+        assert q["edition"] == built.text
+        assert q["source-file"].startswith(docname + ".")
+        assert address in q["body"] and built.text in q["body"]
 
 
 # --- the checkers themselves ----------------------------------------------------------------
