@@ -25,7 +25,6 @@ here is the same object).
 from __future__ import annotations
 
 import csv
-import functools
 import os
 import re
 from dataclasses import dataclass
@@ -189,26 +188,6 @@ def load_measurements(path=None, role: str | None = None) -> list[Measurement]:
     p = Path(DATA_PATH if path is None else path)
     if not p.is_file():
         raise ValueError(f"path={str(p)!r} is not a file")
-    if p.resolve() == DATA_PATH:
-        st = p.stat()
-        rows = _shipped_measurements(str(DATA_PATH), st.st_mtime_ns, st.st_size)
-    else:
-        rows = _read_measurements(p)
-    return [r for r in rows if role is None or r.role == role]
-
-
-@functools.lru_cache(maxsize=1)
-def _shipped_measurements(path: str, mtime_ns: int, size: int) -> tuple[Measurement, ...]:
-    """The shipped CSV's rows (:data:`DATA_PATH`, ``path``), read and checked once per
-    version of the file (its modification time and size are in the key: an edited file is
-    read again). A tuple of frozen rows, so no caller can change what the next one gets.
-    The demos ask for the rows at every frame (26 ms a reading); other files are read at
-    every call."""
-    return _read_measurements(Path(path))
-
-
-def _read_measurements(p: Path) -> tuple[Measurement, ...]:
-    """The rows of the CSV at ``p``, checked (:func:`load_measurements`)."""
     with p.open(newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
         missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
@@ -219,7 +198,7 @@ def _read_measurements(p: Path) -> tuple[Measurement, ...]:
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise ValueError(f"id values {dup} appear more than once in {str(p)!r}")
-    return tuple(rows)
+    return [r for r in rows if role is None or r.role == role]
 
 
 regime = intervals.regime

@@ -2,15 +2,13 @@
 
 ``interlib.plots.new_figure`` fixes each title's height (``axes.titley``) instead of letting
 matplotlib place it at every draw, and :class:`interlib.plots.BookFigure` limits a log
-axis's minor ticks to its view; ``interlib.validation.load_measurements`` reads the shipped
-CSV once per version of the file. Each holds only under a condition, checked here: every
+axis's minor ticks to its view; ``interlib.plots.appendix`` reads the shipped measurements
+once. Each holds only under a condition, checked here: every
 title stays where matplotlib's own placement puts it, the drawn ticks are matplotlib's, a
 cached row list is what a fresh reading gives and no caller can change it.
 """
 
 from __future__ import annotations
-
-import shutil
 
 import matplotlib
 
@@ -106,27 +104,21 @@ def test_minor_log_ticks_in_view_same_pixels(xlim, monkeypatch):
     assert inview == own
 
 
-def test_shipped_measurements_read_once_and_safe_to_change():
-    """load_measurements returns the rows a fresh reading gives, a new list each call, of
-    frozen rows: a caller that changes its list changes nothing for the next."""
-    a = validation.load_measurements()
-    assert a == list(validation._read_measurements(validation.DATA_PATH))
+def test_nearest_published_reads_the_measurements_once_and_returns_fresh_curves():
+    """plots.appendix keeps the shipped all-reduce rows per GPU architecture (frozen rows
+    in a tuple): nearest_published gives what the rows read now give, and a caller that
+    changes the curves it got changes nothing for the next call."""
+    from interlib.plots import appendix
+    from interlib.specs import GPUS
+
+    a = appendix.nearest_published("h100-sxm", 128)
+    fresh = [r for r in validation.load_measurements()
+             if r.collective == "all_reduce" and GPUS[r.gpu].arch == GPUS["h100-sxm"].arch]
+    assert list(appendix._published_all_reduce(GPUS["h100-sxm"].arch)) == fresh
+    ids = [c["ids"] for c in a]
+    a[0]["busbw"][:] = 0.0
     a.clear()
-    b = validation.load_measurements()
-    assert b and b is not a
+    b = appendix.nearest_published("h100-sxm", 128)
+    assert [c["ids"] for c in b] == ids and b[0]["busbw"].min() > 0
     with pytest.raises(AttributeError):
-        b[0].busbw = 0.0
-    calib = validation.load_measurements(role="calibration")
-    assert calib == [r for r in b if r.role == "calibration"] and len(calib) < len(b)
-
-
-def test_an_edited_shipped_file_is_read_again(tmp_path, monkeypatch):
-    """The cache keys on the file's modification time and size: a rewritten file is read
-    again (here the shipped CSV's copy, one row shorter)."""
-    copy = tmp_path / "nccl_measurements.csv"
-    shutil.copyfile(validation.DATA_PATH, copy)
-    monkeypatch.setattr(validation, "DATA_PATH", copy)
-    n = len(validation.load_measurements())
-    lines = copy.read_text(encoding="utf-8").splitlines(keepends=True)
-    copy.write_text("".join(lines[:-1]), encoding="utf-8")
-    assert len(validation.load_measurements()) == n - 1
+        fresh[0].busbw = 0.0
