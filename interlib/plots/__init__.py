@@ -8,8 +8,9 @@ not jump while a slider moves.
 
 from __future__ import annotations
 
+import matplotlib
 from matplotlib.figure import Figure
-from matplotlib.ticker import EngFormatter
+from matplotlib.ticker import EngFormatter, LogLocator
 
 from .. import _validate as v
 
@@ -31,11 +32,61 @@ PHONE_METADATA = "interlib/phone-png"
 (book/_ext/book_site.py). Metadata, so a notebook's viewers and nbval ignore it."""
 
 
+class _MinorLogTicksInView(LogLocator):
+    """A log axis's minor ticks (matplotlib's own :class:`~matplotlib.ticker.LogLocator`,
+    same base, subs and numticks) with only those within 1 % of the view's span (in log
+    space) beyond its ends: the ticks matplotlib draws. LogLocator also returns a decade
+    or more on each side, outside the view: matplotlib makes a Tick (three lines, two
+    texts) for each and labels it at every draw, then leaves it out (Axis._update_ticks
+    draws only ticks within the view, to a relative 1e-10). A book figure's log axis
+    spans up to 10 decades with 8 minor ticks each; about a third of them were outside.
+    The minor formatter labels a value by the view alone (LogFormatter.set_locs ignores
+    the other locations), so every drawn tick and label is the same."""
+
+    def __call__(self):
+        import numpy as np
+
+        locs = super().__call__()
+        lo, hi = sorted(self.axis.get_view_interval())
+        if not (0 < lo and np.isfinite(hi)) or len(locs) == 0:
+            return locs
+        lo, hi = np.log(lo), np.log(hi)
+        margin = 0.01 * (hi - lo)
+        x = np.log(np.asarray(locs, float))
+        return np.asarray(locs)[(x >= lo - margin) & (x <= hi + margin)]
+
+
+def _minor_log_ticks_in_view(fig) -> None:
+    """Give every log axis of ``fig`` whose minor locator is still matplotlib's default
+    (set by ``set_xscale("log")``) the same locator limited to its view
+    (:class:`_MinorLogTicksInView`)."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            loc = axis.get_minor_locator()
+            if type(loc) is LogLocator:
+                default = axis.isDefault_minloc
+                inview = _MinorLogTicksInView.__new__(_MinorLogTicksInView)
+                inview.__dict__.update(loc.__dict__)
+                axis.set_minor_locator(inview)
+                axis.isDefault_minloc = default
+
+
 class BookFigure(Figure):
     """The book's Figure (:func:`new_figure` makes them). Shown in a notebook, it is printed
     as any figure is, and its output also carries a phone layout of itself
     (:data:`PHONE_METADATA`), so a static figure reads on a phone the way a demo's does:
-    the notebook needs no change, only to be executed again."""
+    the notebook needs no change, only to be executed again.
+
+    Before it is measured or drawn, its log axes' minor locators are limited to the view
+    (:class:`_MinorLogTicksInView`: the same picture, fewer ticks to make)."""
+
+    def draw(self, renderer):
+        _minor_log_ticks_in_view(self)
+        super().draw(renderer)
+
+    def get_tightbbox(self, renderer=None, *, bbox_extra_artists=None):
+        _minor_log_ticks_in_view(self)
+        return super().get_tightbbox(renderer, bbox_extra_artists=bbox_extra_artists)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         import base64
@@ -58,9 +109,23 @@ class BookFigure(Figure):
 
 def new_figure(nrows: int = 1, ncols: int = 1, figsize=FIGSIZE, **kw):
     """A :class:`BookFigure` (not registered with pyplot, so it never leaks) with the
-    book's style: opaque white background, fixed margins. Returns ``(fig, axes)``."""
+    book's style: opaque white background, fixed margins, titles just above the axes (a
+    figure that draws x tick labels or the x label above the axes places its title itself:
+    ``set_title(..., y=...)``). Returns ``(fig, axes)``."""
     fig = BookFigure(figsize=figsize, dpi=DPI, facecolor="white")
-    axes = fig.subplots(nrows, ncols, **kw)
+    # Titles are made at a fixed height (axes.titley = 1.0, read when the axes are made)
+    # instead of matplotlib's automatic placement, which runs at every draw of an axes
+    # with a title, measures the y axis (every tick label) to find its offset text, and
+    # moves a title up from 1.0 only past what reaches above the axes into it: x tick
+    # labels or the x label on top, the y axis's offset text ("1e6"; EngFormatter, the
+    # book's SI labels, writes none). No book figure has any of these under a title, so
+    # the pixels are the same: checked with automatic placement switched back on for
+    # every demo at every combination tests/test_demos_extremes.py tries (2,425 figures)
+    # and at 4 of them in the phone layout, by tests/test_plots_cost.py at the defaults, and for
+    # the notebooks' figures by executing them again (byte-identical). Axes added later
+    # (twinx) keep the automatic placement.
+    with matplotlib.rc_context({"axes.titley": 1.0}):
+        axes = fig.subplots(nrows, ncols, **kw)
     fig.subplots_adjust(left=0.11, right=0.97, top=0.88, bottom=0.14, wspace=0.3, hspace=0.35)
     for ax in (axes.flat if hasattr(axes, "flat") else [axes]):
         ax.set_facecolor("white")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import collectives, validation
@@ -139,6 +141,17 @@ def _node(gpu, gpus_per_node, intra, nics_per_gpu, nic_gbps, fabric):
         return e
 
 
+@functools.lru_cache(maxsize=16)
+def _published_all_reduce(arch: str) -> tuple:
+    """The shipped all-reduce measurements (:func:`interlib.validation.load_measurements`,
+    frozen rows) on GPU architecture ``arch``, read once: the your_cluster figure and its
+    summary ask at every frame, and a reading costs 26 ms."""
+    from ..specs import GPUS
+
+    return tuple(r for r in validation.load_measurements()
+                 if r.collective == "all_reduce" and GPUS[r.gpu].arch == arch)
+
+
 def nearest_published(gpu: str, n_gpus: int, max_curves: int = 2) -> list[dict]:
     """The published all-reduce series (:func:`interlib.validation.curves`) on the same GPU
     architecture whose total GPU count is closest to ``n_gpus`` (log distance), the longest
@@ -155,9 +168,7 @@ def nearest_published(gpu: str, n_gpus: int, max_curves: int = 2) -> list[dict]:
     v.choice("gpu", gpu, GPUS)
     n = v.integer("n_gpus", n_gpus, lo=1)
     v.integer("max_curves", max_curves, lo=1, hi=4)
-    arch = GPUS[gpu].arch
-    rows = [r for r in validation.load_measurements()
-            if r.collective == "all_reduce" and GPUS[r.gpu].arch == arch]
+    rows = list(_published_all_reduce(GPUS[gpu].arch))
     curves = validation.curves(rows) if rows else []
     curves.sort(key=lambda c: (abs(np.log(c["gpus_per_node"] * c["nodes"] / n)),
                                -len(c["size"])))
