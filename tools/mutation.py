@@ -699,8 +699,11 @@ def lock_equivalents() -> dict[str, str]:
 def list_mutants(module: str, stem: str) -> list[tuple[int, str, str]]:
     """``[(n, original, mutated), ...]``: the mutants of one function as mutmut 3 numbers
     them (``<stem>__mutmut_<n>``), from its own ``create_mutations`` in a scratch
-    directory (mutmut reads its settings from the current directory); nothing is run."""
+    directory (mutmut reads its settings from the current directory); nothing is run. A
+    mutation belongs to the function mutmut says contains it (a method's own node)."""
     import tempfile
+
+    import libcst as cst
 
     path, node = _function_node(module, stem)
     if node is None:
@@ -717,48 +720,18 @@ def list_mutants(module: str, stem: str) -> list[tuple[int, str, str]]:
             tree, mutations, _, _ = create_mutations("m.py", code)
         finally:
             os.chdir(here)
-    name = node.name
-    cls = stem.split("ǁ")[1] if "ǁ" in stem else None
-    out = []
-    for m in mutations:
-        fn = m.contained_by_top_level_function
-        if getattr(getattr(fn, "name", None), "value", None) != name:
-            continue
-        if cls is not None and m.original_node not in _descendants(tree, cls, name):
-            continue
-        short = (lambda n: " ".join(tree.code_for_node(n).split())[:90])
-        out.append((len(out) + 1, short(m.original_node), short(m.mutated_node)))
-    return out
+    parts = stem.split("ǁ")
+    body = tree.body
+    if len(parts) == 3:  # the method's class, then the method in it
+        body = next(n.body.body for n in body
+                    if isinstance(n, cst.ClassDef) and n.name.value == parts[1])
+    target = next(n for n in body if isinstance(n, cst.FunctionDef) and n.name.value == node.name)
 
+    def short(n):
+        return " ".join(tree.code_for_node(n).split())[:90]
 
-def _descendants(tree, cls: str, name: str) -> set:
-    """The libcst nodes inside method ``name`` of class ``cls``."""
-    import libcst as cst
-
-    found = set()
-
-    class _V(cst.CSTVisitor):
-        def __init__(self):
-            self.inside = 0
-
-        def visit_ClassDef(self, node):
-            self.cls = node.name.value
-
-        def visit_FunctionDef(self, node):
-            if getattr(self, "cls", None) == cls and node.name.value == name:
-                self.inside += 1
-
-        def leave_FunctionDef(self, node):
-            if getattr(self, "cls", None) == cls and node.name.value == name:
-                self.inside -= 1
-
-        def on_visit(self, node):
-            if self.inside:
-                found.add(node)
-            return super().on_visit(node)
-
-    tree.visit(_V())
-    return found
+    mine = [m for m in mutations if m.contained_by_top_level_function is target]
+    return [(i, short(m.original_node), short(m.mutated_node)) for i, m in enumerate(mine, 1)]
 
 
 def _mutmut_version() -> str:
@@ -796,7 +769,11 @@ def main(argv=None) -> int:
                          f"{EQUIVALENTS.name} names in {EQUIVALENTS_LOCK.name} and exit")
     args = ap.parse_args(argv)
     if args.list:
-        module, stem = re.match(r"(.+?)\.(xǁ.+|x_.+)$", args.list).groups()
+        named = re.match(r"(.+?)\.(xǁ.+ǁ.+|x_.+)$", args.list)
+        if named is None:
+            ap.error(f"--list {args.list!r}: give MODULE.STEM, e.g. nccltests.shape.x_shape "
+                     "or congestion.xǁDCQCNRunǁsettle_time")
+        module, stem = named.groups()
         for n, before, after in list_mutants(module, stem):
             print(f"{stem}__mutmut_{n}: {before!r} -> {after!r}")
         return 0
