@@ -39,7 +39,10 @@ _Recorder = bs.Recorder
 
 @pytest.fixture(scope="module")
 def browser():
-    with bs.chromium_context() as context:
+    # The browser asks to save data (navigator.connection.saveData): the live demos' quiet
+    # start when a demo nears the screen stays off (tests/test_site_live.py checks it), so
+    # nothing of the Python runtime may load here, even after scrolling to a demo.
+    with bs.chromium_context(save_data=True) as context:
         yield context
 
 
@@ -51,10 +54,6 @@ def test_page_renders_offline(server, browser, docname):
     has_math = 'class="math' in source
 
     page = browser.new_page()
-    # The browser asks to save data (navigator.connection.saveData): the live demos' quiet
-    # start when a demo nears the screen stays off (tests/test_site_live.py checks it), so
-    # nothing of the Python runtime may load here, even after scrolling to a demo.
-    page.add_init_script(bs.SAVE_DATA_JS)
     rec = _Recorder(page)
     mark = len(server.served)
     try:
